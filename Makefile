@@ -1,0 +1,41 @@
+# The README's two commands live here: `make demo` and `make test`.
+# Both install their own packages first, so each works alone on a fresh Debian 12 machine.
+BUILD_DIR ?= build
+ASAN_DIR  ?= build-asan
+JOBS      ?= $(shell nproc)
+CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+
+.PHONY: deps configure build test unit asan demo bench format clean
+
+deps:
+	bash scripts/install-deps.sh
+
+configure: deps
+	cmake -S . -B $(BUILD_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# The whole suite: release build with every label, then the unit tests again under ASan+UBSan.
+test: build
+	bash scripts/run-tests.sh $(BUILD_DIR) $(ASAN_DIR)
+
+unit: build
+	cd $(BUILD_DIR) && ctest -L unit --output-on-failure -j $(JOBS)
+
+asan: deps
+	cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DTAILOR_SANITIZE=ON -DTAILOR_BUILD_BENCH=OFF
+	cmake --build $(ASAN_DIR) -j $(JOBS)
+	cd $(ASAN_DIR) && ctest -L unit --output-on-failure -j $(JOBS)
+
+demo: build
+	bash scripts/demo.sh $(BUILD_DIR)
+
+bench: build
+	bash scripts/run-bench.sh $(BUILD_DIR)
+
+format:
+	git ls-files '*.cpp' '*.h' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_DIR)

@@ -1,0 +1,22 @@
+# Every dependency is a Debian 12 package (scripts/install-deps.sh installs them).
+find_package(Threads REQUIRED)
+find_package(Boost 1.81 EXACT REQUIRED COMPONENTS json program_options)
+find_package(OpenSSL REQUIRED)
+find_package(simdjson REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(yaml-cpp REQUIRED)
+find_package(prometheus-cpp CONFIG REQUIRED)
+find_package(Protobuf REQUIRED)
+find_package(gRPC CONFIG REQUIRED)
+find_package(Armadillo REQUIRED)
+if(TAILOR_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+endif()
+if(TAILOR_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+endif()
+
+# Beast/Asio are header-only; compile them in separate translation units only
+# (see controller/kube/http), and keep their headers out of public headers.
+add_compile_definitions(BOOST_ASIO_NO_DEPRECATED BOOST_BEAST_USE_STD_STRING_VIEW)

@@ -1,0 +1,95 @@
+// A small HTTP/1.1 server (plain or TLS, optional client-certificate authentication) on
+// Boost.Beast. One thread per connection, so a handler may block, e.g. to stream a watch.
+// Used by every process's /metrics + health endpoint, by the test servers, by the admission
+// webhook and by tailor-cluster. Beast and Asio stay out of this header.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace tailor::kube::http {
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+// Case-insensitive header lookup; empty when absent.
+std::string_view find_header(const Headers& headers, std::string_view name);
+
+struct ServerRequest {
+  std::string method;  // "GET", "POST", ...
+  std::string target;  // path plus query, as sent
+  std::string path;    // percent-decoded path, no query
+  std::vector<std::pair<std::string, std::string>> query;  // decoded, in order
+  Headers headers;
+  std::string body;
+  // From a verified client certificate (TLS with client_ca_pem only); empty otherwise.
+  std::string peer_common_name;
+  std::vector<std::string> peer_organizations;
+
+  std::string_view header(std::string_view name) const { return find_header(headers, name); }
+  // First value of a query parameter; nullopt when absent.
+  std::optional<std::string> query_param(std::string_view name) const;
+};
+
+struct ServerResponse {
+  int status = 200;
+  Headers headers;  // Content-Type, Retry-After, ...; Content-Length is set by the server
+  std::string body;
+};
+
+// One request and its answer. A handler either calls respond() once, or streams:
+// start_stream(), then write() chunks (chunked transfer encoding), then finish().
+class Exchange {
+ public:
+  virtual ~Exchange() = default;
+  virtual const ServerRequest& request() const = 0;
+  virtual void respond(ServerResponse response) = 0;
+  virtual void start_stream(int status, Headers headers) = 0;
+  // Sends one chunk now; false once the peer has gone (the handler should return).
+  virtual bool write(std::string_view chunk) = 0;
+  virtual void finish() = 0;
+  // Drops the TCP connection without a proper end (tests use it to simulate failures).
+  virtual void abort() = 0;
+};
+
+using Handler = std::function<void(Exchange&)>;
+
+struct TlsServerConfig {
+  std::string cert_chain_pem;
+  std::string private_key_pem;
+  // When set, clients must present a certificate signed by this CA.
+  std::string client_ca_pem;
+  bool require_client_cert = false;  // with client_ca_pem: reject clients without a cert
+};
+
+struct ServerOptions {
+  std::string address = "127.0.0.1";
+  std::uint16_t port = 0;  // 0: pick a free port (see Server::port())
+  std::optional<TlsServerConfig> tls;
+  std::chrono::seconds idle_timeout{120};  // keep-alive connections idle longer are closed
+};
+
+class Server {
+ public:
+  Server(ServerOptions options, Handler handler);
+  ~Server();  // stops
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  void start();  // binds and listens; throws std::runtime_error when it cannot
+  void stop();   // closes the listener and every open connection, joins threads
+  std::uint16_t port() const;
+  std::string url() const;  // e.g. "https://127.0.0.1:41234"
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tailor::kube::http

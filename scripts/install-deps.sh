@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package Tailor needs to build and test. Idempotent:
+# packages already present are not fetched again, and apt's index is refreshed
+# only when something is missing.
+set -euo pipefail
+
+build_packages=(
+  build-essential cmake ninja-build ccache pkg-config git
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libboost1.81-dev libboost-json1.81-dev libboost-program-options1.81-dev
+  libarmadillo-dev libspdlog-dev libyaml-cpp-dev prometheus-cpp-dev libssl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libsimdjson-dev
+)
+# Real peers the tests run against (containerd + runc for CRI, kubectl, Prometheus).
+peer_packages=(openssl)
+
+missing=()
+for p in "${build_packages[@]}" "${peer_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: all packages present"
+fi
