@@ -22,9 +22,9 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 std::string_view find_header(const Headers& headers, std::string_view name);
 
 struct ServerRequest {
-  std::string method;  // "GET", "POST", ...
-  std::string target;  // path plus query, as sent
-  std::string path;    // percent-decoded path, no query
+  std::string method;                                      // "GET", "POST", ...
+  std::string target;                                      // path plus query, as sent
+  std::string path;                                        // percent-decoded path, no query
   std::vector<std::pair<std::string, std::string>> query;  // decoded, in order
   Headers headers;
   std::string body;
@@ -56,6 +56,14 @@ class Exchange {
   virtual void finish() = 0;
   // Drops the TCP connection without a proper end (tests use it to simulate failures).
   virtual void abort() = 0;
+  // Blocks until the connection is over (peer gone, aborted, or the server stopping), at most
+  // max; true when it is over. Long-running handlers (watches, "hanging" test handlers) wait on
+  // this so that Server::stop() can end them.
+  virtual bool wait_closed(std::chrono::milliseconds max) {
+    (void)max;
+    return false;
+  }
+  bool closed() { return wait_closed(std::chrono::milliseconds(0)); }
 };
 
 using Handler = std::function<void(Exchange&)>;

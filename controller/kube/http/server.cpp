@@ -1,0 +1,458 @@
+#include "controller/kube/http/server.h"
+
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+#include <condition_variable>
+#include <list>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "controller/kube/http/url.h"
+
+namespace tailor::kube::http {
+
+namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
+namespace bhttp = boost::beast::http;
+using tcp = net::ip::tcp;
+using boost::system::error_code;
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string_view find_header(const Headers& headers, std::string_view name) {
+  for (const auto& [key, value] : headers) {
+    if (iequals(key, name)) return value;
+  }
+  return {};
+}
+
+std::optional<std::string> ServerRequest::query_param(std::string_view name) const {
+  for (const auto& [key, value] : query) {
+    if (key == name) return value;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+constexpr std::uint64_t kMaxRequestBody = 256ull << 20;
+
+// Set once by Server::stop(); every exchange of the server watches it.
+struct StopSignal {
+  std::atomic<bool> stopping{false};
+  std::mutex mutex;
+  std::condition_variable cv;
+};
+
+struct PeerIdentity {
+  std::string common_name;
+  std::vector<std::string> organizations;
+};
+
+std::string utf8_entry(X509_NAME* name, int index) {
+  ASN1_STRING* data = X509_NAME_ENTRY_get_data(X509_NAME_get_entry(name, index));
+  unsigned char* text = nullptr;
+  int length = ASN1_STRING_to_UTF8(&text, data);
+  if (length < 0) return {};
+  std::string out(reinterpret_cast<char*>(text), static_cast<std::size_t>(length));
+  OPENSSL_free(text);
+  return out;
+}
+
+// The subject of a client certificate that OpenSSL verified against the client CA.
+PeerIdentity verified_peer(SSL* ssl) {
+  PeerIdentity peer;
+  X509* cert = SSL_get1_peer_certificate(ssl);
+  if (cert == nullptr) return peer;
+  if (SSL_get_verify_result(ssl) == X509_V_OK) {
+    X509_NAME* subject = X509_get_subject_name(cert);
+    for (int i = -1; (i = X509_NAME_get_index_by_NID(subject, NID_commonName, i)) >= 0;) {
+      peer.common_name = utf8_entry(subject, i);
+    }
+    for (int i = -1; (i = X509_NAME_get_index_by_NID(subject, NID_organizationName, i)) >= 0;) {
+      peer.organizations.push_back(utf8_entry(subject, i));
+    }
+  }
+  X509_free(cert);
+  return peer;
+}
+
+// Waits until fd has data (or EOF/shutdown); false when idle for `timeout`.
+bool wait_readable(int fd, std::chrono::milliseconds timeout) {
+  pollfd p{fd, POLLIN | POLLRDHUP, 0};
+  int ready = ::poll(&p, 1, static_cast<int>(timeout.count()));
+  return ready > 0;
+}
+
+bool peer_hung_up(int fd) {
+  pollfd p{fd, POLLRDHUP, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+}
+
+ServerRequest to_server_request(bhttp::request<bhttp::string_body>&& req, PeerIdentity peer) {
+  ServerRequest out;
+  out.method = std::string(req.method_string());
+  out.target = std::string(req.target());
+  std::string_view target = out.target;
+  auto question = target.find('?');
+  out.path = percent_decode(target.substr(0, question));
+  if (question != std::string_view::npos) out.query = parse_query(target.substr(question + 1));
+  for (const auto& field : req) {
+    out.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+  }
+  out.body = std::move(req.body());
+  out.peer_common_name = std::move(peer.common_name);
+  out.peer_organizations = std::move(peer.organizations);
+  return out;
+}
+
+template <class Stream>
+class ExchangeImpl final : public Exchange {
+ public:
+  ExchangeImpl(Stream& stream, int fd, StopSignal& stop, ServerRequest request, unsigned version,
+               bool keep_alive)
+      : stream_(stream),
+        fd_(fd),
+        stop_(stop),
+        request_(std::move(request)),
+        version_(version),
+        keep_alive_(keep_alive) {}
+
+  const ServerRequest& request() const override { return request_; }
+
+  void respond(ServerResponse response) override {
+    if (state_ != State::Pending) throw std::logic_error("http exchange: response already started");
+    state_ = State::Done;
+    bhttp::response<bhttp::string_body> res;
+    res.result(static_cast<unsigned>(response.status));
+    res.version(version_);
+    for (auto& [name, value] : response.headers) res.insert(name, value);
+    res.body() = std::move(response.body);
+    res.keep_alive(keep_alive_);
+    res.prepare_payload();
+    error_code ec;
+    bhttp::write(stream_, res, ec);
+    if (ec) peer_gone_ = true;
+  }
+
+  void start_stream(int status, Headers headers) override {
+    if (state_ != State::Pending) throw std::logic_error("http exchange: response already started");
+    state_ = State::Streaming;
+    bhttp::response<bhttp::empty_body> res;
+    res.result(static_cast<unsigned>(status));
+    res.version(version_);
+    for (auto& [name, value] : headers) res.insert(name, value);
+    res.keep_alive(keep_alive_);
+    res.chunked(true);
+    bhttp::response_serializer<bhttp::empty_body> serializer(res);
+    error_code ec;
+    bhttp::write_header(stream_, serializer, ec);
+    if (ec) peer_gone_ = true;
+  }
+
+  bool write(std::string_view chunk) override {
+    if (state_ != State::Streaming)
+      throw std::logic_error("http exchange: write() before start_stream()");
+    if (peer_gone_ || stop_.stopping) return false;
+    if (chunk.empty()) return true;  // an empty chunk would end the stream
+    error_code ec;
+    net::write(stream_, bhttp::make_chunk(net::const_buffer(chunk.data(), chunk.size())), ec);
+    if (ec) peer_gone_ = true;
+    return !peer_gone_;
+  }
+
+  void finish() override {
+    if (state_ != State::Streaming) return;
+    state_ = State::Done;
+    if (peer_gone_) return;
+    error_code ec;
+    net::write(stream_, bhttp::make_chunk_last(), ec);
+    if (ec) peer_gone_ = true;
+  }
+
+  void abort() override {
+    state_ = State::Aborted;
+    peer_gone_ = true;
+    ::shutdown(fd_, SHUT_RDWR);
+  }
+
+  bool wait_closed(std::chrono::milliseconds max) override {
+    auto deadline = std::chrono::steady_clock::now() + max;
+    std::unique_lock lock(stop_.mutex);
+    for (;;) {
+      if (over()) return true;
+      auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) return false;
+      // Peer hang-ups are not signalled, so look again every few milliseconds.
+      stop_.cv.wait_for(
+          lock, std::min<std::chrono::nanoseconds>(deadline - now, std::chrono::milliseconds(20)));
+    }
+  }
+
+  // After the handler returned: make sure the client got a complete answer.
+  void complete() {
+    if (state_ == State::Pending) {
+      respond({500, {{"Content-Type", "text/plain"}}, "handler sent no response\n"});
+    } else if (state_ == State::Streaming) {
+      finish();
+    }
+  }
+  bool started() const { return state_ != State::Pending; }
+  bool reusable() const { return keep_alive_ && state_ == State::Done && !peer_gone_; }
+
+ private:
+  enum class State { Pending, Streaming, Done, Aborted };
+
+  bool over() {
+    if (stop_.stopping || peer_gone_ || state_ == State::Aborted) return true;
+    if (peer_hung_up(fd_)) peer_gone_ = true;
+    return peer_gone_;
+  }
+
+  Stream& stream_;
+  int fd_;
+  StopSignal& stop_;
+  ServerRequest request_;
+  unsigned version_;
+  bool keep_alive_;
+  State state_ = State::Pending;
+  bool peer_gone_ = false;
+};
+
+void send_plain_error(auto& stream, int status, std::string_view text) {
+  bhttp::response<bhttp::string_body> res;
+  res.result(static_cast<unsigned>(status));
+  res.set(bhttp::field::content_type, "text/plain");
+  res.body() = std::string(text) + "\n";
+  res.keep_alive(false);
+  res.prepare_payload();
+  error_code ec;
+  bhttp::write(stream, res, ec);
+}
+
+// A malformed request (as opposed to the peer going away).
+bool is_parse_error(const error_code& ec) {
+  static const auto& beast_http = bhttp::make_error_code(bhttp::error::bad_target).category();
+  return ec.category() == beast_http && ec != bhttp::error::end_of_stream &&
+         ec != bhttp::error::partial_message;
+}
+
+struct Connection {
+  explicit Connection(tcp::socket s) : socket(std::move(s)), fd(socket.native_handle()) {}
+  tcp::socket socket;  // closed only after the thread is joined, so fd stays ours
+  int fd;
+  std::atomic<bool> done{false};
+  std::thread thread;
+};
+
+}  // namespace
+
+struct Server::Impl {
+  ServerOptions options;
+  Handler handler;
+  net::io_context io;
+  tcp::acceptor acceptor{io};
+  std::optional<ssl::context> tls;
+  std::uint16_t bound_port = 0;
+  std::thread accept_thread;
+  StopSignal stop;
+  std::mutex connections_mutex;
+  std::list<std::unique_ptr<Connection>> connections;
+  bool started = false;
+
+  void configure_tls(const TlsServerConfig& config);
+  void accept_loop();
+  void reap_finished();
+  void run_connection(Connection& connection);
+  template <class Stream>
+  void serve(Stream& stream, int fd, const PeerIdentity& peer);
+};
+
+void Server::Impl::configure_tls(const TlsServerConfig& config) {
+  tls.emplace(ssl::context::tls_server);
+  tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                   ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  try {
+    tls->use_certificate_chain(net::buffer(config.cert_chain_pem));
+    tls->use_private_key(net::buffer(config.private_key_pem), ssl::context::pem);
+    if (!config.client_ca_pem.empty()) {
+      tls->add_certificate_authority(net::buffer(config.client_ca_pem));
+      auto mode = ssl::verify_peer;
+      if (config.require_client_cert) mode |= ssl::verify_fail_if_no_peer_cert;
+      tls->set_verify_mode(mode);
+      // Ask clients for certificates of this CA (OpenSSL sends the CA names in the request).
+      SSL_CTX_set_verify_depth(tls->native_handle(), 4);
+    }
+  } catch (const boost::system::system_error& e) {
+    throw std::runtime_error(std::string("http server: invalid TLS configuration: ") + e.what());
+  }
+}
+
+void Server::Impl::accept_loop() {
+  for (;;) {
+    error_code ec;
+    tcp::socket socket(io);
+    acceptor.accept(socket, ec);
+    if (stop.stopping) return;
+    if (ec) {
+      if (ec == net::error::connection_aborted) continue;
+      // Out of descriptors and the like: wait a little rather than spin.
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
+    }
+    socket.set_option(tcp::no_delay(true), ec);
+    reap_finished();
+    std::lock_guard lock(connections_mutex);
+    auto& connection = *connections.emplace_back(std::make_unique<Connection>(std::move(socket)));
+    connection.thread = std::thread([this, &connection] {
+      run_connection(connection);
+      connection.done = true;
+    });
+  }
+}
+
+void Server::Impl::reap_finished() {
+  std::list<std::unique_ptr<Connection>> finished;
+  {
+    std::lock_guard lock(connections_mutex);
+    for (auto it = connections.begin(); it != connections.end();) {
+      auto next = std::next(it);
+      if ((*it)->done) finished.splice(finished.end(), connections, it);
+      it = next;
+    }
+  }
+  for (auto& connection : finished) connection->thread.join();
+}
+
+void Server::Impl::run_connection(Connection& connection) {
+  error_code ec;
+  if (!tls) {
+    serve(connection.socket, connection.fd, PeerIdentity{});
+  } else {
+    ssl::stream<tcp::socket&> stream(connection.socket, *tls);
+    stream.handshake(ssl::stream_base::server, ec);
+    if (!ec) serve(stream, connection.fd, verified_peer(stream.native_handle()));
+  }
+  connection.socket.shutdown(tcp::socket::shutdown_both, ec);
+}
+
+template <class Stream>
+void Server::Impl::serve(Stream& stream, int fd, const PeerIdentity& peer) {
+  boost::beast::flat_buffer buffer;
+  for (;;) {
+    if (buffer.size() == 0 && !wait_readable(fd, options.idle_timeout)) return;
+    if (stop.stopping) return;
+    bhttp::request_parser<bhttp::string_body> parser;
+    parser.body_limit(kMaxRequestBody);
+    error_code ec;
+    bhttp::read(stream, buffer, parser, ec);
+    if (ec) {
+      if (is_parse_error(ec)) send_plain_error(stream, 400, "bad request: " + ec.message());
+      return;
+    }
+    auto message = parser.release();
+    unsigned version = message.version();
+    bool keep_alive = message.keep_alive();
+    ServerRequest request;
+    try {
+      request = to_server_request(std::move(message), peer);
+    } catch (const std::invalid_argument& e) {
+      send_plain_error(stream, 400, std::string("bad request: ") + e.what());
+      return;
+    }
+    ExchangeImpl<Stream> exchange(stream, fd, stop, std::move(request), version, keep_alive);
+    try {
+      handler(exchange);
+    } catch (const std::exception& e) {
+      if (!exchange.started()) {
+        exchange.respond({500, {{"Content-Type", "text/plain"}}, std::string(e.what()) + "\n"});
+      }
+    }
+    exchange.complete();
+    if (!exchange.reusable() || stop.stopping) return;
+  }
+}
+
+Server::Server(ServerOptions options, Handler handler) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  impl_->handler = std::move(handler);
+}
+
+Server::~Server() { stop(); }
+
+void Server::start() {
+  auto& impl = *impl_;
+  if (impl.started) throw std::logic_error("http server: already started");
+  if (impl.options.tls) impl.configure_tls(*impl.options.tls);
+  error_code ec;
+  auto address = net::ip::make_address(impl.options.address, ec);
+  if (ec)
+    throw std::runtime_error("http server: bad listen address '" + impl.options.address + "'");
+  tcp::endpoint endpoint(address, impl.options.port);
+  impl.acceptor.open(endpoint.protocol(), ec);
+  if (!ec) impl.acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) impl.acceptor.bind(endpoint, ec);
+  if (!ec) impl.acceptor.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) {
+    throw std::runtime_error("http server: cannot listen on " + impl.options.address + ":" +
+                             std::to_string(impl.options.port) + ": " + ec.message());
+  }
+  impl.bound_port = impl.acceptor.local_endpoint().port();
+  impl.started = true;
+  impl.accept_thread = std::thread([&impl] { impl.accept_loop(); });
+}
+
+void Server::stop() {
+  auto& impl = *impl_;
+  if (!impl.started) return;
+  impl.started = false;
+  {
+    std::lock_guard lock(impl.stop.mutex);
+    impl.stop.stopping = true;
+  }
+  impl.stop.cv.notify_all();
+  // shutdown() wakes the thread blocked in accept(); close() alone would not.
+  ::shutdown(impl.acceptor.native_handle(), SHUT_RDWR);
+  impl.accept_thread.join();
+  error_code ec;
+  impl.acceptor.close(ec);
+  std::list<std::unique_ptr<Connection>> connections;
+  {
+    std::lock_guard lock(impl.connections_mutex);
+    connections.swap(impl.connections);
+  }
+  for (auto& connection : connections) ::shutdown(connection->fd, SHUT_RDWR);
+  for (auto& connection : connections) connection->thread.join();
+}
+
+std::uint16_t Server::port() const { return impl_->bound_port; }
+
+std::string Server::url() const {
+  const auto& address = impl_->options.address;
+  std::string host = address.find(':') != std::string::npos ? "[" + address + "]" : address;
+  return std::string(impl_->options.tls ? "https" : "http") + "://" + host + ":" +
+         std::to_string(impl_->bound_port);
+}
+
+}  // namespace tailor::kube::http

@@ -1,0 +1,276 @@
+// http::Server against raw Beast clients: plain and TLS (client certificates), keep-alive,
+// chunked streaming, abort(), stop() ending a blocked handler, bad requests.
+#include "controller/kube/http/server.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+#include <future>
+#include <thread>
+
+#include "controller/kube/http/tls_certs.h"
+
+namespace tailor::kube::http {
+namespace {
+
+namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
+namespace bhttp = boost::beast::http;
+using tcp = net::ip::tcp;
+using Response = bhttp::response<bhttp::string_body>;
+
+template <class Stream>
+Response round_trip(Stream& stream, bhttp::verb verb, const std::string& target,
+                    const std::string& body = "") {
+  bhttp::request<bhttp::string_body> req(verb, target, 11);
+  req.set(bhttp::field::host, "localhost");
+  req.body() = body;
+  req.prepare_payload();
+  bhttp::write(stream, req);
+  boost::beast::flat_buffer buffer;
+  Response res;
+  bhttp::read(stream, buffer, res);
+  return res;
+}
+
+struct PlainClient {
+  net::io_context io;
+  tcp::socket socket{io};
+  explicit PlainClient(std::uint16_t port) {
+    socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  }
+};
+
+ServerOptions plain_options() { return ServerOptions{}; }
+
+TEST(HttpServer, AnswersAndKeepsConnectionAlive) {
+  Server server(plain_options(), [](Exchange& ex) {
+    const auto& req = ex.request();
+    std::string text = req.method + " " + req.path + " q=" + req.query_param("q").value_or("-") +
+                       " h=" + std::string(req.header("x-test")) + " body=" + req.body;
+    ex.respond({201, {{"Content-Type", "text/plain"}}, text});
+  });
+  server.start();
+  ASSERT_NE(server.port(), 0);
+  EXPECT_EQ(server.url(), "http://127.0.0.1:" + std::to_string(server.port()));
+  PlainClient client(server.port());
+  bhttp::request<bhttp::string_body> req(bhttp::verb::post, "/a%20b/c?q=x%2By&z", 11);
+  req.set("X-Test", "yes");
+  req.body() = "payload";
+  req.prepare_payload();
+  bhttp::write(client.socket, req);
+  boost::beast::flat_buffer buffer;
+  Response res;
+  bhttp::read(client.socket, buffer, res);
+  EXPECT_EQ(res.result_int(), 201);
+  EXPECT_EQ(res.body(), "POST /a b/c q=x+y h=yes body=payload");
+  EXPECT_TRUE(res.keep_alive());
+  // The same connection serves a second request.
+  Response again = round_trip(client.socket, bhttp::verb::get, "/next");
+  EXPECT_EQ(again.body(), "GET /next q=- h= body=");
+}
+
+TEST(HttpServer, StreamsChunks) {
+  Server server(plain_options(), [](Exchange& ex) {
+    ex.start_stream(200, {{"Content-Type", "application/json"}});
+    EXPECT_TRUE(ex.write("{\"a\":"));
+    EXPECT_TRUE(ex.write("1}\n"));
+    EXPECT_TRUE(ex.write("{\"b\":2}\n"));
+    ex.finish();
+  });
+  server.start();
+  PlainClient client(server.port());
+  Response res = round_trip(client.socket, bhttp::verb::get, "/watch");
+  EXPECT_TRUE(res.chunked());
+  EXPECT_EQ(res.body(), "{\"a\":1}\n{\"b\":2}\n");
+}
+
+TEST(HttpServer, HandlerExceptionsAndMissingAnswersBecome500) {
+  Server server(plain_options(), [](Exchange& ex) {
+    if (ex.request().path == "/throw") throw std::runtime_error("boom");
+  });
+  server.start();
+  PlainClient client(server.port());
+  Response thrown = round_trip(client.socket, bhttp::verb::get, "/throw");
+  EXPECT_EQ(thrown.result_int(), 500);
+  EXPECT_EQ(thrown.body(), "boom\n");
+  Response silent = round_trip(client.socket, bhttp::verb::get, "/silent");
+  EXPECT_EQ(silent.result_int(), 500);
+}
+
+TEST(HttpServer, MalformedRequestGets400) {
+  Server server(plain_options(), [](Exchange& ex) { ex.respond({}); });
+  server.start();
+  PlainClient client(server.port());
+  net::write(client.socket, net::buffer(std::string("GARBAGE\x01 / HTTP/1.1\r\n\r\n")));
+  boost::beast::flat_buffer buffer;
+  Response res;
+  bhttp::read(client.socket, buffer, res);
+  EXPECT_EQ(res.result_int(), 400);
+  // A bad percent-escape in the path is a bad request too.
+  PlainClient second(server.port());
+  EXPECT_EQ(round_trip(second.socket, bhttp::verb::get, "/bad%zz").result_int(), 400);
+}
+
+TEST(HttpServer, AbortDropsTheConnection) {
+  Server server(plain_options(), [](Exchange& ex) {
+    ex.start_stream(200, {});
+    ex.write("partial\n");
+    ex.abort();
+    EXPECT_TRUE(ex.closed());
+    EXPECT_FALSE(ex.write("more"));
+  });
+  server.start();
+  PlainClient client(server.port());
+  EXPECT_THROW(round_trip(client.socket, bhttp::verb::get, "/"), boost::system::system_error);
+}
+
+TEST(HttpServer, StopEndsBlockedStreamingHandlers) {
+  std::promise<void> streaming;
+  std::atomic<bool> saw_close{false};
+  Server server(plain_options(), [&](Exchange& ex) {
+    ex.start_stream(200, {});
+    streaming.set_value();
+    // Without stop() this would wait a minute; stop() must end it at once.
+    saw_close = ex.wait_closed(std::chrono::minutes(1));
+  });
+  server.start();
+  PlainClient client(server.port());
+  bhttp::request<bhttp::empty_body> req(bhttp::verb::get, "/watch", 11);
+  bhttp::write(client.socket, req);
+  streaming.get_future().wait();
+  server.stop();
+  EXPECT_TRUE(saw_close);
+}
+
+TEST(HttpServer, NoticesThePeerGoingAway) {
+  std::promise<bool> closed;
+  std::promise<void> streaming;
+  Server server(plain_options(), [&](Exchange& ex) {
+    ex.start_stream(200, {});
+    streaming.set_value();
+    closed.set_value(ex.wait_closed(std::chrono::minutes(1)));
+  });
+  server.start();
+  {
+    PlainClient client(server.port());
+    bhttp::request<bhttp::empty_body> req(bhttp::verb::get, "/watch", 11);
+    bhttp::write(client.socket, req);
+    streaming.get_future().wait();
+  }  // the client disconnects here
+  EXPECT_TRUE(closed.get_future().get());
+}
+
+TEST(HttpServer, RefusesToStartOnABadAddress) {
+  ServerOptions options;
+  options.address = "not-an-address";
+  Server server(options, [](Exchange&) {});
+  EXPECT_THROW(server.start(), std::runtime_error);
+}
+
+class TlsServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ca_ = new CertificateAndKey(make_ca("test-ca"));
+    other_ca_ = new CertificateAndKey(make_ca("other-ca"));
+    server_cert_ = new CertificateAndKey(
+        make_server_certificate(*ca_, "server", {"localhost"}, {"127.0.0.1"}));
+  }
+  static void TearDownTestSuite() {
+    delete ca_;
+    delete other_ca_;
+    delete server_cert_;
+  }
+
+  void start(bool require_client_cert) {
+    ServerOptions options;
+    options.tls = TlsServerConfig{server_cert_->cert_pem, server_cert_->key_pem, ca_->cert_pem,
+                                  require_client_cert};
+    server_ = std::make_unique<Server>(options, [](Exchange& ex) {
+      std::string who = ex.request().peer_common_name;
+      for (const auto& org : ex.request().peer_organizations) who += "|" + org;
+      ex.respond({200, {}, who});
+    });
+    server_->start();
+  }
+
+  // GET / over TLS, verifying the server against ca_, presenting `client` if given.
+  Response get(const CertificateAndKey* client) {
+    net::io_context io;
+    ssl::context ctx(ssl::context::tls_client);
+    ctx.add_certificate_authority(net::buffer(ca_->cert_pem));
+    ctx.set_verify_mode(ssl::verify_peer);
+    if (client != nullptr) {
+      ctx.use_certificate_chain(net::buffer(client->cert_pem));
+      ctx.use_private_key(net::buffer(client->key_pem), ssl::context::pem);
+    }
+    ssl::stream<tcp::socket> stream(io, ctx);
+    stream.set_verify_callback(ssl::host_name_verification("127.0.0.1"));
+    stream.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->port()));
+    stream.handshake(ssl::stream_base::client);
+    return round_trip(stream, bhttp::verb::get, "/");
+  }
+
+  static CertificateAndKey* ca_;
+  static CertificateAndKey* other_ca_;
+  static CertificateAndKey* server_cert_;
+  std::unique_ptr<Server> server_;
+};
+CertificateAndKey* TlsServerTest::ca_ = nullptr;
+CertificateAndKey* TlsServerTest::other_ca_ = nullptr;
+CertificateAndKey* TlsServerTest::server_cert_ = nullptr;
+
+TEST_F(TlsServerTest, ExposesTheVerifiedClientIdentity) {
+  start(true);
+  EXPECT_EQ(server_->url().substr(0, 8), "https://");
+  auto client = make_client_certificate(*ca_, "system:node:n1", {"system:nodes", "tailor"});
+  Response res = get(&client);
+  EXPECT_EQ(res.result_int(), 200);
+  EXPECT_EQ(res.body(), "system:node:n1|system:nodes|tailor");
+}
+
+TEST_F(TlsServerTest, RejectsAMissingClientCertificateWhenRequired) {
+  start(true);
+  EXPECT_THROW(get(nullptr), boost::system::system_error);
+}
+
+TEST_F(TlsServerTest, AcceptsAnonymousClientsWhenCertificatesAreOptional) {
+  start(false);
+  Response res = get(nullptr);
+  EXPECT_EQ(res.result_int(), 200);
+  EXPECT_EQ(res.body(), "");
+}
+
+TEST_F(TlsServerTest, RejectsACertificateFromAnotherCa) {
+  start(false);
+  auto stranger = make_client_certificate(*other_ca_, "mallory", {"system:masters"});
+  EXPECT_THROW(get(&stranger), boost::system::system_error);
+}
+
+TEST_F(TlsServerTest, ServerCertificateDoesNotMatchAnotherName) {
+  start(false);
+  net::io_context io;
+  ssl::context ctx(ssl::context::tls_client);
+  ctx.add_certificate_authority(net::buffer(ca_->cert_pem));
+  ctx.set_verify_mode(ssl::verify_peer);
+  ssl::stream<tcp::socket> stream(io, ctx);
+  stream.set_verify_callback(ssl::host_name_verification("example.com"));
+  stream.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->port()));
+  EXPECT_THROW(stream.handshake(ssl::stream_base::client), boost::system::system_error);
+}
+
+TEST(HttpServer, RejectsInvalidTlsMaterial) {
+  ServerOptions options;
+  options.tls = TlsServerConfig{"not a cert", "not a key", "", false};
+  Server server(options, [](Exchange&) {});
+  EXPECT_THROW(server.start(), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace tailor::kube::http
