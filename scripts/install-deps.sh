@@ -12,7 +12,7 @@ build_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libsimdjson-dev
 )
 # Real peers the tests run against (containerd + runc for CRI, kubectl, Prometheus).
-peer_packages=(openssl)
+peer_packages=(openssl prometheus)
 
 missing=()
 for p in "${build_packages[@]}" "${peer_packages[@]}"; do
