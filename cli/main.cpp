@@ -1,0 +1,28 @@
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/replay_command.h"
+
+namespace {
+const char* kUsage =
+    "Usage: tailor VERB [ARGS...]\n"
+    "Verbs:\n"
+    "  replay TRACE...   score recommenders on usage traces (tailor replay --help)\n";
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string verb = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  if (verb == "--help" || verb == "-h" || verb == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (verb == "replay") return tailor::cli::run_replay(args, std::cout, std::cerr);
+  std::cerr << "tailor: unknown verb '" << verb << "'\n" << kUsage;
+  return 2;
+}

@@ -1,0 +1,115 @@
+#include "cli/replay_command.h"
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/report.h"
+#include "recommender/replay.h"
+#include "recommender/trace.h"
+
+namespace tailor::cli {
+namespace po = boost::program_options;
+namespace rec = tailor::recommender;
+
+namespace {
+
+const char* kUsage =
+    "Usage: tailor replay TRACE... [--json FILE] [--strategy NAME]... [--plot-dir DIR]\n"
+    "Replays usage traces (files or directories of .csv) through the as-run limits and each\n"
+    "strategy as ../shared/bench/SCORING.md defines, and prints the scoring table.\n"
+    "Trace formats: Google 2019 per-task CSV (header has time, avg_cpu_usage, ...) or the\n"
+    "generic CSV: time_s,container,cpu_cores,memory_bytes[,max_cpu_cores,p95_cpu_cores,\n"
+    "max_memory_bytes,cpu_limit_cores,memory_limit_bytes].\n";
+
+std::string safe_name(std::string s) {
+  for (char& c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+  }
+  return s;
+}
+
+void write_plots(const std::string& dir, const std::vector<rec::ContainerSeries>& series,
+                 const std::vector<std::unique_ptr<rec::StrategyFactory>>& factories) {
+  std::filesystem::create_directories(dir);
+  rec::ReplayConfig config;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    std::vector<std::pair<std::string, std::vector<rec::TimelinePoint>>> runs;
+    for (const auto& f : factories) {
+      runs.emplace_back(f->name(), std::vector<rec::TimelinePoint>{});
+      rec::replay_strategy(series[i], *f, config, &runs.back().second);
+    }
+    const std::string path =
+        dir + "/" + std::to_string(i) + "-" + safe_name(series[i].container) + ".svg";
+    std::ofstream out(path);
+    if (!out) throw std::runtime_error(path + ": cannot open for writing");
+    write_svg(out, series[i].container, runs);
+  }
+}
+
+}  // namespace
+
+int run_replay(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> traces, strategies;
+  std::string json_path, plot_dir;
+  po::options_description opts("Options");
+  opts.add_options()("help,h", "show this help")("json", po::value(&json_path),
+                                                 "write the table as JSON to FILE")(
+      "strategy", po::value(&strategies)->composing(),
+      "strategy to replay (repeatable; default: vpa and default)")(
+      "plot-dir", po::value(&plot_dir), "write one SVG per container (usage and requests)")(
+      "trace", po::value(&traces)->composing(), "trace file or directory");
+  po::positional_options_description positional;
+  positional.add("trace", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(opts).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    err << "tailor replay: " << e.what() << "\n" << kUsage;
+    return 2;
+  }
+  if (vm.count("help")) {
+    out << kUsage << opts;
+    return 0;
+  }
+  if (traces.empty()) {
+    err << "tailor replay: no TRACE given\n" << kUsage;
+    return 2;
+  }
+  if (strategies.empty()) strategies = {"vpa", "default"};
+  try {
+    std::vector<std::unique_ptr<rec::StrategyFactory>> factories;
+    std::vector<const rec::StrategyFactory*> views;
+    for (const auto& name : strategies) {
+      factories.push_back(rec::make_strategy(name));
+      views.push_back(factories.back().get());
+    }
+    rec::TraceDiagnostics diag;
+    const auto series = rec::read_traces(traces, diag);
+    for (const auto& m : diag.messages) err << "tailor replay: " << m << "\n";
+    if (diag.rows_rejected > 0 || diag.values_clamped > 0) {
+      err << "tailor replay: " << diag.rows_rejected << " of " << diag.rows_read
+          << " rows rejected, " << diag.values_clamped << " values clamped\n";
+    }
+    if (series.empty()) {
+      err << "tailor replay: the traces hold no usable rows\n";
+      return 1;
+    }
+    const auto rows = rec::replay_table(series, views);
+    print_table(out, rows);
+    if (!json_path.empty()) {
+      std::ofstream json(json_path);
+      if (!json) throw std::runtime_error(json_path + ": cannot open for writing");
+      write_json(json, rows);
+    }
+    if (!plot_dir.empty()) write_plots(plot_dir, series, factories);
+  } catch (const std::exception& e) {
+    err << "tailor replay: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tailor::cli

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "recommender/histogram_options.h"
+#include "recommender/resources.h"
+
+namespace tailor::recommender {
+
+// VPA's decaying histogram (util/decaying_histogram.go + histogram.go), stored compactly: float
+// weights only for the bucket range ever touched, instead of VPA's ~180 float64 buckets.
+// A sample at time t weighs weight * 2^((t - reference) / half_life); the reference is a
+// multiple of half_life and moves forward (rescaling all weights) when the exponent would pass
+// 100, exactly when VPA moves it. Buckets below options.epsilon() count as empty.
+class DecayingHistogram {
+ public:
+  DecayingHistogram(const HistogramOptions& options, Seconds half_life);
+
+  // Weight must be finite and >= 0 and value finite; callers validate (the model rejects bad
+  // samples before they get here). Out-of-range values land in the first or last bucket.
+  void add_sample(double value, double weight, Seconds time);
+  void subtract_sample(double value, double weight, Seconds time);
+
+  // VPA semantics: the end of the first bucket where the cumulative weight reaches p * total
+  // (start of the last bucket if that is the one); 0 when empty.
+  double percentile(double p) const;
+  bool empty() const;
+  double total_weight() const { return total_weight_; }
+  Seconds reference() const { return reference_; }
+  Seconds half_life() const { return half_life_; }
+  const HistogramOptions& options() const { return *options_; }
+
+  // Bucket weight as VPA would hold it (0 outside the stored range).
+  double bucket_weight(int bucket) const;
+  int min_bucket() const { return min_bucket_; }
+  int max_bucket() const { return max_bucket_; }
+
+  // Heap + inline bytes of this histogram's state.
+  std::size_t state_bytes() const { return sizeof(*this) + weights_.capacity() * sizeof(float); }
+
+ private:
+  double decay_factor(Seconds time);
+  void shift_reference(Seconds new_reference);
+  void scale(double factor);
+  float& slot(int bucket);  // grows the stored range to include bucket
+  void update_min_and_max();
+
+  const HistogramOptions* options_;
+  std::vector<float> weights_;  // weights_[i] is bucket first_stored_ + i
+  double total_weight_ = 0;
+  Seconds reference_ = 0;
+  Seconds half_life_;
+  std::int32_t first_stored_ = 0;
+  // VPA's minBucket/maxBucket (first/last non-empty; num_buckets-1 / 0 when empty).
+  std::int32_t min_bucket_;
+  std::int32_t max_bucket_ = 0;
+  bool has_reference_ = false;
+};
+
+}  // namespace tailor::recommender

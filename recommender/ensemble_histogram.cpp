@@ -1,0 +1,82 @@
+#include "recommender/ensemble_histogram.h"
+
+#include <cmath>
+
+namespace tailor::recommender {
+namespace {
+// Rows are rescaled once the newest weight would exceed 2^40: float keeps 24 bits of mantissa,
+// so weights older than ~20 half-lives are lost to rounding anyway.
+constexpr double kMaxExponent = 40;
+}  // namespace
+
+EnsembleHistogram::EnsembleHistogram(const HistogramOptions& options,
+                                     std::vector<Seconds> half_lives)
+    : options_(&options), inverse_half_lives_(half_lives.size()), weights_(half_lives.size(), 0) {
+  for (std::size_t k = 0; k < half_lives.size(); ++k) {
+    inverse_half_lives_[k] = 1.0 / static_cast<double>(half_lives[k]);
+  }
+}
+
+void EnsembleHistogram::rescale_to(Seconds new_reference) {
+  const double age = static_cast<double>(new_reference - reference_);
+  for (arma::uword k = 0; k < weights_.n_rows; ++k) {
+    weights_.row(k) *= static_cast<float>(std::exp2(-age * inverse_half_lives_[k]));
+  }
+  reference_ = new_reference;
+}
+
+arma::uword EnsembleHistogram::column(int bucket) {
+  if (weights_.n_cols == 0) {
+    weights_.zeros(weights_.n_rows, 1);
+    first_bucket_ = bucket;
+  } else if (bucket < first_bucket_) {
+    weights_.insert_cols(0, first_bucket_ - bucket);
+    first_bucket_ = bucket;
+  } else if (bucket >= first_bucket_ + int(weights_.n_cols)) {
+    weights_.insert_cols(weights_.n_cols, bucket - first_bucket_ - weights_.n_cols + 1);
+  }
+  return static_cast<arma::uword>(bucket - first_bucket_);
+}
+
+void EnsembleHistogram::add_sample(double value, Seconds time) {
+  if (!std::isfinite(value) || value < 0) return;
+  if (!has_reference_) {
+    reference_ = time;
+    has_reference_ = true;
+  }
+  const double age = static_cast<double>(time - reference_);
+  if (age * inverse_half_lives_.max() > kMaxExponent) rescale_to(time);
+  const arma::uword j = column(options_->find_bucket(value));
+  const double now = static_cast<double>(time - reference_);
+  for (arma::uword k = 0; k < weights_.n_rows; ++k) {
+    weights_(k, j) += static_cast<float>(std::exp2(now * inverse_half_lives_[k]));
+  }
+}
+
+arma::mat EnsembleHistogram::percentiles(const arma::vec& ps) const {
+  arma::mat out(weights_.n_rows, ps.n_elem, arma::fill::zeros);
+  if (weights_.n_cols == 0) return out;
+  const arma::mat cumulative = arma::cumsum(arma::conv_to<arma::mat>::from(weights_), 1);
+  const arma::vec totals = cumulative.col(cumulative.n_cols - 1);
+  for (arma::uword k = 0; k < weights_.n_rows; ++k) {
+    if (!(totals[k] > 0)) continue;
+    const arma::rowvec row = cumulative.row(k);
+    for (arma::uword i = 0; i < ps.n_elem; ++i) {
+      // First bucket whose cumulative weight reaches p of the total; report its end.
+      const double threshold = ps[i] * totals[k];
+      arma::uword j = 0;
+      while (j + 1 < row.n_elem && row[j] < threshold) ++j;
+      const int bucket = first_bucket_ + int(j);
+      out(k, i) = bucket + 1 < options_->num_buckets() ? options_->bucket_start(bucket + 1)
+                                                       : options_->bucket_start(bucket);
+    }
+  }
+  return out;
+}
+
+std::size_t EnsembleHistogram::state_bytes() const {
+  return sizeof(*this) + weights_.n_elem * sizeof(float) +
+         inverse_half_lives_.n_elem * sizeof(double);
+}
+
+}  // namespace tailor::recommender

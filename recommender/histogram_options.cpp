@@ -1,0 +1,80 @@
+#include "recommender/histogram_options.h"
+
+#include <bit>
+#include <cmath>
+#include <stdexcept>
+
+namespace tailor::recommender {
+namespace {
+// Keeping 8 mantissa bits makes each table cell span a factor < 1 + 1/256, far below any
+// sensible ratio, so a cell straddles at most one bucket boundary.
+constexpr int kDroppedBits = 52 - 8;
+}  // namespace
+
+std::uint32_t HistogramOptions::table_key(double y) {
+  return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(y) >> kDroppedBits);
+}
+
+HistogramOptions::HistogramOptions(double max_value, double first_bucket_size, double ratio,
+                                   double epsilon)
+    : first_bucket_size_(first_bucket_size), ratio_(ratio), epsilon_(epsilon) {
+  if (!(max_value > 0) || !(first_bucket_size > 0) || !(ratio > 1.0) || !(ratio < 2.0) ||
+      !(epsilon > 0)) {
+    throw std::invalid_argument(
+        "histogram options: max value, first bucket size and epsilon must be > 0, ratio in (1, 2)");
+  }
+  num_buckets_ =
+      static_cast<int>(std::ceil(std::log(log_argument(max_value)) / std::log(ratio))) + 1;
+  // Exact per-bucket thresholds: the smallest double whose reference bucket is >= b.
+  threshold_.resize(num_buckets_ + 1);
+  threshold_[0] = 0;
+  for (int b = 1; b <= num_buckets_; ++b) {
+    double y = std::pow(ratio, b);
+    auto bucket_of = [&](double v) { return static_cast<int>(std::log(v) / std::log(ratio)); };
+    while (bucket_of(y) >= b) y = std::nextafter(y, 0.0);
+    while (bucket_of(y) < b) y = std::nextafter(y, INFINITY);
+    threshold_[b] = y;
+  }
+  key_base_ = table_key(1.0);
+  const std::uint32_t key_end = table_key(threshold_[num_buckets_ - 1]) + 1;
+  table_.resize(key_end - key_base_);
+  int b = 0;
+  for (std::uint32_t k = key_base_; k < key_end; ++k) {
+    double cell_start = std::bit_cast<double>(static_cast<std::uint64_t>(k) << kDroppedBits);
+    while (b + 1 < num_buckets_ && threshold_[b + 1] <= cell_start) ++b;
+    table_[k - key_base_] = static_cast<std::uint16_t>(b);
+  }
+}
+
+int HistogramOptions::find_bucket_slow(double value) const {
+  if (!(value >= first_bucket_size_)) return 0;
+  int bucket = static_cast<int>(std::log(log_argument(value)) / std::log(ratio_));
+  return bucket >= num_buckets_ ? num_buckets_ - 1 : bucket;
+}
+
+int HistogramOptions::find_bucket(double value) const {
+  if (!(value >= first_bucket_size_)) return 0;
+  const double y = log_argument(value);
+  const std::uint32_t key = table_key(y) - key_base_;
+  if (key >= table_.size()) return num_buckets_ - 1;
+  int bucket = table_[key];
+  if (bucket + 1 < num_buckets_ && y >= threshold_[bucket + 1]) ++bucket;
+  return bucket;
+}
+
+double HistogramOptions::bucket_start(int bucket) const {
+  if (bucket <= 0) return 0.0;
+  return first_bucket_size_ * (std::pow(ratio_, bucket) - 1) / (ratio_ - 1);
+}
+
+const HistogramOptions& cpu_histogram_options() {
+  static const HistogramOptions options(1000.0, 0.01, 1.05, 0.001 * 0.1);
+  return options;
+}
+
+const HistogramOptions& memory_histogram_options() {
+  static const HistogramOptions options(1e12, 1e7, 1.05, 0.001 * 0.1);
+  return options;
+}
+
+}  // namespace tailor::recommender

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "recommender/resources.h"
+
+namespace tailor::recommender {
+
+// What a recommender sees at the end of one usage window: the window's mean CPU (what a
+// rate-based sampler sees) and its memory peak (0 = missing sample, not zero usage).
+struct UsageSample {
+  Seconds start = 0;
+  Seconds length = 0;
+  double cpu_cores = 0;
+  double memory_peak_bytes = 0;
+};
+
+// One container's recommender plus its update rule, driven by replay (and by the controller).
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+  // `request` is what the container ran with during the window.
+  virtual void observe(const UsageSample& sample, const Resources& request) = 0;
+  // The container was OOM-killed at `time` at memory limit `limit_bytes`.
+  virtual void on_oom(Seconds time, double limit_bytes) = 0;
+  virtual Recommendation recommend(Seconds now) = 0;
+  // The update rule: the requests to apply now to a pod running with `request` since
+  // `pod_age` ago, or nullopt to leave it alone.
+  virtual std::optional<Resources> update(const Recommendation& r, const Resources& request,
+                                          Seconds now, Seconds pod_age) = 0;
+  // Tells the strategy what was applied (its update rule may keep state).
+  virtual void applied(const Resources& /*request*/, Seconds /*now*/) {}
+  virtual std::size_t state_bytes() const = 0;
+};
+
+// Builds one Strategy per container.
+class StrategyFactory {
+ public:
+  virtual ~StrategyFactory() = default;
+  virtual std::string name() const = 0;
+  virtual std::string update_rule() const = 0;  // reported with the row
+  virtual std::unique_ptr<Strategy> create() const = 0;
+};
+
+std::unique_ptr<StrategyFactory> make_vpa_strategy();
+std::unique_ptr<StrategyFactory> make_default_strategy();
+// "vpa" or "default"; throws std::invalid_argument naming the known strategies otherwise.
+std::unique_ptr<StrategyFactory> make_strategy(const std::string& name);
+std::vector<std::string> strategy_names();
+
+}  // namespace tailor::recommender

@@ -1,0 +1,130 @@
+#include "recommender/tailored_strategy.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tailor::recommender {
+
+TailoredStrategy::TailoredStrategy(const TailoredConfig& config)
+    : config_(&config),
+      cpu_(cpu_histogram_options(), config.cpu),
+      memory_(memory_histogram_options(), config.memory) {
+  slot_hour_.fill(-1);
+}
+
+void TailoredStrategy::observe(const UsageSample& s, const Resources&) {
+  cpu_.observe(s.cpu_cores, s.start);
+  if (s.memory_peak_bytes > 0) memory_.observe(s.memory_peak_bytes, s.start);
+}
+
+void TailoredStrategy::on_oom(Seconds time, double limit_bytes) {
+  if (!std::isfinite(limit_bytes) || limit_bytes <= 0) return;
+  const double bumped =
+      std::max(limit_bytes + config_->oom_min_bump_bytes, limit_bytes * config_->oom_bump_ratio);
+  oom_floor_ = time < oom_until_ ? std::max(oom_floor_, bumped) : bumped;
+  oom_until_ = time + config_->oom_hold;
+}
+
+Recommendation TailoredStrategy::recommend(Seconds now) {
+  Resources target{cpu_.best_limit(), memory_.best_limit()};
+  if (now < oom_until_) target.memory_bytes = std::max(target.memory_bytes, oom_floor_);
+  target = floor_at(target, config_->min_resources);
+  remember_target(target, now);
+  Recommendation r;
+  r.target = r.uncapped_target = target;
+  // Bounds: what the rule tolerates before moving (up threshold above, down threshold below).
+  r.lower_bound = {target.cpu_cores / (1 + config_->cpu_up_threshold),
+                   target.memory_bytes / (1 + config_->memory_up_threshold)};
+  r.upper_bound = {target.cpu_cores / (1 - config_->down_threshold),
+                   target.memory_bytes / (1 - config_->down_threshold)};
+  return r;
+}
+
+void TailoredStrategy::remember_target(const Resources& target, Seconds now) {
+  const Seconds hour = now / kHour;
+  Resources& slot = slot_max_[hour % kSlots];
+  if (slot_hour_[hour % kSlots] != hour) {
+    slot_hour_[hour % kSlots] = hour;
+    slot = target;
+  } else {
+    slot.cpu_cores = std::max(slot.cpu_cores, target.cpu_cores);
+    slot.memory_bytes = std::max(slot.memory_bytes, target.memory_bytes);
+  }
+}
+
+Resources TailoredStrategy::recent_max_target(Seconds now) const {
+  Resources m;
+  const Seconds hour = now / kHour;
+  for (int i = 0; i < kSlots; ++i) {
+    if (slot_hour_[i] < 0 || hour - slot_hour_[i] >= kSlots) continue;
+    m.cpu_cores = std::max(m.cpu_cores, slot_max_[i].cpu_cores);
+    m.memory_bytes = std::max(m.memory_bytes, slot_max_[i].memory_bytes);
+  }
+  return m;
+}
+
+bool TailoredStrategy::may_decrease(double target, double recent_max, double request,
+                                    Seconds now) const {
+  const double ceiling = request * (1 - config_->down_threshold);
+  const bool settled = !changed_ || now - last_change_ >= config_->down_min_interval;
+  return settled && target <= ceiling && recent_max <= ceiling;
+}
+
+Resources TailoredStrategy::next_request(const Recommendation& r, const Resources& request,
+                                         Seconds now) const {
+  const Resources recent = recent_max_target(now);
+  Resources next = request;
+  const Resources& t = r.target;
+  if (t.cpu_cores > request.cpu_cores * (1 + config_->cpu_up_threshold) ||
+      may_decrease(t.cpu_cores, recent.cpu_cores, request.cpu_cores, now)) {
+    next.cpu_cores = t.cpu_cores;
+  }
+  if (t.memory_bytes > request.memory_bytes * (1 + config_->memory_up_threshold) ||
+      may_decrease(t.memory_bytes, recent.memory_bytes, request.memory_bytes, now)) {
+    next.memory_bytes = t.memory_bytes;
+  }
+  return next;
+}
+
+std::optional<Resources> TailoredStrategy::update(const Recommendation& r, const Resources& request,
+                                                  Seconds now, Seconds) {
+  Resources next = next_request(r, request, now);
+  if (next == request) return std::nullopt;
+  return next;
+}
+
+void TailoredStrategy::applied(const Resources&, Seconds now) {
+  last_change_ = now;
+  changed_ = true;
+}
+
+std::size_t TailoredStrategy::state_bytes() const {
+  return sizeof(*this) - sizeof(cpu_) - sizeof(memory_) + cpu_.state_bytes() +
+         memory_.state_bytes();
+}
+
+namespace {
+class TailoredFactory final : public StrategyFactory {
+ public:
+  explicit TailoredFactory(const TailoredConfig& config) : config_(config) {}
+  std::string name() const override { return "default"; }
+  std::string update_rule() const override {
+    return "up at once (cpu >10%, memory any), down only after 6h of targets >=10% lower and "
+           ">=12h since the last change";
+  }
+  std::unique_ptr<Strategy> create() const override {
+    return std::make_unique<TailoredStrategy>(config_);
+  }
+
+ private:
+  TailoredConfig config_;
+};
+}  // namespace
+
+std::unique_ptr<StrategyFactory> make_tailored_strategy(const TailoredConfig& config) {
+  return std::make_unique<TailoredFactory>(config);
+}
+
+std::unique_ptr<StrategyFactory> make_default_strategy() { return make_tailored_strategy({}); }
+
+}  // namespace tailor::recommender

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <array>
+
+#include "recommender/model_ensemble.h"
+#include "recommender/strategy.h"
+
+namespace tailor::recommender {
+
+// Knobs of the default strategy; each default is argued in docs next to it.
+struct TailoredConfig {
+  // CPU: ensemble over mean-CPU samples. tau 0.95: a request at the 95th percentile of recent
+  // window means, the level VPA's p90 + 15% aims at, but per container and per horizon.
+  EnsembleConfig cpu{
+      {2 * kHour, 12 * kHour, 2 * kDay}, {0.9, 0.95, 0.99}, {0.0, 0.1, 0.2}, 0.95, 0.5, kDay};
+  // Memory: ensemble over window peaks. tau 0.995: one overrun is an OOM kill, so the limit
+  // sits above all but the rarest peaks; the margins cover growth between resizes.
+  EnsembleConfig memory{
+      {6 * kHour, kDay, 3 * kDay}, {0.99, 1.0}, {0.02, 0.05, 0.1}, 0.995, 0.5, kDay};
+  // After an OOM kill at limit L the memory target is at least max(L + 100 MiB, 1.2 L) (VPA's
+  // bump) for oom_hold.
+  double oom_bump_ratio = 1.2;
+  double oom_min_bump_bytes = 100 * kMiB;
+  Seconds oom_hold = kDay;
+  // Update rule. Increases: applied at once when the target exceeds the request by more than
+  // up_threshold. Decreases: only when the target has stayed at least down_threshold below the
+  // request for all of down_confidence, and at least down_min_interval after the last change.
+  double cpu_up_threshold = 0.10;
+  double memory_up_threshold = 0.0;
+  double down_threshold = 0.10;
+  Seconds down_confidence = 6 * kHour;
+  Seconds down_min_interval = 12 * kHour;
+  MinResources min_resources;
+};
+
+// The default strategy (Autopilot-style moving-window ensemble, fast up, slow confident down).
+class TailoredStrategy final : public Strategy {
+ public:
+  explicit TailoredStrategy(const TailoredConfig& config);
+
+  void observe(const UsageSample& sample, const Resources& request) override;
+  void on_oom(Seconds time, double limit_bytes) override;
+  Recommendation recommend(Seconds now) override;
+  std::optional<Resources> update(const Recommendation& r, const Resources& request, Seconds now,
+                                  Seconds pod_age) override;
+  void applied(const Resources& request, Seconds now) override;
+  std::size_t state_bytes() const override;
+
+  // The request the rule would move to from `request` (keeps a resource that may not go down).
+  Resources next_request(const Recommendation& r, const Resources& request, Seconds now) const;
+
+ private:
+  static constexpr int kSlots = 6;  // hourly maxima of the target over down_confidence
+  void remember_target(const Resources& target, Seconds now);
+  Resources recent_max_target(Seconds now) const;
+  bool may_decrease(double target, double recent_max, double request, Seconds now) const;
+
+  const TailoredConfig* config_;
+  ModelEnsemble cpu_;
+  ModelEnsemble memory_;
+  double oom_floor_ = 0;
+  Seconds oom_until_ = 0;
+  Seconds last_change_ = 0;
+  bool changed_ = false;
+  std::array<Resources, kSlots> slot_max_{};
+  std::array<Seconds, kSlots> slot_hour_{};
+};
+
+std::unique_ptr<StrategyFactory> make_tailored_strategy(const TailoredConfig& config);
+
+}  // namespace tailor::recommender

@@ -1,0 +1,42 @@
+#include "recommender/strategy.h"
+#include "recommender/update_rule.h"
+#include "recommender/vpa_estimator.h"
+#include "recommender/vpa_model.h"
+
+namespace tailor::recommender {
+namespace {
+
+class VpaStrategy final : public Strategy {
+ public:
+  void observe(const UsageSample& s, const Resources& request) override {
+    model_.add_cpu_sample(s.start, s.cpu_cores, request.cpu_cores);
+    if (s.memory_peak_bytes > 0) model_.add_memory_sample(s.start, s.memory_peak_bytes);
+  }
+  void on_oom(Seconds time, double limit_bytes) override { model_.record_oom(time, limit_bytes); }
+  Recommendation recommend(Seconds) override { return vpa_recommend(model_); }
+  std::optional<Resources> update(const Recommendation& r, const Resources& request, Seconds,
+                                  Seconds pod_age) override {
+    if (!vpa_should_apply(rule_, request, r, pod_age)) return std::nullopt;
+    return r.target;
+  }
+  std::size_t state_bytes() const override { return model_.state_bytes(); }
+
+ private:
+  VpaContainerModel model_;
+  VpaUpdateRule rule_;
+};
+
+class VpaFactory final : public StrategyFactory {
+ public:
+  std::string name() const override { return "vpa"; }
+  std::string update_rule() const override {
+    return "outside [lower, upper], or >=10% summed change and >=12h since last change";
+  }
+  std::unique_ptr<Strategy> create() const override { return std::make_unique<VpaStrategy>(); }
+};
+
+}  // namespace
+
+std::unique_ptr<StrategyFactory> make_vpa_strategy() { return std::make_unique<VpaFactory>(); }
+
+}  // namespace tailor::recommender
