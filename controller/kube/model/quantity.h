@@ -4,6 +4,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -46,8 +47,9 @@ class Quantity {
   std::string to_string() const;
   QuantityFormat format() const { return format_; }
 
-  // apimachinery's Value()/MilliValue()/ScaledValue(scale): rounded up (ceiling) to the
-  // given power of ten; saturates at the int64 range.
+  // apimachinery's Value()/MilliValue()/ScaledValue(scale): "rounded up" to the given power
+  // of ten in apimachinery's sense, i.e. away from zero (-9.01 -> -10, 0.001 -> 1,
+  // -0.001 -> -1); saturates at the int64 range.
   std::int64_t value() const { return scaled_value(0); }
   std::int64_t milli_value() const { return scaled_value(-3); }
   std::int64_t scaled_value(int scale) const;
@@ -68,8 +70,12 @@ class Quantity {
   bool operator==(const Quantity& other) const { return (*this <=> other) == 0; }
 
   // Exact representation: an integer number of nano-units (value × 10^-9), 128 bits wide.
-  // Parsing rejects anything that does not fit (|value| ≥ ~1.7e29) with a clear error.
+  // Parsing rejects anything that does not fit (|value| ≥ ~1.7e29) with a clear error;
+  // arithmetic that would leave that range throws QuantityError.
   using nano_t = __int128;
+  // Largest magnitude held, in nano-units: 2^127 - 1 (so negation never overflows).
+  static constexpr nano_t kMaxNano =
+      static_cast<nano_t>((static_cast<unsigned __int128>(1) << 127) - 1);
   nano_t nano() const { return nano_; }
   static Quantity from_nano(nano_t nano, QuantityFormat format = QuantityFormat::DecimalSI);
 
@@ -77,5 +83,9 @@ class Quantity {
   nano_t nano_ = 0;
   QuantityFormat format_ = QuantityFormat::DecimalSI;
 };
+
+// Prints to_string() (used by test frameworks and log lines).
+std::ostream& operator<<(std::ostream& out, const Quantity& quantity);
+std::ostream& operator<<(std::ostream& out, QuantityFormat format);
 
 }  // namespace tailor::kube
