@@ -105,6 +105,14 @@ bool wait_readable(int fd, std::chrono::milliseconds timeout) {
   return ready > 0;
 }
 
+// Whether the TLS layer already holds request bytes read from the socket (a request sent right
+// behind the handshake is often read with it), so that polling the socket would miss them.
+bool has_buffered_input(tcp::socket&) { return false; }
+bool has_buffered_input(ssl::stream<tcp::socket&>& stream) {
+  SSL* ssl = stream.native_handle();
+  return SSL_has_pending(ssl) == 1 || BIO_ctrl_pending(SSL_get_rbio(ssl)) > 0;
+}
+
 bool peer_hung_up(int fd) {
   pollfd p{fd, POLLRDHUP, 0};
   return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
@@ -361,7 +369,8 @@ template <class Stream>
 void Server::Impl::serve(Stream& stream, int fd, const PeerIdentity& peer) {
   boost::beast::flat_buffer buffer;
   for (;;) {
-    if (buffer.size() == 0 && !wait_readable(fd, options.idle_timeout)) return;
+    bool buffered = buffer.size() > 0 || has_buffered_input(stream);
+    if (!buffered && !wait_readable(fd, options.idle_timeout)) return;
     if (stop.stopping) return;
     bhttp::request_parser<bhttp::string_body> parser;
     parser.body_limit(kMaxRequestBody);

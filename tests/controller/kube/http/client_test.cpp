@@ -1,0 +1,290 @@
+// http::Client against the in-process http::Server: keep-alive, concurrency, deadlines,
+// streaming with cancellation, TLS verification options, and broken servers.
+#include "controller/kube/http/client.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/streambuf.hpp>
+#include <boost/asio/write.hpp>
+#include <future>
+#include <thread>
+
+#include "controller/kube/http/server.h"
+#include "controller/kube/http/tls_certs.h"
+
+namespace tailor::kube::http {
+namespace {
+
+using namespace std::chrono_literals;
+
+ClientRequest get(const std::string& target, std::chrono::milliseconds timeout = 5s) {
+  ClientRequest request;
+  request.target = target;
+  request.timeout = timeout;
+  return request;
+}
+
+ClientError::Kind kind_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ClientError& e) {
+    return e.kind();
+  }
+  ADD_FAILURE() << "no ClientError thrown";
+  return ClientError::Kind::Io;
+}
+
+Handler echo_handler() {
+  return [](Exchange& ex) {
+    const auto& req = ex.request();
+    ex.respond({200,
+                {{"Content-Type", "text/plain"}, {"X-Method", req.method}},
+                req.method + " " + req.target + " " + req.body});
+  };
+}
+
+TEST(HttpClient, ReusesOneConnection) {
+  Server server({}, echo_handler());
+  server.start();
+  Client client({server.url()});
+  for (int i = 0; i < 3; ++i) {
+    ClientResponse response = client.send(get("/api/v1/pods?limit=" + std::to_string(i)));
+    EXPECT_EQ(response.status, 200);
+    EXPECT_EQ(response.body, "GET /api/v1/pods?limit=" + std::to_string(i) + " ");
+    EXPECT_EQ(response.header("x-method"), "GET");
+  }
+  EXPECT_EQ(client.connections_opened(), 1u);
+}
+
+TEST(HttpClient, SendsBodyAndPrefixesThePath) {
+  Server server({}, echo_handler());
+  server.start();
+  Client client({server.url() + "/prefix/"});
+  ClientRequest request = get("/apis/x");
+  request.method = "PATCH";
+  request.body = R"({"a":1})";
+  request.headers = {{"Content-Type", "application/merge-patch+json"}};
+  EXPECT_EQ(client.send(request).body, R"(PATCH /prefix/apis/x {"a":1})");
+}
+
+TEST(HttpClient, ServesConcurrentCallers) {
+  Server server({}, echo_handler());
+  server.start();
+  Client client({server.url()});
+  std::vector<std::future<std::string>> results;
+  for (int t = 0; t < 4; ++t) {
+    results.push_back(std::async(std::launch::async, [&client, t] {
+      std::string all;
+      for (int i = 0; i < 10; ++i) all += client.send(get("/" + std::to_string(t))).body;
+      return all;
+    }));
+  }
+  for (int t = 0; t < 4; ++t) {
+    std::string expected;
+    for (int i = 0; i < 10; ++i) expected += "GET /" + std::to_string(t) + " ";
+    EXPECT_EQ(results[t].get(), expected);
+  }
+  EXPECT_LE(client.connections_opened(), 4u);
+}
+
+TEST(HttpClient, TimesOutOnAHangingServer) {
+  Server server({}, [](Exchange& ex) { ex.wait_closed(1min); });
+  server.start();
+  Client client({server.url()});
+  auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(kind_of([&] { client.send(get("/hang", 200ms)); }), ClientError::Kind::Timeout);
+  EXPECT_GE(std::chrono::steady_clock::now() - started, 200ms);
+}
+
+TEST(HttpClient, ConnectionRefused) {
+  std::uint16_t port;
+  {
+    Server server({}, echo_handler());
+    server.start();
+    port = server.port();
+  }
+  Client client({"http://127.0.0.1:" + std::to_string(port)});
+  EXPECT_EQ(kind_of([&] { client.send(get("/")); }), ClientError::Kind::Connect);
+}
+
+TEST(HttpClient, StreamsChunksAsTheyArrive) {
+  std::promise<void> first_seen;
+  Server server({}, [&](Exchange& ex) {
+    ex.start_stream(200, {{"Content-Type", "application/json"}});
+    ex.write("one\n");
+    // The second chunk is sent only after the client saw the first: no buffering until the end.
+    first_seen.get_future().wait();
+    ex.write("two\n");
+    ex.finish();
+  });
+  server.start();
+  Client client({server.url()});
+  std::vector<std::string> pieces;
+  ClientResponse response = client.stream(
+      get("/watch"),
+      [&](std::string_view piece) {
+        pieces.emplace_back(piece);
+        if (pieces.size() == 1) first_seen.set_value();
+        return true;
+      },
+      nullptr);
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(pieces, (std::vector<std::string>{"one\n", "two\n"}));
+}
+
+TEST(HttpClient, CancelsAnIdleStream) {
+  Server server({}, [](Exchange& ex) {
+    ex.start_stream(200, {});
+    ex.write("hello\n");
+    ex.wait_closed(1min);
+  });
+  server.start();
+  Client client({server.url()});
+  std::atomic<bool> cancel{false};
+  std::string received;
+  client.stream(
+      get("/watch"),
+      [&](std::string_view piece) {
+        received += piece;
+        cancel = true;
+        return true;
+      },
+      [&] { return cancel.load(); });
+  EXPECT_EQ(received, "hello\n");
+}
+
+TEST(HttpClient, StreamReturnsErrorBodiesWhole) {
+  Server server({}, [](Exchange& ex) { ex.respond({410, {}, R"({"kind":"Status","code":410})"}); });
+  server.start();
+  Client client({server.url()});
+  bool sink_called = false;
+  ClientResponse response = client.stream(
+      get("/watch"), [&](std::string_view) { return sink_called = true; }, nullptr);
+  EXPECT_EQ(response.status, 410);
+  EXPECT_EQ(response.body, R"({"kind":"Status","code":410})");
+  EXPECT_FALSE(sink_called);
+}
+
+TEST(HttpClient, RejectsOversizedBodies) {
+  Server server({}, [](Exchange& ex) { ex.respond({200, {}, std::string(4096, 'x')}); });
+  server.start();
+  ClientOptions options{server.url()};
+  options.max_response_body = 1024;
+  Client client(options);
+  EXPECT_EQ(kind_of([&] { client.send(get("/")); }), ClientError::Kind::Protocol);
+}
+
+// A TCP server that answers one request on each of `connections` connections with fixed
+// bytes, then closes the connection.
+class RawServer {
+ public:
+  explicit RawServer(std::string reply, int connections = 1) : reply_(std::move(reply)) {
+    acceptor_.open(boost::asio::ip::tcp::v4());
+    acceptor_.bind({boost::asio::ip::make_address("127.0.0.1"), 0});
+    acceptor_.listen();
+    thread_ = std::thread([this, connections] {
+      for (int i = 0; i < connections; ++i) {
+        boost::asio::ip::tcp::socket socket(io_);
+        acceptor_.accept(socket);
+        boost::asio::streambuf request;
+        boost::asio::read_until(socket, request, "\r\n\r\n");
+        boost::asio::write(socket, boost::asio::buffer(reply_));
+      }
+    });
+  }
+  ~RawServer() { thread_.join(); }
+  std::string url() const {
+    return "http://127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port());
+  }
+
+ private:
+  std::string reply_;
+  boost::asio::io_context io_;
+  boost::asio::ip::tcp::acceptor acceptor_{io_};
+  std::thread thread_;
+};
+
+TEST(HttpClient, MalformedResponsesAreProtocolErrors) {
+  RawServer server("SPDY/9 banana\r\n\r\n");
+  Client client({server.url()});
+  EXPECT_EQ(kind_of([&] { client.send(get("/")); }), ClientError::Kind::Protocol);
+}
+
+TEST(HttpClient, TruncatedResponsesAreIoErrors) {
+  RawServer server("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort");
+  Client client({server.url()});
+  EXPECT_EQ(kind_of([&] { client.send(get("/")); }), ClientError::Kind::Io);
+}
+
+TEST(HttpClient, ResendsOnAConnectionTheServerClosedWhileIdle) {
+  // Keep-alive answers (HTTP/1.1 default), but the server closes each connection afterwards.
+  RawServer server("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", 2);
+  Client client({server.url()});
+  EXPECT_EQ(client.send(get("/one")).body, "ok");
+  EXPECT_EQ(client.send(get("/two")).body, "ok");
+  EXPECT_EQ(client.connections_opened(), 2u);
+}
+
+TEST(HttpClient, RejectsABadBaseUrl) { EXPECT_THROW(Client({"ftp://x"}), std::invalid_argument); }
+
+class TlsClientTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ca_ = make_ca("ca");
+    auto cert = make_server_certificate(ca_, "apiserver", {"localhost", "kubernetes.default"},
+                                        {"127.0.0.1"});
+    ServerOptions options;
+    options.tls = TlsServerConfig{cert.cert_pem, cert.key_pem, ca_.cert_pem, false};
+    server_ = std::make_unique<Server>(options, [](Exchange& ex) {
+      ex.respond({200, {}, "cn=" + ex.request().peer_common_name});
+    });
+    server_->start();
+  }
+
+  std::string send(ClientTlsConfig tls) {
+    Client client({server_->url(), std::move(tls)});
+    return client.send(get("/")).body;
+  }
+
+  CertificateAndKey ca_;
+  std::unique_ptr<Server> server_;
+};
+
+TEST_F(TlsClientTest, VerifiesTheServerAgainstTheCa) { EXPECT_EQ(send({ca_.cert_pem}), "cn="); }
+
+TEST_F(TlsClientTest, PresentsAClientCertificate) {
+  auto client = make_client_certificate(ca_, "alice", {"devs"});
+  EXPECT_EQ(send({ca_.cert_pem, client.cert_pem, client.key_pem}), "cn=alice");
+}
+
+TEST_F(TlsClientTest, RejectsAServerFromAnotherCa) {
+  auto other = make_ca("other");
+  EXPECT_EQ(kind_of([&] { send({other.cert_pem}); }), ClientError::Kind::Tls);
+}
+
+TEST_F(TlsClientTest, InsecureSkipVerifyAcceptsAnyServer) {
+  auto other = make_ca("other");
+  ClientTlsConfig tls{other.cert_pem};
+  tls.insecure_skip_verify = true;
+  EXPECT_EQ(send(tls), "cn=");
+}
+
+TEST_F(TlsClientTest, ChecksTheConfiguredServerName) {
+  ClientTlsConfig matching{ca_.cert_pem};
+  matching.server_name = "kubernetes.default";
+  EXPECT_EQ(send(matching), "cn=");
+  ClientTlsConfig wrong{ca_.cert_pem};
+  wrong.server_name = "example.com";
+  EXPECT_EQ(kind_of([&] { send(wrong); }), ClientError::Kind::Tls);
+}
+
+TEST_F(TlsClientTest, RejectsUnusableTlsMaterial) {
+  ClientTlsConfig bad{"-----BEGIN CERTIFICATE-----\nnope\n-----END CERTIFICATE-----\n"};
+  EXPECT_EQ(kind_of([&] { send(bad); }), ClientError::Kind::Tls);
+}
+
+}  // namespace
+}  // namespace tailor::kube::http
