@@ -59,6 +59,7 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out, std::ost
       "strategy", po::value(&strategies)->composing(),
       "strategy to replay (repeatable; default: vpa and default)")(
       "plot-dir", po::value(&plot_dir), "write one SVG per container (usage and requests)")(
+      "per-container", "also print each container's figures")(
       "trace", po::value(&traces)->composing(), "trace file or directory");
   po::positional_options_description positional;
   positional.add("trace", -1);
@@ -99,6 +100,7 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     const auto rows = rec::replay_table(series, views);
     print_table(out, rows);
+    if (vm.count("per-container")) print_per_container(out, rows);
     if (!json_path.empty()) {
       std::ofstream json(json_path);
       if (!json) throw std::runtime_error(json_path + ": cannot open for writing");

@@ -46,6 +46,21 @@ void print_table(std::ostream& out, const std::vector<recommender::ScoreRow>& ro
   out << ")\n";
 }
 
+void print_per_container(std::ostream& out, const std::vector<recommender::ScoreRow>& rows) {
+  char line[256];
+  for (const auto& r : rows) {
+    for (const auto& c : r.per_container) {
+      if (c.scored_windows == 0) continue;
+      auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+      std::snprintf(line, sizeof line, "%-10s %-24s %6.3f %6.3f %7.4f %6.3f %6.3f %6zu\n",
+                    r.strategy.c_str(), c.container.c_str(), ratio(c.cpu_slack, c.cpu_request),
+                    ratio(c.mem_slack, c.mem_request), ratio(c.cpu_short, c.cpu_p95),
+                    c.ooms / c.days, c.resizes / c.days, c.state_bytes);
+      out << line;
+    }
+  }
+}
+
 void write_json(std::ostream& out, const std::vector<recommender::ScoreRow>& rows) {
   out << "{\"rows\":[";
   for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -9,6 +9,7 @@
 namespace tailor::cli {
 
 void print_table(std::ostream& out, const std::vector<recommender::ScoreRow>& rows);
+void print_per_container(std::ostream& out, const std::vector<recommender::ScoreRow>& rows);
 // The shape of SPEC.md: {"rows":[{"strategy":…,"cpu_slack":…,…}]}.
 void write_json(std::ostream& out, const std::vector<recommender::ScoreRow>& rows);
 // One SVG per container: usage and request over time, CPU above memory.

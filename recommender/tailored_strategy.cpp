@@ -109,8 +109,8 @@ class TailoredFactory final : public StrategyFactory {
   explicit TailoredFactory(const TailoredConfig& config) : config_(config) {}
   std::string name() const override { return "default"; }
   std::string update_rule() const override {
-    return "up at once (cpu >10%, memory any), down only after 6h of targets >=10% lower and "
-           ">=12h since the last change";
+    return "up at once (cpu >25%, memory any), down only after 6h of targets >=10% lower and "
+           ">=24h since the last change";
   }
   std::unique_ptr<Strategy> create() const override {
     return std::make_unique<TailoredStrategy>(config_);

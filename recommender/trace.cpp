@@ -83,6 +83,19 @@ struct FieldReader {
   const std::vector<std::string_view>& fields;
   const std::vector<std::string_view>& header;
   std::string error;
+  int missing = 0;
+
+  // Google marks an unrecorded within-window percentile as -1: fall back, do not reject.
+  double get_optional(int index, double scale, double max, double fallback) {
+    if (index >= 0 && error.empty()) {
+      auto v = csv::to_double(fields[index]);
+      if (v && *v < 0) {
+        ++missing;
+        return fallback;
+      }
+    }
+    return get(index, scale, max, fallback);
+  }
 
   double get(int index, double scale, double max, double fallback) {
     if (index < 0) return fallback;
@@ -162,13 +175,14 @@ class Reader {
     const double t = r.get(l.time, l.time_scale, kMaxPlausibleTime, 0);
     w.avg_cpu = r.get(l.avg_cpu, l.cpu_scale, kMaxPlausibleCores, 0);
     w.max_cpu = r.get(l.max_cpu, l.cpu_scale, kMaxPlausibleCores, w.avg_cpu);
-    w.p95_cpu = r.get(l.p95_cpu, l.cpu_scale, kMaxPlausibleCores, w.max_cpu);
+    w.p95_cpu = r.get_optional(l.p95_cpu, l.cpu_scale, kMaxPlausibleCores, w.max_cpu);
     w.avg_mem = r.get(l.avg_mem, l.memory_scale, kMaxPlausibleBytes, 0);
     w.max_mem = r.get(l.max_mem, l.memory_scale, kMaxPlausibleBytes, w.avg_mem);
     w.cpu_limit = r.get(l.cpu_limit, l.cpu_scale, kMaxPlausibleCores, 0);
     w.memory_limit = r.get(l.memory_limit, l.memory_scale, kMaxPlausibleBytes, 0);
     if (!r.error.empty()) return diag_.reject(where, r.error);
     w.start = static_cast<Seconds>(std::floor(t));
+    if (r.missing > 0) diag_.clamp(where, "p95 CPU not recorded (negative); using max CPU");
     if (int n = clamp_window(w)) {
       diag_.values_clamped += n - 1;
       diag_.clamp(where, "max below mean or p95 above max; clamped");
