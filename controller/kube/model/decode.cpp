@@ -1,0 +1,187 @@
+// Entry points: padding, the per-thread parser, root and list envelopes, watch events.
+#include "controller/kube/model/decode.h"
+
+#include <cstring>
+#include <memory>
+
+#include "controller/kube/model/json_reader.h"
+
+namespace tailor::kube {
+namespace {
+
+namespace od = simdjson::ondemand;
+using json::fail;
+using json::fail_syntax;
+using json::for_each_field;
+
+// simdjson reads up to simdjson::SIMDJSON_PADDING bytes past the end; bodies arrive as plain
+// strings, so they are copied into a reused padded buffer (a memcpy, small next to parsing). Parser
+// and buffer are per thread and keep their capacity between documents.
+class ThreadParser {
+ public:
+  od::document iterate(std::string_view json) {
+    std::size_t needed = json.size() + simdjson::SIMDJSON_PADDING;
+    if (needed > capacity_) {
+      buffer_ = std::make_unique_for_overwrite<char[]>(needed);
+      capacity_ = needed;
+    }
+    if (!json.empty()) std::memcpy(buffer_.get(), json.data(), json.size());
+    std::memset(buffer_.get() + json.size(), ' ', simdjson::SIMDJSON_PADDING);
+    od::document doc;
+    if (auto error = parser_.iterate(buffer_.get(), json.size(), capacity_).get(doc)) {
+      fail_syntax(error);
+    }
+    return doc;
+  }
+
+ private:
+  od::parser parser_;
+  std::unique_ptr<char[]> buffer_;
+  std::size_t capacity_ = 0;
+};
+
+thread_local ThreadParser tls_parser;
+
+od::value root_value(od::document& doc) {
+  od::value root;
+  if (auto error = doc.get_value().get(root)) {
+    if (error == simdjson::SCALAR_DOCUMENT_AS_VALUE) fail("expected an object, got a scalar");
+    fail_syntax(error);
+  }
+  return root;
+}
+
+void expect_end(od::document& doc) {
+  const char* location = nullptr;
+  if (!doc.current_location().get(location)) fail("unexpected content after the JSON document");
+}
+
+template <class F>
+void decode_document(std::string_view json, F&& read_root) {
+  od::document doc = tls_parser.iterate(json);
+  od::value root = root_value(doc);
+  read_root(root);
+  expect_end(doc);
+}
+
+}  // namespace
+
+template <class T>
+T decode(std::string_view json) {
+  T out;
+  decode_document(json, [&](od::value& root) { json::read(root, out); });
+  return out;
+}
+
+template <class T>
+List<T> decode_list(std::string_view json) {
+  List<T> list;
+  decode_document(json, [&](od::value& root) {
+    for_each_field(root, [&](std::string_view key, od::value& f) {
+      if (key == "items")
+        json::read(f, list.items);
+      else if (key == "metadata")
+        json::read(f, list.metadata);
+    });
+  });
+  return list;
+}
+
+namespace {
+template <class T>
+void read_event_object(od::value& value, WatchEvent<T>& event) {
+  if (event.type == WatchEventType::Error) {
+    json::read(value, event.error.emplace());
+  } else {
+    json::read(value, event.object);
+  }
+}
+
+[[noreturn]] void fail_missing(std::string_view name) {
+  DecodeError e("", "missing");
+  e.add_field(name);
+  throw e;
+}
+}  // namespace
+
+// "type" normally comes first; when "object" comes first its text is kept and decoded once the
+// type is known (any JSON encoder may order members differently).
+template <class T>
+WatchEvent<T> decode_watch_event(std::string_view json) {
+  WatchEvent<T> event;
+  bool have_type = false;
+  bool have_object = false;
+  std::string deferred_object;
+  decode_document(json, [&](od::value& root) {
+    for_each_field(root, [&](std::string_view key, od::value& f) {
+      if (key == "type") {
+        std::string text;
+        json::read(f, text);
+        event.type = parse_watch_event_type(text);
+        have_type = true;
+      } else if (key == "object") {
+        have_object = true;
+        if (have_type) return read_event_object(f, event);
+        od::object object;
+        if (auto error = f.get_object().get(object)) json::fail_type(f, error, "an object");
+        std::string_view raw;
+        if (auto error = object.raw_json().get(raw)) fail_syntax(error);
+        deferred_object.assign(raw);
+      }
+    });
+  });
+  if (!have_type) fail_missing("type");
+  if (!have_object) fail_missing("object");
+  if (!deferred_object.empty()) {
+    decode_document(deferred_object, [&](od::value& object) {
+      try {
+        read_event_object(object, event);
+      } catch (DecodeError& e) {
+        e.add_field("object");
+        throw;
+      }
+    });
+  }
+  return event;
+}
+
+WatchEventType parse_watch_event_type(std::string_view text) {
+  if (text == "ADDED") return WatchEventType::Added;
+  if (text == "MODIFIED") return WatchEventType::Modified;
+  if (text == "DELETED") return WatchEventType::Deleted;
+  if (text == "BOOKMARK") return WatchEventType::Bookmark;
+  if (text == "ERROR") return WatchEventType::Error;
+  throw DecodeError("", "unknown watch event type \"" + std::string(text) + "\"");
+}
+
+std::string_view to_string(WatchEventType type) {
+  switch (type) {
+    case WatchEventType::Added:
+      return "ADDED";
+    case WatchEventType::Modified:
+      return "MODIFIED";
+    case WatchEventType::Deleted:
+      return "DELETED";
+    case WatchEventType::Bookmark:
+      return "BOOKMARK";
+    case WatchEventType::Error:
+      return "ERROR";
+  }
+  return "UNKNOWN";
+}
+
+template Pod decode<Pod>(std::string_view);
+template Node decode<Node>(std::string_view);
+template Event decode<Event>(std::string_view);
+template Lease decode<Lease>(std::string_view);
+template Status decode<Status>(std::string_view);
+template PodList decode_list<Pod>(std::string_view);
+template NodeList decode_list<Node>(std::string_view);
+template EventList decode_list<Event>(std::string_view);
+template LeaseList decode_list<Lease>(std::string_view);
+template WatchEvent<Pod> decode_watch_event<Pod>(std::string_view);
+template WatchEvent<Node> decode_watch_event<Node>(std::string_view);
+template WatchEvent<Event> decode_watch_event<Event>(std::string_view);
+template WatchEvent<Lease> decode_watch_event<Lease>(std::string_view);
+
+}  // namespace tailor::kube
