@@ -27,12 +27,16 @@ class Quantity {
   Quantity() = default;
 
   // Parses a quantity string; throws QuantityError with a clear message for invalid input.
-  // Values finer than 1n are rounded up (away from zero), as apimachinery does.
+  // Values finer than 1n are rounded up (away from zero), as apimachinery does, and
+  // binary-suffixed values are capped at 2^63-1 like apimachinery's. Grammar, quirks kept
+  // (".", "Ki" parse as zero) and deliberate differences: see quantity_parse.cpp.
+  // Allocation-free for valid input.
   static Quantity parse(std::string_view text);
   // As parse, without exceptions; on failure returns nullopt and sets *error when given.
   static std::optional<Quantity> try_parse(std::string_view text, std::string* error = nullptr);
 
-  // value × 10^scale, e.g. (250, -3) is 250m. Throws QuantityError when it cannot be represented.
+  // value × 10^scale, e.g. (250, -3) is 250m. Throws QuantityError when it cannot be represented
+  // (finer than 1n, or |value| >= ~1.7e29).
   static Quantity from_scaled(std::int64_t value, int scale,
                               QuantityFormat format = QuantityFormat::DecimalSI);
   static Quantity from_milli(std::int64_t milli,
