@@ -25,10 +25,10 @@ enum class Stability { Alpha, Beta, Stable };
 
 struct Opts {
   std::string namespace_ = "tailor";
-  std::string subsystem;
-  std::string name;
-  std::string help;
-  Labels const_labels;
+  std::string subsystem{};
+  std::string name{};
+  std::string help{};
+  Labels const_labels{};
   Stability stability = Stability::Alpha;
 };
 

@@ -1,0 +1,58 @@
+// The options every Tailor process takes, and what a process does with them at start-up:
+// configure the global logger and serve /metrics and the health checks.
+//
+//   --kubeconfig FILE                  clientConnection.kubeconfig   (empty: in-cluster config)
+//   --config FILE                      (see options.h)
+//   --log-format text|json             logging.format
+//   -v, --v N                          logging.verbosity
+//   --metrics-bind-address HOST:PORT   metricsBindAddress       ("0" disables)
+//   --health-probe-bind-address H:P    healthProbeBindAddress   (empty: same as metrics)
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "controller/kube/observe/endpoint.h"
+#include "controller/kube/observe/log.h"
+#include "controller/kube/observe/options.h"
+
+namespace tailor::kube::observe {
+
+// host:port to listen on. host "" means all interfaces; disabled ("0") means do not listen.
+struct BindAddress {
+  std::string host;
+  std::uint16_t port = 0;
+  bool disabled = false;
+  std::string to_string() const;
+  bool operator==(const BindAddress&) const = default;
+};
+
+// "127.0.0.1:8080", ":8080", "[::1]:8080", "localhost:9090", or "0". Throws
+// std::invalid_argument on anything else.
+BindAddress parse_bind_address(std::string_view text);
+
+struct CommonOptions {
+  std::string kubeconfig;
+  log::Format log_format = log::Format::Text;
+  int verbosity = 0;
+  BindAddress metrics_bind_address{"127.0.0.1", 8080};
+  std::optional<BindAddress> health_probe_bind_address;  // unset: served with the metrics
+};
+
+// Registers the common options bound to `options` (whose values are the defaults).
+void add_common_options(config::Schema& schema, CommonOptions& options);
+
+// Points the process-wide logger at standard error with the chosen format and verbosity.
+void apply_logging(const CommonOptions& options);
+
+// Starts the metrics endpoint and, when separate, the health endpoint (each serves every path).
+// The endpoints stop when destroyed.
+std::vector<std::unique_ptr<Endpoint>> start_endpoints(const CommonOptions& options,
+                                                       const metrics::Registry& registry,
+                                                       const health::Checks& checks);
+
+}  // namespace tailor::kube::observe

@@ -1,0 +1,358 @@
+#include "controller/kube/observe/options.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <boost/program_options.hpp>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+namespace tailor::kube::config {
+namespace po = boost::program_options;
+namespace {
+
+[[noreturn]] void bad(const std::string& why) { throw std::invalid_argument(why); }
+
+int parse_int(std::string_view s) {
+  int v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc::result_out_of_range) bad("out of range");
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) bad("not an integer");
+  return v;
+}
+
+double parse_double(std::string_view s) {
+  std::string str(s);
+  char* end = nullptr;
+  double v = std::strtod(str.c_str(), &end);
+  if (str.empty() || end != str.c_str() + str.size()) bad("not a number");
+  if (!std::isfinite(v)) bad("not a finite number");
+  return v;
+}
+
+// Go's strconv.ParseBool.
+bool parse_bool(std::string_view s) {
+  static const std::set<std::string_view> yes{"1", "t", "T", "TRUE", "true", "True"};
+  static const std::set<std::string_view> no{"0", "f", "F", "FALSE", "false", "False"};
+  if (yes.count(s)) return true;
+  if (no.count(s)) return false;
+  bad("not a boolean (true or false)");
+}
+
+Duration parse_nonnegative_duration(std::string_view s) {
+  Duration d = parse_duration(s);
+  if (d < Duration::zero()) bad("must not be negative");
+  return d;
+}
+
+std::vector<std::string> split_commas(std::string_view s) {
+  std::vector<std::string> out;
+  if (s.empty()) return out;
+  for (std::size_t start = 0;;) {
+    auto comma = s.find(',', start);
+    out.emplace_back(s.substr(start, comma - start));
+    if (comma == std::string_view::npos) return out;
+    start = comma + 1;
+  }
+}
+
+std::string where(const std::string& file, const YAML::Mark& mark) {
+  return "config " + file + ": line " + std::to_string(mark.line + 1) + ", column " +
+         std::to_string(mark.column + 1) + ": ";
+}
+
+// "-v=2" -> "-v", "2": Kubernetes users write short flags like long ones.
+std::vector<std::string> normalize(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const auto& a : args) {
+    if (a.size() > 3 && a[0] == '-' && a[1] != '-' && a[2] == '=') {
+      out.push_back(a.substr(0, 2));
+      out.push_back(a.substr(3));
+    } else {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+struct Entry {
+  Option option;
+  std::string type;
+  std::function<void(std::string_view)> set;                      // scalar options
+  std::function<void(const std::vector<std::string>&)> set_list;  // list options
+  std::string default_text;  // for usage(), taken when the option is declared
+};
+
+struct Schema::Impl {
+  std::string program, description;
+  std::vector<Entry> entries;
+  std::string positional_name;
+  std::vector<std::string>* positional = nullptr;
+  std::string config_file;
+
+  void add(Entry e) {
+    for (const auto& existing : entries) {
+      if (existing.option.flag == e.option.flag) {
+        throw std::logic_error("option --" + e.option.flag + " declared twice");
+      }
+      if (!e.option.yaml_key.empty() && existing.option.yaml_key == e.option.yaml_key) {
+        throw std::logic_error("config key " + e.option.yaml_key + " declared twice");
+      }
+    }
+    entries.push_back(std::move(e));
+  }
+
+  const Entry* by_key(const std::string& key) const {
+    for (const auto& e : entries) {
+      if (e.option.yaml_key == key) return &e;
+    }
+    return nullptr;
+  }
+
+  bool is_section(const std::string& prefix) const {
+    for (const auto& e : entries) {
+      if (e.option.yaml_key.rfind(prefix + ".", 0) == 0) return true;
+    }
+    return false;
+  }
+
+  void load_file(const std::string& path);
+  void walk(const YAML::Node& map, const std::string& prefix, const std::string& path);
+  void apply_yaml(const Entry& e, const YAML::Node& key, const YAML::Node& value,
+                  const std::string& path);
+  po::variables_map parse_flags(const std::vector<std::string>& args) const;
+  void apply_flags(const po::variables_map& vm) const;
+};
+
+Schema::Schema(std::string program, std::string description) : impl_(std::make_unique<Impl>()) {
+  impl_->program = std::move(program);
+  impl_->description = std::move(description);
+}
+Schema::~Schema() = default;
+
+void Schema::add_custom(Option option, std::string type, std::function<void(std::string_view)> set,
+                        std::function<std::string()> show) {
+  impl_->add(Entry{std::move(option), std::move(type), std::move(set), nullptr, show()});
+}
+
+void Schema::add(Option option, std::string* t) {
+  add_custom(
+      std::move(option), "string", [t](std::string_view s) { *t = std::string(s); },
+      [t] { return t->empty() ? std::string() : "\"" + *t + "\""; });
+}
+void Schema::add(Option option, bool* t) {
+  add_custom(
+      std::move(option), "bool", [t](std::string_view s) { *t = parse_bool(s); },
+      [t] { return *t ? "true" : ""; });
+}
+void Schema::add(Option option, int* t) {
+  add_custom(
+      std::move(option), "int", [t](std::string_view s) { *t = parse_int(s); },
+      [t] { return *t == 0 ? std::string() : std::to_string(*t); });
+}
+void Schema::add(Option option, double* t) {
+  add_custom(
+      std::move(option), "float", [t](std::string_view s) { *t = parse_double(s); },
+      [t] {
+        std::ostringstream os;
+        os << *t;
+        return *t == 0 ? std::string() : os.str();
+      });
+}
+void Schema::add(Option option, Duration* t) {
+  add_custom(
+      std::move(option), "duration",
+      [t](std::string_view s) { *t = parse_nonnegative_duration(s); },
+      [t] { return format_duration(*t); });
+}
+void Schema::add(Option option, std::vector<std::string>* t) {
+  std::string shown;
+  for (const auto& s : *t) shown += (shown.empty() ? "" : ",") + s;
+  Entry e{std::move(option), "strings", nullptr, [t](const std::vector<std::string>& v) { *t = v; },
+          shown.empty() ? shown : "[" + shown + "]"};
+  impl_->add(std::move(e));
+}
+
+void Schema::positional(std::string name, std::vector<std::string>* target) {
+  impl_->positional_name = std::move(name);
+  impl_->positional = target;
+}
+
+const std::string& Schema::config_file() const { return impl_->config_file; }
+
+ParseResult Schema::parse(int argc, const char* const argv[]) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  return parse(args);
+}
+
+ParseResult Schema::parse(const std::vector<std::string>& args) {
+  po::variables_map vm = impl_->parse_flags(normalize(args));
+  if (vm.count("help")) return ParseResult::Help;
+  if (vm.count("config")) {
+    impl_->config_file = vm["config"].as<std::vector<std::string>>().back();
+    impl_->load_file(impl_->config_file);
+  }
+  impl_->apply_flags(vm);
+  if (impl_->positional && vm.count("__positional")) {
+    *impl_->positional = vm["__positional"].as<std::vector<std::string>>();
+  }
+  return ParseResult::Run;
+}
+
+po::variables_map Schema::Impl::parse_flags(const std::vector<std::string>& args) const {
+  po::options_description desc;
+  auto many = [] { return po::value<std::vector<std::string>>(); };
+  desc.add_options()("help,h", "")("config", many());
+  for (const auto& e : entries) {
+    std::string spec = e.option.flag;
+    if (e.option.short_flag) spec += std::string(",") + e.option.short_flag;
+    auto* semantic = many();
+    if (e.type == "bool") semantic->implicit_value({"true"}, "true");
+    desc.add_options()(spec.c_str(), semantic);
+  }
+  po::positional_options_description pos;
+  if (positional) {
+    desc.add_options()("__positional", many());
+    pos.add("__positional", -1);
+  }
+  po::variables_map vm;
+  try {
+    auto style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+    po::store(po::command_line_parser(args).options(desc).positional(pos).style(style).run(), vm);
+  } catch (const po::unknown_option& e) {
+    throw ConfigError("unknown flag: " + e.get_option_name());
+  } catch (const po::too_many_positional_options_error&) {
+    throw ConfigError(program + " takes no arguments besides flags");
+  } catch (const po::error& e) {
+    throw ConfigError(std::string("flags: ") + e.what());
+  }
+  return vm;
+}
+
+void Schema::Impl::apply_flags(const po::variables_map& vm) const {
+  for (const auto& e : entries) {
+    if (!vm.count(e.option.flag)) continue;
+    const auto& values = vm[e.option.flag].as<std::vector<std::string>>();
+    try {
+      if (e.set_list) {
+        std::vector<std::string> all;
+        for (const auto& v : values) {
+          for (auto& part : split_commas(v)) all.push_back(std::move(part));
+        }
+        e.set_list(all);
+      } else {
+        e.set(values.back());  // the last occurrence wins, as with pflag
+      }
+    } catch (const std::invalid_argument& err) {
+      throw ConfigError("invalid value \"" + values.back() + "\" for flag --" + e.option.flag +
+                        ": " + err.what());
+    }
+  }
+}
+
+void Schema::Impl::load_file(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw ConfigError("config " + path + ": cannot read the file");
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(where(path, e.mark) + "malformed YAML: " + e.msg);
+  }
+  if (root.IsNull()) return;  // an empty file sets nothing
+  if (!root.IsMap()) {
+    throw ConfigError(where(path, root.Mark()) + "the top level must be a map of settings");
+  }
+  walk(root, "", path);
+}
+
+void Schema::Impl::walk(const YAML::Node& map, const std::string& prefix, const std::string& path) {
+  std::set<std::string> seen;
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    const YAML::Node& key_node = it->first;
+    if (!key_node.IsScalar())
+      throw ConfigError(where(path, key_node.Mark()) + "keys must be strings");
+    std::string key = prefix.empty() ? key_node.Scalar() : prefix + "." + key_node.Scalar();
+    if (!seen.insert(key).second) {
+      throw ConfigError(where(path, key_node.Mark()) + "duplicate key \"" + key + "\"");
+    }
+    if (const Entry* e = by_key(key)) {
+      apply_yaml(*e, key_node, it->second, path);
+    } else if (is_section(key)) {
+      if (it->second.IsNull()) continue;
+      if (!it->second.IsMap()) {
+        throw ConfigError(where(path, it->second.Mark()) + "\"" + key + "\" must be a map");
+      }
+      walk(it->second, key, path);
+    } else {
+      throw ConfigError(where(path, key_node.Mark()) + "unknown key \"" + key + "\"");
+    }
+  }
+}
+
+void Schema::Impl::apply_yaml(const Entry& e, const YAML::Node& key_node, const YAML::Node& value,
+                              const std::string& path) {
+  const std::string& key = e.option.yaml_key;
+  if (value.IsNull())
+    throw ConfigError(where(path, key_node.Mark()) + "\"" + key + "\" has no value");
+  std::string at = where(path, value.Mark());
+  std::string text;
+  try {
+    if (e.set_list) {
+      std::vector<std::string> items;
+      if (value.IsScalar()) {
+        items = split_commas(text = value.Scalar());
+      } else if (value.IsSequence()) {
+        for (const auto& item : value) {
+          if (!item.IsScalar()) {
+            throw ConfigError(where(path, item.Mark()) + "\"" + key + "\" items must be strings");
+          }
+          items.push_back(item.Scalar());
+        }
+      } else {
+        throw ConfigError(at + "\"" + key + "\" must be a list");
+      }
+      e.set_list(items);
+      return;
+    }
+    if (!value.IsScalar()) throw ConfigError(at + "\"" + key + "\" must be a single value");
+    text = value.Scalar();
+    e.set(text);
+  } catch (const std::invalid_argument& err) {
+    throw ConfigError(at + "invalid value \"" + text + "\" for \"" + key + "\": " + err.what());
+  }
+}
+
+std::string Schema::usage() const {
+  struct Row {
+    std::string left, right;
+  };
+  std::vector<Row> rows{{"      --config string", "Path to a YAML config file; flags win over it."},
+                        {"  -h, --help", "Show this help and exit."}};
+  for (const auto& e : impl_->entries) {
+    std::string left = e.option.short_flag ? std::string("  -") + e.option.short_flag + ", --"
+                                           : std::string("      --");
+    left += e.option.flag;
+    if (e.type != "bool") left += " " + e.type;
+    std::string right = e.option.help;
+    if (!e.default_text.empty()) right += " (default " + e.default_text + ")";
+    if (!e.option.yaml_key.empty()) right += " [config: " + e.option.yaml_key + "]";
+    rows.push_back({left, right});
+  }
+  std::size_t width = 0;
+  for (const auto& r : rows) width = std::max(width, r.left.size());
+  std::string out = "Usage: " + impl_->program + " [flags]";
+  if (impl_->positional) out += " [" + impl_->positional_name + "...]";
+  out += "\n\n" + impl_->description + "\n\nFlags:\n";
+  for (const auto& r : rows) {
+    out += r.left + std::string(width - r.left.size() + 3, ' ') + r.right + "\n";
+  }
+  return out;
+}
+
+}  // namespace tailor::kube::config
