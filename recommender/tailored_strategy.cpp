@@ -14,13 +14,18 @@ TailoredStrategy::TailoredStrategy(const TailoredConfig& config)
 
 void TailoredStrategy::observe(const UsageSample& s, const Resources&) {
   cpu_.observe(s.cpu_cores, s.start);
-  if (s.memory_peak_bytes > 0) memory_.observe(s.memory_peak_bytes, s.start);
+  if (s.memory_peak_bytes > 0 && std::isfinite(s.memory_peak_bytes)) {
+    memory_.observe(s.memory_peak_bytes, s.start);
+    last_memory_peak_ = s.memory_peak_bytes;
+  }
 }
 
 void TailoredStrategy::on_oom(Seconds time, double limit_bytes) {
   if (!std::isfinite(limit_bytes) || limit_bytes <= 0) return;
+  // Like VPA, bump from the larger of the limit and the peak seen in the window.
+  const double used = std::max(limit_bytes, last_memory_peak_);
   const double bumped =
-      std::max(limit_bytes + config_->oom_min_bump_bytes, limit_bytes * config_->oom_bump_ratio);
+      std::max(used + config_->oom_min_bump_bytes, used * config_->oom_bump_ratio);
   oom_floor_ = time < oom_until_ ? std::max(oom_floor_, bumped) : bumped;
   oom_until_ = time + config_->oom_hold;
 }
@@ -56,7 +61,8 @@ Resources TailoredStrategy::recent_max_target(Seconds now) const {
   Resources m;
   const Seconds hour = now / kHour;
   for (int i = 0; i < kSlots; ++i) {
-    if (slot_hour_[i] < 0 || hour - slot_hour_[i] >= kSlots) continue;
+    const Seconds age = hour - slot_hour_[i];
+    if (slot_hour_[i] < 0 || age * kHour >= config_->down_confidence) continue;
     m.cpu_cores = std::max(m.cpu_cores, slot_max_[i].cpu_cores);
     m.memory_bytes = std::max(m.memory_bytes, slot_max_[i].memory_bytes);
   }
@@ -109,7 +115,7 @@ class TailoredFactory final : public StrategyFactory {
   explicit TailoredFactory(const TailoredConfig& config) : config_(config) {}
   std::string name() const override { return "default"; }
   std::string update_rule() const override {
-    return "up at once (cpu >25%, memory any), down only after 6h of targets >=10% lower and "
+    return "up at once (cpu >25%, memory any), down only after 24h of targets >=5% lower and "
            ">=24h since the last change";
   }
   std::unique_ptr<Strategy> create() const override {

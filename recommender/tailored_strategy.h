@@ -9,32 +9,33 @@ namespace tailor::recommender {
 
 // Knobs of the default strategy; each default is argued in docs next to it.
 struct TailoredConfig {
-  // CPU: ensemble over window-mean CPU samples. Half-lives span a step (2 h) to a weekly trend
-  // (2 d); tau 0.98 because the request must cover within-window peaks (p95) that the mean-CPU
-  // stream does not show: on the Google 2019 replay, tau 0.95 gave 20% more cpu_shortfall than
-  // VPA and 0.98 gave 7% less.
+  // CPU: ensemble over window-mean CPU samples. Half-lives span a step (2 h) to a multi-day
+  // trend (2 d). tau 0.95: the request should sit at the 95th percentile of load, the level
+  // cpu_shortfall measures against; within-window bursts above the mean are covered by the
+  // ensemble picking a higher percentile or margin wherever overruns cost more.
   EnsembleConfig cpu{
-      {2 * kHour, 12 * kHour, 2 * kDay}, {0.8, 0.9, 0.95, 0.99}, {0.0, 0.1, 0.2}, 0.98, 0.5, kDay};
+      {2 * kHour, 12 * kHour, 2 * kDay}, {0.8, 0.9, 0.95, 0.99}, {0.0, 0.1, 0.2}, 0.95, 0.5, kDay};
   // Memory: ensemble over window peaks. tau 0.995: one overrun is an OOM kill, so the limit sits
   // above all but the rarest peaks; the margins (4-12%) cover growth between resizes, and are
   // a third of VPA's fixed 15% + p90-of-daily-peaks headroom.
   EnsembleConfig memory{
       {6 * kHour, kDay, 3 * kDay}, {0.99, 1.0}, {0.04, 0.08, 0.12}, 0.995, 0.5, kDay};
-  // After an OOM kill at limit L the memory target is at least max(L + 100 MiB, 1.2 L) (VPA's
-  // bump) for oom_hold.
+  // After an OOM kill at limit L the memory target is at least max(M + 100 MiB, 1.2 M) with
+  // M = max(L, the window's observed peak) (VPA's bump), for oom_hold.
   double oom_bump_ratio = 1.2;
   double oom_min_bump_bytes = 100 * kMiB;
   Seconds oom_hold = kDay;
   // Update rule. Increases: applied at once when the target exceeds the request by more than
   // the up threshold (CPU 25%: brief CPU shortfall only throttles, and a lower threshold
   // doubled the resizes; memory: any increase, since the alternative is an OOM kill).
-  // Decreases: only when the target has stayed at least down_threshold below the request for
-  // all of down_confidence, and down_min_interval after the last change (one day: the daily
-  // cycle must have been seen at the new level before giving resources back).
+  // Decreases: only when the target has stayed at least down_threshold (5%: the day-long
+  // confidence wait already filters noise) below the request for
+  // all of down_confidence and down_min_interval after the last change (one day each: most
+  // load has a daily cycle, and a trough must not be mistaken for a lasting drop).
   double cpu_up_threshold = 0.25;
   double memory_up_threshold = 0.0;
-  double down_threshold = 0.10;
-  Seconds down_confidence = 6 * kHour;
+  double down_threshold = 0.05;
+  Seconds down_confidence = kDay;
   Seconds down_min_interval = kDay;
   MinResources min_resources;
 };
@@ -56,7 +57,7 @@ class TailoredStrategy final : public Strategy {
   Resources next_request(const Recommendation& r, const Resources& request, Seconds now) const;
 
  private:
-  static constexpr int kSlots = 6;  // hourly maxima of the target over down_confidence
+  static constexpr int kSlots = 24;  // hourly maxima of the target, at most a day back
   void remember_target(const Resources& target, Seconds now);
   Resources recent_max_target(Seconds now) const;
   bool may_decrease(double target, double recent_max, double request, Seconds now) const;
@@ -64,6 +65,7 @@ class TailoredStrategy final : public Strategy {
   const TailoredConfig* config_;
   ModelEnsemble cpu_;
   ModelEnsemble memory_;
+  double last_memory_peak_ = 0;
   double oom_floor_ = 0;
   Seconds oom_until_ = 0;
   Seconds last_change_ = 0;

@@ -1,0 +1,157 @@
+#include "recommender/tailored_strategy.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "recommender/replay.h"
+
+namespace tailor::recommender {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+constexpr Seconds kWindow = 300;
+constexpr int kPerDay = kDay / kWindow;
+
+// A limit-less synthetic series: the initial requests are the first window's usage.
+ContainerSeries shape(int days, const std::function<double(int)>& cpu,
+                      const std::function<double(int)>& mem) {
+  ContainerSeries s;
+  s.container = "synthetic";
+  s.window = kWindow;
+  for (int i = 0; i < days * kPerDay; ++i) {
+    const double c = cpu(i), m = mem(i);
+    s.windows.push_back({i * kWindow, c, c, c, m, m, 0, 0});
+  }
+  return s;
+}
+
+struct Run {
+  ContainerScore score;
+  std::vector<TimelinePoint> timeline;
+};
+
+Run run(const ContainerSeries& s, const StrategyFactory& f) {
+  Run r;
+  r.score = replay_strategy(s, f, {}, &r.timeline);
+  return r;
+}
+
+// The first window index at or after `from` whose CPU request is at least `level`.
+int first_cpu_at_least(const Run& r, int from, double level) {
+  for (int i = from; i < int(r.timeline.size()); ++i) {
+    if (r.timeline[i].cpu_request >= level) return i;
+  }
+  return -1;
+}
+
+const auto flat_mem = [](int) { return kGiB; };
+
+TEST(TailoredStrategy, StepUpIsFollowedWithinAnHour) {
+  const int step = 3 * kPerDay;
+  auto s = shape(
+      5, [&](int i) { return i < step ? 0.5 : 1.0; }, flat_mem);
+  auto ours = run(s, *make_default_strategy());
+  auto vpa = run(s, *make_vpa_strategy());
+  const int ours_at = first_cpu_at_least(ours, step, 1.0);
+  const int vpa_at = first_cpu_at_least(vpa, step, 1.0);
+  ASSERT_GE(ours_at, 0);
+  EXPECT_LE(ours_at - step, 12) << "windows to cover the new level";  // one hour
+  EXPECT_TRUE(vpa_at < 0 || vpa_at > ours_at) << "VPA should be slower";
+  // Before the step the request was sized to the old level.
+  EXPECT_LT(ours.timeline[step - 1].cpu_request, 0.75);
+}
+
+TEST(TailoredStrategy, StepDownIsSlowAndConfident) {
+  const int step = 3 * kPerDay;
+  auto s = shape(
+      6, [&](int i) { return i < step ? 1.0 : 0.5; }, flat_mem);
+  auto ours = run(s, *make_default_strategy());
+  const double before = ours.timeline[step].cpu_request;
+  EXPECT_GE(before, 1.0);
+  // Held for at least the confidence period (a day) after the drop...
+  for (int i = step; i < step + int(TailoredConfig{}.down_confidence / kWindow); ++i) {
+    ASSERT_EQ(ours.timeline[i].cpu_request, before) << "window " << i - step << " after the step";
+  }
+  // ...then given back within two days, to near the new level.
+  const double later = ours.timeline[step + 2 * kPerDay].cpu_request;
+  EXPECT_LT(later, 0.7);
+  EXPECT_GE(later, 0.5);
+}
+
+TEST(TailoredStrategy, DailyCycleIsCoveredWithoutChasingIt) {
+  auto cycle = [](int i) { return 0.5 + 0.4 * std::sin(2 * M_PI * i / kPerDay); };
+  auto s = shape(8, cycle, flat_mem);
+  auto ours = run(s, *make_default_strategy());
+  auto vpa = run(s, *make_vpa_strategy());
+  EXPECT_LE(ours.score.resizes / ours.score.days, 1.0);
+  EXPECT_LT(ours.score.cpu_short / ours.score.cpu_p95, 0.02);  // the daily peak is covered
+  EXPECT_LE(ours.score.cpu_slack / ours.score.cpu_request,
+            vpa.score.cpu_slack / vpa.score.cpu_request + 0.02);
+}
+
+TEST(TailoredStrategy, SlowMemoryLeakStaysAheadWithoutOoms) {
+  // 1 GiB growing to 3 GiB over 6 days.
+  auto leak = [](int i) { return kGiB * (1 + 2.0 * i / (6 * kPerDay)); };
+  auto s = shape(
+      6, [](int) { return 0.5; }, leak);
+  auto ours = run(s, *make_default_strategy());
+  auto vpa = run(s, *make_vpa_strategy());
+  EXPECT_EQ(ours.score.ooms, 0);
+  EXPECT_LE(ours.score.ooms, vpa.score.ooms);
+  EXPECT_LT(ours.score.mem_slack / ours.score.mem_request, 0.15);
+  // Each resize buys one margin of growth; VPA needs as many on a leak this steep.
+  EXPECT_LE(ours.score.resizes, vpa.score.resizes * 1.1);
+  EXPECT_LT(ours.score.mem_slack / ours.score.mem_request,
+            vpa.score.mem_slack / vpa.score.mem_request);
+}
+
+TEST(TailoredStrategy, IsolatedCpuSpikesAreNotChased) {
+  // One 5-minute spike to 4 cores per day on a 0.5-core baseline.
+  auto spiky = [](int i) { return i % kPerDay == kPerDay / 2 ? 4.0 : 0.5; };
+  auto s = shape(6, spiky, flat_mem);
+  auto ours = run(s, *make_default_strategy());
+  for (int i = kPerDay; i < int(ours.timeline.size()); ++i) {
+    ASSERT_LT(ours.timeline[i].cpu_request, 1.0) << "window " << i;
+  }
+}
+
+TEST(TailoredStrategy, MemorySpikeOomRaisesLimitAtOnceAndOnlyOnce) {
+  // 1 GiB, with a 1.5 GiB excursion for an hour on day 3 and again on day 4.
+  auto mem = [](int i) {
+    const int in_day = i % kPerDay;
+    return (i / kPerDay >= 3 && in_day >= 100 && in_day < 112) ? 1.5 * kGiB : kGiB;
+  };
+  auto s = shape(
+      5, [](int) { return 0.5; }, mem);
+  auto ours = run(s, *make_default_strategy());
+  EXPECT_EQ(ours.score.ooms, 1);  // the first window of the first excursion only
+  const int first = 3 * kPerDay + 100;
+  EXPECT_GE(ours.timeline[first + 1].memory_request, 1.5 * kGiB);
+}
+
+TEST(TailoredStrategy, StateIsBounded) {
+  auto s = shape(
+      8, [](int i) { return 0.5 + 0.1 * std::sin(i); }, flat_mem);
+  auto ours = run(s, *make_default_strategy());
+  EXPECT_LT(ours.score.state_bytes, 8192u);
+}
+
+TEST(TailoredStrategy, BadSamplesDoNotPoisonTheModel) {
+  TailoredConfig config;
+  TailoredStrategy st(config);
+  for (int i = 0; i < 100; ++i) st.observe({i * kWindow, kWindow, 0.5, kGiB}, {1, 2 * kGiB});
+  const Recommendation before = st.recommend(100 * kWindow);
+  st.observe({101 * kWindow, kWindow, NAN, NAN}, {1, 2 * kGiB});
+  st.observe({102 * kWindow, kWindow, -5, -1}, {1, 2 * kGiB});
+  st.observe({103 * kWindow, kWindow, INFINITY, INFINITY}, {1, 2 * kGiB});
+  st.on_oom(104 * kWindow, NAN);
+  const Recommendation after = st.recommend(104 * kWindow);
+  EXPECT_TRUE(std::isfinite(after.target.cpu_cores));
+  EXPECT_NEAR(after.target.cpu_cores, before.target.cpu_cores, 0.1);
+  EXPECT_NEAR(after.target.memory_bytes, before.target.memory_bytes, 0.1 * kGiB);
+}
+
+}  // namespace
+}  // namespace tailor::recommender
