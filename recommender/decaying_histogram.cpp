@@ -7,6 +7,8 @@ namespace tailor::recommender {
 namespace {
 // VPA renormalizes when the decay factor would exceed 2^100.
 constexpr Seconds kMaxDecayExponent = 100;
+// Drift of the multiplied factor stays below 64 ulps before an exact recomputation.
+constexpr int kExactEvery = 64;
 
 // Go's Time.Round: halfway values round up (away from the past).
 Seconds round_to(Seconds t, Seconds d) {
@@ -27,7 +29,25 @@ double DecayingHistogram::decay_factor(Seconds time) {
   } else if (time > reference_ + half_life_ * kMaxDecayExponent) {
     shift_reference(time);
   }
-  return std::exp2(static_cast<double>(time - reference_) / static_cast<double>(half_life_));
+  return cached_exp2(time);
+}
+
+double DecayingHistogram::cached_exp2(Seconds time) {
+  const Seconds step = time - last_time_;
+  if (last_factor_ > 0 && step == 0) return last_factor_;
+  if (last_factor_ > 0 && step == step_ && step > 0 && ++steps_since_exact_ < kExactEvery) {
+    last_factor_ *= step_factor_;
+  } else {
+    last_factor_ =
+        std::exp2(static_cast<double>(time - reference_) / static_cast<double>(half_life_));
+    if (step != step_ && step > 0) {
+      step_ = step;
+      step_factor_ = std::exp2(static_cast<double>(step) / static_cast<double>(half_life_));
+    }
+    steps_since_exact_ = 0;
+  }
+  last_time_ = time;
+  return last_factor_;
 }
 
 void DecayingHistogram::shift_reference(Seconds new_reference) {
@@ -36,6 +56,7 @@ void DecayingHistogram::shift_reference(Seconds new_reference) {
       static_cast<double>(reference_ - new_reference) / static_cast<double>(half_life_) + 0.5);
   scale(std::ldexp(1.0, static_cast<int>(exponent)));
   reference_ = new_reference;
+  last_factor_ = 0;  // the cached factor was relative to the old reference
 }
 
 void DecayingHistogram::scale(double factor) {
@@ -44,7 +65,7 @@ void DecayingHistogram::scale(double factor) {
   update_min_and_max();
 }
 
-float& DecayingHistogram::slot(int bucket) {
+float& DecayingHistogram::grow_to(int bucket) {
   if (weights_.empty()) {
     weights_.assign(1, 0.0f);
     first_stored_ = bucket;

@@ -42,12 +42,24 @@ class DecayingHistogram {
 
  private:
   double decay_factor(Seconds time);
+  double cached_exp2(Seconds time);
   void shift_reference(Seconds new_reference);
   void scale(double factor);
-  float& slot(int bucket);  // grows the stored range to include bucket
+  float& slot(int bucket) {  // grows the stored range to include bucket
+    const unsigned i = static_cast<unsigned>(bucket - first_stored_);
+    return i < weights_.size() ? weights_[i] : grow_to(bucket);
+  }
+  float& grow_to(int bucket);
   void update_min_and_max();
 
   const HistogramOptions* options_;
+  // Samples usually arrive at a fixed period: 2^(period / half_life) is cached so that the
+  // next factor is one multiplication (recomputed exactly every kExactEvery steps).
+  double last_factor_ = 0;
+  double step_factor_ = 0;
+  Seconds last_time_ = 0;
+  Seconds step_ = 0;
+  std::int32_t steps_since_exact_ = 0;
   std::vector<float> weights_;  // weights_[i] is bucket first_stored_ + i
   double total_weight_ = 0;
   Seconds reference_ = 0;

@@ -5,16 +5,6 @@
 #include <stdexcept>
 
 namespace tailor::recommender {
-namespace {
-// Keeping 8 mantissa bits makes each table cell span a factor < 1 + 1/256, far below any
-// sensible ratio, so a cell straddles at most one bucket boundary.
-constexpr int kDroppedBits = 52 - 8;
-}  // namespace
-
-std::uint32_t HistogramOptions::table_key(double y) {
-  return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(y) >> kDroppedBits);
-}
-
 HistogramOptions::HistogramOptions(double max_value, double first_bucket_size, double ratio,
                                    double epsilon)
     : first_bucket_size_(first_bucket_size), ratio_(ratio), epsilon_(epsilon) {
@@ -25,23 +15,28 @@ HistogramOptions::HistogramOptions(double max_value, double first_bucket_size, d
   }
   num_buckets_ =
       static_cast<int>(std::ceil(std::log(log_argument(max_value)) / std::log(ratio))) + 1;
-  // Exact per-bucket thresholds: the smallest double whose reference bucket is >= b.
+  argument_scale_ = (ratio - 1) / first_bucket_size;
+  // Exact per-bucket thresholds: the smallest value whose reference bucket is >= b.
   threshold_.resize(num_buckets_ + 1);
-  threshold_[0] = 0;
+  threshold_[0] = -INFINITY;
   for (int b = 1; b <= num_buckets_; ++b) {
-    double y = std::pow(ratio, b);
-    auto bucket_of = [&](double v) { return static_cast<int>(std::log(v) / std::log(ratio)); };
-    while (bucket_of(y) >= b) y = std::nextafter(y, 0.0);
-    while (bucket_of(y) < b) y = std::nextafter(y, INFINITY);
-    threshold_[b] = y;
+    double v = first_bucket_size * (std::pow(ratio, b) - 1) / (ratio - 1);
+    const int target = std::min(b, num_buckets_ - 1);
+    if (b == num_buckets_) {
+      threshold_[b] = INFINITY;  // nothing lies beyond the last bucket
+      continue;
+    }
+    while (find_bucket_slow(v) >= target) v = std::nextafter(v, 0.0);
+    while (find_bucket_slow(v) < target) v = std::nextafter(v, INFINITY);
+    threshold_[b] = v;
   }
   key_base_ = table_key(1.0);
-  const std::uint32_t key_end = table_key(threshold_[num_buckets_ - 1]) + 1;
+  const std::uint32_t key_end = table_key(log_argument(threshold_[num_buckets_ - 1])) + 1;
   table_.resize(key_end - key_base_);
   int b = 0;
   for (std::uint32_t k = key_base_; k < key_end; ++k) {
-    double cell_start = std::bit_cast<double>(static_cast<std::uint64_t>(k) << kDroppedBits);
-    while (b + 1 < num_buckets_ && threshold_[b + 1] <= cell_start) ++b;
+    const double cell_start = std::bit_cast<double>(static_cast<std::uint64_t>(k) << kDroppedBits);
+    while (b + 1 < num_buckets_ && log_argument(threshold_[b + 1]) <= cell_start) ++b;
     table_[k - key_base_] = static_cast<std::uint16_t>(b);
   }
 }
@@ -50,16 +45,6 @@ int HistogramOptions::find_bucket_slow(double value) const {
   if (!(value >= first_bucket_size_)) return 0;
   int bucket = static_cast<int>(std::log(log_argument(value)) / std::log(ratio_));
   return bucket >= num_buckets_ ? num_buckets_ - 1 : bucket;
-}
-
-int HistogramOptions::find_bucket(double value) const {
-  if (!(value >= first_bucket_size_)) return 0;
-  const double y = log_argument(value);
-  const std::uint32_t key = table_key(y) - key_base_;
-  if (key >= table_.size()) return num_buckets_ - 1;
-  int bucket = table_[key];
-  if (bucket + 1 < num_buckets_ && y >= threshold_[bucket + 1]) ++bucket;
-  return bucket;
 }
 
 double HistogramOptions::bucket_start(int bucket) const {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -7,15 +8,28 @@ namespace tailor::recommender {
 
 // Exponential bucket geometry as in VPA: bucket 0 covers [0, first_bucket_size); bucket n >= 1
 // starts at first_bucket_size * (ratio^n - 1) / (ratio - 1); the last bucket is open-ended.
-// Bucket lookup is a table walk over the float exponent/mantissa of the log argument, then one
-// comparison against exact thresholds, so it agrees with floor(log(y)/log(ratio)) without a log.
+// Bucket lookup reads a candidate from a table indexed by the exponent and top mantissa bits of
+// the log argument, then corrects it against exact per-bucket value thresholds, so it agrees
+// with VPA's floor(log(value * (ratio - 1) / first + 1) / log(ratio)) without a log or divide.
 class HistogramOptions {
  public:
   // Throws std::invalid_argument unless max_value, first_bucket_size, epsilon > 0, ratio > 1.
   HistogramOptions(double max_value, double first_bucket_size, double ratio, double epsilon);
 
   int num_buckets() const { return num_buckets_; }
-  int find_bucket(double value) const;
+  int find_bucket(double value) const {
+    if (!(value >= first_bucket_size_)) return 0;
+    const std::uint32_t key = table_key(value * argument_scale_ + 1) - key_base_;
+    if (key >= table_.size()) return num_buckets_ - 1;
+    int bucket = table_[key];
+    // The table is built from the exact thresholds; the cheaper argument may land one cell off.
+    if (value >= threshold_[bucket + 1]) {
+      ++bucket;
+    } else if (value < threshold_[bucket]) {
+      --bucket;
+    }
+    return bucket;
+  }
   // The reference formula (one log per call); find_bucket must agree with it.
   int find_bucket_slow(double value) const;
   double bucket_start(int bucket) const;  // bucket in [0, num_buckets)
@@ -25,13 +39,19 @@ class HistogramOptions {
 
  private:
   double log_argument(double value) const { return value * (ratio_ - 1) / first_bucket_size_ + 1; }
-  static std::uint32_t table_key(double y);
+  // Keeping 8 mantissa bits makes each table cell span a factor < 1 + 1/256, far below any
+  // sensible ratio, so a cell straddles at most one bucket boundary.
+  static constexpr int kDroppedBits = 52 - 8;
+  static std::uint32_t table_key(double y) {
+    return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(y) >> kDroppedBits);
+  }
 
   int num_buckets_;
   double first_bucket_size_;
   double ratio_;
   double epsilon_;
-  std::vector<double> threshold_;     // threshold_[b]: smallest log argument in bucket b
+  double argument_scale_;             // (ratio - 1) / first_bucket_size
+  std::vector<double> threshold_;     // threshold_[b]: smallest value in bucket b
   std::vector<std::uint16_t> table_;  // candidate bucket per table_key
   std::uint32_t key_base_ = 0;
 };

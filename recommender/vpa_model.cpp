@@ -17,10 +17,13 @@ VpaContainerModel::VpaContainerModel(const VpaModelConfig& config)
 bool VpaContainerModel::add_cpu_sample(Seconds start, double cores, double request_cores) {
   if (!valid_usage(cores) || (has_cpu_ && start <= last_cpu_sample_)) return false;
   if (!valid_usage(request_cores)) request_cores = 0;
+  if (request_cores != last_request_) {
+    last_request_ = request_cores;
+    last_weight_ = std::max(whole_millicores(request_cores), config_.min_cpu_sample_weight);
+  }
   // Weighting by the request makes history decay faster after the request grows, which is how
   // VPA reacts to CPU starvation.
-  const double weight = std::max(whole_millicores(request_cores), config_.min_cpu_sample_weight);
-  cpu_.add_sample(whole_millicores(cores), weight, start);
+  cpu_.add_sample(whole_millicores(cores), last_weight_, start);
   last_cpu_sample_ = start;
   if (!has_cpu_ || start > last_sample_) last_sample_ = start;
   if (!has_cpu_ || start < first_sample_) first_sample_ = start;

@@ -52,6 +52,8 @@ class VpaContainerModel {
   Seconds last_memory_sample_ = 0;
   Seconds window_end_ = 0;
   double memory_peak_ = 0;
+  double last_request_ = -1;  // the request rarely changes: its weight is cached
+  double last_weight_ = 0;
   double oom_peak_ = 0;
   long total_samples_ = 0;
   bool has_cpu_ = false;
