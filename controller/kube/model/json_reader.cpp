@@ -194,7 +194,7 @@ void read(od::value& v, ResourceList& out) {
   for_each_field(v, [&](std::string_view key, od::value& value) {
     Quantity quantity;
     read(value, quantity);
-    out.insert_or_assign(std::string(key), quantity);
+    out.insert_or_assign(key, quantity);
   });
 }
 

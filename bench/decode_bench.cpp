@@ -1,0 +1,95 @@
+// Decoding a 10,000-pod PodList (as an API server returns it) into typed structs on one core.
+// Run: build/bin/bench_decode [--benchmark_min_time=2]; results in bench/RESULTS.md.
+#include <benchmark/benchmark.h>
+
+#include <boost/json.hpp>
+#include <cstdlib>
+
+#include "bench/boost_dom_decoder.h"
+#include "bench/pod_list_generator.h"
+#include "controller/kube/model/decode.h"
+
+namespace {
+
+// 10,000 pods; TAILOR_BENCH_PODS overrides it (e.g. smaller lists for callgrind).
+const int kPods = [] {
+  const char* text = std::getenv("TAILOR_BENCH_PODS");
+  return text ? std::atoi(text) : 10000;
+}();
+
+const std::string& pod_list_json() {
+  static const std::string json = tailor::bench::generate_pod_list({.pods = kPods});
+  return json;
+}
+
+void report(benchmark::State& state, std::size_t items) {
+  const std::string& json = pod_list_json();
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * json.size()));
+  state.counters["pods/s"] =
+      benchmark::Counter(static_cast<double>(kPods), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["pod_bytes"] = static_cast<double>(json.size()) / kPods;
+  if (items != static_cast<std::size_t>(kPods)) state.SkipWithError("decoded the wrong pod count");
+}
+
+// simdjson on-demand into tailor::kube::Pod (the production decoder).
+void BM_DecodePodList_SimdjsonOnDemand(benchmark::State& state) {
+  const std::string& json = pod_list_json();
+  std::size_t items = 0;
+  for (auto _ : state) {
+    tailor::kube::PodList list = tailor::kube::decode_pod_list(json);
+    items = list.items.size();
+    benchmark::DoNotOptimize(list);
+    // The decoded list outlives a real decode (it goes into the informer's store): freeing it
+    // is not part of decoding. BM_..._WithFree below includes it.
+    state.PauseTiming();
+    list = {};
+    state.ResumeTiming();
+  }
+  report(state, items);
+}
+BENCHMARK(BM_DecodePodList_SimdjsonOnDemand)->Unit(benchmark::kMillisecond);
+
+void BM_DecodePodList_SimdjsonOnDemand_WithFree(benchmark::State& state) {
+  const std::string& json = pod_list_json();
+  std::size_t items = 0;
+  for (auto _ : state) {
+    tailor::kube::PodList list = tailor::kube::decode_pod_list(json);
+    items = list.items.size();
+    benchmark::DoNotOptimize(list);
+  }
+  report(state, items);
+}
+BENCHMARK(BM_DecodePodList_SimdjsonOnDemand_WithFree)->Unit(benchmark::kMillisecond);
+
+// Baseline: Boost.JSON parse to a DOM, then the same structs read from the DOM.
+void BM_DecodePodList_BoostJsonDom(benchmark::State& state) {
+  const std::string& json = pod_list_json();
+  std::size_t items = 0;
+  for (auto _ : state) {
+    tailor::kube::PodList list = tailor::bench::decode_pod_list_boost(json);
+    items = list.items.size();
+    benchmark::DoNotOptimize(list);
+    state.PauseTiming();
+    list = {};
+    state.ResumeTiming();
+  }
+  report(state, items);
+}
+BENCHMARK(BM_DecodePodList_BoostJsonDom)->Unit(benchmark::kMillisecond);
+
+// Lower bound of the baseline: Boost.JSON's parse to a DOM alone.
+void BM_ParseOnly_BoostJsonDom(benchmark::State& state) {
+  const std::string& json = pod_list_json();
+  std::size_t items = 0;
+  for (auto _ : state) {
+    boost::json::value dom = boost::json::parse(json);
+    items = dom.as_object().at("items").as_array().size();
+    benchmark::DoNotOptimize(dom);
+  }
+  report(state, items);
+}
+BENCHMARK(BM_ParseOnly_BoostJsonDom)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
