@@ -11,7 +11,10 @@ constexpr double kMaxExponent = 40;
 
 EnsembleHistogram::EnsembleHistogram(const HistogramOptions& options,
                                      std::vector<Seconds> half_lives)
-    : options_(&options), inverse_half_lives_(half_lives.size()), weights_(half_lives.size(), 0) {
+    : options_(&options),
+      inverse_half_lives_(half_lives.size()),
+      weights_(half_lives.size(), 0),
+      totals_(half_lives.size(), arma::fill::zeros) {
   for (std::size_t k = 0; k < half_lives.size(); ++k) {
     inverse_half_lives_[k] = 1.0 / static_cast<double>(half_lives[k]);
   }
@@ -20,7 +23,9 @@ EnsembleHistogram::EnsembleHistogram(const HistogramOptions& options,
 void EnsembleHistogram::rescale_to(Seconds new_reference) {
   const double age = static_cast<double>(new_reference - reference_);
   for (arma::uword k = 0; k < weights_.n_rows; ++k) {
-    weights_.row(k) *= static_cast<float>(std::exp2(-age * inverse_half_lives_[k]));
+    const double factor = std::exp2(-age * inverse_half_lives_[k]);
+    weights_.row(k) *= static_cast<float>(factor);
+    totals_[k] *= factor;
   }
   reference_ = new_reference;
 }
@@ -49,23 +54,28 @@ void EnsembleHistogram::add_sample(double value, Seconds time) {
   const arma::uword j = column(options_->find_bucket(value));
   const double now = static_cast<double>(time - reference_);
   for (arma::uword k = 0; k < weights_.n_rows; ++k) {
-    weights_(k, j) += static_cast<float>(std::exp2(now * inverse_half_lives_[k]));
+    const double w = std::exp2(now * inverse_half_lives_[k]);
+    weights_(k, j) += static_cast<float>(w);
+    totals_[k] += w;
   }
 }
 
 arma::mat EnsembleHistogram::percentiles(const arma::vec& ps) const {
   arma::mat out(weights_.n_rows, ps.n_elem, arma::fill::zeros);
   if (weights_.n_cols == 0) return out;
-  const arma::mat cumulative = arma::cumsum(arma::conv_to<arma::mat>::from(weights_), 1);
-  const arma::vec totals = cumulative.col(cumulative.n_cols - 1);
+  // One walk per row serves every (ascending) percentile.
+  const arma::vec& totals = totals_;
   for (arma::uword k = 0; k < weights_.n_rows; ++k) {
     if (!(totals[k] > 0)) continue;
-    const arma::rowvec row = cumulative.row(k);
-    for (arma::uword i = 0; i < ps.n_elem; ++i) {
+    double cumulative = 0;
+    arma::uword j = 0, i = 0;
+    for (; i < ps.n_elem; ++i) {
       // First bucket whose cumulative weight reaches p of the total; report its end.
       const double threshold = ps[i] * totals[k];
-      arma::uword j = 0;
-      while (j + 1 < row.n_elem && row[j] < threshold) ++j;
+      while (j + 1 < weights_.n_cols && cumulative + weights_(k, j) < threshold) {
+        cumulative += weights_(k, j);
+        ++j;
+      }
       const int bucket = first_bucket_ + int(j);
       out(k, i) = bucket + 1 < options_->num_buckets() ? options_->bucket_start(bucket + 1)
                                                        : options_->bucket_start(bucket);
@@ -76,7 +86,7 @@ arma::mat EnsembleHistogram::percentiles(const arma::vec& ps) const {
 
 std::size_t EnsembleHistogram::state_bytes() const {
   return sizeof(*this) + weights_.n_elem * sizeof(float) +
-         inverse_half_lives_.n_elem * sizeof(double);
+         (inverse_half_lives_.n_elem + totals_.n_elem) * sizeof(double);
 }
 
 }  // namespace tailor::recommender

@@ -17,8 +17,8 @@ class EnsembleHistogram {
   EnsembleHistogram(const HistogramOptions& options, std::vector<Seconds> half_lives);
 
   void add_sample(double value, Seconds time);  // non-finite or negative values are ignored
-  // Bucket-end value of each percentile for each half-life: rows = half-lives, cols = ps.
-  // Zero where a row is empty.
+  // Bucket-end value of each percentile for each half-life: rows = half-lives, cols = ps
+  // (ascending). Zero where a row is empty.
   arma::mat percentiles(const arma::vec& ps) const;
   bool empty() const { return weights_.n_cols == 0; }
   std::size_t state_bytes() const;
@@ -30,6 +30,7 @@ class EnsembleHistogram {
   const HistogramOptions* options_;
   arma::vec inverse_half_lives_;  // 1 / half-life, per row
   arma::fmat weights_;            // column j is bucket first_bucket_ + j
+  arma::vec totals_;              // row sums of weights_
   Seconds reference_ = 0;
   int first_bucket_ = 0;
   bool has_reference_ = false;

@@ -16,6 +16,11 @@ HistogramOptions::HistogramOptions(double max_value, double first_bucket_size, d
   num_buckets_ =
       static_cast<int>(std::ceil(std::log(log_argument(max_value)) / std::log(ratio))) + 1;
   argument_scale_ = (ratio - 1) / first_bucket_size;
+  starts_.resize(num_buckets_);
+  starts_[0] = 0.0;
+  for (int b = 1; b < num_buckets_; ++b) {
+    starts_[b] = first_bucket_size * (std::pow(ratio, b) - 1) / (ratio - 1);
+  }
   // Exact per-bucket thresholds: the smallest value whose reference bucket is >= b.
   threshold_.resize(num_buckets_ + 1);
   threshold_[0] = -INFINITY;
@@ -45,11 +50,6 @@ int HistogramOptions::find_bucket_slow(double value) const {
   if (!(value >= first_bucket_size_)) return 0;
   int bucket = static_cast<int>(std::log(log_argument(value)) / std::log(ratio_));
   return bucket >= num_buckets_ ? num_buckets_ - 1 : bucket;
-}
-
-double HistogramOptions::bucket_start(int bucket) const {
-  if (bucket <= 0) return 0.0;
-  return first_bucket_size_ * (std::pow(ratio_, bucket) - 1) / (ratio_ - 1);
 }
 
 const HistogramOptions& cpu_histogram_options() {

@@ -32,7 +32,9 @@ class HistogramOptions {
   }
   // The reference formula (one log per call); find_bucket must agree with it.
   int find_bucket_slow(double value) const;
-  double bucket_start(int bucket) const;  // bucket in [0, num_buckets)
+  double bucket_start(int bucket) const {  // bucket in [0, num_buckets)
+    return starts_[bucket < 0 ? 0 : (bucket >= num_buckets_ ? num_buckets_ - 1 : bucket)];
+  }
   double epsilon() const { return epsilon_; }
   double first_bucket_size() const { return first_bucket_size_; }
   double ratio() const { return ratio_; }
@@ -50,6 +52,7 @@ class HistogramOptions {
   double first_bucket_size_;
   double ratio_;
   double epsilon_;
+  std::vector<double> starts_;        // bucket starts, VPA's formula precomputed
   double argument_scale_;             // (ratio - 1) / first_bucket_size
   std::vector<double> threshold_;     // threshold_[b]: smallest value in bucket b
   std::vector<std::uint16_t> table_;  // candidate bucket per table_key

@@ -1,6 +1,8 @@
 #include "recommender/model_ensemble.h"
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace tailor::recommender {
 
@@ -10,6 +12,17 @@ ModelEnsemble::ModelEnsemble(const HistogramOptions& options, const EnsembleConf
       percentiles_(config.percentiles),
       margin_factors_(config.margins) {
   margin_factors_ += 1.0;
+  if (config.half_lives.empty() || config.percentiles.empty() || config.margins.empty() ||
+      !std::is_sorted(config.percentiles.begin(), config.percentiles.end()) ||
+      config.percentiles.front() <= 0 || config.percentiles.back() > 1 || !(config.tau > 0) ||
+      !(config.tau < 1) || !(config.cost_half_life > 0)) {
+    throw std::invalid_argument(
+        "ensemble: needs half-lives, ascending percentiles in (0, 1], margins, tau in (0, 1) "
+        "and a positive cost half-life");
+  }
+  for (Seconds h : config.half_lives) {
+    if (h <= 0) throw std::invalid_argument("ensemble: half-lives must be positive");
+  }
   const arma::uword n =
       config.half_lives.size() * config.percentiles.size() * config.margins.size();
   limits_.zeros(n);
