@@ -17,6 +17,7 @@ struct AddressCase {
   const char* text;
   BindAddress want;
 };
+void PrintTo(const AddressCase& c, std::ostream* os) { *os << c.text; }
 
 class BindAddressTest : public ::testing::TestWithParam<AddressCase> {};
 

@@ -14,6 +14,7 @@ struct DurationCase {
   const char* text;
   Duration want;
 };
+void PrintTo(const DurationCase& c, std::ostream* os) { *os << c.text; }
 
 class ParseDurationTest : public ::testing::TestWithParam<DurationCase> {};
 

@@ -126,6 +126,7 @@ TEST_F(LogEntryTest, JsonNumbersAndSpecialFloats) {
 struct QuoteCase {
   std::string in, go, json;
 };
+void PrintTo(const QuoteCase& c, std::ostream* os) { *os << ::testing::PrintToString(c.in); }
 
 class QuoteTest : public ::testing::TestWithParam<QuoteCase> {};
 

@@ -62,6 +62,7 @@ struct BadOpts {
   bool counter;
   const char* message;
 };
+void PrintTo(const BadOpts& o, std::ostream* os) { *os << o.why; }
 
 class BadMetricTest : public ::testing::TestWithParam<BadOpts> {};
 

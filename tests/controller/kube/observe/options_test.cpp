@@ -146,6 +146,7 @@ struct FileError {
   const char* yaml;
   const char* message;  // after "config <path>: "
 };
+void PrintTo(const FileError& e, std::ostream* os) { *os << ::testing::PrintToString(e.yaml); }
 
 class FileErrorTest : public OptionsTest, public ::testing::WithParamInterface<FileError> {};
 
