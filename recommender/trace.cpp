@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "recommender/csv.h"
+#include "recommender/gzip_file.h"
 
 namespace tailor::recommender {
 namespace {
@@ -258,6 +259,11 @@ void read_trace_stream(std::istream& in, const std::string& source,
 
 void read_trace_file(const std::string& path, std::vector<ContainerSeries>& out,
                      TraceDiagnostics& diag) {
+  if (is_gzip_path(path)) {
+    std::istringstream in(read_gzip_file(path));
+    read_trace_stream(in, path, out, diag);
+    return;
+  }
   std::ifstream in(path);
   if (!in) throw TraceError(path + ": cannot open for reading");
   read_trace_stream(in, path, out, diag);
@@ -272,10 +278,13 @@ std::vector<ContainerSeries> read_traces(const std::vector<std::string>& paths,
     if (fs::is_directory(path, ec)) {
       std::vector<std::string> files;
       for (const auto& e : fs::recursive_directory_iterator(path)) {
-        if (e.is_regular_file() && e.path().extension() == ".csv") files.push_back(e.path());
+        const std::string name = e.path().string();
+        if (e.is_regular_file() && (name.ends_with(".csv") || name.ends_with(".csv.gz"))) {
+          files.push_back(name);
+        }
       }
       std::sort(files.begin(), files.end());
-      if (files.empty()) throw TraceError(path + ": directory holds no .csv trace");
+      if (files.empty()) throw TraceError(path + ": directory holds no .csv or .csv.gz trace");
       for (const auto& f : files) read_trace_file(f, out, diag);
     } else {
       read_trace_file(path, out, diag);

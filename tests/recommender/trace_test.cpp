@@ -1,7 +1,11 @@
 #include "recommender/trace.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+#include <zlib.h>
 
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 namespace tailor::recommender {
@@ -115,6 +119,47 @@ TEST(Traces, MissingFileIsAClearError) {
   } catch (const TraceError& e) {
     EXPECT_STREQ(e.what(), "/nonexistent/trace.csv: cannot open for reading");
   }
+}
+
+}  // namespace
+}  // namespace tailor::recommender
+
+namespace tailor::recommender {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "/" + name + std::to_string(::getpid());
+}
+
+TEST(Traces, ReadsGzipCompressedTraces) {
+  const std::string path = temp_path("trace") + ".csv.gz";
+  gzFile f = gzopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  const std::string text = "time_s,container,cpu_cores,memory_bytes\n0,a,0.5,100\n60,a,1,200\n";
+  gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(f);
+  TraceDiagnostics d;
+  auto s = read_traces({path}, d);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].windows.size(), 2u);
+  std::remove(path.c_str());
+}
+
+TEST(Traces, CorruptGzipIsAClearError) {
+  const std::string path = temp_path("corrupt") + ".csv.gz";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "\x1f\x8b\x08\x00garbage that is not deflate data";
+  }
+  TraceDiagnostics d;
+  try {
+    read_traces({path}, d);
+    FAIL() << "corrupt gzip accepted";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ": corrupt gzip data"), std::string::npos)
+        << e.what();
+  }
+  std::remove(path.c_str());
 }
 
 }  // namespace
