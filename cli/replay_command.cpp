@@ -17,7 +17,8 @@ namespace {
 
 const char* kUsage =
     "Usage: tailor replay TRACE... [--json FILE] [--strategy NAME]... [--plot-dir DIR]\n"
-    "Replays usage traces (files or directories of .csv) through the as-run limits and each\n"
+    "Replays usage traces (files or directories of .csv / .csv.gz) through the as-run limits and "
+    "each\n"
     "strategy as ../shared/bench/SCORING.md defines, and prints the scoring table.\n"
     "Trace formats: Google 2019 per-task CSV (header has time, avg_cpu_usage, ...) or the\n"
     "generic CSV: time_s,container,cpu_cores,memory_bytes[,max_cpu_cores,p95_cpu_cores,\n"
@@ -99,6 +100,10 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out, std::ost
       return 1;
     }
     const auto rows = rec::replay_table(series, views);
+    if (rows.front().containers == 0) {
+      err << "tailor replay: no container runs past the 24 h warm-up, nothing to score\n";
+      return 1;
+    }
     print_table(out, rows);
     if (vm.count("per-container")) print_per_container(out, rows);
     if (!json_path.empty()) {

@@ -148,8 +148,14 @@ class Reader {
     if (!header_fields) throw TraceError(source_ + ": malformed header");
     header_names_.assign(header_fields->begin(), header_fields->end());
     header_.assign(header_names_.begin(), header_names_.end());
-    layout_ = column(header_, "time_s") >= 0 ? generic_layout(header_, source_)
-                                             : google_layout(header_, source_);
+    if (column(header_, "time_s") >= 0) {
+      layout_ = generic_layout(header_, source_);
+    } else if (column(header_, "time") >= 0) {
+      layout_ = google_layout(header_, source_);
+    } else {
+      throw TraceError(source_ +
+                       ": header has neither 'time_s' (generic CSV) nor 'time' (Google 2019 CSV)");
+    }
     std::size_t line_no = 1;
     while (std::getline(in, line)) {
       ++line_no;

@@ -65,6 +65,7 @@ TEST(GenericTrace, MissingColumnOrOneLimitIsAnError) {
   EXPECT_THROW(parse("time_s,container,cpu_cores\n", d), TraceError);
   EXPECT_THROW(parse("time_s,container,cpu_cores,memory_bytes,cpu_limit_cores\n", d), TraceError);
   EXPECT_THROW(parse("", d), TraceError);
+  EXPECT_THROW(parse("\x01\x02garbage\n", d), TraceError);
   try {
     parse("time_s,container,memory_bytes\n", d);
     FAIL();
