@@ -42,7 +42,10 @@ struct RestConfig {
   double qps = 50;  // client-side rate limit; <= 0 disables it
   int burst = 100;
   std::chrono::milliseconds timeout{30000};  // per request (not watches)
-  int max_retries = 5;
+  int max_retries = 5;                       // retries after the first attempt
+  // Exponential backoff between retries: base * 2^attempt, capped, with jitter.
+  std::chrono::milliseconds retry_base_delay{200};
+  std::chrono::milliseconds retry_max_delay{10000};
   std::string user_agent = "tailor";
 };
 

@@ -18,52 +18,53 @@ namespace tailor::kube {
 
 // A resource type: group ("" for core), version, plural resource name, namespaced or not.
 struct ResourceType {
-  std::string group;
-  std::string version;
-  std::string resource;
+  std::string group{};
+  std::string version{};
+  std::string resource{};
   bool namespaced = true;
 };
 
 // Well-known resource types.
 namespace resources {
-extern const ResourceType kPods, kNodes, kEvents, kNamespaces, kLeases, kDeployments,
-    kReplicaSets, kStatefulSets, kDaemonSets, kJobs, kCronJobs, kLimitRanges, kResourceQuotas;
+extern const ResourceType kPods, kNodes, kEvents, kNamespaces, kLeases, kDeployments, kReplicaSets,
+    kStatefulSets, kDaemonSets, kJobs, kCronJobs, kLimitRanges, kResourceQuotas;
 }  // namespace resources
 
-// Where a request goes: type, namespace (empty: all namespaces / cluster-scoped), name, subresource.
+// Where a request goes: type, namespace (empty: all namespaces / cluster-scoped), name,
+// subresource.
 struct ObjectRef {
   ResourceType type;
-  std::string namespace_;
-  std::string name;
-  std::string subresource;  // "status", "resize", "eviction", ...
+  std::string namespace_{};
+  std::string name{};
+  std::string subresource{};  // "status", "resize", "eviction", ...
 };
 
 // The path of a ref, e.g. /api/v1/namespaces/ns/pods/name/resize, /apis/apps/v1/deployments.
 std::string path_of(const ObjectRef& ref);
 
 struct ListOptions {
-  std::string label_selector;
-  std::string field_selector;
-  std::int64_t limit = 0;          // 0: no pagination
-  std::string continue_token;
-  std::string resource_version;    // "" : most recent; "0": any (cache)
-  std::string resource_version_match;  // "", "NotOlderThan", "Exact"
-  std::optional<int> timeout_seconds;   // watch: server-side timeout
+  std::string label_selector{};
+  std::string field_selector{};
+  std::int64_t limit = 0;  // 0: no pagination
+  std::string continue_token{};
+  std::string resource_version{};        // "" : most recent; "0": any (cache)
+  std::string resource_version_match{};  // "", "NotOlderThan", "Exact"
+  std::optional<int> timeout_seconds{};  // watch: server-side timeout
   bool allow_watch_bookmarks = false;
 };
 
 enum class PatchType { Merge, StrategicMerge, Json, Apply };
 
 struct PatchOptions {
-  std::string field_manager;  // required for Apply
-  bool force = false;         // Apply: take ownership of conflicting fields
+  std::string field_manager{};  // required for Apply
+  bool force = false;           // Apply: take ownership of conflicting fields
 };
 
 struct DeleteOptions {
-  std::optional<std::int64_t> grace_period_seconds;
-  std::string propagation_policy;  // "", "Orphan", "Background", "Foreground"
-  std::string preconditions_uid;
-  std::string preconditions_resource_version;
+  std::optional<std::int64_t> grace_period_seconds{};
+  std::string propagation_policy{};  // "", "Orphan", "Background", "Foreground"
+  std::string preconditions_uid{};
+  std::string preconditions_resource_version{};
 };
 
 // An API answer other than 2xx, after retries. code is the HTTP status; reason and message come
@@ -89,6 +90,13 @@ class ApiError : public std::runtime_error {
 
 // The connection failed (refused, reset, TLS, timeout) and retries were exhausted.
 class TransportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The server's answer could not be understood: not a JSON object where one was due, or a
+// malformed watch event.
+class ResponseError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -132,6 +140,9 @@ class RestClient {
   // Streams watch events to on_event until the server ends the stream (returns normally),
   // on_event returns false, or stop is requested. An HTTP 410 throws ApiError(410); an
   // ERROR event is passed to on_event like any other (the caller decides, e.g. relist on 410).
+  // Establishing the stream is retried like other requests; a connection lost mid-stream
+  // throws TransportError (the caller resumes from the last resourceVersion it saw), a
+  // malformed event ResponseError.
   void watch(const ObjectRef& ref, const ListOptions& options,
              const std::function<bool(const WatchEvent&)>& on_event, const StopToken& stop);
 
