@@ -42,12 +42,16 @@ class ThreadParser {
 
 thread_local ThreadParser tls_parser;
 
+// Every document Tailor decodes is an object; checking the root's type here keeps the
+// type-mismatch path (which inspects the value) away from simdjson's special root values.
 od::value root_value(od::document& doc) {
-  od::value root;
-  if (auto error = doc.get_value().get(root)) {
-    if (error == simdjson::SCALAR_DOCUMENT_AS_VALUE) fail("expected an object, got a scalar");
-    fail_syntax(error);
+  od::json_type type;
+  if (auto error = doc.type().get(type)) fail_syntax(error);
+  if (type != od::json_type::object) {
+    fail("expected an object, got " + std::string(json::type_name(type)));
   }
+  od::value root;
+  if (auto error = doc.get_value().get(root)) fail_syntax(error);
   return root;
 }
 

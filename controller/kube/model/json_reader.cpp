@@ -57,10 +57,7 @@ void fail_syntax(simdjson::error_code error) {
   }
 }
 
-namespace {
-std::string_view type_name(od::value& v) {
-  od::json_type type;
-  if (v.type().get(type)) return "invalid JSON";
+std::string_view type_name(od::json_type type) {
   switch (type) {
     case od::json_type::array:
       return "array";
@@ -76,6 +73,13 @@ std::string_view type_name(od::value& v) {
       return "null";
   }
   return "unknown";
+}
+
+namespace {
+std::string_view value_type_name(od::value& v) {
+  od::json_type type;
+  if (v.type().get(type)) return "invalid JSON";
+  return type_name(type);
 }
 
 std::string_view token_text(od::value& v) {
@@ -107,7 +111,7 @@ void fail_type(od::value& v, simdjson::error_code error, std::string_view expect
       error != simdjson::NUMBER_OUT_OF_RANGE) {
     fail_syntax(error);
   }
-  std::string_view got = type_name(v);
+  std::string_view got = value_type_name(v);
   if (got == "number") {
     fail("expected " + std::string(expected) + ", got number " + excerpt(token_text(v)));
   }

@@ -25,6 +25,8 @@ namespace od = simdjson::ondemand;
 // The value is not of the expected kind ("a string", "an integer", ...).
 [[noreturn]] void fail_type(od::value& v, simdjson::error_code error, std::string_view expected);
 
+std::string_view type_name(od::json_type type);
+
 // True when `error` came from asking a null value for another type; the null is consumed.
 bool null_after(od::value& v, simdjson::error_code error);
 

@@ -204,7 +204,8 @@ TEST(DecodeErrors, WrongTypes) {
   EXPECT_EQ(pod_error(R"({"metadata": {"labels": {"app.kubernetes.io/name": false}}})"),
             "metadata.labels[app.kubernetes.io/name]: expected a string, got boolean");
   EXPECT_EQ(pod_error(R"([])"), "expected an object, got array");
-  EXPECT_EQ(pod_error(R"("pod")"), "expected an object, got a scalar");
+  EXPECT_EQ(pod_error(R"("pod")"), "expected an object, got string");
+  EXPECT_EQ(pod_error("null"), "expected an object, got null");
 }
 
 TEST(DecodeErrors, HugeNumbers) {
