@@ -2,10 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace tailor::recommender {
 namespace {
-double whole_millicores(double cores) { return std::floor(cores * 1000.0) / 1000.0; }
+// floor() for the non-negative amounts here; the integer conversion is much cheaper than the
+// SSE2 floor sequence and exact below 2^53.
+double whole(double v) {
+  return v < 9e15 ? static_cast<double>(static_cast<std::int64_t>(v)) : std::floor(v);
+}
+double whole_millicores(double cores) { return whole(cores * 1000.0) / 1000.0; }
 bool valid_usage(double v) { return std::isfinite(v) && v >= 0; }
 }  // namespace
 
@@ -34,7 +40,7 @@ bool VpaContainerModel::add_cpu_sample(Seconds start, double cores, double reque
 
 bool VpaContainerModel::add_memory(Seconds start, double bytes, bool oom) {
   if (!valid_usage(bytes) || (!oom && has_memory_ && start < last_memory_sample_)) return false;
-  bytes = std::floor(bytes);
+  bytes = whole(bytes);
   last_memory_sample_ = start;
   if (!has_memory_) window_end_ = start;
   has_memory_ = true;
