@@ -22,12 +22,16 @@ DecayingHistogram::DecayingHistogram(const HistogramOptions& options, Seconds ha
     : options_(&options), half_life_(half_life), min_bucket_(options.num_buckets() - 1) {}
 
 double DecayingHistogram::decay_factor(Seconds time) {
-  if (!has_reference_) {
-    // VPA starts from the zero time, so its first sample always renormalizes to round(t).
-    reference_ = round_to(time, half_life_);
-    has_reference_ = true;
-  } else if (time > reference_ + half_life_ * kMaxDecayExponent) {
-    shift_reference(time);
+  if (time > renormalize_after_ || !has_reference_) [[unlikely]] {
+    if (!has_reference_) {
+      // VPA starts from the zero time, so its first sample always renormalizes to round(t).
+      reference_ = round_to(time, half_life_);
+      has_reference_ = true;
+      last_factor_ = 0;
+    } else {
+      shift_reference(time);
+    }
+    renormalize_after_ = reference_ + half_life_ * kMaxDecayExponent;
   }
   return cached_exp2(time);
 }
@@ -94,7 +98,8 @@ void DecayingHistogram::add_sample(double value, double weight, Seconds time) {
   float& w = slot(bucket);
   w += static_cast<float>(weight);
   total_weight_ += weight;
-  if (w >= options_->epsilon()) {
+  // The range check first: almost every sample lands inside the known range.
+  if ((bucket < min_bucket_ || bucket > max_bucket_) && w >= options_->epsilon()) {
     min_bucket_ = std::min(min_bucket_, bucket);
     max_bucket_ = std::max(max_bucket_, bucket);
   }

@@ -63,6 +63,7 @@ class DecayingHistogram {
   std::vector<float> weights_;  // weights_[i] is bucket first_stored_ + i
   double total_weight_ = 0;
   Seconds reference_ = 0;
+  Seconds renormalize_after_ = 0;  // reference_ + 100 half-lives
   Seconds half_life_;
   std::int32_t first_stored_ = 0;
   // VPA's minBucket/maxBucket (first/last non-empty; num_buckets-1 / 0 when empty).
