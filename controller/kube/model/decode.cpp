@@ -14,27 +14,36 @@ using json::fail;
 using json::fail_syntax;
 using json::for_each_field;
 
-// simdjson reads up to simdjson::SIMDJSON_PADDING bytes past the end; bodies arrive as plain
-// strings, so they are copied into a reused padded buffer (a memcpy, small next to parsing). Parser
-// and buffer are per thread and keep their capacity between documents.
+static_assert(kJsonPadding >= simdjson::SIMDJSON_PADDING);
+
+// Parser and copy buffer are per thread and keep their capacity between documents.
 class ThreadParser {
  public:
-  od::document iterate(std::string_view json) {
-    std::size_t needed = json.size() + simdjson::SIMDJSON_PADDING;
+  od::document iterate(JsonInput input) {
+    std::string_view json = input.text();
+    const char* data = json.data();
+    std::size_t readable = json.size() + kJsonPadding;
+    if (!input.padded()) {
+      data = copy_padded(json);
+      readable = capacity_;
+    }
+    od::document doc;
+    if (auto error = parser_.iterate(data, json.size(), readable).get(doc)) fail_syntax(error);
+    return doc;
+  }
+
+ private:
+  const char* copy_padded(std::string_view json) {
+    std::size_t needed = json.size() + kJsonPadding;
     if (needed > capacity_) {
       buffer_ = std::make_unique_for_overwrite<char[]>(needed);
       capacity_ = needed;
     }
     if (!json.empty()) std::memcpy(buffer_.get(), json.data(), json.size());
-    std::memset(buffer_.get() + json.size(), ' ', simdjson::SIMDJSON_PADDING);
-    od::document doc;
-    if (auto error = parser_.iterate(buffer_.get(), json.size(), capacity_).get(doc)) {
-      fail_syntax(error);
-    }
-    return doc;
+    std::memset(buffer_.get() + json.size(), ' ', kJsonPadding);
+    return buffer_.get();
   }
 
- private:
   od::parser parser_;
   std::unique_ptr<char[]> buffer_;
   std::size_t capacity_ = 0;
@@ -61,7 +70,7 @@ void expect_end(od::document& doc) {
 }
 
 template <class F>
-void decode_document(std::string_view json, F&& read_root) {
+void decode_document(JsonInput json, F&& read_root) {
   od::document doc = tls_parser.iterate(json);
   od::value root = root_value(doc);
   read_root(root);
@@ -71,14 +80,14 @@ void decode_document(std::string_view json, F&& read_root) {
 }  // namespace
 
 template <class T>
-T decode(std::string_view json) {
+T decode(JsonInput json) {
   T out;
   decode_document(json, [&](od::value& root) { json::read(root, out); });
   return out;
 }
 
 template <class T>
-List<T> decode_list(std::string_view json) {
+List<T> decode_list(JsonInput json) {
   List<T> list;
   decode_document(json, [&](od::value& root) {
     for_each_field(root, [&](std::string_view key, od::value& f) {
@@ -111,7 +120,7 @@ void read_event_object(od::value& value, WatchEvent<T>& event) {
 // "type" normally comes first; when "object" comes first its text is kept and decoded once the
 // type is known (any JSON encoder may order members differently).
 template <class T>
-WatchEvent<T> decode_watch_event(std::string_view json) {
+WatchEvent<T> decode_watch_event(JsonInput json) {
   WatchEvent<T> event;
   bool have_type = false;
   bool have_object = false;
@@ -174,18 +183,18 @@ std::string_view to_string(WatchEventType type) {
   return "UNKNOWN";
 }
 
-template Pod decode<Pod>(std::string_view);
-template Node decode<Node>(std::string_view);
-template Event decode<Event>(std::string_view);
-template Lease decode<Lease>(std::string_view);
-template Status decode<Status>(std::string_view);
-template PodList decode_list<Pod>(std::string_view);
-template NodeList decode_list<Node>(std::string_view);
-template EventList decode_list<Event>(std::string_view);
-template LeaseList decode_list<Lease>(std::string_view);
-template WatchEvent<Pod> decode_watch_event<Pod>(std::string_view);
-template WatchEvent<Node> decode_watch_event<Node>(std::string_view);
-template WatchEvent<Event> decode_watch_event<Event>(std::string_view);
-template WatchEvent<Lease> decode_watch_event<Lease>(std::string_view);
+template Pod decode<Pod>(JsonInput);
+template Node decode<Node>(JsonInput);
+template Event decode<Event>(JsonInput);
+template Lease decode<Lease>(JsonInput);
+template Status decode<Status>(JsonInput);
+template PodList decode_list<Pod>(JsonInput);
+template NodeList decode_list<Node>(JsonInput);
+template EventList decode_list<Event>(JsonInput);
+template LeaseList decode_list<Lease>(JsonInput);
+template WatchEvent<Pod> decode_watch_event<Pod>(JsonInput);
+template WatchEvent<Node> decode_watch_event<Node>(JsonInput);
+template WatchEvent<Event> decode_watch_event<Event>(JsonInput);
+template WatchEvent<Lease> decode_watch_event<Lease>(JsonInput);
 
 }  // namespace tailor::kube

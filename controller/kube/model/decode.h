@@ -38,38 +38,59 @@ class DecodeError : public std::runtime_error {
   std::string message_;
 };
 
+// simdjson reads up to kJsonPadding bytes past the end of a document. A std::string whose
+// capacity() leaves that much room (see reserve_json_padding) is parsed in place; any other input
+// is first copied into a reused per-thread buffer.
+inline constexpr std::size_t kJsonPadding = 64;
+
+class JsonInput {
+ public:
+  JsonInput(const char* text) : text_(text) {}
+  JsonInput(std::string_view text) : text_(text) {}
+  JsonInput(const std::string& text) : text_(text), readable_(text.capacity()) {}
+  std::string_view text() const { return text_; }
+  bool padded() const { return readable_ >= text_.size() + kJsonPadding; }
+
+ private:
+  std::string_view text_;
+  std::size_t readable_ = 0;  // bytes readable from text_.data()
+};
+
+// For bodies that will be decoded: makes room so that decoding need not copy them.
+inline void reserve_json_padding(std::string& body) { body.reserve(body.size() + kJsonPadding); }
+
 // One object from a GET / create / update / patch answer.
 template <class T>
-T decode(std::string_view json);
+T decode(JsonInput json);
 // A list answer (GET on a collection).
 template <class T>
-List<T> decode_list(std::string_view json);
+List<T> decode_list(JsonInput json);
 // One line of a watch stream: {"type": "...", "object": {...}}.
 template <class T>
-WatchEvent<T> decode_watch_event(std::string_view json);
+WatchEvent<T> decode_watch_event(JsonInput json);
 
 // Defined for Pod, Node, Event, Lease (and decode<Status>).
-extern template Pod decode<Pod>(std::string_view);
-extern template Node decode<Node>(std::string_view);
-extern template Event decode<Event>(std::string_view);
-extern template Lease decode<Lease>(std::string_view);
-extern template Status decode<Status>(std::string_view);
-extern template PodList decode_list<Pod>(std::string_view);
-extern template NodeList decode_list<Node>(std::string_view);
-extern template EventList decode_list<Event>(std::string_view);
-extern template LeaseList decode_list<Lease>(std::string_view);
-extern template WatchEvent<Pod> decode_watch_event<Pod>(std::string_view);
-extern template WatchEvent<Node> decode_watch_event<Node>(std::string_view);
-extern template WatchEvent<Event> decode_watch_event<Event>(std::string_view);
-extern template WatchEvent<Lease> decode_watch_event<Lease>(std::string_view);
+extern template Pod decode<Pod>(JsonInput);
+extern template Node decode<Node>(JsonInput);
+extern template Event decode<Event>(JsonInput);
+extern template Lease decode<Lease>(JsonInput);
+extern template Status decode<Status>(JsonInput);
+extern template PodList decode_list<Pod>(JsonInput);
+extern template NodeList decode_list<Node>(JsonInput);
+extern template EventList decode_list<Event>(JsonInput);
+extern template LeaseList decode_list<Lease>(JsonInput);
+extern template WatchEvent<Pod> decode_watch_event<Pod>(JsonInput);
+extern template WatchEvent<Node> decode_watch_event<Node>(JsonInput);
+extern template WatchEvent<Event> decode_watch_event<Event>(JsonInput);
+extern template WatchEvent<Lease> decode_watch_event<Lease>(JsonInput);
 
-inline Pod decode_pod(std::string_view json) { return decode<Pod>(json); }
-inline PodList decode_pod_list(std::string_view json) { return decode_list<Pod>(json); }
-inline Node decode_node(std::string_view json) { return decode<Node>(json); }
-inline NodeList decode_node_list(std::string_view json) { return decode_list<Node>(json); }
-inline Event decode_event(std::string_view json) { return decode<Event>(json); }
-inline Lease decode_lease(std::string_view json) { return decode<Lease>(json); }
-inline Status decode_status(std::string_view json) { return decode<Status>(json); }
+inline Pod decode_pod(JsonInput json) { return decode<Pod>(json); }
+inline PodList decode_pod_list(JsonInput json) { return decode_list<Pod>(json); }
+inline Node decode_node(JsonInput json) { return decode<Node>(json); }
+inline NodeList decode_node_list(JsonInput json) { return decode_list<Node>(json); }
+inline Event decode_event(JsonInput json) { return decode<Event>(json); }
+inline Lease decode_lease(JsonInput json) { return decode<Lease>(json); }
+inline Status decode_status(JsonInput json) { return decode<Status>(json); }
 
 // "ADDED" -> Added, ...; throws DecodeError for an unknown type.
 WatchEventType parse_watch_event_type(std::string_view text);

@@ -266,6 +266,26 @@ TEST(DecodeErrors, SingleByteCorruptionNeverEscapesAsAnotherException) {
   }
 }
 
+// A std::string with room after its end is parsed in place; whatever lies in that room (here
+// the tail of an earlier, longer content) is not part of the document.
+TEST(DecodeInput, PaddedStringIsParsedInPlaceAndEndsAtItsSize) {
+  std::string body = R"({"metadata": {"name": "p"}})";
+  std::size_t size = body.size();
+  body += R"(, "spec": {"nodeName": "junk"}} trailing)";
+  body.resize(size);
+  reserve_json_padding(body);
+  ASSERT_TRUE(JsonInput(body).padded());
+  Pod pod = decode_pod(body);
+  EXPECT_EQ(pod.metadata.name, "p");
+  EXPECT_EQ(pod.spec.node_name, "");
+
+  std::string tight = R"({"metadata": {"name": "q"}})";
+  tight.shrink_to_fit();
+  EXPECT_FALSE(JsonInput(tight).padded());
+  EXPECT_EQ(decode_pod(tight).metadata.name, "q");
+  EXPECT_EQ(decode_pod(std::string_view(body)).metadata.name, "p");
+}
+
 // ---- lists, watch events, other kinds ----
 
 TEST(DecodeList, ReadsItemsAndListMeta) {
