@@ -29,8 +29,9 @@ ModelEnsemble::ModelEnsemble(const HistogramOptions& options, const EnsembleConf
   costs_.zeros(n);
 }
 
-void ModelEnsemble::observe(double usage, Seconds time) {
+void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
   if (!std::isfinite(usage) || usage < 0) return;
+  const double weight = static_cast<double>(std::max<Seconds>(length, 1)) / kCostUnit;
   if (has_sample_) {
     const double dt = static_cast<double>(time - last_time_);
     const double decay =
@@ -39,7 +40,7 @@ void ModelEnsemble::observe(double usage, Seconds time) {
     const double scale = level_ > 0 ? level_ : 1.0;
     const arma::vec over = arma::clamp(usage - limits_, 0.0, arma::datum::inf);
     const arma::vec under = arma::clamp(limits_ - usage, 0.0, arma::datum::inf);
-    costs_ = decay * costs_ + (config_->tau * over + (1 - config_->tau) * under) / scale;
+    costs_ = decay * costs_ + weight * (config_->tau * over + (1 - config_->tau) * under) / scale;
     const arma::vec previous = limits_;
     histogram_.add_sample(usage, time);
     recompute_limits();

@@ -17,8 +17,10 @@ struct EnsembleConfig {
   std::vector<Seconds> half_lives;
   std::vector<double> percentiles;
   std::vector<double> margins;
-  double tau = 0.95;            // quantile of usage the limit should sit at
-  double change_penalty = 0.5;  // cost per relative limit change, in units of usage level
+  double tau = 0.95;  // quantile of usage the limit should sit at
+  // Cost of one change of a model's limit, per unit of relative change (|dL| / usage level),
+  // in units of 5 minutes of overrun at the usage level.
+  double change_penalty = 0.5;
   Seconds cost_half_life = kDay;
 };
 
@@ -26,9 +28,13 @@ class ModelEnsemble {
  public:
   ModelEnsemble(const HistogramOptions& options, const EnsembleConfig& config);
 
-  // Scores every model's current limit against `usage`, then adds the sample to the
-  // histograms and recomputes the limits.
-  void observe(double usage, Seconds time);
+  // Scores every model's current limit against `usage` over a window of `length`, then adds
+  // the sample to the histograms and recomputes the limits.
+  void observe(double usage, Seconds time, Seconds length = kCostUnit);
+
+  // Overrun/underrun costs count per 5 minutes of usage, so that the balance against the
+  // change penalty does not depend on how often samples come.
+  static constexpr Seconds kCostUnit = 300;
   // The limit proposed by the model with the lowest recent cost (0 before any sample).
   double best_limit() const;
   arma::uword best_model() const;

@@ -13,9 +13,9 @@ TailoredStrategy::TailoredStrategy(const TailoredConfig& config)
 }
 
 void TailoredStrategy::observe(const UsageSample& s, const Resources&) {
-  cpu_.observe(s.cpu_cores, s.start);
+  cpu_.observe(s.cpu_cores, s.start, s.length);
   if (s.memory_peak_bytes > 0 && std::isfinite(s.memory_peak_bytes)) {
-    memory_.observe(s.memory_peak_bytes, s.start);
+    memory_.observe(s.memory_peak_bytes, s.start, s.length);
     last_memory_peak_ = s.memory_peak_bytes;
   }
 }

@@ -15,14 +15,16 @@ constexpr Seconds kWindow = 300;
 constexpr int kPerDay = kDay / kWindow;
 
 // A limit-less synthetic series: the initial requests are the first window's usage.
+// Shapes are functions of the 5-minute window index; `window` resamples them at another rate.
 ContainerSeries shape(int days, const std::function<double(int)>& cpu,
-                      const std::function<double(int)>& mem) {
+                      const std::function<double(int)>& mem, Seconds window = kWindow) {
   ContainerSeries s;
   s.container = "synthetic";
-  s.window = kWindow;
-  for (int i = 0; i < days * kPerDay; ++i) {
+  s.window = window;
+  for (Seconds t = 0; t < days * kDay; t += window) {
+    const int i = static_cast<int>(t / kWindow);
     const double c = cpu(i), m = mem(i);
-    s.windows.push_back({i * kWindow, c, c, c, m, m, 0, 0});
+    s.windows.push_back({t, c, c, c, m, m, 0, 0});
   }
   return s;
 }
@@ -129,6 +131,21 @@ TEST(TailoredStrategy, MemorySpikeOomRaisesLimitAtOnceAndOnlyOnce) {
   EXPECT_EQ(ours.score.ooms, 1);  // the first window of the first excursion only
   const int first = 3 * kPerDay + 100;
   EXPECT_GE(ours.timeline[first + 1].memory_request, 1.5 * kGiB);
+}
+
+TEST(TailoredStrategy, BehaviourDoesNotDependOnTheSamplingRate) {
+  // The same step and daily cycle sampled every minute instead of every 5 minutes.
+  const int step = 3 * kPerDay;
+  auto stepped = shape(
+      5, [&](int i) { return i < step ? 0.5 : 1.0; }, flat_mem, 60);
+  auto ours = run(stepped, *make_default_strategy());
+  const int at = first_cpu_at_least(ours, step * 5, 1.0);
+  ASSERT_GE(at, 0);
+  EXPECT_LE(at - step * 5, 60) << "one-minute windows to cover the new level";
+  auto cycle = [](int i) { return 0.5 + 0.4 * std::sin(2 * M_PI * i / kPerDay); };
+  auto cycled = run(shape(8, cycle, flat_mem, 60), *make_default_strategy());
+  EXPECT_LE(cycled.score.resizes / cycled.score.days, 1.0);
+  EXPECT_LT(cycled.score.cpu_short / cycled.score.cpu_p95, 0.02);
 }
 
 TEST(TailoredStrategy, StateIsBounded) {
