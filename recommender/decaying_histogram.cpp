@@ -105,6 +105,21 @@ void DecayingHistogram::add_sample(double value, double weight, Seconds time) {
   }
 }
 
+void DecayingHistogram::load_weight(int bucket, double weight) {
+  if (bucket < 0 || bucket >= options_->num_buckets() || !(weight >= 0)) return;
+  slot(bucket) += static_cast<float>(weight);
+  total_weight_ += weight;
+  min_bucket_ = std::min(min_bucket_, bucket);
+  max_bucket_ = std::max(max_bucket_, bucket);
+}
+
+void DecayingHistogram::set_reference(Seconds reference) {
+  reference_ = reference;
+  renormalize_after_ = reference + half_life_ * kMaxDecayExponent;
+  has_reference_ = true;
+  last_factor_ = 0;
+}
+
 void DecayingHistogram::subtract_sample(double value, double weight, Seconds time) {
   if (!(weight >= 0) || !std::isfinite(value)) return;
   weight *= decay_factor(time);

@@ -32,6 +32,11 @@ class DecayingHistogram {
   Seconds half_life() const { return half_life_; }
   const HistogramOptions& options() const { return *options_; }
 
+  // Checkpoint restore (VPA's LoadFromCheckpoint): adds raw weight to a bucket in
+  // [0, num_buckets), then the reference the weights are relative to is set.
+  void load_weight(int bucket, double weight);
+  void set_reference(Seconds reference);
+
   // Bucket weight as VPA would hold it (0 outside the stored range).
   double bucket_weight(int bucket) const;
   int min_bucket() const { return min_bucket_; }

@@ -76,6 +76,32 @@ bool VpaContainerModel::record_oom(Seconds time, double requested_bytes) {
   return add_memory(time, needed, true);
 }
 
+ModelCheckpoint VpaContainerModel::save() const {
+  ModelCheckpoint c;
+  c.first_sample = first_sample_;
+  c.last_sample = last_sample_;
+  c.total_samples = total_samples_;
+  c.cpu = save_histogram(cpu_);
+  c.memory = save_histogram(memory_);
+  return c;
+}
+
+void VpaContainerModel::load(const ModelCheckpoint& c) {
+  if (has_cpu_ || has_memory_) throw CheckpointError("checkpoint: model already has samples");
+  if (c.last_sample < c.first_sample || c.total_samples < 0) {
+    throw CheckpointError("checkpoint: sample times or count are inconsistent");
+  }
+  VpaContainerModel restored(config_);
+  load_histogram(c.cpu, restored.cpu_);
+  load_histogram(c.memory, restored.memory_);
+  restored.first_sample_ = c.first_sample;
+  restored.last_sample_ = c.last_sample;
+  restored.last_cpu_sample_ = c.last_sample;
+  restored.total_samples_ = c.total_samples;
+  restored.has_cpu_ = c.total_samples > 0;
+  *this = std::move(restored);
+}
+
 double VpaContainerModel::confidence() const {
   const double span_days = static_cast<double>(last_sample_ - first_sample_) / kDay;
   const double samples_days = static_cast<double>(total_samples_) / (60 * 24);

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 
+#include "recommender/checkpoint.h"
 #include "recommender/decaying_histogram.h"
 #include "recommender/resources.h"
 
@@ -37,6 +38,12 @@ class VpaContainerModel {
   // VPA's getConfidence: min(history span in days, samples / 1440).
   double confidence() const;
   long total_samples() const { return total_samples_; }
+
+  // The durable state (histograms, sample span and count), as VPA checkpoints it.
+  ModelCheckpoint save() const;
+  // Restores into a model that has seen no samples. Throws CheckpointError and leaves the
+  // model unchanged when the checkpoint is invalid.
+  void load(const ModelCheckpoint& checkpoint);
   std::size_t state_bytes() const;
 
  private:
