@@ -49,6 +49,11 @@ std::pair<ResourceList::iterator, bool> ResourceList::try_emplace(std::string_vi
                                                                   const Quantity& quantity) {
   auto it = lower_bound(name);
   if (it != entries_.end() && it->first == name) return {it, false};
+  // Most lists name cpu and memory: one allocation instead of growing 1 -> 2.
+  if (entries_.capacity() == 0) {
+    entries_.reserve(2);
+    it = entries_.end();
+  }
   return {entries_.emplace(it, std::string(name), quantity), true};
 }
 
