@@ -48,6 +48,9 @@ void print_table(std::ostream& out, const std::vector<recommender::ScoreRow>& ro
 
 void print_per_container(std::ostream& out, const std::vector<recommender::ScoreRow>& rows) {
   char line[256];
+  std::snprintf(line, sizeof line, "%-10s %-24s %6s %6s %7s %6s %6s %6s\n", "strategy",
+                "container", "cpu_sl", "mem_sl", "cpu_sh", "oom/d", "rsz/d", "bytes");
+  out << line;
   for (const auto& r : rows) {
     for (const auto& c : r.per_container) {
       if (c.scored_windows == 0) continue;
