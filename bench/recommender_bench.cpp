@@ -86,6 +86,9 @@ void BM_VpaStateBytes(benchmark::State& state) {
   }
   state.counters["bytes_per_container"] = total / models.size();
   state.counters["max_bytes"] = worst;
+  double text = 0;
+  for (const auto& m : models) text += rec::format_checkpoint(m.save()).size();
+  state.counters["checkpoint_chars"] = text / models.size();
 }
 BENCHMARK(BM_VpaStateBytes)->Iterations(1);
 
