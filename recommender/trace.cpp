@@ -201,6 +201,11 @@ class Reader {
                                      " s is not after the container's previous row (" +
                                      std::to_string(s.windows.back().start) + " s)");
     }
+    // One corrupt far-future row must not make every later row look out of order.
+    if (!s.windows.empty() && w.start - s.windows.back().start > kMaxForwardJump) {
+      return diag_.reject(where, "timestamp " + std::to_string(w.start) +
+                                     " s is more than a year after the container's previous row");
+    }
     carry_limits(s, w);
     s.windows.push_back(w);
   }

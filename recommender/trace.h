@@ -37,8 +37,9 @@ inline constexpr Seconds kGoogleWindow = 300;
 
 // Plausibility limits: a value beyond them is a corrupt line, not usage.
 inline constexpr double kMaxPlausibleCores = 10000.0;
-inline constexpr double kMaxPlausibleBytes = 1e15;  // ~1 PB
-inline constexpr double kMaxPlausibleTime = 1e11;   // seconds, ~year 5138 after the Unix epoch
+inline constexpr double kMaxPlausibleBytes = 1e15;      // ~1 PB
+inline constexpr double kMaxPlausibleTime = 1e11;       // seconds, ~year 5138 after the Unix epoch
+inline constexpr Seconds kMaxForwardJump = 366 * kDay;  // between a container's rows
 
 class TraceError : public std::runtime_error {
  public:

@@ -60,6 +60,21 @@ TEST(GenericTrace, RejectsBadLinesWithWhereAndWhy) {
   EXPECT_NE(d.messages[5].find("not after the container's previous row"), std::string::npos);
 }
 
+TEST(GenericTrace, FarFutureRowIsRejectedWithoutLosingTheRest) {
+  TraceDiagnostics d;
+  auto s = parse(
+      "time_s,container,cpu_cores,memory_bytes\n"
+      "0,a,0.5,100\n"
+      "90000000000,a,0.5,100\n"  // ~2850 years later: corrupt
+      "60,a,0.5,100\n"
+      "120,a,0.5,100\n",
+      d);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].windows.size(), 3u);
+  EXPECT_EQ(d.rows_rejected, 1u);
+  EXPECT_NE(d.messages[0].find("more than a year after"), std::string::npos) << d.messages[0];
+}
+
 TEST(GenericTrace, MissingColumnOrOneLimitIsAnError) {
   TraceDiagnostics d;
   EXPECT_THROW(parse("time_s,container,cpu_cores\n", d), TraceError);
