@@ -1,6 +1,7 @@
 // Entry points: padding, the per-thread parser, root and list envelopes, watch events.
 #include "controller/kube/model/decode.h"
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 
@@ -16,9 +17,22 @@ using json::for_each_field;
 
 static_assert(kJsonPadding >= simdjson::SIMDJSON_PADDING);
 
-// Parser and copy buffer are per thread and keep their capacity between documents.
+std::atomic<std::size_t> retained_bytes{kDefaultJsonParserRetention};
+
+// Parser and copy buffer are per thread and keep their capacity between documents, up to the
+// retention limit: simdjson sizes its index and string buffers from the document (several bytes
+// per input byte), so one huge unpaginated list must not pin them for the life of the thread.
 class ThreadParser {
  public:
+  void trim() {
+    std::size_t limit = retained_bytes.load(std::memory_order_relaxed);
+    if (parser_.capacity() > limit) parser_ = od::parser();
+    if (capacity_ > limit) {
+      buffer_.reset();
+      capacity_ = 0;
+    }
+  }
+
   od::document iterate(JsonInput input) {
     std::string_view json = input.text();
     const char* data = json.data();
@@ -69,8 +83,14 @@ void expect_end(od::document& doc) {
   if (!doc.current_location().get(location)) fail("unexpected content after the JSON document");
 }
 
+// Trims the thread's parser once the document (which refers to it) is gone.
+struct TrimAfterUse {
+  ~TrimAfterUse() { tls_parser.trim(); }
+};
+
 template <class F>
 void decode_document(JsonInput json, F&& read_root) {
+  TrimAfterUse trim;
   od::document doc = tls_parser.iterate(json);
   od::value root = root_value(doc);
   read_root(root);
@@ -156,6 +176,10 @@ WatchEvent<T> decode_watch_event(JsonInput json) {
     });
   }
   return event;
+}
+
+void set_json_parser_retention(std::size_t bytes) {
+  retained_bytes.store(bytes, std::memory_order_relaxed);
 }
 
 WatchEventType parse_watch_event_type(std::string_view text) {

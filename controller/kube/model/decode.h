@@ -92,6 +92,12 @@ inline Event decode_event(JsonInput json) { return decode<Event>(json); }
 inline Lease decode_lease(JsonInput json) { return decode<Lease>(json); }
 inline Status decode_status(JsonInput json) { return decode<Status>(json); }
 
+// Each thread keeps its parser buffers for the next document when they were sized for documents
+// of at most this many bytes (default 16 MiB: pages of a paginated list, watch events); buffers
+// for bigger documents are freed after use. Process-wide.
+inline constexpr std::size_t kDefaultJsonParserRetention = std::size_t{16} << 20;
+void set_json_parser_retention(std::size_t document_bytes);
+
 // "ADDED" -> Added, ...; throws DecodeError for an unknown type.
 WatchEventType parse_watch_event_type(std::string_view text);
 std::string_view to_string(WatchEventType type);

@@ -286,6 +286,20 @@ TEST(DecodeInput, PaddedStringIsParsedInPlaceAndEndsAtItsSize) {
   EXPECT_EQ(decode_pod(std::string_view(body)).metadata.name, "p");
 }
 
+// With no retention the thread's buffers are freed after every document; decoding (and errors
+// that name keys from the parser's buffers) still work.
+TEST(DecodeInput, BuffersFreedAfterUseWhenRetentionIsZero) {
+  set_json_parser_retention(0);
+  EXPECT_EQ(decode_pod(testing::kPodJson).metadata.name, "web-7d9f8c6b5-x2x4q");
+  EXPECT_EQ(pod_error(R"({"spec": {"nodeName": 1}})"),
+            "spec.nodeName: expected a string, got number 1");
+  auto event =
+      decode_watch_event<Pod>(R"({"object": {"metadata": {"name": "p"}}, "type": "ADDED"})");
+  EXPECT_EQ(event.object.metadata.name, "p");
+  set_json_parser_retention(kDefaultJsonParserRetention);
+  EXPECT_EQ(decode_pod(testing::kPodJson).metadata.name, "web-7d9f8c6b5-x2x4q");
+}
+
 // ---- lists, watch events, other kinds ----
 
 TEST(DecodeList, ReadsItemsAndListMeta) {
