@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 
 #include <charconv>
+#include <ostream>
 #include <stdexcept>
 
 namespace tailor::kube::observe {
@@ -99,6 +100,21 @@ void apply_logging(const CommonOptions& o) {
   lo.format = o.log_format;
   lo.verbosity = o.verbosity;
   log::configure(std::move(lo));
+}
+
+std::optional<int> init_process(config::Schema& schema, const CommonOptions& options, int argc,
+                                const char* const argv[], std::ostream& out, std::ostream& err) {
+  try {
+    if (schema.parse(argc, argv) == config::ParseResult::Help) {
+      out << schema.usage();
+      return 0;
+    }
+  } catch (const config::ConfigError& e) {
+    err << "error: " << e.what() << "\nRun with --help for usage.\n";
+    return 2;
+  }
+  apply_logging(options);
+  return std::nullopt;
 }
 
 std::vector<std::unique_ptr<Endpoint>> start_endpoints(const CommonOptions& o,

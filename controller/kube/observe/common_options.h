@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,8 +50,14 @@ void add_common_options(config::Schema& schema, CommonOptions& options);
 // Points the process-wide logger at standard error with the chosen format and verbosity.
 void apply_logging(const CommonOptions& options);
 
+// The start of every main(): parses argv with the schema and applies the logging options.
+// Returns the exit code when the process should stop now: 0 after printing usage for --help,
+// 2 after printing a bad flag or config file error.
+std::optional<int> init_process(config::Schema& schema, const CommonOptions& options, int argc,
+                                const char* const argv[], std::ostream& out, std::ostream& err);
+
 // Starts the metrics endpoint and, when separate, the health endpoint (each serves every path).
-// The endpoints stop when destroyed.
+// The endpoints stop when destroyed; registry and checks must outlive them.
 std::vector<std::unique_ptr<Endpoint>> start_endpoints(const CommonOptions& options,
                                                        const metrics::Registry& registry,
                                                        const health::Checks& checks);

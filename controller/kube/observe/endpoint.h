@@ -21,7 +21,8 @@ http::ServerResponse route(const http::ServerRequest& request, const metrics::Re
 
 class Endpoint {
  public:
-  // host "" listens on all interfaces; port 0 picks a free port.
+  // host "" listens on all interfaces; port 0 picks a free port. registry and checks must
+  // outlive the endpoint.
   Endpoint(std::string host, std::uint16_t port, const metrics::Registry& registry,
            const health::Checks& checks);
   ~Endpoint();

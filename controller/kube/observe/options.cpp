@@ -273,8 +273,10 @@ void Schema::Impl::load_file(const std::string& path) {
 
 void Schema::Impl::walk(const YAML::Node& map, const std::string& prefix, const std::string& path) {
   std::set<std::string> seen;
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    const YAML::Node& key_node = it->first;
+  for (const auto& pair : map) {
+    // Copies: yaml-cpp's iterators hand out temporaries (Nodes are cheap handles).
+    YAML::Node key_node = pair.first;
+    YAML::Node value = pair.second;
     if (!key_node.IsScalar())
       throw ConfigError(where(path, key_node.Mark()) + "keys must be strings");
     std::string key = prefix.empty() ? key_node.Scalar() : prefix + "." + key_node.Scalar();
@@ -282,13 +284,13 @@ void Schema::Impl::walk(const YAML::Node& map, const std::string& prefix, const 
       throw ConfigError(where(path, key_node.Mark()) + "duplicate key \"" + key + "\"");
     }
     if (const Entry* e = by_key(key)) {
-      apply_yaml(*e, key_node, it->second, path);
+      apply_yaml(*e, key_node, value, path);
     } else if (is_section(key)) {
-      if (it->second.IsNull()) continue;
-      if (!it->second.IsMap()) {
-        throw ConfigError(where(path, it->second.Mark()) + "\"" + key + "\" must be a map");
+      if (value.IsNull()) continue;
+      if (!value.IsMap()) {
+        throw ConfigError(where(path, value.Mark()) + "\"" + key + "\" must be a map");
       }
-      walk(it->second, key, path);
+      walk(value, key, path);
     } else {
       throw ConfigError(where(path, key_node.Mark()) + "unknown key \"" + key + "\"");
     }

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "tests/controller/kube/observe/http_get.h"
 
@@ -117,6 +118,30 @@ TEST(CommonOptionsTest, StartsOneOrTwoEndpoints) {
   o.metrics_bind_address = parse_bind_address("0");
   o.health_probe_bind_address.reset();
   EXPECT_TRUE(start_endpoints(o, registry, checks).empty());
+}
+
+TEST(CommonOptionsTest, InitProcessHandlesHelpErrorsAndLogging) {
+  auto init = [](std::vector<const char*> argv, std::string& out, std::string& err) {
+    config::Schema schema("tailor-test", "A test process.");
+    CommonOptions o;
+    add_common_options(schema, o);
+    std::ostringstream o_out, o_err;
+    argv.insert(argv.begin(), "tailor-test");
+    auto code = init_process(schema, o, static_cast<int>(argv.size()), argv.data(), o_out, o_err);
+    out = o_out.str();
+    err = o_err.str();
+    return code;
+  };
+  std::string out, err;
+  EXPECT_EQ(init({"--help"}, out, err), 0);
+  EXPECT_THAT(out, HasSubstr("Usage: tailor-test [flags]"));
+  EXPECT_EQ(init({"--v=x"}, out, err), 2);
+  EXPECT_EQ(
+      err, "error: invalid value \"x\" for flag --v: not an integer\nRun with --help for usage.\n");
+  EXPECT_EQ(init({"--v=3", "--log-format=json"}, out, err), std::nullopt);
+  EXPECT_EQ(log::global().format(), log::Format::Json);
+  EXPECT_TRUE(log::v(3).enabled());
+  apply_logging(CommonOptions{});
 }
 
 TEST(CommonOptionsTest, ApplyLoggingConfiguresTheGlobalLogger) {
