@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace tailor::recommender {
 
@@ -9,6 +10,13 @@ TailoredStrategy::TailoredStrategy(const TailoredConfig& config)
     : config_(&config),
       cpu_(cpu_histogram_options(), config.cpu),
       memory_(memory_histogram_options(), config.memory) {
+  if (config.down_confidence < 0 || config.down_confidence > kSlots * kHour ||
+      !(config.down_threshold >= 0 && config.down_threshold < 1) ||
+      !(config.cpu_up_threshold >= 0) || !(config.memory_up_threshold >= 0)) {
+    throw std::invalid_argument(
+        "default strategy: down_confidence must be within 24 h, down_threshold in [0, 1), up "
+        "thresholds >= 0");
+  }
   slot_hour_.fill(-1);
 }
 

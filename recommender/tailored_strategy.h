@@ -7,21 +7,22 @@
 
 namespace tailor::recommender {
 
-// Knobs of the default strategy; each default is argued in docs next to it.
+// Knobs of the default strategy, each with why it has its default. Measured on the Google 2019
+// replay (bench/RESULTS.md), but chosen for reasons that do not depend on those 19 series; the
+// sweeps there only moved along the same slack/shortfall frontier.
 struct TailoredConfig {
   // CPU: ensemble over window-mean CPU samples. Half-lives span a step (2 h) to a multi-day
-  // trend (2 d). tau 0.95: the request should sit at the 95th percentile of load, the level
-  // cpu_shortfall measures against; within-window bursts above the mean are covered by the
-  // ensemble picking a higher percentile or margin wherever overruns cost more.
+  // trend (2 d); percentiles and margins give the ensemble room for bursty and steady loads.
+  // tau 0.95: the request should sit at the 95th percentile of load, the level cpu_shortfall
+  // measures against. Change penalty 0.5 (half a 5-minute overrun at the usage level per 100%
+  // limit change) and a 1-day cost half-life ("recent" = the last daily cycle).
   EnsembleConfig cpu{
       {2 * kHour, 12 * kHour, 2 * kDay}, {0.8, 0.9, 0.95, 0.99}, {0.0, 0.1, 0.2}, 0.95, 0.5, kDay};
   // Memory: ensemble over window peaks. tau 0.995: one overrun is an OOM kill, so the limit sits
-  // above all but the rarest peaks; the margins (4-12%) cover growth between resizes, and are
-  // a third of VPA's fixed 15% + p90-of-daily-peaks headroom.
+  // above all but the rarest peaks; the margins (4-12%) cover growth between resizes, a
+  // fraction of VPA's fixed 15% on top of the p90 of daily peaks.
   EnsembleConfig memory{
       {6 * kHour, kDay, 3 * kDay}, {0.99, 1.0}, {0.04, 0.08, 0.12}, 0.995, 0.5, kDay};
-  // After an OOM kill at limit L the memory target is at least max(M + 100 MiB, 1.2 M) with
-  // M = max(L, the window's observed peak) (VPA's bump), for oom_hold.
   double oom_bump_ratio = 1.2;
   double oom_min_bump_bytes = 100 * kMiB;
   Seconds oom_hold = kDay;
@@ -35,7 +36,7 @@ struct TailoredConfig {
   double cpu_up_threshold = 0.25;
   double memory_up_threshold = 0.0;
   double down_threshold = 0.05;
-  Seconds down_confidence = kDay;
+  Seconds down_confidence = kDay;  // at most 24 h (the target history kept is hourly, a day)
   Seconds down_min_interval = kDay;
   MinResources min_resources;
 };
@@ -43,6 +44,7 @@ struct TailoredConfig {
 // The default strategy (Autopilot-style moving-window ensemble, fast up, slow confident down).
 class TailoredStrategy final : public Strategy {
  public:
+  // Throws std::invalid_argument for an invalid config (see EnsembleConfig, down_confidence).
   explicit TailoredStrategy(const TailoredConfig& config);
 
   void observe(const UsageSample& sample, const Resources& request) override;

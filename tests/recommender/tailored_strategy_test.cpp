@@ -148,6 +148,18 @@ TEST(TailoredStrategy, BehaviourDoesNotDependOnTheSamplingRate) {
   EXPECT_LT(cycled.score.cpu_short / cycled.score.cpu_p95, 0.02);
 }
 
+TEST(TailoredStrategy, InvalidConfigIsRejected) {
+  TailoredConfig c;
+  c.down_confidence = 2 * kDay;
+  EXPECT_THROW(TailoredStrategy{c}, std::invalid_argument);
+  c = {};
+  c.cpu.percentiles = {0.99, 0.9};  // must ascend
+  EXPECT_THROW(TailoredStrategy{c}, std::invalid_argument);
+  c = {};
+  c.memory.tau = 1.0;
+  EXPECT_THROW(TailoredStrategy{c}, std::invalid_argument);
+}
+
 TEST(TailoredStrategy, StateIsBounded) {
   auto s = shape(
       8, [](int i) { return 0.5 + 0.1 * std::sin(i); }, flat_mem);
