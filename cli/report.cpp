@@ -48,8 +48,8 @@ void print_table(std::ostream& out, const std::vector<recommender::ScoreRow>& ro
 
 void print_per_container(std::ostream& out, const std::vector<recommender::ScoreRow>& rows) {
   char line[256];
-  std::snprintf(line, sizeof line, "%-10s %-24s %6s %6s %7s %6s %6s %6s\n", "strategy",
-                "container", "cpu_sl", "mem_sl", "cpu_sh", "oom/d", "rsz/d", "bytes");
+  std::snprintf(line, sizeof line, "%-10s %-24s %6s %6s %7s %6s %6s %6s\n", "strategy", "container",
+                "cpu_sl", "mem_sl", "cpu_sh", "oom/d", "rsz/d", "bytes");
   out << line;
   for (const auto& r : rows) {
     for (const auto& c : r.per_container) {
@@ -80,6 +80,29 @@ void write_json(std::ostream& out, const std::vector<recommender::ScoreRow>& row
 }
 
 namespace {
+std::string xml_text(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
 struct Panel {
   double top, height;
   double max_value;
@@ -115,7 +138,7 @@ void write_svg(
   out << "<svg xmlns='http://www.w3.org/2000/svg' width='1000' height='640' "
          "font-family='sans-serif' font-size='12'>\n<rect width='1000' height='640' "
          "fill='white'/>\n<text x='60' y='20'>"
-      << title << " (days " << number((t1 - t0) / 86400) << ")</text>\n"
+      << xml_text(title) << " (days " << number((t1 - t0) / 86400) << ")</text>\n"
       << "<text x='5' y='" << cpu.top + 10 << "'>cpu " << number(cpu.max_value) << "</text>\n"
       << "<text x='5' y='" << mem.top + 10 << "'>mem GiB " << number(mem.max_value / (1 << 30))
       << "</text>\n";
@@ -128,7 +151,7 @@ void write_svg(
     const char* c = colors[i % 4];
     polyline(out, runs[i].second, t0, t1, cpu, &TP::cpu_request, c, 1.2);
     polyline(out, runs[i].second, t0, t1, mem, &TP::memory_request, c, 1.2);
-    out << "<text x='" << 700 + 90 * i << "' y='20' fill='" << c << "'>" << runs[i].first
+    out << "<text x='" << 700 + 90 * i << "' y='20' fill='" << c << "'>" << xml_text(runs[i].first)
         << " request</text>\n";
   }
   out << "<text x='600' y='20' fill='#999'>usage</text>\n</svg>\n";
