@@ -332,6 +332,27 @@ TEST(DecodeList, EmptyList) {
   EXPECT_EQ(list.metadata.resource_version, "5");
 }
 
+TEST(DecodeList, NullItemsAndOtherKinds) {
+  EXPECT_TRUE(decode_pod_list(R"({"metadata": {}, "items": null})").items.empty());
+  LeaseList leases = decode_list<Lease>(R"({"items": [{"metadata": {"name": "a"},
+    "spec": {"holderIdentity": "x"}}, {"metadata": {"name": "b"}}]})");
+  ASSERT_EQ(leases.items.size(), 2u);
+  EXPECT_EQ(leases.items[0].spec.holder_identity, "x");
+  EventList events = decode_list<Event>(R"({"items": [{"reason": "ResizeDeferred", "count": 2}]})");
+  EXPECT_EQ(events.items[0].count, 2);
+}
+
+TEST(DecodeWatch, ModifiedNodeAndLease) {
+  auto node = decode_watch_event<Node>(R"({"type": "MODIFIED", "object": {"metadata": {"name": "n"},
+    "status": {"allocatable": {"cpu": "4"}}}})");
+  EXPECT_EQ(node.type, WatchEventType::Modified);
+  EXPECT_EQ(node.object.status.allocatable.at("cpu"), Quantity::parse("4"));
+  auto lease =
+      decode_watch_event<Lease>(R"({"type": "DELETED", "object": {"metadata": {"name": "l"}}})");
+  EXPECT_EQ(lease.type, WatchEventType::Deleted);
+  EXPECT_EQ(to_string(lease.type), "DELETED");
+}
+
 TEST(DecodeWatch, AddedPod) {
   auto event = decode_watch_event<Pod>(std::string(R"({"type": "ADDED", "object": )") +
                                        testing::kPodJson + "}");
