@@ -28,32 +28,32 @@ class ClientError : public std::runtime_error {
 };
 
 struct ClientTlsConfig {
-  std::string ca_pem;  // empty: the system's trust store
-  std::string client_cert_pem;
-  std::string client_key_pem;
+  std::string ca_pem{};  // empty: the system's trust store
+  std::string client_cert_pem{};
+  std::string client_key_pem{};
   bool insecure_skip_verify = false;
-  std::string server_name;  // SNI and the name checked against the certificate; "" : the host
+  std::string server_name{};  // SNI and the name checked against the certificate; "" : the host
 };
 
 struct ClientOptions {
-  std::string base_url;  // http(s)://host[:port][/prefix]; request targets are appended
-  ClientTlsConfig tls;
+  std::string base_url{};  // http(s)://host[:port][/prefix]; request targets are appended
+  ClientTlsConfig tls{};
   std::size_t max_idle_connections = 8;
   std::uint64_t max_response_body = 1ull << 30;
 };
 
 struct ClientRequest {
   std::string method = "GET";
-  std::string target;  // path plus query, e.g. "/api/v1/pods?limit=5"
-  Headers headers;     // Host, Content-Length are set by the client
-  std::string body;
+  std::string target{};  // path plus query, e.g. "/api/v1/pods?limit=5"
+  Headers headers{};     // Host, Content-Length are set by the client
+  std::string body{};
   std::chrono::milliseconds timeout{30000};  // whole exchange; for streams: until the headers
 };
 
 struct ClientResponse {
   int status = 0;
-  Headers headers;
-  std::string body;
+  Headers headers{};
+  std::string body{};
 
   std::string_view header(std::string_view name) const { return find_header(headers, name); }
 };

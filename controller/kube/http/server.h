@@ -39,8 +39,8 @@ struct ServerRequest {
 
 struct ServerResponse {
   int status = 200;
-  Headers headers;  // Content-Type, Retry-After, ...; Content-Length is set by the server
-  std::string body;
+  Headers headers{};  // Content-Type, Retry-After, ...; Content-Length is set by the server
+  std::string body{};
 };
 
 // One request and its answer. A handler either calls respond() once, or streams:
@@ -69,10 +69,10 @@ class Exchange {
 using Handler = std::function<void(Exchange&)>;
 
 struct TlsServerConfig {
-  std::string cert_chain_pem;
-  std::string private_key_pem;
+  std::string cert_chain_pem{};
+  std::string private_key_pem{};
   // When set, clients must present a certificate signed by this CA.
-  std::string client_ca_pem;
+  std::string client_ca_pem{};
   bool require_client_cert = false;  // with client_ca_pem: reject clients without a cert
 };
 
