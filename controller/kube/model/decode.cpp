@@ -212,13 +212,16 @@ template Node decode<Node>(JsonInput);
 template Event decode<Event>(JsonInput);
 template Lease decode<Lease>(JsonInput);
 template Status decode<Status>(JsonInput);
+template PartialObjectMetadata decode<PartialObjectMetadata>(JsonInput);
 template PodList decode_list<Pod>(JsonInput);
 template NodeList decode_list<Node>(JsonInput);
 template EventList decode_list<Event>(JsonInput);
 template LeaseList decode_list<Lease>(JsonInput);
+template PartialObjectMetadataList decode_list<PartialObjectMetadata>(JsonInput);
 template WatchEvent<Pod> decode_watch_event<Pod>(JsonInput);
 template WatchEvent<Node> decode_watch_event<Node>(JsonInput);
 template WatchEvent<Event> decode_watch_event<Event>(JsonInput);
 template WatchEvent<Lease> decode_watch_event<Lease>(JsonInput);
+template WatchEvent<PartialObjectMetadata> decode_watch_event<PartialObjectMetadata>(JsonInput);
 
 }  // namespace tailor::kube

@@ -69,20 +69,24 @@ List<T> decode_list(JsonInput json);
 template <class T>
 WatchEvent<T> decode_watch_event(JsonInput json);
 
-// Defined for Pod, Node, Event, Lease (and decode<Status>).
+// Defined for Pod, Node, Event, Lease, PartialObjectMetadata (and decode<Status>).
 extern template Pod decode<Pod>(JsonInput);
 extern template Node decode<Node>(JsonInput);
 extern template Event decode<Event>(JsonInput);
 extern template Lease decode<Lease>(JsonInput);
 extern template Status decode<Status>(JsonInput);
+extern template PartialObjectMetadata decode<PartialObjectMetadata>(JsonInput);
 extern template PodList decode_list<Pod>(JsonInput);
 extern template NodeList decode_list<Node>(JsonInput);
 extern template EventList decode_list<Event>(JsonInput);
 extern template LeaseList decode_list<Lease>(JsonInput);
+extern template PartialObjectMetadataList decode_list<PartialObjectMetadata>(JsonInput);
 extern template WatchEvent<Pod> decode_watch_event<Pod>(JsonInput);
 extern template WatchEvent<Node> decode_watch_event<Node>(JsonInput);
 extern template WatchEvent<Event> decode_watch_event<Event>(JsonInput);
 extern template WatchEvent<Lease> decode_watch_event<Lease>(JsonInput);
+extern template WatchEvent<PartialObjectMetadata> decode_watch_event<PartialObjectMetadata>(
+    JsonInput);
 
 inline Pod decode_pod(JsonInput json) { return decode<Pod>(json); }
 inline PodList decode_pod_list(JsonInput json) { return decode_list<Pod>(json); }

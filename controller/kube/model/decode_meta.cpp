@@ -81,6 +81,17 @@ void read(od::value& v, ObjectReference& out) {
   });
 }
 
+void read(od::value& v, PartialObjectMetadata& out) {
+  for_each_field(v, [&](std::string_view key, od::value& f) {
+    if (key == "metadata")
+      read(f, out.metadata);
+    else if (key == "apiVersion")
+      read(f, out.api_version);
+    else if (key == "kind")
+      read(f, out.kind);
+  });
+}
+
 void read(od::value& v, ResourceRequirements& out) {
   for_each_field(v, [&](std::string_view key, od::value& f) {
     if (key == "requests")

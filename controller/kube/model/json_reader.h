@@ -43,6 +43,7 @@ void read(od::value& v, OwnerReference& out);
 void read(od::value& v, ObjectMeta& out);
 void read(od::value& v, ListMeta& out);
 void read(od::value& v, ObjectReference& out);
+void read(od::value& v, PartialObjectMetadata& out);
 void read(od::value& v, ResourceRequirements& out);
 void read(od::value& v, ContainerResizePolicy& out);
 void read(od::value& v, Container& out);

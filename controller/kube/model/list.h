@@ -24,6 +24,7 @@ using PodList = List<Pod>;
 using NodeList = List<Node>;
 using EventList = List<Event>;
 using LeaseList = List<Lease>;
+using PartialObjectMetadataList = List<PartialObjectMetadata>;
 
 enum class WatchEventType { Added, Modified, Deleted, Bookmark, Error };
 

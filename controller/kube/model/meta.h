@@ -48,6 +48,14 @@ struct ListMeta {
   std::optional<std::int64_t> remaining_item_count;
 };
 
+// Any object read for its metadata only (metav1.PartialObjectMetadata): for informers and owner
+// lookups over kinds the model has no type for (ReplicaSets, Deployments, custom resources).
+struct PartialObjectMetadata {
+  std::string api_version;
+  std::string kind;
+  ObjectMeta metadata;
+};
+
 // core/v1 ObjectReference (Event.involvedObject).
 struct ObjectReference {
   std::string kind;

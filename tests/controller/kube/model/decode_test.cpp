@@ -353,6 +353,23 @@ TEST(DecodeWatch, ModifiedNodeAndLease) {
   EXPECT_EQ(to_string(lease.type), "DELETED");
 }
 
+TEST(DecodePartialObjectMetadata, AnyKind) {
+  auto rs = decode<PartialObjectMetadata>(R"({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+    "metadata": {"name": "web-7d9f8c6b5", "namespace": "shop", "ownerReferences": [{"apiVersion":
+    "apps/v1", "kind": "Deployment", "name": "web", "uid": "d1", "controller": true}]},
+    "spec": {"replicas": 3, "template": {"spec": {"containers": []}}}, "status": {"replicas": 3}})");
+  EXPECT_EQ(rs.kind, "ReplicaSet");
+  EXPECT_EQ(rs.api_version, "apps/v1");
+  ASSERT_NE(controller_of(rs.metadata), nullptr);
+  EXPECT_EQ(controller_of(rs.metadata)->kind, "Deployment");
+  auto list = decode_list<PartialObjectMetadata>(R"({"kind": "VerticalScalingPolicyList",
+    "metadata": {"resourceVersion": "9"}, "items": [{"metadata": {"name": "web"}}]})");
+  EXPECT_EQ(list.items[0].metadata.name, "web");
+  auto event = decode_watch_event<PartialObjectMetadata>(R"({"type": "ADDED", "object":
+    {"kind": "Deployment", "metadata": {"name": "d"}}})");
+  EXPECT_EQ(event.object.kind, "Deployment");
+}
+
 TEST(DecodeWatch, AddedPod) {
   auto event = decode_watch_event<Pod>(std::string(R"({"type": "ADDED", "object": )") +
                                        testing::kPodJson + "}");
