@@ -2,9 +2,9 @@
 
 #include <prometheus/text_serializer.h>
 
-#include <chrono>
-#include <cmath>
 #include <stdexcept>
+
+#include "controller/kube/observe/process_metrics.h"
 
 namespace tailor::kube::metrics {
 namespace {
@@ -122,19 +122,26 @@ HistogramVec Registry::histogram(const Opts& opts, std::vector<double> buckets) 
                       std::move(buckets));
 }
 
+void Registry::add_collector(std::shared_ptr<prometheus::Collectable> collector) {
+  std::lock_guard lock(*mu_);
+  collectors_.push_back(std::move(collector));
+}
+
 std::string Registry::serialize() const {
-  return prometheus::TextSerializer().Serialize(registry_->Collect());
+  auto families = registry_->Collect();
+  std::lock_guard lock(*mu_);
+  for (const auto& c : collectors_) {
+    auto more = c->Collect();
+    families.insert(families.end(), std::make_move_iterator(more.begin()),
+                    std::make_move_iterator(more.end()));
+  }
+  return prometheus::TextSerializer().Serialize(families);
 }
 
 Registry& registry() {
   static Registry* r = [] {
     auto* reg = new Registry();  // never destroyed: metrics may be updated during exit
-    auto start = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch());
-    reg->gauge({.namespace_ = "",
-                .name = "process_start_time_seconds",
-                .help = "Start time of the process since unix epoch in seconds."})
-        .with()
-        .Set(start.count());
+    reg->add_collector(make_process_collector());
     return reg;
   }();
   return *r;

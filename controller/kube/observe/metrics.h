@@ -11,6 +11,7 @@
 #include <prometheus/registry.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,15 +77,20 @@ class Registry {
   Vec<prometheus::Gauge> gauge(const Opts& opts);
   HistogramVec histogram(const Opts& opts, std::vector<double> buckets = default_buckets());
 
+  // Adds metrics computed at scrape time (e.g. the process collector).
+  void add_collector(std::shared_ptr<prometheus::Collectable> collector);
+
   // The text exposition format (version 0.0.4), as served on /metrics.
   std::string serialize() const;
   const std::shared_ptr<prometheus::Registry>& prometheus() const { return registry_; }
 
  private:
   std::shared_ptr<prometheus::Registry> registry_;
+  std::vector<std::shared_ptr<prometheus::Collectable>> collectors_;
+  mutable std::unique_ptr<std::mutex> mu_ = std::make_unique<std::mutex>();
 };
 
-// The process-wide registry; it carries process_start_time_seconds.
+// The process-wide registry; it carries the process_* metrics (process_metrics.h).
 Registry& registry();
 
 }  // namespace tailor::kube::metrics

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <charconv>
 #include <cmath>
@@ -77,6 +78,35 @@ std::vector<std::string> normalize(const std::vector<std::string>& args) {
   return out;
 }
 
+// Edits between a and b, counting a swap of neighbours as one (optimal string alignment).
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// " (did you mean \"x\"?)" for the closest candidate when it is a likely typo, else "".
+std::string did_you_mean(std::string_view unknown, const std::vector<std::string>& candidates,
+                         std::string_view prefix = "") {
+  const std::string* best = nullptr;
+  std::size_t best_distance = 2 + unknown.size() / 8;  // one edit for short words, more for long
+  for (const auto& c : candidates) {
+    std::size_t d = edit_distance(unknown, c);
+    if (d < best_distance) best = &c, best_distance = d;
+  }
+  return best ? " (did you mean \"" + std::string(prefix) + *best + "\"?)" : "";
+}
+
 }  // namespace
 
 struct Entry {
@@ -118,6 +148,25 @@ struct Schema::Impl {
       if (e.option.yaml_key.rfind(prefix + ".", 0) == 0) return true;
     }
     return false;
+  }
+
+  std::vector<std::string> flags() const {
+    std::vector<std::string> out{"config", "help"};
+    for (const auto& e : entries) out.push_back(e.option.flag);
+    return out;
+  }
+
+  // Every key and section a config file may hold.
+  std::vector<std::string> keys() const {
+    std::vector<std::string> out;
+    for (const auto& e : entries) {
+      const std::string& k = e.option.yaml_key;
+      for (auto dot = k.find('.'); dot != std::string::npos; dot = k.find('.', dot + 1)) {
+        out.push_back(k.substr(0, dot));
+      }
+      if (!k.empty()) out.push_back(k);
+    }
+    return out;
   }
 
   void load_file(const std::string& path);
@@ -225,7 +274,10 @@ po::variables_map Schema::Impl::parse_flags(const std::vector<std::string>& args
     auto style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
     po::store(po::command_line_parser(args).options(desc).positional(pos).style(style).run(), vm);
   } catch (const po::unknown_option& e) {
-    throw ConfigError("unknown flag: " + e.get_option_name());
+    std::string name = e.get_option_name();
+    name = name.substr(0, name.find('='));
+    auto bare = name.substr(name.find_first_not_of('-'));
+    throw ConfigError("unknown flag: " + name + did_you_mean(bare, flags(), "--"));
   } catch (const po::too_many_positional_options_error&) {
     throw ConfigError(program + " takes no arguments besides flags");
   } catch (const po::error& e) {
@@ -292,7 +344,8 @@ void Schema::Impl::walk(const YAML::Node& map, const std::string& prefix, const 
       }
       walk(value, key, path);
     } else {
-      throw ConfigError(where(path, key_node.Mark()) + "unknown key \"" + key + "\"");
+      throw ConfigError(where(path, key_node.Mark()) + "unknown key \"" + key + "\"" +
+                        did_you_mean(key, keys()));
     }
   }
 }

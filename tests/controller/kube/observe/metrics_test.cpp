@@ -128,7 +128,7 @@ TEST(MetricsTest, BucketHelpers) {
   EXPECT_THROW(linear_buckets(1, 1, 0), std::invalid_argument);
 }
 
-TEST(MetricsTest, ProcessRegistryHasStartTime) {
+TEST(MetricsTest, ProcessRegistryHasProcessMetrics) {
   EXPECT_THAT(registry().serialize(), HasSubstr("# TYPE process_start_time_seconds gauge\n"));
   EXPECT_EQ(&registry(), &registry());
 }

@@ -158,9 +158,15 @@ TEST_P(FileErrorTest, NamesFileLineAndKey) {
 INSTANTIATE_TEST_SUITE_P(
     Yaml, FileErrorTest,
     ::testing::Values(
-        FileError{"name: a\nnmae: b\n", "line 2, column 1: unknown key \"nmae\""},
+        FileError{"name: a\nnmae: b\n",
+                  "line 2, column 1: unknown key \"nmae\" (did you mean \"name\"?)"},
         FileError{"leaderElection:\n  leaseDuraton: 15s\n",
-                  "line 2, column 3: unknown key \"leaderElection.leaseDuraton\""},
+                  "line 2, column 3: unknown key \"leaderElection.leaseDuraton\" (did you mean "
+                  "\"leaderElection.leaseDuration\"?)"},
+        FileError{"leaderElektion:\n  leaseDuration: 15s\n",
+                  "line 1, column 1: unknown key \"leaderElektion\" (did you mean "
+                  "\"leaderElection\"?)"},
+        FileError{"kubeconfig: /x\n", "line 1, column 1: unknown key \"kubeconfig\""},
         FileError{"leaderElection:\n  leaseDuration: -5s\n",
                   "line 2, column 18: invalid value \"-5s\" for \"leaderElection.leaseDuration\": "
                   "must not be negative"},
@@ -194,6 +200,7 @@ TEST_F(OptionsTest, MissingFileIsAnError) {
 
 TEST_F(OptionsTest, FlagErrorsNameTheFlag) {
   EXPECT_EQ(error_of({"--nope"}), "unknown flag: --nope");
+  EXPECT_EQ(error_of({"--worker=3"}), "unknown flag: --worker (did you mean \"--workers\"?)");
   EXPECT_EQ(error_of({"--workers", "x"}), "invalid value \"x\" for flag --workers: not an integer");
   EXPECT_EQ(error_of({"--leader-elect-lease-duration=-1s"}),
             "invalid value \"-1s\" for flag --leader-elect-lease-duration: must not be negative");
@@ -201,7 +208,7 @@ TEST_F(OptionsTest, FlagErrorsNameTheFlag) {
             "invalid value \"maybe\" for flag --leader-elect: not a boolean (true or false)");
   EXPECT_EQ(error_of({"stray"}), "tailor-test takes no arguments besides flags");
   EXPECT_THAT(error_of({"--workers"}), HasSubstr("workers"));
-  EXPECT_EQ(error_of({"--lease=1s"}), "unknown flag: --lease=1s");  // no prefix guessing
+  EXPECT_EQ(error_of({"--lease=1s"}), "unknown flag: --lease");  // no prefix guessing
 }
 
 TEST_F(OptionsTest, PositionalArguments) {
