@@ -1,5 +1,7 @@
 #include "controller/kube/model/json_reader.h"
 
+#include <array>
+#include <cstring>
 #include <limits>
 
 namespace tailor::kube {
@@ -160,15 +162,75 @@ void read(od::value& v, std::int32_t& out) {
   out = static_cast<std::int32_t>(wide);
 }
 
+namespace {
+// Quantity strings repeat across pods ("100m", "256Mi"); parsing is a pure function, so a small
+// per-thread direct-mapped cache keyed by the exact text skips most parses.
+class QuantityCache {
+ public:
+  const Quantity* find(std::string_view text) const {
+    const Slot& slot = slots_[slot_of(text)];
+    bool hit = slot.size == text.size() && text.size() <= kMaxText &&
+               std::memcmp(slot.text, text.data(), text.size()) == 0;
+    return hit ? &slot.value : nullptr;
+  }
+  void put(std::string_view text, const Quantity& value) {
+    if (text.empty() || text.size() > kMaxText) return;
+    Slot& slot = slots_[slot_of(text)];
+    slot.value = value;
+    slot.size = static_cast<std::uint8_t>(text.size());
+    std::memcpy(slot.text, text.data(), text.size());
+  }
+
+ private:
+  static constexpr std::size_t kSlots = 64;
+  static constexpr std::size_t kMaxText = 22;
+  struct Slot {
+    Quantity value;
+    std::uint8_t size = 0;  // 0: empty
+    char text[kMaxText];
+  };
+  static std::size_t slot_of(std::string_view text) {
+    std::uint32_t hash = 2166136261u;  // FNV-1a
+    for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+    return (hash ^ (hash >> 16)) % kSlots;
+  }
+  std::array<Slot, kSlots> slots_{};
+};
+
+thread_local QuantityCache quantity_cache;
+
+Quantity parse_quantity(std::string_view text) {
+  if (const Quantity* cached = quantity_cache.find(text)) return *cached;
+  std::string message;
+  auto parsed = Quantity::try_parse(text, &message);
+  if (!parsed) fail(message.empty() ? "invalid quantity " + excerpt(text) : message);
+  quantity_cache.put(text, *parsed);
+  return *parsed;
+}
+
+// apimachinery takes the bytes between the quotes as they are (no unescaping) and trims
+// spaces: "1\u0030m" is invalid, " 100m " is 100m.
+std::string_view quoted_quantity_text(od::value& v) {
+  std::string_view text = token_text(v);
+  text = text.substr(1, text.size() - 2);
+  auto space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+  };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  return text;
+}
+}  // namespace
+
 // apimachinery's Quantity.UnmarshalJSON: a string, a bare number (its literal text), or null
-// (zero).
+// (zero). Tokens were validated by simdjson's stage 1 (a string token ends with its quote).
 void read(od::value& v, Quantity& out) {
   od::json_type type;
   if (auto error = v.type().get(type)) fail_syntax(error);
   std::string_view text;
   switch (type) {
     case od::json_type::string:
-      if (auto error = v.get_string().get(text)) fail_syntax(error);
+      text = quoted_quantity_text(v);  // left unconsumed: the enclosing loop skips it
       break;
     case od::json_type::number:
       text = token_text(v);  // left unconsumed: the enclosing loop skips it
@@ -180,10 +242,7 @@ void read(od::value& v, Quantity& out) {
     default:
       fail_type(v, simdjson::INCORRECT_TYPE, "a quantity (string or number)");
   }
-  std::string message;
-  auto parsed = Quantity::try_parse(text, &message);
-  if (!parsed) fail(message.empty() ? "invalid quantity " + excerpt(text) : message);
-  out = *parsed;
+  out = parse_quantity(text);
 }
 
 void read(od::value& v, StringMap& out) {

@@ -147,6 +147,38 @@ TEST(DecodePod, SkipsUnknownFieldsOfAnyShape) {
   EXPECT_EQ(pod.spec.containers[0].name, "c");
 }
 
+// Decoding reuses parses of repeated quantity texts; every value must still be its own.
+TEST(DecodePod, ManyDistinctAndRepeatedQuantities) {
+  std::string overhead;
+  std::vector<std::string> texts;
+  for (int i = 0; i < 300; ++i) {
+    texts.push_back(std::to_string(i % 97) + (i % 3 == 0 ? "Mi" : i % 3 == 1 ? "m" : "e3"));
+    overhead += (i ? ", " : "") + ("\"r" + std::to_string(i) + "\": \"" + texts.back() + "\"");
+  }
+  std::string json = R"({"spec": {"overhead": {)" + overhead + "}}}";
+  for (int pass = 0; pass < 2; ++pass) {
+    Pod pod = decode_pod(json);
+    for (int i = 0; i < 300; ++i) {
+      const Quantity& got = pod.spec.overhead.at("r" + std::to_string(i));
+      EXPECT_EQ(got, q(texts[i].c_str())) << texts[i];
+      EXPECT_EQ(got.to_string(), q(texts[i].c_str()).to_string()) << texts[i];
+    }
+  }
+}
+
+// As apimachinery's Quantity.UnmarshalJSON: the text between the quotes is not unescaped, and
+// surrounding spaces are trimmed.
+TEST(DecodePod, QuantityStringsAreTakenVerbatimAndTrimmed) {
+  EXPECT_THAT(pod_error(R"({"spec": {"overhead": {"cpu": "1\u0030m"}}})"),
+              StartsWith("spec.overhead.cpu: "));
+  EXPECT_EQ(decode_pod(R"({"spec": {"overhead": {"cpu": "  100m "}}})").spec.overhead.at("cpu"),
+            q("100m"));
+  EXPECT_THAT(pod_error(R"({"spec": {"overhead": {"cpu": "100m\t"}}})"),  // an escape, not a tab
+              StartsWith("spec.overhead.cpu: "));
+  EXPECT_THAT(pod_error(R"({"spec": {"overhead": {"cpu": ""}}})"),
+              StartsWith("spec.overhead.cpu: "));
+}
+
 TEST(DecodePod, PodLevelResources) {
   Pod pod = decode_pod(
       R"({"spec": {"resources": {"requests": {"cpu": "1"}, "limits": {"memory": "1Gi"}}}})");
