@@ -60,22 +60,11 @@ void add_common_options(config::Schema& schema, CommonOptions& o) {
       &o.log_format, [](std::string_view s) { return log::parse_format(s); },
       [](const log::Format& f) { return "\"" + std::string(log::format_name(f)) + "\""; },
       "string");
-  schema.add<int>(
-      {.flag = "v",
-       .short_flag = 'v',
-       .yaml_key = "logging.verbosity",
-       .help = "Log verbosity: V(n) messages are logged when n <= this number."},
-      &o.verbosity,
-      [](std::string_view s) {
-        int v = 0;
-        auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (s.empty() || ec != std::errc() || end != s.data() + s.size()) {
-          throw std::invalid_argument("not an integer");
-        }
-        if (v < 0) throw std::invalid_argument("must not be negative");
-        return v;
-      },
-      [](const int& v) { return std::to_string(v); }, "int");
+  schema.add({.flag = "v",
+              .short_flag = 'v',
+              .yaml_key = "logging.verbosity",
+              .help = "Log verbosity: V(n) messages are logged when n <= this number."},
+             &o.verbosity, 0);
   schema.add<BindAddress>(
       {.flag = "metrics-bind-address",
        .yaml_key = "metricsBindAddress",

@@ -184,39 +184,41 @@ Schema::Schema(std::string program, std::string description) : impl_(std::make_u
 Schema::~Schema() = default;
 
 void Schema::add_custom(Option option, std::string type, std::function<void(std::string_view)> set,
-                        std::function<std::string()> show) {
-  impl_->add(Entry{std::move(option), std::move(type), std::move(set), nullptr, show()});
+                        std::string default_text) {
+  impl_->add(
+      Entry{std::move(option), std::move(type), std::move(set), nullptr, std::move(default_text)});
 }
 
 void Schema::add(Option option, std::string* t) {
   add_custom(
       std::move(option), "string", [t](std::string_view s) { *t = std::string(s); },
-      [t] { return t->empty() ? std::string() : "\"" + *t + "\""; });
+      t->empty() ? "" : "\"" + *t + "\"");
 }
 void Schema::add(Option option, bool* t) {
   add_custom(
-      std::move(option), "bool", [t](std::string_view s) { *t = parse_bool(s); },
-      [t] { return *t ? "true" : ""; });
+      std::move(option), "bool", [t](std::string_view s) { *t = parse_bool(s); }, *t ? "true" : "");
 }
-void Schema::add(Option option, int* t) {
+void Schema::add(Option option, int* t, int min) {
   add_custom(
-      std::move(option), "int", [t](std::string_view s) { *t = parse_int(s); },
-      [t] { return *t == 0 ? std::string() : std::to_string(*t); });
+      std::move(option), "int",
+      [t, min](std::string_view s) {
+        int v = parse_int(s);
+        if (v < min) bad("must be at least " + std::to_string(min));
+        *t = v;
+      },
+      *t == 0 ? "" : std::to_string(*t));
 }
 void Schema::add(Option option, double* t) {
+  std::ostringstream shown;
+  shown << *t;
   add_custom(
       std::move(option), "float", [t](std::string_view s) { *t = parse_double(s); },
-      [t] {
-        std::ostringstream os;
-        os << *t;
-        return *t == 0 ? std::string() : os.str();
-      });
+      *t == 0 ? "" : shown.str());
 }
 void Schema::add(Option option, Duration* t) {
   add_custom(
       std::move(option), "duration",
-      [t](std::string_view s) { *t = parse_nonnegative_duration(s); },
-      [t] { return format_duration(*t); });
+      [t](std::string_view s) { *t = parse_nonnegative_duration(s); }, format_duration(*t));
 }
 void Schema::add(Option option, std::vector<std::string>* t) {
   std::string shown;

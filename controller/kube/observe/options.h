@@ -14,6 +14,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -49,22 +50,21 @@ class Schema {
 
   void add(Option option, std::string* target);
   void add(Option option, bool* target);
-  void add(Option option, int* target);
+  void add(Option option, int* target, int min = std::numeric_limits<int>::min());
   void add(Option option, double* target);
   void add(Option option, Duration* target);  // negative durations are rejected
   // Comma-separated on the command line (repeatable); a sequence in YAML.
   void add(Option option, std::vector<std::string>* target);
 
   // Any other type: parse turns text into a value (throwing std::invalid_argument with the
-  // reason), show prints the default for usage(). Validation goes inside parse.
+  // reason), show prints a value for usage() ("" hides the default). Validation goes in parse.
   // type names the value in usage(), e.g. "host:port".
   template <class T>
   void add(Option option, T* target, std::function<T(std::string_view)> parse,
            std::function<std::string(const T&)> show, std::string type = "value") {
     add_custom(
         std::move(option), std::move(type),
-        [target, parse](std::string_view s) { *target = parse(s); },
-        [target, show] { return show(*target); });
+        [target, parse](std::string_view s) { *target = parse(s); }, show(*target));
   }
 
   // Arguments that are not flags (e.g. trace files); without this they are an error.
@@ -80,7 +80,7 @@ class Schema {
 
  private:
   void add_custom(Option option, std::string type, std::function<void(std::string_view)> set,
-                  std::function<std::string()> show);
+                  std::string default_text);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

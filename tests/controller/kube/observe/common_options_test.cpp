@@ -74,7 +74,7 @@ TEST(CommonOptionsTest, DefaultsFileAndFlags) {
   EXPECT_EQ(o.verbosity, 5);
   EXPECT_EQ(o.metrics_bind_address, (BindAddress{"127.0.0.1", 0, false}));
   EXPECT_FALSE(o.health_probe_bind_address);
-  EXPECT_THAT(schema.usage(), HasSubstr("  -v, --v int"));
+  EXPECT_THAT(schema.usage(), HasSubstr("  -v, --v int "));
   EXPECT_THAT(schema.usage(), HasSubstr("(default \"text\") [config: logging.format]"));
 }
 
@@ -93,7 +93,7 @@ TEST(CommonOptionsTest, BadValuesAreClearErrors) {
   EXPECT_EQ(error_of({"--log-format=yaml"}),
             "invalid value \"yaml\" for flag --log-format: unknown log format \"yaml\" "
             "(supported: text, json)");
-  EXPECT_EQ(error_of({"-v", "-1"}), "invalid value \"-1\" for flag --v: must not be negative");
+  EXPECT_EQ(error_of({"-v", "-1"}), "invalid value \"-1\" for flag --v: must be at least 0");
   EXPECT_EQ(error_of({"--metrics-bind-address=8080"}),
             "invalid value \"8080\" for flag --metrics-bind-address: invalid bind address "
             "\"8080\": want host:port, or 0 to disable");
