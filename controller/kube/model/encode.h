@@ -28,14 +28,14 @@ std::string to_json(const ResourceRequirements& resources);
 // by resource name, so resources not named keep their values and other containers are
 // untouched. Only cpu and memory may change through /resize; the API server rejects others.
 struct ContainerResize {
-  std::string name;
-  ResourceRequirements resources;  // the new values; empty maps are left out
+  std::string name{};
+  ResourceRequirements resources{};  // the new values; empty maps are left out
 };
 
 struct ResizePatch {
-  std::vector<ContainerResize> containers;
-  std::vector<ContainerResize> init_containers;       // restartable (sidecar) init containers only
-  std::optional<ResourceRequirements> pod_resources;  // pod-level spec.resources
+  std::vector<ContainerResize> containers{};
+  std::vector<ContainerResize> init_containers{};  // restartable (sidecar) init containers only
+  std::optional<ResourceRequirements> pod_resources{};  // pod-level spec.resources
 };
 
 std::string resize_patch(const ResizePatch& patch);
@@ -46,15 +46,15 @@ std::string resize_patch(const ResizePatch& patch);
 // the element's name/type: if the pod changed since it was read, the patch fails instead of
 // writing to the wrong element. Re-read and rebuild on failure.
 struct ContainerResourcesStatus {
-  std::string name;                                 // a container or init container status
-  std::optional<ResourceList> allocated_resources;  // allocated
-  std::optional<ResourceRequirements> resources;    // actual
+  std::string name{};                                 // a container or init container status
+  std::optional<ResourceList> allocated_resources{};  // allocated
+  std::optional<ResourceRequirements> resources{};    // actual
 };
 
 struct PodStatusPatch {
-  std::vector<PodCondition> set_conditions;    // replaces the condition of that type, or adds it
-  std::vector<std::string> remove_conditions;  // by type; absent types are ignored
-  std::vector<ContainerResourcesStatus> containers;
+  std::vector<PodCondition> set_conditions{};    // replaces the condition of that type, or adds it
+  std::vector<std::string> remove_conditions{};  // by type; absent types are ignored
+  std::vector<ContainerResourcesStatus> containers{};
   // Also fail if anything in the pod changed (test metadata.resourceVersion).
   bool require_resource_version = false;
 };

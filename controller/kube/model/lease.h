@@ -10,16 +10,16 @@
 namespace tailor::kube {
 
 struct LeaseSpec {
-  std::string holder_identity;  // empty: not held
-  std::optional<std::int32_t> lease_duration_seconds;
-  std::string acquire_time;  // metav1.MicroTime
-  std::string renew_time;    // metav1.MicroTime
-  std::optional<std::int32_t> lease_transitions;
+  std::string holder_identity{};  // empty: not held
+  std::optional<std::int32_t> lease_duration_seconds{};
+  std::string acquire_time{};  // metav1.MicroTime
+  std::string renew_time{};    // metav1.MicroTime
+  std::optional<std::int32_t> lease_transitions{};
 };
 
 struct Lease {
-  ObjectMeta metadata;
-  LeaseSpec spec;
+  ObjectMeta metadata{};
+  LeaseSpec spec{};
 };
 
 }  // namespace tailor::kube

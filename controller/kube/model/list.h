@@ -16,8 +16,8 @@ namespace tailor::kube {
 
 template <class T>
 struct List {
-  ListMeta metadata;
-  std::vector<T> items;
+  ListMeta metadata{};
+  std::vector<T> items{};
 };
 
 using PodList = List<Pod>;
@@ -33,8 +33,8 @@ enum class WatchEventType { Added, Modified, Deleted, Bookmark, Error };
 template <class T>
 struct WatchEvent {
   WatchEventType type = WatchEventType::Added;
-  T object;
-  std::optional<Status> error;
+  T object{};
+  std::optional<Status> error{};
 };
 
 }  // namespace tailor::kube

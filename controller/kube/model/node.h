@@ -10,37 +10,37 @@
 namespace tailor::kube {
 
 struct NodeCondition {
-  std::string type;  // "Ready", "MemoryPressure", ...
-  std::string status;
-  std::string reason;
-  std::string message;
-  std::string last_heartbeat_time;
-  std::string last_transition_time;
+  std::string type{};  // "Ready", "MemoryPressure", ...
+  std::string status{};
+  std::string reason{};
+  std::string message{};
+  std::string last_heartbeat_time{};
+  std::string last_transition_time{};
 };
 
 struct NodeSystemInfo {
-  std::string kubelet_version;
-  std::string container_runtime_version;
-  std::string operating_system;
-  std::string architecture;
+  std::string kubelet_version{};
+  std::string container_runtime_version{};
+  std::string operating_system{};
+  std::string architecture{};
 };
 
 struct NodeSpec {
   bool unschedulable = false;
-  std::string provider_id;
+  std::string provider_id{};
 };
 
 struct NodeStatus {
-  ResourceList capacity;
-  ResourceList allocatable;
-  std::vector<NodeCondition> conditions;
-  NodeSystemInfo node_info;
+  ResourceList capacity{};
+  ResourceList allocatable{};
+  std::vector<NodeCondition> conditions{};
+  NodeSystemInfo node_info{};
 };
 
 struct Node {
-  ObjectMeta metadata;
-  NodeSpec spec;
-  NodeStatus status;
+  ObjectMeta metadata{};
+  NodeSpec spec{};
+  NodeStatus status{};
 };
 
 }  // namespace tailor::kube

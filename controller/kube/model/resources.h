@@ -56,12 +56,12 @@ class ResourceList {
 
  private:
   iterator lower_bound(std::string_view name);
-  std::vector<value_type> entries_;
+  std::vector<value_type> entries_{};
 };
 
 struct ResourceRequirements {
-  ResourceList limits;
-  ResourceList requests;
+  ResourceList limits{};
+  ResourceList requests{};
   bool operator==(const ResourceRequirements&) const = default;
 };
 

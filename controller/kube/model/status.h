@@ -9,27 +9,27 @@
 namespace tailor::kube {
 
 struct StatusCause {
-  std::string reason;  // "FieldValueInvalid", ...
-  std::string message;
-  std::string field;
+  std::string reason{};  // "FieldValueInvalid", ...
+  std::string message{};
+  std::string field{};
 };
 
 struct StatusDetails {
-  std::string name;
-  std::string group;
-  std::string kind;
-  std::string uid;
-  std::vector<StatusCause> causes;
-  std::optional<std::int32_t> retry_after_seconds;
+  std::string name{};
+  std::string group{};
+  std::string kind{};
+  std::string uid{};
+  std::vector<StatusCause> causes{};
+  std::optional<std::int32_t> retry_after_seconds{};
 };
 
 struct Status {
-  std::string status;  // "Success" | "Failure"
-  std::string message;
-  std::string reason;  // "NotFound", "Conflict", "Expired", "Invalid", ...
+  std::string status{};  // "Success" | "Failure"
+  std::string message{};
+  std::string reason{};  // "NotFound", "Conflict", "Expired", "Invalid", ...
   std::int32_t code = 0;
-  std::optional<StatusDetails> details;
-  std::string resource_version;  // metadata.resourceVersion
+  std::optional<StatusDetails> details{};
+  std::string resource_version{};  // metadata.resourceVersion
 };
 
 }  // namespace tailor::kube
