@@ -232,5 +232,24 @@ TEST_F(InformerRestTest, BookmarkIsConsumedAndBecomesTheResumePoint) {
   EXPECT_EQ(log_.calls().size(), 2u);  // a bookmark is not an object change
 }
 
+TEST_F(InformerRestTest, NamespaceAndSelectorsReachTheServer) {
+  FakeCollection shop_pods{"v1", "PodList"};
+  shop_pods.serve(server_, "/api/v1/namespaces/shop/pods");
+  shop_pods.add(pod_json("shop", "a", "Running"));
+  RestListerWatcher lister_watcher(*client_, resources::kPods, "shop", "app=web",
+                                   "spec.nodeName=node-1");
+  ListOptions options;
+  options.limit = 10;
+  ListPage page = lister_watcher.list(options);
+  ASSERT_EQ(page.items.size(), 1u);
+  EXPECT_EQ(page.resource_version, shop_pods.resource_version());
+  auto request = server_.requests().back();
+  EXPECT_EQ(request.path, "/api/v1/namespaces/shop/pods");
+  EXPECT_EQ(request.query_param("labelSelector"), "app=web");
+  EXPECT_EQ(request.query_param("fieldSelector"), "spec.nodeName=node-1");
+  EXPECT_EQ(request.query_param("limit"), "10");
+  server_.stop();  // before shop_pods goes: no handler may still use it
+}
+
 }  // namespace
 }  // namespace tailor::kube::cache
