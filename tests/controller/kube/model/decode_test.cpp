@@ -463,6 +463,19 @@ TEST(DecodeWatch, BadEnvelopes) {
   EXPECT_NE(error_of(R"({"type": "ADDED", "object": {"metadata": )"), "");
 }
 
+// Every strict prefix of a watch line (object first, so the deferred path runs) is an error.
+TEST(DecodeWatch, EveryTruncationIsAnError) {
+  std::string line = std::string(R"({"object": )") + testing::kPodJson + R"(, "type": "MODIFIED"})";
+  for (std::size_t n = 0; n < line.size(); n += 7) {
+    try {
+      decode_watch_event<Pod>(std::string_view(line).substr(0, n));
+      ADD_FAILURE() << "prefix of " << n << " bytes decoded without error";
+    } catch (const DecodeError&) {
+    }
+  }
+  EXPECT_EQ(decode_watch_event<Pod>(line).type, WatchEventType::Modified);
+}
+
 TEST(DecodeStatus, ReadsDetailsAndCauses) {
   Status status = decode_status(R"({"kind": "Status", "apiVersion": "v1", "metadata": {},
     "status": "Failure", "message": "Pod \"p\" is invalid: spec: Forbidden: pod updates may not change fields",
