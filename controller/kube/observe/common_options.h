@@ -7,6 +7,16 @@
 //   -v, --v N                          logging.verbosity
 //   --metrics-bind-address HOST:PORT   metricsBindAddress       ("0" disables)
 //   --health-probe-bind-address H:P    healthProbeBindAddress   (empty: same as metrics)
+//
+// A main():
+//   config::Schema schema("tailor-node-agent", "Kubelet-side half of in-place resize.");
+//   observe::CommonOptions common;
+//   observe::add_common_options(schema, common);
+//   schema.add({.flag = "node-name", .yaml_key = "nodeName", .help = "..."}, &node_name);
+//   if (auto code = observe::init_process(schema, common, argc, argv, std::cout, std::cerr))
+//     return *code;
+//   health::Checks checks;
+//   auto endpoints = observe::start_endpoints(common, metrics::registry(), checks);
 #pragma once
 
 #include <cstdint>
