@@ -1,0 +1,23 @@
+// Reading and writing metadata fields of JSON objects (private to embedded/; pulls Boost.JSON).
+#pragma once
+
+#include <boost/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace tailor::kube::embedded {
+
+namespace bj = boost::json;
+
+// metadata, created when absent (also when it is not an object).
+bj::object& metadata(bj::object& object);
+// A string field of metadata; "" when absent or not a string.
+std::string meta_string(const bj::object& object, std::string_view key);
+// The value at a dotted path ("spec.nodeName"); nullptr when absent.
+const bj::value* find_path(const bj::object& object, std::string_view dotted_path);
+// A random RFC 4122 version 4 UUID.
+std::string new_uid();
+// Five characters as Kubernetes appends to generateName.
+std::string random_name_suffix();
+
+}  // namespace tailor::kube::embedded

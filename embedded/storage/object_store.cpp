@@ -1,0 +1,330 @@
+#include "embedded/storage/object_store.h"
+
+#include <deque>
+#include <map>
+#include <shared_mutex>
+
+#include "embedded/storage/object_meta.h"
+#include "embedded/storage/watch_state.h"
+
+namespace tailor::kube::embedded {
+namespace {
+
+std::string resource_key(const ResourceInfo& r) { return r.group + "/" + r.resource; }
+
+bool is_namespaces(const ResourceInfo& r) { return r.group.empty() && r.resource == "namespaces"; }
+
+void set_or_erase(bj::object& o, std::string_view key, const bj::value* value) {
+  if (value) {
+    o[key] = *value;
+  } else {
+    o.erase(key);
+  }
+}
+
+}  // namespace
+
+std::string_view event_type_name(EventType type) {
+  switch (type) {
+    case EventType::Added:
+      return "ADDED";
+    case EventType::Modified:
+      return "MODIFIED";
+    case EventType::Deleted:
+      return "DELETED";
+  }
+  return "ERROR";
+}
+
+std::string object_key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
+
+using Collection = std::map<std::string, ObjectPtr>;
+
+struct ObjectStore::Impl {
+  StoreOptions options;
+  mutable std::shared_mutex mu;
+  std::uint64_t rv = 0;
+  std::map<std::string, Collection> collections;
+  std::map<std::string, const ResourceInfo*> infos;  // for cascading namespace deletion
+  std::deque<StoredEvent> history;
+  std::uint64_t history_floor = 0;
+  std::vector<std::shared_ptr<Watch::State>> watchers;
+
+  std::string now() const {
+    return format_rfc3339(options.clock ? options.clock()
+                                        : TimePoint(std::chrono::system_clock::now()));
+  }
+
+  Collection& collection(const ResourceInfo& r) {
+    std::string key = resource_key(r);
+    infos.emplace(key, &r);
+    return collections[key];
+  }
+
+  const Collection* find_collection(const ResourceInfo& r) const {
+    auto it = collections.find(resource_key(r));
+    return it == collections.end() ? nullptr : &it->second;
+  }
+
+  ObjectPtr find(const ResourceInfo& r, const std::string& ns, const std::string& name) const {
+    const Collection* c = find_collection(r);
+    if (!c) return nullptr;
+    auto it = c->find(object_key(r.namespaced ? ns : "", name));
+    return it == c->end() ? nullptr : it->second;
+  }
+
+  ObjectPtr stamp(bj::object& object) {
+    metadata(object)["resourceVersion"] = std::to_string(++rv);
+    return std::make_shared<const bj::object>(std::move(object));
+  }
+
+  void record(StoredEvent event) {
+    std::string key = resource_key(*event.resource);
+    std::string ns = meta_string(*event.object, "namespace");
+    std::erase_if(watchers, [](const auto& w) {
+      std::lock_guard lock(w->mu);
+      return w->stopped;
+    });
+    for (const auto& w : watchers) {
+      bool match = w->resource_key == key && (w->ns.empty() || w->ns == ns);
+      w->push(match ? &event : nullptr, event.resource_version);
+    }
+    history.push_back(std::move(event));
+    if (history.size() > options.history_size) {
+      history_floor = history.front().resource_version;
+      history.pop_front();
+    }
+  }
+
+  ObjectPtr commit_update(const ResourceInfo& r, const ObjectPtr& old, bj::object next,
+                          UpdateScope scope) {
+    bj::object result;
+    if (scope == UpdateScope::Status) {
+      result = *old;
+      set_or_erase(result, "status", next.if_contains("status"));
+    } else {
+      result = std::move(next);
+      bj::object& meta = metadata(result);
+      const bj::object& old_meta = old->at("metadata").as_object();
+      for (std::string_view key :
+           {"uid", "creationTimestamp", "generation", "deletionTimestamp", "namespace", "name"}) {
+        set_or_erase(meta, key, old_meta.if_contains(key));
+      }
+      if (r.has_subresource("status")) set_or_erase(result, "status", old->if_contains("status"));
+      if (r.tracks_generation) {
+        const bj::value* before = old->if_contains("spec");
+        const bj::value* after = result.if_contains("spec");
+        bool changed = (before == nullptr) != (after == nullptr) || (before && *before != *after);
+        if (changed) meta["generation"] = old_meta.at("generation").to_number<std::int64_t>() + 1;
+      }
+      result["apiVersion"] = r.api_version();
+      result["kind"] = r.kind;
+    }
+    metadata(result)["resourceVersion"] = meta_string(*old, "resourceVersion");
+    if (result == *old) return old;  // no change: no new resourceVersion, no event
+    ObjectPtr stored = stamp(result);
+    std::string ns = meta_string(*stored, "namespace");
+    collection(r)[object_key(ns, meta_string(*stored, "name"))] = stored;
+    record({EventType::Modified, &r, stored, old, rv});
+    return stored;
+  }
+
+  ObjectPtr erase(const ResourceInfo& r, const ObjectPtr& old) {
+    bj::object last = *old;
+    ObjectPtr deleted = stamp(last);
+    collection(r).erase(object_key(meta_string(*old, "namespace"), meta_string(*old, "name")));
+    record({EventType::Deleted, &r, deleted, old, rv});
+    return deleted;
+  }
+
+  void erase_namespace_contents(const std::string& ns) {
+    for (auto& [key, objects] : collections) {
+      const ResourceInfo& r = *infos.at(key);
+      if (!r.namespaced) continue;
+      std::vector<ObjectPtr> doomed;
+      for (auto it = objects.lower_bound(ns + "/");
+           it != objects.end() && it->first.starts_with(ns + "/"); ++it) {
+        doomed.push_back(it->second);
+      }
+      for (const ObjectPtr& o : doomed) erase(r, o);
+    }
+  }
+};
+
+ObjectStore::ObjectStore(StoreOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+}
+
+ObjectStore::~ObjectStore() { stop_watches(); }
+
+ObjectPtr ObjectStore::create(const ResourceInfo& r, bj::object object) {
+  std::unique_lock lock(impl_->mu);
+  bj::object& meta = metadata(object);
+  std::string ns = r.namespaced ? meta_string(object, "namespace") : "";
+  if (r.namespaced && ns.empty()) {
+    throw bad_request("the namespace of the object must be set for " + r.resource);
+  }
+  if (!r.namespaced) meta.erase("namespace");
+  static const ResourceInfo kNamespaces{.resource = "namespaces", .namespaced = false};
+  if (r.namespaced && !impl_->find(kNamespaces, "", ns)) {
+    throw not_found({"", "namespaces"}, ns);
+  }
+  std::string name = meta_string(object, "name");
+  if (name.empty()) {
+    std::string prefix = meta_string(object, "generateName");
+    if (prefix.empty()) {
+      throw invalid(r.group, r.kind, "",
+                    {{"FieldValueRequired", "Required value: name or generateName is required",
+                      "metadata.name"}});
+    }
+    do {
+      name = prefix + random_name_suffix();
+    } while (impl_->find(r, ns, name));
+    meta["name"] = name;
+  }
+  if (impl_->find(r, ns, name)) throw already_exists(r.group_resource(), name);
+  meta["uid"] = new_uid();
+  meta["creationTimestamp"] = impl_->now();
+  meta.erase("deletionTimestamp");
+  if (r.tracks_generation) {
+    meta["generation"] = 1;
+  } else {
+    meta.erase("generation");
+  }
+  object["apiVersion"] = r.api_version();
+  object["kind"] = r.kind;
+  ObjectPtr stored = impl_->stamp(object);
+  impl_->collection(r)[object_key(ns, name)] = stored;
+  impl_->record({EventType::Added, &r, stored, nullptr, impl_->rv});
+  return stored;
+}
+
+ObjectPtr ObjectStore::get(const ResourceInfo& r, const std::string& ns,
+                           const std::string& name) const {
+  std::shared_lock lock(impl_->mu);
+  ObjectPtr o = impl_->find(r, ns, name);
+  if (!o) throw not_found(r.group_resource(), name);
+  return o;
+}
+
+ObjectPtr ObjectStore::update(const ResourceInfo& r, bj::object object, UpdateScope scope) {
+  std::unique_lock lock(impl_->mu);
+  std::string name = meta_string(object, "name");
+  ObjectPtr old = impl_->find(r, meta_string(object, "namespace"), name);
+  if (!old) throw not_found(r.group_resource(), name);
+  std::string wanted = meta_string(object, "resourceVersion");
+  if (!wanted.empty() && wanted != meta_string(*old, "resourceVersion")) {
+    throw conflict(r.group_resource(), name, kObjectModified);
+  }
+  return impl_->commit_update(r, old, std::move(object), scope);
+}
+
+ObjectPtr ObjectStore::modify(const ResourceInfo& r, const std::string& ns, const std::string& name,
+                              const Mutation& mutate, UpdateScope scope) {
+  std::unique_lock lock(impl_->mu);
+  ObjectPtr old = impl_->find(r, ns, name);
+  if (!old) throw not_found(r.group_resource(), name);
+  bj::object next = mutate(*old);
+  std::string wanted = meta_string(next, "resourceVersion");
+  if (!wanted.empty() && wanted != meta_string(*old, "resourceVersion")) {
+    throw conflict(r.group_resource(), name, kObjectModified);
+  }
+  return impl_->commit_update(r, old, std::move(next), scope);
+}
+
+ObjectPtr ObjectStore::remove(const ResourceInfo& r, const std::string& ns, const std::string& name,
+                              const Preconditions& pre) {
+  std::unique_lock lock(impl_->mu);
+  ObjectPtr old = impl_->find(r, ns, name);
+  if (!old) throw not_found(r.group_resource(), name);
+  std::string uid = meta_string(*old, "uid");
+  if (!pre.uid.empty() && pre.uid != uid) {
+    throw conflict(
+        r.group_resource(), name,
+        "Precondition failed: UID in precondition: " + pre.uid + ", UID in object meta: " + uid);
+  }
+  std::string rv = meta_string(*old, "resourceVersion");
+  if (!pre.resource_version.empty() && pre.resource_version != rv) {
+    throw conflict(r.group_resource(), name,
+                   "Precondition failed: ResourceVersion in precondition: " + pre.resource_version +
+                       ", ResourceVersion in object meta: " + rv);
+  }
+  if (is_namespaces(r)) impl_->erase_namespace_contents(name);
+  return impl_->erase(r, old);
+}
+
+ListPage ObjectStore::list(const ResourceInfo& r, const std::string& ns, const ObjectFilter& filter,
+                           std::size_t limit, const std::string& start_after) const {
+  std::shared_lock lock(impl_->mu);
+  ListPage page;
+  page.resource_version = impl_->rv;
+  const Collection* c = impl_->find_collection(r);
+  if (!c) return page;
+  std::string prefix = r.namespaced && !ns.empty() ? ns + "/" : "";
+  auto it = start_after.empty() ? c->lower_bound(prefix) : c->upper_bound(start_after);
+  for (; it != c->end() && it->first.starts_with(prefix); ++it) {
+    if (filter && !filter(*it->second)) continue;
+    if (limit && page.items.size() == limit) {
+      ++page.remaining;
+      continue;
+    }
+    page.items.push_back(it->second);
+  }
+  if (page.remaining) {
+    const bj::object& last = *page.items.back();
+    page.last_key = object_key(meta_string(last, "namespace"), meta_string(last, "name"));
+  }
+  return page;
+}
+
+std::shared_ptr<Watch> ObjectStore::watch(const ResourceInfo& r, const std::string& ns,
+                                          std::optional<std::uint64_t> after) {
+  std::unique_lock lock(impl_->mu);
+  if (after && *after < impl_->history_floor) {
+    throw expired("too old resource version: " + std::to_string(*after) + " (" +
+                  std::to_string(impl_->history_floor) + ")");
+  }
+  auto state = std::make_shared<Watch::State>();
+  state->resource_key = resource_key(r);
+  state->ns = r.namespaced ? ns : "";
+  state->progress = impl_->rv;
+  if (after) {
+    for (const StoredEvent& e : impl_->history) {
+      if (e.resource_version <= *after || resource_key(*e.resource) != state->resource_key)
+        continue;
+      if (!state->ns.empty() && meta_string(*e.object, "namespace") != state->ns) continue;
+      state->queue.push_back(e);
+    }
+  } else if (const Collection* c = impl_->find_collection(r)) {
+    std::string prefix = state->ns.empty() ? "" : state->ns + "/";
+    for (auto it = c->lower_bound(prefix); it != c->end() && it->first.starts_with(prefix); ++it) {
+      state->queue.push_back({EventType::Added, &r, it->second, nullptr, impl_->rv});
+    }
+  }
+  impl_->watchers.push_back(state);
+  return std::make_shared<Watch>(state);
+}
+
+std::uint64_t ObjectStore::resource_version() const {
+  std::shared_lock lock(impl_->mu);
+  return impl_->rv;
+}
+
+std::uint64_t ObjectStore::oldest_resumable() const {
+  std::shared_lock lock(impl_->mu);
+  return impl_->history_floor;
+}
+
+void ObjectStore::stop_watches() {
+  std::unique_lock lock(impl_->mu);
+  for (const auto& w : impl_->watchers) {
+    {
+      std::lock_guard wl(w->mu);
+      w->stopped = true;
+    }
+    w->cv.notify_all();
+  }
+  impl_->watchers.clear();
+}
+
+}  // namespace tailor::kube::embedded

@@ -1,0 +1,122 @@
+// ObjectStore: the API server's in-memory storage. JSON documents per resource type, one global
+// monotonically increasing resourceVersion (like etcd's revision), uid / creationTimestamp /
+// generation bookkeeping, optimistic concurrency, and watches resumable within a bounded
+// history window (older resourceVersions get 410 Expired, as from kube-apiserver's watch cache).
+// Pure logic: no HTTP; selectors are applied by the caller.
+#pragma once
+
+#include <boost/json/fwd.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "controller/kube/model/time.h"
+#include "embedded/storage/resource_info.h"
+
+namespace tailor::kube::embedded {
+
+using ObjectPtr = std::shared_ptr<const boost::json::object>;
+
+enum class EventType { Added, Modified, Deleted };
+std::string_view event_type_name(EventType type);  // "ADDED", "MODIFIED", "DELETED"
+
+struct StoredEvent {
+  EventType type;
+  const ResourceInfo* resource;
+  ObjectPtr object;    // after the change; for Deleted the last state at the deletion's RV
+  ObjectPtr previous;  // before the change (Modified, Deleted); null for Added
+  std::uint64_t resource_version;
+};
+
+struct StoreOptions {
+  std::size_t history_size = 10000;    // changes kept for resuming watches
+  std::function<TimePoint()> clock{};  // creationTimestamp; unset: system clock
+};
+
+// A subscription to changes of one resource type (optionally one namespace).
+class Watch {
+ public:
+  struct State;
+  explicit Watch(std::shared_ptr<State> state);
+  ~Watch();  // unsubscribes
+  Watch(const Watch&) = delete;
+  Watch& operator=(const Watch&) = delete;
+
+  // The queued events; waits until deadline for at least one. Empty on timeout or stop.
+  std::vector<StoredEvent> next(std::chrono::steady_clock::time_point deadline);
+  // Every change up to this resourceVersion has been queued: a safe bookmark.
+  std::uint64_t progress() const;
+  void stop();
+  bool stopped() const;
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+enum class UpdateScope { Main, Status };
+
+struct Preconditions {
+  std::string uid{};
+  std::string resource_version{};
+};
+
+struct ListPage {
+  std::vector<ObjectPtr> items;
+  std::uint64_t resource_version = 0;
+  std::string last_key;  // "namespace/name" of the last item when more remain; else ""
+  std::size_t remaining = 0;
+};
+
+using ObjectFilter = std::function<bool(const boost::json::object&)>;
+using Mutation = std::function<boost::json::object(const boost::json::object&)>;
+
+class ObjectStore {
+ public:
+  explicit ObjectStore(StoreOptions options = {});
+  ~ObjectStore();
+  ObjectStore(const ObjectStore&) = delete;
+  ObjectStore& operator=(const ObjectStore&) = delete;
+
+  // metadata.name (or generateName) and, when namespaced, metadata.namespace must be set; the
+  // namespace must exist.
+  ObjectPtr create(const ResourceInfo& resource, boost::json::object object);
+  ObjectPtr get(const ResourceInfo& resource, const std::string& ns, const std::string& name) const;
+  // PUT semantics: a non-empty metadata.resourceVersion must match (else 409 Conflict). Main
+  // keeps the stored status when the type has a status subresource; Status changes only status.
+  ObjectPtr update(const ResourceInfo& resource, boost::json::object object,
+                   UpdateScope scope = UpdateScope::Main);
+  // Read-modify-write under the store's lock (patches): mutate gets the current object and
+  // returns the wanted one; then as update() without the resourceVersion check unless the
+  // result carries a different one.
+  ObjectPtr modify(const ResourceInfo& resource, const std::string& ns, const std::string& name,
+                   const Mutation& mutate, UpdateScope scope = UpdateScope::Main);
+  // Deleting a namespace deletes everything in it.
+  ObjectPtr remove(const ResourceInfo& resource, const std::string& ns, const std::string& name,
+                   const Preconditions& preconditions = {});
+  // Objects sorted by namespace/name, after start_after ("namespace/name"), at most limit
+  // matching ones (0: all).
+  ListPage list(const ResourceInfo& resource, const std::string& ns, const ObjectFilter& filter,
+                std::size_t limit = 0, const std::string& start_after = "") const;
+  // Changes after resource_version `after`; nullopt: first an ADDED event per current object.
+  // Throws 410 Expired when `after` is older than the history window.
+  std::shared_ptr<Watch> watch(const ResourceInfo& resource, const std::string& ns,
+                               std::optional<std::uint64_t> after);
+  std::uint64_t resource_version() const;
+  // The oldest resourceVersion a watch can resume from.
+  std::uint64_t oldest_resumable() const;
+  void stop_watches();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The stored key of an object: "namespace/name" ("/name" when cluster-scoped).
+std::string object_key(const std::string& ns, const std::string& name);
+
+}  // namespace tailor::kube::embedded

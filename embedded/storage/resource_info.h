@@ -1,0 +1,33 @@
+// What the server knows about a resource type: names for URLs, discovery and errors, scope, and
+// the semantics storage applies (status subresource, generation tracking).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "embedded/storage/status_error.h"
+
+namespace tailor::kube::embedded {
+
+struct ResourceInfo {
+  std::string group{};     // "" for core
+  std::string version{};   // "v1"
+  std::string resource{};  // plural, "pods"
+  std::string singular{};  // "pod"
+  std::string kind{};      // "Pod"
+  bool namespaced = true;
+  std::vector<std::string> short_names{};
+  std::vector<std::string> categories{};
+  std::vector<std::string> subresources{};  // "status", ...
+  // metadata.generation is set to 1 on create and bumped when spec changes.
+  bool tracks_generation = false;
+  // Field selector labels beyond metadata.name / metadata.namespace, as dotted JSON paths.
+  std::vector<std::string> selectable_fields{};
+
+  bool has_subresource(const std::string& name) const;
+  std::string api_version() const;  // "v1", "coordination.k8s.io/v1"
+  std::string list_kind() const { return kind + "List"; }
+  GroupResource group_resource() const { return {group, resource}; }
+};
+
+}  // namespace tailor::kube::embedded
