@@ -6,6 +6,7 @@
 // and in the embedded cluster).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -55,6 +56,9 @@ struct PodStatusPatch {
   std::vector<PodCondition> set_conditions{};    // replaces the condition of that type, or adds it
   std::vector<std::string> remove_conditions{};  // by type; absent types are ignored
   std::vector<ContainerResourcesStatus> containers{};
+  // status.observedGeneration: the pod generation this status reflects (kubelet sets it with
+  // PodObservedGenerationTracking).
+  std::optional<std::int64_t> observed_generation{};
   // Also fail if anything in the pod changed (test metadata.resourceVersion).
   bool require_resource_version = false;
 };

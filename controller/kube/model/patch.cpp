@@ -126,6 +126,9 @@ std::string pod_status_patch(const Pod& observed, const PodStatusPatch& change) 
   }
   patch_containers(p, observed.status, change);
   patch_conditions(p, observed.status, change);
+  if (change.observed_generation) {
+    p.add("/status/observedGeneration", *change.observed_generation);
+  }
   return p.serialize();
 }
 

@@ -127,12 +127,14 @@ TEST(PodStatusPatch, SetsConditionsAndContainerResourcesInPlace) {
   ContainerResourcesStatus proxy{.name = "proxy"};
   proxy.resources.emplace().requests = {{"cpu", q("75m")}};
   change.containers = {app, proxy};
+  change.observed_generation = 3;
 
   std::string patch = pod_status_patch(observed, change);
   bj::value doc = bj::parse(to_json(observed));
   ASSERT_TRUE(apply_json_patch(doc, patch)) << patch;
   Pod after = decode_pod(bj::serialize(doc));
 
+  EXPECT_EQ(after.status.observed_generation, 3);
   ASSERT_EQ(after.status.conditions.size(), 2u);
   EXPECT_EQ(after.status.conditions[0].type, "PodResizeInProgress");
   EXPECT_EQ(after.status.conditions[0].observed_generation, 3);
