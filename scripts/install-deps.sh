@@ -12,7 +12,7 @@ build_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libsimdjson-dev zlib1g-dev
 )
 # Real peers the tests run against (containerd + runc for CRI, kubectl, Prometheus).
-peer_packages=(openssl prometheus)
+peer_packages=(openssl prometheus containerd runc busybox-static)
 
 missing=()
 for p in "${build_packages[@]}" "${peer_packages[@]}"; do

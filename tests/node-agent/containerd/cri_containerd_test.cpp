@@ -1,0 +1,174 @@
+// The CRI client against a real containerd + runc: pod sandboxes under /kubepods/pod<uid>,
+// busybox containers, resource updates read back through ContainerStatus and the cgroup files.
+#include <algorithm>
+#include <iostream>
+
+#include "node-agent/cgroup_values.h"
+#include "tests/node-agent/containerd/runtime_fixture.h"
+
+namespace tailor::kube::node::testing {
+namespace {
+
+constexpr std::int64_t kMi = 1024 * 1024;
+const std::filesystem::path kCgroupRoot = "/sys/fs/cgroup";
+
+// One pod sandbox for the length of a test; stopped, removed and its pod cgroups deleted after.
+class TestPod {
+ public:
+  TestPod(RuntimeService& cri, const std::string& name) : cri_(cri) {
+    spec_.name = name;
+    spec_.uid = random_uid();
+    spec_.ns = "tailor-test";
+    spec_.cgroup_parent = "/kubepods/pod" + spec_.uid;
+    spec_.network = NamespaceMode::Node;
+    sandbox_id_ = cri_.run_pod_sandbox(spec_);
+  }
+  ~TestPod() {
+    try {
+      cri_.stop_pod_sandbox(sandbox_id_);
+      cri_.remove_pod_sandbox(sandbox_id_);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "cleaning up sandbox " << sandbox_id_ << ": " << e.what();
+    }
+    for (const auto& controller : std::filesystem::directory_iterator(kCgroupRoot)) {
+      std::error_code ignored;  // absent in controllers runc did not use
+      std::filesystem::remove(controller.path() / "kubepods" / ("pod" + spec_.uid), ignored);
+    }
+  }
+
+  std::string start_sleeper(const std::string& name, const LinuxResources& resources) {
+    ContainerSpec container;
+    container.name = name;
+    container.image = "docker.io/library/busybox:latest";
+    container.command = {"sleep", "3600"};
+    container.resources = resources;
+    const std::string id = cri_.create_container(sandbox_id_, container, spec_);
+    cri_.start_container(id);
+    return id;
+  }
+
+  std::filesystem::path cgroup(const std::string& controller, const std::string& id) const {
+    return kCgroupRoot / controller / "kubepods" / ("pod" + spec_.uid) / id;
+  }
+
+  // The v1 cgroup files of a container, in CRI terms.
+  LinuxResources cgroup_files(const std::string& id) const {
+    LinuxResources out;
+    out.cpu_period = std::stoll(read_file(cgroup("cpu", id) / "cpu.cfs_period_us"));
+    out.cpu_quota = std::stoll(read_file(cgroup("cpu", id) / "cpu.cfs_quota_us"));
+    out.cpu_shares = std::stoll(read_file(cgroup("cpu", id) / "cpu.shares"));
+    out.memory_limit_in_bytes =
+        std::stoll(read_file(cgroup("memory", id) / "memory.limit_in_bytes"));
+    return out;
+  }
+
+  const std::string& sandbox_id() const { return sandbox_id_; }
+
+ private:
+  RuntimeService& cri_;
+  PodSandboxSpec spec_;
+  std::string sandbox_id_;
+};
+
+LinuxResources resources_for(ResourceAmounts amounts) {
+  return to_linux_resources(container_cgroup_values(amounts));
+}
+
+TEST_F(RealContainerd, VersionIsCriV1) {
+  const RuntimeVersion version = cri_->version();
+  EXPECT_EQ(version.runtime_name, "containerd");
+  EXPECT_EQ(version.runtime_api_version, "v1");
+  std::cout << "runtime: " << version.runtime_name << " " << version.runtime_version << "\n";
+}
+
+TEST_F(RealContainerd, ContainerStartsWithItsResourcesInStatusAndCgroups) {
+  TestPod pod(*cri_, "start");
+  const LinuxResources initial = resources_for({250, 500, 64 * kMi, 128 * kMi});
+  const std::string id = pod.start_sleeper("app", initial);
+
+  const ContainerStatus status = cri_->container_status(id);
+  EXPECT_EQ(status.state, ContainerState::Running);
+  EXPECT_EQ(status.name, "app");
+  ASSERT_TRUE(status.resources.has_value()) << "containerd did not report resources.linux";
+  EXPECT_EQ(*status.resources, (LinuxResources{100000, 50000, 256, 128 * kMi, {}}));
+  EXPECT_EQ(pod.cgroup_files(id), (LinuxResources{100000, 50000, 256, 128 * kMi, {}}));
+
+  const auto listed = cri_->list_containers({.pod_sandbox_id = pod.sandbox_id()});
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].id, id);
+  EXPECT_EQ(listed[0].state, ContainerState::Running);
+}
+
+TEST_F(RealContainerd, UpdateContainerResourcesChangesStatusAndCgroupFiles) {
+  TestPod pod(*cri_, "update");
+  const std::string id = pod.start_sleeper("app", resources_for({250, 500, 64 * kMi, 128 * kMi}));
+
+  struct Step {
+    const char* name;
+    ResourceAmounts amounts;
+    LinuxResources expected;
+  };
+  const std::vector<Step> steps = {
+      {"increase both", {500, 1000, 128 * kMi, 256 * kMi}, {100000, 100000, 512, 256 * kMi, {}}},
+      {"decrease both", {100, 200, 32 * kMi, 64 * kMi}, {100000, 20000, 102, 64 * kMi, {}}},
+      {"cpu only", {1500, 1500, 32 * kMi, 64 * kMi}, {100000, 150000, 1536, 64 * kMi, {}}},
+      {"minimum quota", {1, 5, 32 * kMi, 64 * kMi}, {100000, 1000, 2, 64 * kMi, {}}},
+  };
+  for (const auto& step : steps) {
+    cri_->update_container_resources(id, resources_for(step.amounts));
+    const ContainerStatus status = cri_->container_status(id);
+    ASSERT_TRUE(status.resources.has_value()) << step.name;
+    EXPECT_EQ(*status.resources, step.expected) << step.name;
+    EXPECT_EQ(pod.cgroup_files(id), step.expected) << step.name;
+    EXPECT_EQ(status.state, ContainerState::Running) << step.name;
+  }
+}
+
+TEST_F(RealContainerd, UpdateLatencyIsMeasured) {
+  TestPod pod(*cri_, "latency");
+  const std::string id = pod.start_sleeper("app", resources_for({250, 500, 64 * kMi, 128 * kMi}));
+  std::vector<double> millis;
+  for (int i = 0; i < 20; ++i) {
+    const std::int64_t limit = i % 2 ? 500 : 700;
+    const auto start = std::chrono::steady_clock::now();
+    cri_->update_container_resources(id, resources_for({250, limit, 64 * kMi, 128 * kMi}));
+    millis.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
+    EXPECT_EQ(pod.cgroup_files(id).cpu_quota, limit * 100);
+  }
+  std::sort(millis.begin(), millis.end());
+  std::cout << "UpdateContainerResources over " << millis.size() << " calls: p50 "
+            << millis[millis.size() / 2] << " ms, max " << millis.back() << " ms\n";
+}
+
+TEST_F(RealContainerd, UpdatingARemovedContainerIsAClearError) {
+  TestPod pod(*cri_, "removed");
+  const std::string id = pod.start_sleeper("app", resources_for({100, 200, 0, 64 * kMi}));
+  cri_->stop_container(id, 0);
+  cri_->remove_container(id);
+  try {
+    cri_->update_container_resources(id, resources_for({200, 400, 0, 64 * kMi}));
+    FAIL() << "update of a removed container succeeded";
+  } catch (const CriError& e) {
+    EXPECT_EQ(e.kind(), CriErrorKind::NotFound) << e.what();
+    EXPECT_NE(std::string(e.what()).find("CRI UpdateContainerResources (container " + id + ")"),
+              std::string::npos)
+        << e.what();
+    std::cout << "containerd says: " << e.what() << "\n";
+  }
+  EXPECT_THROW(cri_->container_status(id), CriError);
+}
+
+TEST_F(RealContainerd, PodSandboxResourceUpdateIsNotSupportedOnContainerd16) {
+  TestPod pod(*cri_, "sandbox-update");
+  const auto outcome = cri_->update_pod_sandbox_resources(pod.sandbox_id(),
+                                                          resources_for({500, 1000, 0, 256 * kMi}));
+  const RuntimeVersion version = cri_->version();
+  if (version.runtime_version.rfind("1.6", 0) == 0) {
+    EXPECT_EQ(outcome, SandboxUpdateOutcome::NotSupported);
+  }
+}
+
+}  // namespace
+}  // namespace tailor::kube::node::testing
