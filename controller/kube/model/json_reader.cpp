@@ -168,9 +168,9 @@ namespace {
 class QuantityCache {
  public:
   const Quantity* find(std::string_view text) const {
+    if (text.empty() || text.size() > kMaxText) return nullptr;  // size 0 marks an empty slot
     const Slot& slot = slots_[slot_of(text)];
-    bool hit = slot.size == text.size() && text.size() <= kMaxText &&
-               std::memcmp(slot.text, text.data(), text.size()) == 0;
+    bool hit = slot.size == text.size() && std::memcmp(slot.text, text.data(), text.size()) == 0;
     return hit ? &slot.value : nullptr;
   }
   void put(std::string_view text, const Quantity& value) {
