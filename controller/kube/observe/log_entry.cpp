@@ -10,6 +10,9 @@ namespace {
 
 constexpr char32_t kInvalid = 0xFFFFFFFF;
 
+void append_go_quoted(std::string& out, std::string_view s);
+void append_json_quoted(std::string& out, std::string_view s);
+
 // Decodes one UTF-8 rune at s[i]; sets len. Returns kInvalid (len 1) on a bad sequence.
 char32_t decode_rune(std::string_view s, std::size_t i, std::size_t& len) {
   auto b = static_cast<unsigned char>(s[i]);
@@ -128,7 +131,7 @@ std::string ref_text(const ObjectRef& r) {
 // each line indented by a tab, between "<" and " >" so a new header always starts a line.
 void append_text_string(std::string& out, std::string_view v) {
   if (v.find('\n') == std::string_view::npos) {
-    out += go_quote(v);
+    append_go_quoted(out, v);
     return;
   }
   out += "<\n";
@@ -164,10 +167,14 @@ struct JsonValue {
   void operator()(std::int64_t i) const { out += std::to_string(i); }
   void operator()(std::uint64_t u) const { out += std::to_string(u); }
   void operator()(double d) const { out += json_float(d); }
-  void operator()(const std::string& s) const { out += json_quote(s); }
+  void operator()(const std::string& s) const { append_json_quoted(out, s); }
   void operator()(const ObjectRef& r) const {
-    out += "{\"name\":" + json_quote(r.name);
-    if (!r.namespace_.empty()) out += ",\"namespace\":" + json_quote(r.namespace_);
+    out += "{\"name\":";
+    append_json_quoted(out, r.name);
+    if (!r.namespace_.empty()) {
+      out += ",\"namespace\":";
+      append_json_quoted(out, r.namespace_);
+    }
     out += '}';
   }
 };
@@ -184,7 +191,7 @@ void append_text_pairs(std::string& out, const KVs* kvs) {
 
 void append_json_pair(std::string& out, std::string_view key, const Value& v) {
   out += ',';
-  out += json_quote(key);
+  append_json_quoted(out, key);
   out += ':';
   std::visit(JsonValue{out}, v);
 }
@@ -239,9 +246,17 @@ std::string text_header(const Entry& e) {
 
 }  // namespace
 
-std::string go_quote(std::string_view s) {
-  std::string out = "\"";
+namespace {
+
+void append_go_quoted(std::string& out, std::string_view s) {
+  out += '"';
   for (std::size_t i = 0; i < s.size();) {
+    std::size_t run = i;  // copy plain ASCII in one go
+    while (run < s.size() && s[run] >= 0x20 && s[run] < 0x7F && s[run] != '"' && s[run] != '\\') {
+      ++run;
+    }
+    out.append(s, i, run - i);
+    if ((i = run) >= s.size()) break;
     std::size_t len;
     char32_t r = decode_rune(s, i, len);
     if (r == kInvalid) {
@@ -257,28 +272,40 @@ std::string go_quote(std::string_view s) {
     }
     i += len;
   }
-  return out + "\"";
+  out += '"';
 }
 
-std::string json_quote(std::string_view s) {
-  std::string out = "\"";
+void append_json_quoted(std::string& out, std::string_view s) {
+  out += '"';
   for (std::size_t i = 0; i < s.size();) {
+    std::size_t run = i;  // copy plain ASCII in one go
+    while (run < s.size() && static_cast<unsigned char>(s[run]) >= 0x20 &&
+           static_cast<unsigned char>(s[run]) < 0x80 && s[run] != '"' && s[run] != '\\') {
+      ++run;
+    }
+    out.append(s, i, run - i);
+    if ((i = run) >= s.size()) break;
     auto b = static_cast<unsigned char>(s[i]);
     if (b < 0x80) {
-      if (b == '"' || b == '\\') {
-        out += '\\';
-        out += static_cast<char>(b);
-      } else if (b >= 0x20) {
-        out += static_cast<char>(b);
-      } else if (b == '\n') {
-        out += "\\n";
-      } else if (b == '\r') {
-        out += "\\r";
-      } else if (b == '\t') {
-        out += "\\t";
-      } else {
-        out += "\\u00";
-        append_hex(out, b, 2);
+      switch (b) {
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        default:
+          out += "\\u00";
+          append_hex(out, b, 2);
       }
       ++i;
       continue;
@@ -291,12 +318,28 @@ std::string json_quote(std::string_view s) {
     }
     i += len;
   }
-  return out + "\"";
+  out += '"';
+}
+
+}  // namespace
+
+std::string go_quote(std::string_view s) {
+  std::string out;
+  append_go_quoted(out, s);
+  return out;
+}
+
+std::string json_quote(std::string_view s) {
+  std::string out;
+  append_json_quoted(out, s);
+  return out;
 }
 
 std::string format_text(const Entry& e) {
-  std::string out = text_header(e);
-  out += go_quote(e.msg);
+  std::string out;
+  out.reserve(256);
+  out += text_header(e);
+  append_go_quoted(out, e.msg);
   if (e.err) {
     out += " err=";
     append_text_string(out, *e.err);
@@ -310,10 +353,13 @@ std::string format_text(const Entry& e) {
 std::string format_json(const Entry& e) {
   using namespace std::chrono;
   auto nanos = duration_cast<nanoseconds>(e.time.time_since_epoch()).count();
-  std::string out = "{\"ts\":" + json_float(static_cast<double>(nanos) / 1e6);
-  out +=
-      ",\"caller\":" + json_quote(std::string(short_path(e.file)) + ":" + std::to_string(e.line));
-  out += ",\"msg\":" + json_quote(e.msg);
+  std::string out;
+  out.reserve(256);
+  out += "{\"ts\":" + json_float(static_cast<double>(nanos) / 1e6);
+  out += ",\"caller\":";
+  append_json_quoted(out, std::string(short_path(e.file)) + ":" + std::to_string(e.line));
+  out += ",\"msg\":";
+  append_json_quoted(out, e.msg);
   append_json_pairs(out, e.context);
   if (e.severity != Severity::Error) append_json_pair(out, "v", std::int64_t{e.verbosity});
   append_json_pairs(out, e.kvs);
