@@ -125,6 +125,9 @@ RestConfig KubeconfigReader::read(const std::string& context_name) {
 void KubeconfigReader::read_cluster(const Section& cluster, RestConfig& config) const {
   config.server = cluster.text("server");
   if (config.server.empty()) throw ConfigError(cluster.where + ": no server");
+  if (!cluster.text("proxy-url").empty()) {
+    throw ConfigError(cluster.where + ": proxy-url is not supported; reach the server directly");
+  }
   config.tls_server_name = cluster.text("tls-server-name");
   config.insecure_skip_tls_verify = cluster.flag("insecure-skip-tls-verify");
   config.ca_pem = file_or_data(cluster, "certificate-authority", "certificate-authority-data",

@@ -189,6 +189,11 @@ TEST_F(KubeconfigTest, ClearErrors) {
            Case{"current-context: ctx\n" + cluster + context +
                     "users:\n- name: u\n  user:\n    auth-provider:\n      name: gcp\n",
                 "auth-provider"},
+           Case{
+               "current-context: ctx\nclusters:\n- name: c\n  cluster:\n    server: https://x\n    "
+               "proxy-url: http://proxy:3128\n" +
+                   context + "users:\n- name: u\n  user: {}\n",
+               "proxy-url is not supported"},
            Case{"current-context: ctx\n" + cluster + context +
                     "users:\n- name: u\n  user:\n    exec:\n      apiVersion: "
                     "client.authentication.k8s.io/v1alpha1\n      command: x\n",

@@ -196,6 +196,32 @@ TEST(RestClientAuth, RunsTheExecPluginAndRerunsItAfter401) {
   fs::remove_all(dir);
 }
 
+TEST(RestClientAuth, ExecPluginClientCertificateIsUsedForTls) {
+  TestApiServer server({.tls = true, .require_client_cert = true});
+  server.on("GET", "/api/v1/namespaces/default/pods/a",
+            [](http::Exchange& ex) { ex.respond(testing::json_response(200, pod_json("a"))); });
+  fs::path dir = fs::temp_directory_path() / ("tailor-exec-cert-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto issued = http::make_client_certificate(server.ca(), "exec-user", {"plugin-group"});
+  json::object credential{{"apiVersion", "client.authentication.k8s.io/v1beta1"},
+                          {"kind", "ExecCredential"},
+                          {"status", json::object{{"clientCertificateData", issued.cert_pem},
+                                                  {"clientKeyData", issued.key_pem}}}};
+  std::ofstream(dir / "credential.json") << json::serialize(credential);
+  RestConfig config = server.config();
+  config.client_cert_pem.clear();  // only the plugin provides one
+  config.client_key_pem.clear();
+  config.exec = ExecConfig{"client.authentication.k8s.io/v1beta1",
+                           "cat",
+                           {(dir / "credential.json").string()},
+                           {},
+                           "Never",
+                           false};
+  EXPECT_EQ(name_of(RestClient(config).get(pod("a"))), "a");
+  EXPECT_EQ(server.requests().at(0).peer_common_name, "exec-user");
+  fs::remove_all(dir);
+}
+
 // --- verbs ---------------------------------------------------------------------------------
 
 TEST(RestClientVerbs, PaginatesWithLimitAndContinue) {
