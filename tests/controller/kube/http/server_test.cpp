@@ -167,6 +167,18 @@ TEST(HttpServer, NoticesThePeerGoingAway) {
   EXPECT_TRUE(closed.get_future().get());
 }
 
+TEST(HttpServer, ClosesIdleConnections) {
+  ServerOptions options;
+  options.idle_timeout = std::chrono::seconds(0);
+  Server server(options, [](Exchange& ex) { ex.respond({}); });
+  server.start();
+  PlainClient client(server.port());
+  char byte;
+  boost::system::error_code ec;
+  client.socket.read_some(net::buffer(&byte, 1), ec);  // blocks until the server hangs up
+  EXPECT_EQ(ec, net::error::eof);
+}
+
 TEST(HttpServer, RefusesToStartOnABadAddress) {
   ServerOptions options;
   options.address = "not-an-address";
