@@ -61,6 +61,18 @@ std::int64_t shares_to_cpu_weight(std::int64_t shares) {
   return 1 + (clamped - kMinShares) * 9999 / (kMaxShares - kMinShares);
 }
 
+std::int64_t cpu_weight_to_shares(std::int64_t weight) {
+  const std::int64_t clamped = std::clamp<std::int64_t>(weight, 1, 10000);
+  return (clamped - 1) * (kMaxShares - kMinShares) / 9999 + kMinShares;
+}
+
+std::optional<std::string> memory_limit_below_usage(std::int64_t new_limit_bytes,
+                                                    std::int64_t usage_bytes) {
+  if (new_limit_bytes <= 0 || usage_bytes < new_limit_bytes) return std::nullopt;
+  return "memory limit (" + std::to_string(new_limit_bytes) + ") below current usage (" +
+         std::to_string(usage_bytes) + ")";
+}
+
 std::string cpu_max_value(std::int64_t quota_us, std::int64_t period_us) {
   const std::string quota = quota_us <= 0 ? "max" : std::to_string(quota_us);
   return quota + " " + std::to_string(period_us);

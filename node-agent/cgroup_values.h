@@ -36,6 +36,8 @@ std::optional<std::int64_t> quota_to_milli_cpu(std::int64_t quota_us, std::int64
 // cgroup v2: cpu.weight from cpu.shares, 1 + (shares−2)·9999/262142 (shares clamped first);
 // cpu.max "<quota|max> <period>"; memory.max "<bytes|max>".
 std::int64_t shares_to_cpu_weight(std::int64_t shares);
+// The inverse the kubelet uses to read cpu.weight back as shares: ((weight−1)·262142)/9999 + 2.
+std::int64_t cpu_weight_to_shares(std::int64_t weight);
 std::string cpu_max_value(std::int64_t quota_us, std::int64_t period_us = kQuotaPeriodUs);
 std::string memory_max_value(std::optional<std::int64_t> limit_bytes);
 
@@ -73,6 +75,12 @@ CgroupValues container_cgroup_values(const ResourceAmounts& container);
 // CPU limit; memory limit only if every container has one. BestEffort: shares 2 only.
 CgroupValues pod_cgroup_values(std::span<const ResourceAmounts> containers,
                                const PodOverhead& overhead, QosClass qos);
+
+// A memory limit decrease is refused while usage has already reached the new limit (the kernel
+// would reclaim or OOM-kill at once). Returns the reason, "memory limit (N) below current usage
+// (M)", or nullopt when the limit may be written.
+std::optional<std::string> memory_limit_below_usage(std::int64_t new_limit_bytes,
+                                                    std::int64_t usage_bytes);
 
 // QoS of a pod whose containers have these amounts (requests default to limits, as the API does).
 QosClass qos_of(std::span<const ResourceAmounts> containers);

@@ -247,3 +247,29 @@ TEST(QosOf, FollowsKubernetesRules) {
 
 }  // namespace
 }  // namespace tailor::kube::node
+
+namespace tailor::kube::node {
+namespace {
+
+TEST(CgroupV2, WeightToSharesInvertsWithinRounding) {
+  EXPECT_EQ(cpu_weight_to_shares(1), 2);
+  EXPECT_EQ(cpu_weight_to_shares(10000), 262144);
+  EXPECT_EQ(cpu_weight_to_shares(0), 2);  // clamped
+  for (std::int64_t shares : {2, 102, 256, 512, 1024, 2048, 100000}) {
+    const std::int64_t back = cpu_weight_to_shares(shares_to_cpu_weight(shares));
+    // One weight step spans about 26 shares.
+    EXPECT_LE(back, shares) << shares;
+    EXPECT_GT(back, shares - 27) << shares;
+  }
+}
+
+TEST(MemoryLimitBelowUsage, RefusesWhenUsageReachesTheNewLimit) {
+  EXPECT_EQ(memory_limit_below_usage(100 << 20, 50 << 20), std::nullopt);
+  EXPECT_EQ(memory_limit_below_usage(100, 100), "memory limit (100) below current usage (100)");
+  EXPECT_EQ(memory_limit_below_usage(67108864, 70000000),
+            "memory limit (67108864) below current usage (70000000)");
+  EXPECT_EQ(memory_limit_below_usage(0, 70000000), std::nullopt);  // no limit: nothing to refuse
+}
+
+}  // namespace
+}  // namespace tailor::kube::node
