@@ -81,20 +81,28 @@ std::string cgroup_path(const std::vector<std::string>& name, CgroupDriver drive
   return path.empty() ? "/" : path;
 }
 
-PodCgroup::PodCgroup(CgroupLayout layout, std::string path)
+std::string container_cgroup_path(const std::string& pod_path, const std::string& container_id,
+                                  CgroupDriver driver) {
+  if (container_id.empty()) throw std::invalid_argument("container id is empty");
+  const std::string leaf =
+      driver == CgroupDriver::Cgroupfs ? container_id : "cri-containerd-" + container_id + ".scope";
+  return (pod_path == "/" ? "" : pod_path) + "/" + leaf;
+}
+
+CgroupFiles::CgroupFiles(CgroupLayout layout, std::string path)
     : layout_(std::move(layout)), path_(std::move(path)) {
   if (path_.empty() || path_.front() != '/') {
     throw std::invalid_argument("cgroup path must be absolute, got \"" + path_ + "\"");
   }
 }
 
-std::filesystem::path PodCgroup::file(const char* controller, const char* name) const {
+std::filesystem::path CgroupFiles::file(const char* controller, const char* name) const {
   std::filesystem::path dir = layout_.root;
   if (layout_.version == CgroupVersion::V1) dir /= controller;
   return dir / path_.substr(1) / name;
 }
 
-CgroupValues PodCgroup::read() const {
+CgroupValues CgroupFiles::read() const {
   CgroupValues values;
   if (layout_.version == CgroupVersion::V1) {
     values.cpu_shares = read_int(file("cpu", "cpu.shares"));
@@ -117,17 +125,17 @@ CgroupValues PodCgroup::read() const {
   return values;
 }
 
-std::int64_t PodCgroup::memory_usage_bytes() const {
+std::int64_t CgroupFiles::memory_usage_bytes() const {
   return read_int(layout_.version == CgroupVersion::V1 ? file("memory", "memory.usage_in_bytes")
                                                        : file("memory", "memory.current"));
 }
 
-void PodCgroup::write(const CgroupValues& values) const {
+void CgroupFiles::write(const CgroupValues& values) const {
   write_cpu(values);
   if (values.memory_limit_bytes) write_memory(values.memory_limit_bytes);
 }
 
-void PodCgroup::write_cpu(const CgroupValues& values) const {
+void CgroupFiles::write_cpu(const CgroupValues& values) const {
   if (layout_.version == CgroupVersion::V1) {
     if (values.cpu_shares)
       write_text(file("cpu", "cpu.shares"), std::to_string(*values.cpu_shares));
@@ -148,7 +156,7 @@ void PodCgroup::write_cpu(const CgroupValues& values) const {
   }
 }
 
-void PodCgroup::write_memory(std::optional<std::int64_t> limit_bytes) const {
+void CgroupFiles::write_memory(std::optional<std::int64_t> limit_bytes) const {
   const std::optional<std::int64_t> current = read().memory_limit_bytes;
   const bool decrease = limit_bytes && (!current || *limit_bytes < *current);
   if (decrease) {

@@ -26,6 +26,10 @@ std::vector<std::string> pod_cgroup_name(const std::string& pod_uid, QosClass qo
 // (cgroupfs) or "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod<uid_>.slice"
 // (systemd, where dashes in the uid become underscores).
 std::string cgroup_path(const std::vector<std::string>& name, CgroupDriver driver);
+// A container's cgroup below its pod's, as containerd + runc name it: <pod>/<id> with cgroupfs,
+// <pod>/cri-containerd-<id>.scope with systemd.
+std::string container_cgroup_path(const std::string& pod_path, const std::string& container_id,
+                                  CgroupDriver driver);
 
 // A cgroup file could not be read, parsed or written; the message names the file.
 class CgroupError : public std::runtime_error {
@@ -47,9 +51,11 @@ struct CgroupLayout {
   CgroupVersion version = CgroupVersion::V1;
 };
 
-class PodCgroup {
+// One cgroup's resource files: the pod-level cgroup the agent owns, or (read-only use) a
+// container's cgroup for its usage.
+class CgroupFiles {
  public:
-  PodCgroup(CgroupLayout layout, std::string path);
+  CgroupFiles(CgroupLayout layout, std::string path);
 
   // Current values (v2 weight converted back to shares; unlimited quota = kUnlimitedQuota,
   // unlimited memory = nullopt).

@@ -68,8 +68,10 @@ class FakeCgroupTree : public ::testing::Test {
     put(dir + "memory.max", memory_max);
     put(dir + "memory.current", std::to_string(usage));
   }
-  PodCgroup v1() { return PodCgroup({root_, CgroupVersion::V1}, "/kubepods/pod" + kUid); }
-  PodCgroup v2() { return PodCgroup({root_, CgroupVersion::V2}, "/kubepods/burstable/pod" + kUid); }
+  CgroupFiles v1() { return CgroupFiles({root_, CgroupVersion::V1}, "/kubepods/pod" + kUid); }
+  CgroupFiles v2() {
+    return CgroupFiles({root_, CgroupVersion::V2}, "/kubepods/burstable/pod" + kUid);
+  }
 
   std::filesystem::path root_;
 };
@@ -175,8 +177,24 @@ TEST_F(FakeCgroupTree, MissingUnwritableAndGarbledFilesAreClearErrors) {
       CgroupError);
 }
 
-TEST(PodCgroup, RejectsRelativePaths) {
-  EXPECT_THROW(PodCgroup({}, "kubepods/pod1"), std::invalid_argument);
+TEST(CgroupFiles, RejectsRelativePaths) {
+  EXPECT_THROW(CgroupFiles({}, "kubepods/pod1"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tailor::kube::node
+
+namespace tailor::kube::node {
+namespace {
+
+TEST(ContainerCgroupPath, AsContainerdNamesIt) {
+  EXPECT_EQ(container_cgroup_path("/kubepods/podu1", "abc", CgroupDriver::Cgroupfs),
+            "/kubepods/podu1/abc");
+  EXPECT_EQ(
+      container_cgroup_path("/kubepods.slice/kubepods-podu1.slice", "abc", CgroupDriver::Systemd),
+      "/kubepods.slice/kubepods-podu1.slice/cri-containerd-abc.scope");
+  EXPECT_THROW(container_cgroup_path("/kubepods/podu1", "", CgroupDriver::Cgroupfs),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // containerd runs with cgroup parent /kubepods/pod<uid>.
 #include <thread>
 
+#include "node-agent/container_update.h"
 #include "node-agent/pod_cgroup.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 #include "tests/node-agent/containerd/test_pod.h"
@@ -16,7 +17,7 @@ TEST_F(RealContainerd, PodCgroupValuesAreWrittenAndReadBackOnTheRealTree) {
   const std::vector<ResourceAmounts> containers = {{250, 500, 64 * kMi, 128 * kMi}};
   const std::string id =
       pod.start_sleeper("app", to_linux_resources(container_cgroup_values(containers[0])));
-  const PodCgroup cgroup({"/sys/fs/cgroup", CgroupVersion::V1}, pod.cgroup_parent());
+  const CgroupFiles cgroup({"/sys/fs/cgroup", CgroupVersion::V1}, pod.cgroup_parent());
 
   const CgroupValues wanted = pod_cgroup_values(containers, {}, qos_of(containers));
   cgroup.write(wanted);
@@ -38,7 +39,7 @@ TEST_F(RealContainerd, PodMemoryLimitIsNeverSetBelowUsage) {
   const LinuxResources resources{100000, 0, 102, 128 * kMi, {}};
   pod.start_container("filler", resources,
                       {"sh", "-c", "head -c 41943040 /dev/zero > /tmp/fill && sleep 3600"});
-  const PodCgroup cgroup({"/sys/fs/cgroup", CgroupVersion::V1}, pod.cgroup_parent());
+  const CgroupFiles cgroup({"/sys/fs/cgroup", CgroupVersion::V1}, pod.cgroup_parent());
   cgroup.write({std::nullopt, std::nullopt, std::nullopt, 256 * kMi});
 
   // Wait (bounded) until the 40 MiB file is charged to the pod.
@@ -60,6 +61,42 @@ TEST_F(RealContainerd, PodMemoryLimitIsNeverSetBelowUsage) {
   EXPECT_EQ(cgroup.read().memory_limit_bytes, 256 * kMi);
   cgroup.write({std::nullopt, std::nullopt, std::nullopt, 192 * kMi});  // above usage: fine
   EXPECT_EQ(cgroup.read().memory_limit_bytes, 192 * kMi);
+}
+
+}  // namespace
+}  // namespace tailor::kube::node::testing
+
+namespace tailor::kube::node::testing {
+namespace {
+
+TEST_F(RealContainerd, ContainerMemoryLimitIsNeverSetBelowUsage) {
+  TestPod pod(*cri_, "container-below-usage");
+  const std::string id =
+      pod.start_container("filler", {100000, 0, 102, 128 * kMi, {}},
+                          {"sh", "-c", "head -c 41943040 /dev/zero > /tmp/fill && sleep 3600"});
+  const CgroupFiles cgroup({"/sys/fs/cgroup", CgroupVersion::V1},
+                           container_cgroup_path(pod.cgroup_parent(), id, CgroupDriver::Cgroupfs));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (cgroup.memory_usage_bytes() < 40 * kMi) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline)
+        << "usage stayed at " << cgroup.memory_usage_bytes();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  try {
+    update_container_resources_checked(*cri_, id, {100000, 0, 102, 32 * kMi, {}}, cgroup);
+    FAIL() << "container memory limit set below usage";
+  } catch (const MemoryBelowUsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "container filler: memory limit (33554432) below current usage ("),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(cri_->container_status(id).resources->memory_limit_in_bytes, 128 * kMi);
+  EXPECT_EQ(pod.cgroup_files(id).memory_limit_in_bytes, 128 * kMi);
+
+  update_container_resources_checked(*cri_, id, {100000, 0, 102, 96 * kMi, {}}, cgroup);
+  EXPECT_EQ(cri_->container_status(id).resources->memory_limit_in_bytes, 96 * kMi);
+  EXPECT_EQ(pod.cgroup_files(id).memory_limit_in_bytes, 96 * kMi);
 }
 
 }  // namespace
