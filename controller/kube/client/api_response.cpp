@@ -51,11 +51,7 @@ bool decode_status(std::string_view body, StatusFields& out) {
 }
 
 WatchEventType event_type(std::string_view type, std::string_view line) {
-  if (type == "ADDED") return WatchEventType::Added;
-  if (type == "MODIFIED") return WatchEventType::Modified;
-  if (type == "DELETED") return WatchEventType::Deleted;
-  if (type == "BOOKMARK") return WatchEventType::Bookmark;
-  if (type == "ERROR") return WatchEventType::Error;
+  if (auto known = watch_event_type_from(type)) return *known;
   throw ResponseError("watch event of unknown type '" + std::string(type) +
                       "': " + shortened(line));
 }
@@ -110,14 +106,14 @@ ApiError api_error_from_response(int status, std::string_view body, const std::s
   return ApiError(status, reason_for_code(status), what + ": " + message, std::string(body));
 }
 
-WatchEvent decode_watch_event(std::string_view line) {
+RawWatchEvent decode_raw_watch_event(std::string_view line) {
   simdjson::padded_string padded(line);
   simdjson::ondemand::parser parser;
   try {
     auto doc = parser.iterate(padded);
     simdjson::ondemand::object object = doc.get_object();
     std::string_view type = object["type"].get_string();
-    WatchEvent event{event_type(type, line), {}};
+    RawWatchEvent event{event_type(type, line), {}};
     simdjson::ondemand::value value = object["object"];
     if (value.type() != simdjson::ondemand::json_type::object) {
       throw ResponseError("watch event whose object is not a JSON object: " + shortened(line));

@@ -20,7 +20,7 @@ std::string reason_for_code(int code);
 ApiError api_error_from_response(int status, std::string_view body, const std::string& what);
 
 // One event line {"type":"ADDED","object":{...}}. Throws ResponseError naming what is wrong.
-WatchEvent decode_watch_event(std::string_view line);
+RawWatchEvent decode_raw_watch_event(std::string_view line);
 
 // Cuts a byte stream into lines; a line split across chunks is joined. Blank lines are skipped.
 class WatchLineBuffer {

@@ -229,7 +229,7 @@ InformerCore::WatchEnd InformerCore::watch_once() {
   try {
     lister_watcher_->watch(
         options,
-        [&](const WatchEvent& event) {
+        [&](const RawWatchEvent& event) {
           try {
             return handle_event(event, end, delivered);
           } catch (const std::exception& e) {
@@ -252,7 +252,7 @@ InformerCore::WatchEnd InformerCore::watch_once() {
 }
 
 // Applies one watch event; returns false to end the watch (error event or stopping).
-bool InformerCore::handle_event(const WatchEvent& event, WatchEnd& end, int& delivered) {
+bool InformerCore::handle_event(const RawWatchEvent& event, WatchEnd& end, int& delivered) {
   if (stopping()) return false;
   ++delivered;
   if (event.type == WatchEventType::Error) {

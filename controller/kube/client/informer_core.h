@@ -87,7 +87,7 @@ class InformerCore {
   void relist();
   ListPage list_all(std::vector<StoreEntry>& entries);
   WatchEnd watch_once();
-  bool handle_event(const WatchEvent& event, WatchEnd& end, int& delivered);
+  bool handle_event(const RawWatchEvent& event, WatchEnd& end, int& delivered);
   bool decode_entry(std::string_view json, StoreEntry& entry);
   Notification apply_upsert(StoreEntry entry);  // updates the store; returns what to tell
   Notification apply_delete(StoreEntry entry);

@@ -127,7 +127,7 @@ ListPage RestListerWatcher::list(const ListOptions& options) {
 }
 
 void RestListerWatcher::watch(const ListOptions& options,
-                              const std::function<bool(const WatchEvent&)>& on_event,
+                              const std::function<bool(const RawWatchEvent&)>& on_event,
                               const StopToken& stop) {
   client_.watch(ref_, with_selectors(options), on_event, stop);
 }

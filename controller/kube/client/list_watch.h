@@ -26,7 +26,7 @@ class ListerWatcher {
   // Blocks delivering events until the stream ends, on_event returns false, or stop is
   // requested. Throws ApiError (410 when the resourceVersion is too old) or TransportError.
   virtual void watch(const ListOptions& options,
-                     const std::function<bool(const WatchEvent&)>& on_event,
+                     const std::function<bool(const RawWatchEvent&)>& on_event,
                      const StopToken& stop) = 0;
 };
 
@@ -51,7 +51,7 @@ class RestListerWatcher : public ListerWatcher {
   RestListerWatcher(RestClient& client, ResourceType type, std::string namespace_ = "",
                     std::string label_selector = "", std::string field_selector = "");
   ListPage list(const ListOptions& options) override;
-  void watch(const ListOptions& options, const std::function<bool(const WatchEvent&)>& on_event,
+  void watch(const ListOptions& options, const std::function<bool(const RawWatchEvent&)>& on_event,
              const StopToken& stop) override;
 
  private:

@@ -285,7 +285,7 @@ std::string RestClient::remove(const ObjectRef& ref, const DeleteOptions& option
 }
 
 void RestClient::watch(const ObjectRef& ref, const ListOptions& options,
-                       const std::function<bool(const WatchEvent&)>& on_event,
+                       const std::function<bool(const RawWatchEvent&)>& on_event,
                        const StopToken& stop) {
   Impl::Request request{"GET", with_query(path_of(ref), list_query(options, true))};
   WatchLineBuffer lines;
@@ -293,7 +293,7 @@ void RestClient::watch(const ObjectRef& ref, const ListOptions& options,
   http::BodySink sink = [&](std::string_view data) {
     delivered = true;
     return lines.feed(data, [&](std::string_view line) {
-      return on_event(decode_watch_event(line)) && !stop.stop_requested();
+      return on_event(decode_raw_watch_event(line)) && !stop.stop_requested();
     });
   };
   http::CancelCheck cancelled = [&] { return stop.stop_requested(); };

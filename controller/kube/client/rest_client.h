@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "controller/kube/client/config.h"
+#include "controller/kube/model/watch_event_type.h"
 
 namespace tailor::kube {
 
@@ -101,9 +102,7 @@ class ResponseError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class WatchEventType { Added, Modified, Deleted, Bookmark, Error };
-
-struct WatchEvent {
+struct RawWatchEvent {
   WatchEventType type;
   std::string object;  // the raw JSON of "object" (for Error: a Status)
 };
@@ -144,7 +143,7 @@ class RestClient {
   // throws TransportError (the caller resumes from the last resourceVersion it saw), a
   // malformed event ResponseError.
   void watch(const ObjectRef& ref, const ListOptions& options,
-             const std::function<bool(const WatchEvent&)>& on_event, const StopToken& stop);
+             const std::function<bool(const RawWatchEvent&)>& on_event, const StopToken& stop);
 
  private:
   struct Impl;

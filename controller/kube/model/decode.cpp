@@ -182,31 +182,6 @@ void set_json_parser_retention(std::size_t bytes) {
   retained_bytes.store(bytes, std::memory_order_relaxed);
 }
 
-WatchEventType parse_watch_event_type(std::string_view text) {
-  if (text == "ADDED") return WatchEventType::Added;
-  if (text == "MODIFIED") return WatchEventType::Modified;
-  if (text == "DELETED") return WatchEventType::Deleted;
-  if (text == "BOOKMARK") return WatchEventType::Bookmark;
-  if (text == "ERROR") return WatchEventType::Error;
-  throw DecodeError("", "unknown watch event type \"" + std::string(text) + "\"");
-}
-
-std::string_view to_string(WatchEventType type) {
-  switch (type) {
-    case WatchEventType::Added:
-      return "ADDED";
-    case WatchEventType::Modified:
-      return "MODIFIED";
-    case WatchEventType::Deleted:
-      return "DELETED";
-    case WatchEventType::Bookmark:
-      return "BOOKMARK";
-    case WatchEventType::Error:
-      return "ERROR";
-  }
-  return "UNKNOWN";
-}
-
 template Pod decode<Pod>(JsonInput);
 template Node decode<Node>(JsonInput);
 template Event decode<Event>(JsonInput);

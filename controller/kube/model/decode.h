@@ -102,8 +102,5 @@ inline Status decode_status(JsonInput json) { return decode<Status>(json); }
 inline constexpr std::size_t kDefaultJsonParserRetention = std::size_t{16} << 20;
 void set_json_parser_retention(std::size_t document_bytes);
 
-// "ADDED" -> Added, ...; throws DecodeError for an unknown type.
-WatchEventType parse_watch_event_type(std::string_view text);
-std::string_view to_string(WatchEventType type);
 
 }  // namespace tailor::kube

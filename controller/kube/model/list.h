@@ -11,6 +11,7 @@
 #include "controller/kube/model/node.h"
 #include "controller/kube/model/pod.h"
 #include "controller/kube/model/status.h"
+#include "controller/kube/model/watch_event_type.h"
 
 namespace tailor::kube {
 
@@ -25,8 +26,6 @@ using NodeList = List<Node>;
 using EventList = List<Event>;
 using LeaseList = List<Lease>;
 using PartialObjectMetadataList = List<PartialObjectMetadata>;
-
-enum class WatchEventType { Added, Modified, Deleted, Bookmark, Error };
 
 // One line of a watch stream. For Error the object is a Status (e.g. 410 Expired); for
 // Bookmark only object.metadata.resourceVersion (and annotations) are meaningful.

@@ -59,14 +59,14 @@ TEST(WatchEvents, DecodesEachType) {
         Case{"ERROR", WatchEventType::Error}}) {
     std::string line =
         std::string(R"({"type":")") + c.type + R"(","object":{"kind":"Pod","a":[1,{"b":"}"}]}})";
-    WatchEvent event = decode_watch_event(line);
+    RawWatchEvent event = decode_raw_watch_event(line);
     EXPECT_EQ(event.type, c.expected) << c.type;
     EXPECT_EQ(event.object, R"({"kind":"Pod","a":[1,{"b":"}"}]})");
   }
 }
 
 TEST(WatchEvents, FieldOrderDoesNotMatter) {
-  WatchEvent event = decode_watch_event(R"({"object":{"x":1},"type":"ADDED"})");
+  RawWatchEvent event = decode_raw_watch_event(R"({"object":{"x":1},"type":"ADDED"})");
   EXPECT_EQ(event.type, WatchEventType::Added);
   EXPECT_EQ(event.object, R"({"x":1})");
 }
@@ -75,7 +75,7 @@ TEST(WatchEvents, MalformedEventsAreClearErrors) {
   for (const char* bad : {"garbage", "[]", R"({"type":"ADDED"})", R"({"object":{}})",
                           R"({"type":"EXPLODED","object":{}})", R"({"type":"ADDED","object":"x"})",
                           R"({"type":7,"object":{}})", R"({"type":"ADDED","object":{"a":)"}) {
-    EXPECT_THROW(decode_watch_event(bad), ResponseError) << bad;
+    EXPECT_THROW(decode_raw_watch_event(bad), ResponseError) << bad;
   }
 }
 

@@ -129,7 +129,7 @@ class FakeApi : public ListerWatcher {
     return page;
   }
 
-  void watch(const ListOptions& options, const std::function<bool(const WatchEvent&)>& on_event,
+  void watch(const ListOptions& options, const std::function<bool(const RawWatchEvent&)>& on_event,
              const StopToken& stop) override {
     std::unique_lock lock(mutex_);
     watch_calls_.push_back(options);

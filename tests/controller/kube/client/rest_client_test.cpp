@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
@@ -346,6 +347,17 @@ TEST(RestClientVerbs, ServesConcurrentCallers) {
   for (auto& result : results) EXPECT_EQ(result.get(), 10);
 }
 
+TEST(RestClientVerbs, KeepsTheConnectionAlive) {
+  TestApiServer server;
+  server.on("GET", "/api/v1/namespaces/default/pods/a",
+            [](http::Exchange& ex) { ex.respond(testing::json_response(200, pod_json("a"))); });
+  RestClient client(server.config());
+  for (int i = 0; i < 5; ++i) client.get(pod("a"));
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 5u);
+  for (const auto& request : requests) EXPECT_EQ(request.connection_id, requests[0].connection_id);
+}
+
 // --- errors and retries ---------------------------------------------------------------------
 
 TEST(RestClientErrors, ListGoneIsSurfaced) {
@@ -432,6 +444,23 @@ TEST(RestClientErrors, ServerErrorsAreRetriedUntilSuccess) {
   EXPECT_EQ(server.count("GET", path), 3u);
 }
 
+TEST(RestClientErrors, DroppedConnectionsAreRetried) {
+  TestApiServer server;
+  std::atomic<int> calls{0};
+  server.on("GET", "/api/v1/namespaces/default/pods/a", [&](http::Exchange& ex) {
+    if (++calls <= 2) {
+      ex.abort();  // reset before any answer
+    } else {
+      ex.respond(testing::json_response(200, pod_json("a")));
+    }
+  });
+  RestClient client(server.config());
+  EXPECT_EQ(name_of(client.get(pod("a"))), "a");
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_NE(requests[0].connection_id, requests[2].connection_id);  // a fresh connection
+}
+
 TEST(RestClientErrors, RetriesRunOut) {
   TestApiServer server;
   server.on("GET", "/api/v1/namespaces/default/pods/a", [](http::Exchange& ex) {
@@ -511,7 +540,7 @@ TEST(RestClientConfig, RejectsABadServerUrl) {
 struct Collected {
   std::vector<WatchEventType> types;
   std::vector<std::string> objects;
-  bool operator()(const WatchEvent& event) {
+  bool operator()(const RawWatchEvent& event) {
     types.push_back(event.type);
     objects.push_back(event.object);
     return true;
@@ -554,7 +583,7 @@ TEST(RestClientWatch, ResumesAfterADroppedConnection) {
   RestClient client(server.config());
   std::string last_version;
   std::vector<std::string> seen;
-  auto on_event = [&](const WatchEvent& event) {
+  auto on_event = [&](const RawWatchEvent& event) {
     json::value object = json::parse(event.object);
     last_version = std::string(object.at("metadata").at("resourceVersion").as_string());
     seen.push_back(std::string(object.at("metadata").at("name").as_string()));
@@ -588,12 +617,12 @@ TEST(RestClientWatch, DeliversBookmarks) {
   pods.serve(server, "/api/v1/namespaces/default/pods");
   RestClient client(server.config());
   StopToken stop;
-  std::vector<WatchEvent> events;
+  std::vector<RawWatchEvent> events;
   auto watching = std::async(std::launch::async, [&] {
     client.watch(
         kPodsInDefault,
         {.resource_version = pods.resource_version(), .allow_watch_bookmarks = true},
-        [&](const WatchEvent& event) {
+        [&](const RawWatchEvent& event) {
           events.push_back(event);
           return false;  // one is enough
         },
@@ -634,7 +663,7 @@ TEST(RestClientWatch, HttpGoneThrows) {
   StopToken stop;
   auto error = thrown_by<ApiError>([&] {
     client.watch(
-        kPodsInDefault, {.resource_version = "1"}, [](const WatchEvent&) { return true; }, stop);
+        kPodsInDefault, {.resource_version = "1"}, [](const RawWatchEvent&) { return true; }, stop);
   });
   EXPECT_TRUE(error.is_gone());
 }
@@ -650,7 +679,7 @@ TEST(RestClientWatch, MalformedEventIsAClearError) {
   StopToken stop;
   auto error = thrown_by<ResponseError>([&] {
     client.watch(
-        kPodsInDefault, {}, [](const WatchEvent&) { return true; }, stop);
+        kPodsInDefault, {}, [](const RawWatchEvent&) { return true; }, stop);
   });
   EXPECT_NE(std::string(error.what()).find("this is not json"), std::string::npos);
 }
@@ -664,7 +693,7 @@ TEST(RestClientWatch, StopTokenEndsAnIdleWatch) {
   auto watching = std::async(std::launch::async, [&] {
     client.watch(
         kPodsInDefault, {.resource_version = pods.resource_version()},
-        [](const WatchEvent&) { return true; }, stop);
+        [](const RawWatchEvent&) { return true; }, stop);
   });
   ASSERT_TRUE(pods.wait_for_watches(1, 10s));
   stop.request_stop();
