@@ -4,6 +4,10 @@ BUILD_DIR ?= build
 ASAN_DIR  ?= build-asan
 JOBS      ?= $(shell nproc)
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+# ccache hits across checkouts (CI builds a fresh clone): paths relative to the checkout, and the
+# directory left out of the hash of debug builds.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: deps configure build test unit asan demo bench format clean
 
