@@ -39,7 +39,8 @@ using Location = std::source_location;
 
 class Logger;
 
-// The result of v(n): logs only when n <= the logger's verbosity.
+// The result of v(n): logs only when n <= the logger's verbosity. Use it at once (it points at
+// the logger); `if (auto v = log::v(4)) v.info(...)` skips building pairs when disabled.
 class Verbose {
  public:
   bool enabled() const { return enabled_; }
