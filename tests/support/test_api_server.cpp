@@ -131,7 +131,7 @@ void TestApiServer::handle(http::Exchange& exchange) {
   {
     std::lock_guard lock(mutex_);
     requests_.push_back({request.method, request.path, request.query, request.headers, request.body,
-                         request.peer_common_name});
+                         request.peer_common_name, request.connection_id});
     if (auto it = scripted_.find(key); it != scripted_.end() && !it->second.empty()) {
       scripted = std::move(it->second.front());
       it->second.pop_front();

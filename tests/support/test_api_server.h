@@ -29,6 +29,7 @@ struct RecordedRequest {
   http::Headers headers;
   std::string body;
   std::string peer_common_name;
+  std::uint64_t connection_id = 0;
 
   std::string query_param(const std::string& name) const;  // "" when absent
   std::string header(const std::string& name) const;

@@ -65,9 +65,11 @@ struct StopSignal {
   std::condition_variable cv;
 };
 
+// Who is at the other end of a connection, and which connection it is.
 struct PeerIdentity {
   std::string common_name;
   std::vector<std::string> organizations;
+  std::uint64_t connection_id = 0;
 };
 
 std::string utf8_entry(X509_NAME* name, int index) {
@@ -132,6 +134,7 @@ ServerRequest to_server_request(bhttp::request<bhttp::string_body>&& req, PeerId
   out.body = std::move(req.body());
   out.peer_common_name = std::move(peer.common_name);
   out.peer_organizations = std::move(peer.organizations);
+  out.connection_id = peer.connection_id;
   return out;
 }
 
@@ -267,9 +270,11 @@ bool is_parse_error(const error_code& ec) {
 }
 
 struct Connection {
-  explicit Connection(tcp::socket s) : socket(std::move(s)), fd(socket.native_handle()) {}
+  Connection(tcp::socket s, std::uint64_t number)
+      : socket(std::move(s)), fd(socket.native_handle()), id(number) {}
   tcp::socket socket;  // closed only after the thread is joined, so fd stays ours
   int fd;
+  std::uint64_t id;
   std::atomic<bool> done{false};
   std::thread thread;
 };
@@ -287,6 +292,7 @@ struct Server::Impl {
   StopSignal stop;
   std::mutex connections_mutex;
   std::list<std::unique_ptr<Connection>> connections;
+  std::uint64_t connections_accepted = 0;
   bool started = false;
 
   void configure_tls(const TlsServerConfig& config);
@@ -332,7 +338,8 @@ void Server::Impl::accept_loop() {
     socket.set_option(tcp::no_delay(true), ec);
     reap_finished();
     std::lock_guard lock(connections_mutex);
-    auto& connection = *connections.emplace_back(std::make_unique<Connection>(std::move(socket)));
+    auto& connection = *connections.emplace_back(
+        std::make_unique<Connection>(std::move(socket), ++connections_accepted));
     connection.thread = std::thread([this, &connection] {
       run_connection(connection);
       connection.done = true;
@@ -356,11 +363,15 @@ void Server::Impl::reap_finished() {
 void Server::Impl::run_connection(Connection& connection) {
   error_code ec;
   if (!tls) {
-    serve(connection.socket, connection.fd, PeerIdentity{});
+    serve(connection.socket, connection.fd, PeerIdentity{{}, {}, connection.id});
   } else {
     ssl::stream<tcp::socket&> stream(connection.socket, *tls);
     stream.handshake(ssl::stream_base::server, ec);
-    if (!ec) serve(stream, connection.fd, verified_peer(stream.native_handle()));
+    if (!ec) {
+      PeerIdentity peer = verified_peer(stream.native_handle());
+      peer.connection_id = connection.id;
+      serve(stream, connection.fd, peer);
+    }
   }
   connection.socket.shutdown(tcp::socket::shutdown_both, ec);
 }

@@ -31,6 +31,8 @@ struct ServerRequest {
   // From a verified client certificate (TLS with client_ca_pem only); empty otherwise.
   std::string peer_common_name;
   std::vector<std::string> peer_organizations;
+  // Distinct for each TCP connection of a server (tests use it to see keep-alive at work).
+  std::uint64_t connection_id = 0;
 
   std::string_view header(std::string_view name) const { return find_header(headers, name); }
   // First value of a query parameter; nullopt when absent.
