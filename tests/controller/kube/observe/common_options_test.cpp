@@ -60,6 +60,7 @@ TEST(BindAddressTest, PrintsBackWithBrackets) {
 TEST(CommonOptionsTest, DefaultsFileAndFlags) {
   char tmpl[] = "/tmp/tailor-common-XXXXXX";
   std::string dir = ::mkdtemp(tmpl);
+  std::shared_ptr<void> cleanup(nullptr, [&](void*) { std::filesystem::remove_all(dir); });
   std::ofstream(dir + "/c.yaml") << "clientConnection:\n  kubeconfig: /etc/kube/config\n"
                                     "logging:\n  format: json\n  verbosity: 3\n"
                                     "metricsBindAddress: 127.0.0.1:0\n";
@@ -68,7 +69,6 @@ TEST(CommonOptionsTest, DefaultsFileAndFlags) {
   add_common_options(schema, o);
   EXPECT_EQ(o.metrics_bind_address.to_string(), "127.0.0.1:8080");
   schema.parse({"--config", dir + "/c.yaml", "-v=5"});
-  std::filesystem::remove_all(dir);
   EXPECT_EQ(o.kubeconfig, "/etc/kube/config");
   EXPECT_EQ(o.log_format, log::Format::Json);
   EXPECT_EQ(o.verbosity, 5);
