@@ -115,8 +115,11 @@ void expect_json_object(const std::string& body, const std::string& what) {
                       (body.empty() ? std::string("an empty body") : "'" + start + "'"));
 }
 
-bool is_retryable_transport(http::ClientError::Kind kind) {
-  return kind == http::ClientError::Kind::Connect || kind == http::ClientError::Kind::Io;
+// A failed connect never reached the server. A connection lost later may have carried the
+// request: resending is harmless except for POST (a create could happen twice).
+bool is_retryable_transport(http::ClientError::Kind kind, const std::string& method) {
+  return kind == http::ClientError::Kind::Connect ||
+         (kind == http::ClientError::Kind::Io && method != "POST");
 }
 
 }  // namespace
@@ -227,7 +230,8 @@ http::ClientResponse RestClient::Impl::execute(const Request& request, const htt
     } catch (const http::ClientError& e) {
       if (e.kind() == http::ClientError::Kind::Cancelled) throw;
       bool mid_stream = delivered != nullptr && *delivered;
-      if (is_retryable_transport(e.kind()) && attempt < config.max_retries && !mid_stream) {
+      if (is_retryable_transport(e.kind(), request.method) && attempt < config.max_retries &&
+          !mid_stream) {
         wait_before_retry(attempt, nullptr);
         continue;
       }

@@ -423,7 +423,9 @@ Server::~Server() { stop(); }
 
 void Server::start() {
   auto& impl = *impl_;
-  if (impl.started) throw std::logic_error("http server: already started");
+  if (impl.started || impl.stop.stopping) {
+    throw std::logic_error("http server: start() may be called once");
+  }
   if (impl.options.tls) impl.configure_tls(*impl.options.tls);
   error_code ec;
   auto address = net::ip::make_address(impl.options.address, ec);

@@ -461,6 +461,14 @@ TEST(RestClientErrors, DroppedConnectionsAreRetried) {
   EXPECT_NE(requests[0].connection_id, requests[2].connection_id);  // a fresh connection
 }
 
+TEST(RestClientErrors, CreateIsNotResentOnALostConnection) {
+  TestApiServer server;
+  server.on("POST", "/api/v1/namespaces/default/pods", [](http::Exchange& ex) { ex.abort(); });
+  RestClient client(server.config());
+  EXPECT_THROW(client.create(kPodsInDefault, pod_json("a")), TransportError);
+  EXPECT_EQ(server.requests().size(), 1u);
+}
+
 TEST(RestClientErrors, RetriesRunOut) {
   TestApiServer server;
   server.on("GET", "/api/v1/namespaces/default/pods/a", [](http::Exchange& ex) {
