@@ -5,6 +5,7 @@
 #include <shared_mutex>
 
 #include "embedded/storage/object_meta.h"
+#include "embedded/storage/timestamps.h"
 #include "embedded/storage/watch_state.h"
 
 namespace tailor::kube::embedded {
@@ -51,8 +52,8 @@ struct ObjectStore::Impl {
   std::vector<std::shared_ptr<Watch::State>> watchers;
 
   std::string now() const {
-    return format_rfc3339(options.clock ? options.clock()
-                                        : TimePoint(std::chrono::system_clock::now()));
+    return format_timestamp(options.clock ? options.clock()
+                                          : TimePoint(std::chrono::system_clock::now()));
   }
 
   Collection& collection(const ResourceInfo& r) {

@@ -1,0 +1,36 @@
+// ApiHandler: the Kubernetes REST API over an ObjectStore, as an http::Handler — authentication
+// (bearer token or verified client certificate), discovery, OpenAPI for kubectl apply, and
+// list/get/create/update/patch/delete/watch of the built-in resources (with Tables for kubectl).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "controller/kube/http/server.h"
+#include "controller/kube/model/time.h"
+#include "embedded/storage/object_store.h"
+
+namespace tailor::kube::embedded {
+
+struct ApiOptions {
+  std::string bearer_token{};  // "" : no authentication
+  std::chrono::milliseconds bookmark_interval{60000};
+  std::chrono::seconds default_watch_timeout{1800};
+  std::function<TimePoint()> clock{};            // ages in Tables; unset: system clock
+  std::size_t max_body_bytes = 3 * 1024 * 1024;  // kube-apiserver's request size limit
+};
+
+class ApiHandler {
+ public:
+  ApiHandler(ObjectStore& store, ApiOptions options);
+  void handle(http::Exchange& exchange);
+
+ private:
+  void serve(http::Exchange& exchange);
+  ObjectStore& store_;
+  ApiOptions options_;
+};
+
+}  // namespace tailor::kube::embedded

@@ -1,0 +1,51 @@
+// Private to api/: the resource verbs behind ApiHandler.
+#pragma once
+
+#include <boost/json.hpp>
+#include <string>
+
+#include "controller/kube/http/server.h"
+#include "embedded/api/api_handler.h"
+#include "embedded/api/tables.h"
+#include "embedded/storage/object_meta.h"
+
+namespace tailor::kube::embedded {
+
+// A request resolved to a resource: /api/v1/namespaces/ns/pods/name/status.
+struct Target {
+  const ResourceInfo* resource = nullptr;
+  std::string ns{};
+  std::string name{};
+  std::string subresource{};
+};
+
+struct RestContext {
+  ObjectStore& store;
+  const ApiOptions& options;
+  const http::ServerRequest& request;
+  Target target;
+  TimePoint now() const;
+};
+
+http::ServerResponse json_response(int status, std::string body,
+                                   std::string content_type = "application/json");
+http::ServerResponse error_response(const StatusError& error);
+
+http::ServerResponse list_objects(const RestContext& c);
+http::ServerResponse get_object(const RestContext& c);
+http::ServerResponse create_object(const RestContext& c);
+http::ServerResponse update_object(const RestContext& c);
+http::ServerResponse patch_object(const RestContext& c);
+http::ServerResponse delete_object(const RestContext& c);
+void watch_objects(const RestContext& c, http::Exchange& exchange);
+
+// Accept asks for a meta.k8s.io Table.
+bool wants_table(const http::ServerRequest& request);
+TableRequest table_request(const RestContext& c);
+// What the server fills in on create (pod status Pending, namespace phase Active, ...).
+void apply_create_defaults(const ResourceInfo& resource, bj::object& object);
+// Opaque list continuation: the last key returned and the list's resourceVersion.
+std::string encode_continue(const std::string& last_key, std::uint64_t resource_version);
+std::pair<std::string, std::uint64_t> decode_continue(const std::string& token);
+
+}  // namespace tailor::kube::embedded

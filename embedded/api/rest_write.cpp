@@ -1,0 +1,195 @@
+// create, update, patch and delete.
+#include "embedded/api/patch.h"
+#include "embedded/api/rest.h"
+#include "embedded/storage/object_meta.h"
+
+namespace tailor::kube::embedded {
+namespace {
+
+std::string media_type(std::string_view content_type) {
+  std::string t(content_type.substr(0, content_type.find(';')));
+  while (!t.empty() && t.back() == ' ') t.pop_back();
+  return t;
+}
+
+bj::value parse_json(const std::string& body) {
+  boost::system::error_code ec;
+  bj::value v = bj::parse(body, ec);
+  if (ec) throw bad_request("the body of the request is not valid JSON: " + ec.message());
+  return v;
+}
+
+// The request body as an object of the target's kind, with its namespace checked against the URL.
+bj::object body_object(const RestContext& c) {
+  std::string type = media_type(c.request.header("Content-Type"));
+  if (type != "application/json" && !type.empty()) throw unsupported_media_type(type);
+  bj::value v = parse_json(c.request.body);
+  if (!v.is_object()) throw bad_request("the body of the request must be a JSON object");
+  bj::object& o = v.as_object();
+  const ResourceInfo& r = *c.target.resource;
+  std::string api_version = o.contains("apiVersion") && o["apiVersion"].is_string()
+                                ? std::string(o["apiVersion"].as_string())
+                                : "";
+  std::string kind =
+      o.contains("kind") && o["kind"].is_string() ? std::string(o["kind"].as_string()) : "";
+  if (!api_version.empty() && api_version != r.api_version()) {
+    throw bad_request("the API version in the data (" + api_version +
+                      ") does not match the expected API version (" + r.api_version() + ")");
+  }
+  if (!kind.empty() && kind != r.kind) {
+    throw bad_request("the kind in the data (" + kind + ") does not match the expected kind (" +
+                      r.kind + ")");
+  }
+  bj::object& meta = metadata(o);
+  if (r.namespaced) {
+    std::string ns = meta_string(o, "namespace");
+    if (!ns.empty() && ns != c.target.ns) {
+      throw bad_request(
+          "the namespace of the provided object does not match the namespace sent on the request");
+    }
+    meta["namespace"] = c.target.ns;
+  }
+  return std::move(o);
+}
+
+UpdateScope scope_of(const Target& t) {
+  return t.subresource == "status" ? UpdateScope::Status : UpdateScope::Main;
+}
+
+void check_name(const bj::object& o, const Target& t) {
+  std::string name = meta_string(o, "name");
+  if (name != t.name) {
+    throw bad_request("the name of the object (" + name + ") does not match the name on the URL (" +
+                      t.name + ")");
+  }
+}
+
+void default_field(bj::object& o, std::string_view key, bj::value value) {
+  if (!o.contains(key)) o[key] = std::move(value);
+}
+
+void default_pod(bj::object& pod) {
+  bj::value& spec = pod["spec"];
+  if (!spec.is_object()) spec = bj::object{};
+  bj::object& s = spec.as_object();
+  default_field(s, "restartPolicy", "Always");
+  default_field(s, "dnsPolicy", "ClusterFirst");
+  default_field(s, "schedulerName", "default-scheduler");
+  default_field(s, "terminationGracePeriodSeconds", 30);
+  default_field(s, "securityContext", bj::object{});
+  for (std::string_view list : {"initContainers", "containers"}) {
+    bj::value* containers = s.if_contains(list);
+    if (!containers || !containers->is_array()) continue;
+    for (bj::value& container : containers->as_array()) {
+      if (!container.is_object()) continue;
+      bj::object& ct = container.as_object();
+      default_field(ct, "terminationMessagePath", "/dev/termination-log");
+      default_field(ct, "terminationMessagePolicy", "File");
+      std::string image = ct.contains("image") && ct["image"].is_string()
+                              ? std::string(ct["image"].as_string())
+                              : "";
+      bool latest = image.find(':') == std::string::npos || image.ends_with(":latest");
+      default_field(ct, "imagePullPolicy", latest ? "Always" : "IfNotPresent");
+      default_field(ct, "resources", bj::object{});
+    }
+  }
+  pod["status"] = bj::object{{"phase", "Pending"}};
+}
+
+}  // namespace
+
+void apply_create_defaults(const ResourceInfo& r, bj::object& object) {
+  if (!r.group.empty()) return;
+  if (r.resource == "pods") {
+    default_pod(object);
+  } else if (r.resource == "namespaces") {
+    object["spec"] = bj::object{{"finalizers", bj::array{"kubernetes"}}};
+    object["status"] = bj::object{{"phase", "Active"}};
+  }
+}
+
+http::ServerResponse create_object(const RestContext& c) {
+  if (!c.target.subresource.empty())
+    throw method_not_supported(c.target.resource->group_resource(), "create");
+  bj::object o = body_object(c);
+  metadata(o).erase("resourceVersion");
+  apply_create_defaults(*c.target.resource, o);
+  ObjectPtr created = c.store.create(*c.target.resource, std::move(o));
+  return json_response(201, bj::serialize(*created));
+}
+
+http::ServerResponse update_object(const RestContext& c) {
+  bj::object o = body_object(c);
+  check_name(o, c.target);
+  ObjectPtr updated = c.store.update(*c.target.resource, std::move(o), scope_of(c.target));
+  return json_response(200, bj::serialize(*updated));
+}
+
+http::ServerResponse patch_object(const RestContext& c) {
+  std::string type = media_type(c.request.header("Content-Type"));
+  using PatchFn = bj::value (*)(const bj::value&, const bj::value&);
+  PatchFn apply = nullptr;
+  if (type == "application/merge-patch+json" || type == "application/apply-patch+yaml") {
+    apply = merge_patch;
+  } else if (type == "application/json-patch+json") {
+    apply = json_patch;
+  } else if (type == "application/strategic-merge-patch+json") {
+    apply = strategic_merge_patch;
+  } else {
+    throw StatusError(415, "UnsupportedMediaType",
+                      "the body of the request was in an unknown format - accepted media types "
+                      "include: application/json-patch+json, application/merge-patch+json, "
+                      "application/apply-patch+yaml, application/strategic-merge-patch+json");
+  }
+  bj::value patch = parse_json(c.request.body);
+  const Target& t = c.target;
+  ObjectPtr patched = c.store.modify(
+      *t.resource, t.ns, t.name,
+      [&](const bj::object& current) {
+        bj::value result = apply(current, patch);
+        if (!result.is_object()) throw bad_request("the patch did not produce an object");
+        bj::object& o = result.as_object();
+        check_name(o, t);
+        if (t.resource->namespaced && meta_string(o, "namespace") != t.ns) {
+          throw bad_request(
+              "the namespace of the provided object does not match the namespace sent on the "
+              "request");
+        }
+        return std::move(o);
+      },
+      scope_of(t));
+  return json_response(200, bj::serialize(*patched));
+}
+
+http::ServerResponse delete_object(const RestContext& c) {
+  if (!c.target.subresource.empty())
+    throw method_not_supported(c.target.resource->group_resource(), "delete");
+  Preconditions pre;
+  if (!c.request.body.empty()) {
+    bj::value options = parse_json(c.request.body);
+    if (!options.is_object()) throw bad_request("DeleteOptions must be a JSON object");
+    if (const bj::value* p = options.as_object().if_contains("preconditions");
+        p && p->is_object()) {
+      const bj::object& po = p->as_object();
+      if (const bj::value* uid = po.if_contains("uid"); uid && uid->is_string())
+        pre.uid = uid->as_string();
+      if (const bj::value* rv = po.if_contains("resourceVersion"); rv && rv->is_string()) {
+        pre.resource_version = rv->as_string();
+      }
+    }
+  }
+  const ResourceInfo& r = *c.target.resource;
+  ObjectPtr gone = c.store.remove(r, c.target.ns, c.target.name, pre);
+  bj::object details{{"name", c.target.name}};
+  if (!r.group.empty()) details["group"] = r.group;
+  details["kind"] = r.resource;
+  details["uid"] = meta_string(*gone, "uid");
+  bj::object status{{"kind", "Status"},
+                    {"apiVersion", "v1"},
+                    {"metadata", bj::object{}},
+                    {"status", "Success"},
+                    {"details", std::move(details)}};
+  return json_response(200, bj::serialize(status));
+}
+
+}  // namespace tailor::kube::embedded

@@ -1,0 +1,252 @@
+#include "embedded/api/tables.h"
+
+#include <cctype>
+#include <functional>
+#include <map>
+
+#include "embedded/api/pod_printer.h"
+#include "embedded/storage/object_meta.h"
+#include "embedded/storage/timestamps.h"
+
+namespace tailor::kube::embedded {
+namespace {
+
+struct Column {
+  const char* name;
+  const char* type;
+  const char* format;
+  const char* description;
+  int priority;
+};
+
+using Cells = std::function<bj::array(const bj::object&, TimePoint)>;
+
+struct Printer {
+  std::vector<Column> columns;
+  Cells cells;
+};
+
+std::string str(const bj::object& o, std::string_view path) {
+  const bj::value* v = find_path(o, path);
+  return v && v->is_string() ? std::string(v->as_string()) : "";
+}
+
+std::string or_none(std::string s) { return s.empty() ? "<none>" : s; }
+
+bj::value age(const bj::object& o, TimePoint now) {
+  auto created = parse_timestamp(meta_string(o, "creationTimestamp"));
+  return created ? bj::value(human_duration(now - *created)) : bj::value("<unknown>");
+}
+
+const Column kName{"Name", "string", "name",
+                   "Name must be unique within a namespace. Is required when creating resources, "
+                   "although some resources may allow a client to request the generation of an "
+                   "appropriate name automatically.",
+                   0};
+const Column kAge{"Age", "string", "",
+                  "CreationTimestamp is a timestamp representing the server time when this "
+                  "object was created.",
+                  0};
+
+bj::array pod_cells(const bj::object& pod, TimePoint now) {
+  PodRow row = pod_row(pod, now);
+  bj::value restarts =
+      row.restarts_text.empty() ? bj::value(row.restarts) : bj::value(row.restarts_text);
+  std::string gates;
+  if (const bj::value* g = find_path(pod, "spec.readinessGates");
+      g && g->is_array() && !g->as_array().empty()) {
+    gates = "0/" + std::to_string(g->as_array().size());
+  }
+  return {meta_string(pod, "name"),
+          row.ready,
+          row.status,
+          restarts,
+          age(pod, now),
+          or_none(str(pod, "status.podIP")),
+          or_none(str(pod, "spec.nodeName")),
+          or_none(str(pod, "status.nominatedNodeName")),
+          or_none(gates)};
+}
+
+std::string node_status(const bj::object& node) {
+  std::string status = "Unknown";
+  if (const bj::value* c = find_path(node, "status.conditions"); c && c->is_array()) {
+    for (const bj::value& cond : c->as_array()) {
+      if (!cond.is_object() || str(cond.as_object(), "type") != "Ready") continue;
+      status = str(cond.as_object(), "status") == "True" ? "Ready" : "NotReady";
+    }
+  }
+  const bj::value* u = find_path(node, "spec.unschedulable");
+  if (u && u->is_bool() && u->as_bool()) status += ",SchedulingDisabled";
+  return status;
+}
+
+std::string node_roles(const bj::object& node) {
+  std::string roles;
+  if (const bj::value* labels = find_path(node, "metadata.labels"); labels && labels->is_object()) {
+    for (const auto& [k, v] : labels->as_object()) {
+      std::string_view key = k;
+      constexpr std::string_view kPrefix = "node-role.kubernetes.io/";
+      if (key.starts_with(kPrefix)) {
+        if (!roles.empty()) roles += ",";
+        roles += std::string(key.substr(kPrefix.size()));
+      }
+    }
+  }
+  return or_none(roles);
+}
+
+std::string node_address(const bj::object& node, std::string_view type) {
+  if (const bj::value* a = find_path(node, "status.addresses"); a && a->is_array()) {
+    for (const bj::value& addr : a->as_array()) {
+      if (addr.is_object() && str(addr.as_object(), "type") == type)
+        return str(addr.as_object(), "address");
+    }
+  }
+  return "<none>";
+}
+
+std::string event_object(const bj::object& e) {
+  std::string kind = str(e, "involvedObject.kind");
+  for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return kind + "/" + str(e, "involvedObject.name");
+}
+
+bj::value event_last_seen(const bj::object& e, TimePoint now) {
+  for (std::string_view path : {"series.lastObservedTime", "lastTimestamp", "eventTime"}) {
+    if (auto t = parse_timestamp(str(e, path))) return bj::value(human_duration(now - *t));
+  }
+  return age(e, now);
+}
+
+const Printer* printer_for(const std::string& resource) {
+  static const std::map<std::string, Printer> kPrinters = {
+      {"pods",
+       {{kName,
+         {"Ready", "string", "", "The aggregate readiness state of this pod for accepting traffic.",
+          0},
+         {"Status", "string", "", "The aggregate status of the containers in this pod.", 0},
+         {"Restarts", "string", "",
+          "The number of times the containers in this pod have been restarted and when the last "
+          "container in this pod has restarted.",
+          0},
+         kAge,
+         {"IP", "string", "",
+          "IP address allocated to the pod. Routable at least within the cluster. Empty if not yet "
+          "allocated.",
+          1},
+         {"Node", "string", "", "NodeName is a request to schedule this pod onto a specific node.",
+          1},
+         {"Nominated Node", "string", "",
+          "nominatedNodeName is set only when this pod preempts other pods on the node.", 1},
+         {"Readiness Gates", "string", "",
+          "If specified, all readiness gates will be evaluated for pod readiness.", 1}},
+        pod_cells}},
+      {"nodes",
+       {{kName,
+         {"Status", "string", "", "The status of the node", 0},
+         {"Roles", "string", "", "The roles of the node", 0},
+         kAge,
+         {"Version", "string", "", "Kubelet Version reported by the node.", 0},
+         {"Internal-IP", "string", "", "List of addresses reachable to the node.", 1},
+         {"External-IP", "string", "", "List of addresses reachable to the node.", 1},
+         {"OS-Image", "string", "", "OS Image reported by the node from /etc/os-release.", 1},
+         {"Kernel-Version", "string", "", "Kernel Version reported by the node.", 1},
+         {"Container-Runtime", "string", "", "Container Runtime Version reported by the node.", 1}},
+        [](const bj::object& n, TimePoint now) {
+          return bj::array{meta_string(n, "name"),
+                           node_status(n),
+                           node_roles(n),
+                           age(n, now),
+                           str(n, "status.nodeInfo.kubeletVersion"),
+                           node_address(n, "InternalIP"),
+                           node_address(n, "ExternalIP"),
+                           or_none(str(n, "status.nodeInfo.osImage")),
+                           or_none(str(n, "status.nodeInfo.kernelVersion")),
+                           or_none(str(n, "status.nodeInfo.containerRuntimeVersion"))};
+        }}},
+      {"namespaces",
+       {{kName, {"Status", "string", "", "The status of the namespace", 0}, kAge},
+        [](const bj::object& ns, TimePoint now) {
+          return bj::array{meta_string(ns, "name"), str(ns, "status.phase"), age(ns, now)};
+        }}},
+      {"configmaps",
+       {{kName, {"Data", "integer", "", "Data contains the configuration data.", 0}, kAge},
+        [](const bj::object& cm, TimePoint now) {
+          std::size_t n = 0;
+          for (std::string_view f : {"data", "binaryData"}) {
+            if (const bj::value* d = cm.if_contains(f); d && d->is_object())
+              n += d->as_object().size();
+          }
+          return bj::array{meta_string(cm, "name"), n, age(cm, now)};
+        }}},
+      {"events",
+       {{{"Last Seen", "string", "", "Time when this Event was last seen", 0},
+         {"Type", "string", "",
+          "Type of this event (Normal, Warning), new types could be added in the future.", 0},
+         {"Reason", "string", "",
+          "A short, machine understandable string that gives the reason for this event being "
+          "generated.",
+          0},
+         {"Object", "string", "", "The object this Event is about.", 0},
+         {"Message", "string", "", "A human-readable description of the status of this operation.",
+          0}},
+        [](const bj::object& e, TimePoint now) {
+          return bj::array{event_last_seen(e, now), str(e, "type"), str(e, "reason"),
+                           event_object(e), str(e, "message")};
+        }}},
+      {"leases",
+       {{kName, {"Holder", "string", "", "The holder of the lease", 0}, kAge},
+        [](const bj::object& l, TimePoint now) {
+          return bj::array{meta_string(l, "name"), str(l, "spec.holderIdentity"), age(l, now)};
+        }}},
+  };
+  auto it = kPrinters.find(resource);
+  return it == kPrinters.end() ? nullptr : &it->second;
+}
+
+const Printer& default_printer() {
+  static const Printer kDefault{{kName, kAge}, [](const bj::object& o, TimePoint now) {
+                                  return bj::array{meta_string(o, "name"), age(o, now)};
+                                }};
+  return kDefault;
+}
+
+bj::value row_object(const ResourceInfo& r, const bj::object& o, IncludeObject include) {
+  if (include == IncludeObject::None) return nullptr;
+  if (include == IncludeObject::Object) return o;
+  const bj::value* meta = o.if_contains("metadata");
+  return bj::object{{"kind", "PartialObjectMetadata"},
+                    {"apiVersion", "meta.k8s.io/v1"},
+                    {"metadata", meta ? *meta : bj::object{}}};
+  (void)r;
+}
+
+}  // namespace
+
+bj::object make_table(const ResourceInfo& resource, const std::vector<ObjectPtr>& objects,
+                      const TableRequest& request) {
+  const Printer* p = printer_for(resource.resource);
+  const Printer& printer = p ? *p : default_printer();
+  bj::object table{{"kind", "Table"}, {"apiVersion", "meta.k8s.io/v1"}, {"metadata", bj::object{}}};
+  bj::array columns;
+  if (request.column_definitions) {
+    for (const Column& c : printer.columns) {
+      columns.push_back(bj::object{{"name", c.name},
+                                   {"type", c.type},
+                                   {"format", c.format},
+                                   {"description", c.description},
+                                   {"priority", c.priority}});
+    }
+  }
+  table["columnDefinitions"] = std::move(columns);
+  bj::array rows;
+  for (const ObjectPtr& o : objects) {
+    rows.push_back(bj::object{{"cells", printer.cells(*o, request.now)},
+                              {"object", row_object(resource, *o, request.include)}});
+  }
+  table["rows"] = std::move(rows);
+  return table;
+}
+
+}  // namespace tailor::kube::embedded

@@ -1,0 +1,46 @@
+// tailor-cluster: the embedded single-process Kubernetes API server.
+#include <csignal>
+#include <iostream>
+
+#include "controller/kube/observe/options.h"
+#include "embedded/server/cluster.h"
+
+int main(int argc, char** argv) {
+  using namespace tailor::kube;
+  std::string kubeconfig, dir, address = "127.0.0.1";
+  int port = 6443;
+  bool plain_http = false;
+  config::Schema schema("tailor-cluster", "Embedded single-process Kubernetes API server.");
+  schema.add({.flag = "write-kubeconfig", .help = "Write a kubeconfig for this server to FILE."},
+             &kubeconfig);
+  schema.add({.flag = "port", .help = "Port to listen on (0: any free port)."}, &port);
+  schema.add({.flag = "address", .help = "Address to listen on."}, &address);
+  schema.add({.flag = "dir", .help = "State directory (CA, token); kept across restarts."}, &dir);
+  schema.add({.flag = "insecure-http", .help = "Serve plain HTTP instead of HTTPS."}, &plain_http);
+  try {
+    if (schema.parse(argc, argv) == config::ParseResult::Help) {
+      std::cout << schema.usage();
+      return 0;
+    }
+    if (port < 0 || port > 65535) throw config::ConfigError("--port: out of range");
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts
+    embedded::Cluster cluster({.address = address,
+                               .port = static_cast<std::uint16_t>(port),
+                               .dir = dir,
+                               .tls = !plain_http});
+    cluster.start();
+    if (!kubeconfig.empty()) cluster.write_kubeconfig(kubeconfig);
+    std::cerr << "tailor-cluster serving on " << cluster.url() << std::endl;
+    int received = 0;
+    sigwait(&signals, &received);
+    cluster.stop();
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "tailor-cluster: " << e.what() << std::endl;
+    return 1;
+  }
+}

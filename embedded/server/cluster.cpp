@@ -1,0 +1,149 @@
+#include "embedded/server/cluster.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "controller/kube/http/server.h"
+#include "controller/kube/http/tls_certs.h"
+#include "embedded/api/base64.h"
+#include "embedded/api/resources.h"
+#include "embedded/storage/object_meta.h"
+
+namespace tailor::kube::embedded {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string random_token() {
+  std::random_device rd;
+  std::string t;
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int i = 0; i < 40; ++i) t += kHex[rd() % 16];
+  return t;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + p.string());
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_private_file(const fs::path& p, const std::string& content) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error("cannot write " + p.string());
+  out << content;
+  out.close();
+  ::chmod(p.c_str(), 0600);
+}
+
+const ResourceInfo& namespaces() { return *find_resource("", "v1", "namespaces"); }
+
+// The namespaces every Kubernetes cluster starts with.
+void create_initial_namespaces(ObjectStore& store) {
+  for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+    bj::object ns{{"metadata", bj::object{{"name", name}}},
+                  {"spec", bj::object{{"finalizers", bj::array{"kubernetes"}}}},
+                  {"status", bj::object{{"phase", "Active"}}}};
+    store.create(namespaces(), std::move(ns));
+  }
+}
+
+}  // namespace
+
+struct Cluster::Impl {
+  ClusterOptions options;
+  http::CertificateAndKey ca;
+  std::string token;
+  ObjectStore store;
+  std::unique_ptr<ApiHandler> handler;
+  std::unique_ptr<http::Server> server;
+
+  explicit Impl(ClusterOptions o) : options(std::move(o)), store(options.store) {}
+
+  // CA and token from the state directory when there, else new ones (saved when there is one).
+  void load_or_create_identity() {
+    fs::path dir = options.dir;
+    if (!dir.empty() && fs::exists(dir / "ca.crt") && fs::exists(dir / "ca.key") &&
+        fs::exists(dir / "token")) {
+      ca = {read_file(dir / "ca.crt"), read_file(dir / "ca.key")};
+      token = read_file(dir / "token");
+    } else {
+      ca = http::make_ca("tailor-cluster-ca", 3650);
+      token = options.api.bearer_token.empty() ? random_token() : options.api.bearer_token;
+      if (!dir.empty()) {
+        fs::create_directories(dir);
+        write_private_file(dir / "ca.crt", ca.cert_pem);
+        write_private_file(dir / "ca.key", ca.key_pem);
+        write_private_file(dir / "token", token);
+      }
+    }
+    if (!options.api.bearer_token.empty()) token = options.api.bearer_token;
+  }
+};
+
+Cluster::Cluster(ClusterOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+Cluster::~Cluster() { stop(); }
+
+void Cluster::start() {
+  impl_->load_or_create_identity();
+  create_initial_namespaces(impl_->store);
+  ApiOptions api = impl_->options.api;
+  api.bearer_token = impl_->token;
+  impl_->handler = std::make_unique<ApiHandler>(impl_->store, api);
+  http::ServerOptions so;
+  so.address = impl_->options.address;
+  so.port = impl_->options.port;
+  if (impl_->options.tls) {
+    http::CertificateAndKey serving = http::make_server_certificate(
+        impl_->ca, "tailor-cluster", {"localhost", "kubernetes", "kubernetes.default"},
+        {"127.0.0.1"}, 3650);
+    so.tls = http::TlsServerConfig{.cert_chain_pem = serving.cert_pem + impl_->ca.cert_pem,
+                                   .private_key_pem = serving.key_pem,
+                                   .client_ca_pem = impl_->ca.cert_pem,
+                                   .require_client_cert = false};
+  }
+  ApiHandler* handler = impl_->handler.get();
+  impl_->server = std::make_unique<http::Server>(
+      so, [handler](http::Exchange& exchange) { handler->handle(exchange); });
+  impl_->server->start();
+}
+
+void Cluster::stop() {
+  impl_->store.stop_watches();
+  if (impl_->server) impl_->server->stop();
+}
+
+std::uint16_t Cluster::port() const { return impl_->server->port(); }
+std::string Cluster::url() const { return impl_->server->url(); }
+const std::string& Cluster::ca_pem() const { return impl_->ca.cert_pem; }
+const std::string& Cluster::token() const { return impl_->token; }
+ObjectStore& Cluster::store() { return impl_->store; }
+
+std::string Cluster::kubeconfig() const {
+  std::ostringstream y;
+  y << "apiVersion: v1\nkind: Config\nclusters:\n- name: tailor\n  cluster:\n    server: " << url()
+    << "\n";
+  if (impl_->options.tls) {
+    y << "    certificate-authority-data: " << base64_encode(impl_->ca.cert_pem) << "\n";
+  }
+  y << "users:\n- name: tailor-admin\n  user:\n    token: " << impl_->token
+    << "\ncontexts:\n- name: tailor\n  context:\n    cluster: tailor\n    user: tailor-admin\n"
+       "    namespace: default\ncurrent-context: tailor\n";
+  return y.str();
+}
+
+void Cluster::write_kubeconfig(const std::string& path) const {
+  fs::path p(path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  write_private_file(p, kubeconfig());
+}
+
+}  // namespace tailor::kube::embedded

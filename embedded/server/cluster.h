@@ -1,0 +1,48 @@
+// Cluster: tailor-cluster's API server process in one object — the store, the REST handler, an
+// HTTPS server with a generated CA and serving certificate, a bearer token, and the kubeconfig
+// that kubectl and Tailor's processes use. With a state directory the CA and token survive
+// restarts (kubeconfigs stay valid).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "embedded/api/api_handler.h"
+#include "embedded/storage/object_store.h"
+
+namespace tailor::kube::embedded {
+
+struct ClusterOptions {
+  std::string address = "127.0.0.1";
+  std::uint16_t port = 0;  // 0: any free port
+  std::string dir{};       // state directory ("" : keep everything in memory)
+  bool tls = true;
+  ApiOptions api{};  // api.bearer_token "" : one is generated
+  StoreOptions store{};
+};
+
+class Cluster {
+ public:
+  explicit Cluster(ClusterOptions options);
+  ~Cluster();
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+
+  void start();  // throws std::runtime_error when it cannot listen or read its state
+  void stop();
+  std::uint16_t port() const;
+  std::string url() const;
+  const std::string& ca_pem() const;
+  const std::string& token() const;
+  ObjectStore& store();
+  // A kubeconfig (YAML) with the CA, the URL and the token; context "tailor".
+  std::string kubeconfig() const;
+  void write_kubeconfig(const std::string& path) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tailor::kube::embedded

@@ -1,0 +1,53 @@
+// A tailor-cluster API server started in-process on a free port, with its kubeconfig in a
+// temporary directory, for the embedded tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "controller/kube/client/rest_client.h"
+#include "embedded/server/cluster.h"
+
+namespace tailor::kube::embedded::testing {
+
+class ClusterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/tailor-cluster-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    ClusterOptions options = cluster_options();
+    options.dir = (dir_ / "state").string();
+    cluster_ = std::make_unique<Cluster>(std::move(options));
+    cluster_->start();
+    kubeconfig_ = (dir_ / "kubeconfig").string();
+    cluster_->write_kubeconfig(kubeconfig_);
+  }
+
+  void TearDown() override {
+    cluster_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+
+  virtual ClusterOptions cluster_options() { return {}; }
+
+  RestConfig rest_config() const {
+    RestConfig c;
+    c.server = cluster_->url();
+    c.ca_pem = cluster_->ca_pem();
+    c.bearer_token = cluster_->token();
+    c.max_retries = 0;
+    c.qps = 0;
+    return c;
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<Cluster> cluster_;
+  std::string kubeconfig_;
+};
+
+}  // namespace tailor::kube::embedded::testing

@@ -1,0 +1,161 @@
+// The real kubectl against tailor-cluster: commands a user types, checked on their output.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/json.hpp>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cluster_fixture.h"
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+constexpr const char* kKubectl = "/usr/bin/kubectl";
+
+struct Result {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+class KubectlTest : public ClusterTest {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(::access(kKubectl, X_OK), 0)
+        << kKubectl << " is missing: these tests need the real kubectl";
+    ClusterTest::SetUp();
+  }
+
+  void write(const std::string& name, const std::string& content) {
+    std::ofstream(dir_ / name) << content;
+  }
+
+  // HOME points at the test's directory so kubectl's discovery cache starts empty.
+  Result kubectl(const std::string& args) {
+    std::string err_file = (dir_ / "stderr").string();
+    std::string cmd = "cd " + dir_.string() + " && env HOME=" + dir_.string() +
+                      " KUBECONFIG=" + kubeconfig_ + " " + kKubectl + " " + args + " 2>" + err_file;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (!p) return {-1, "", "popen failed"};
+    std::string out;
+    char buf[4096];
+    while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    int status = ::pclose(p);
+    std::stringstream err;
+    err << std::ifstream(err_file).rdbuf();
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err.str()};
+  }
+};
+
+const char* kPod =
+    R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","labels":{"app":"web"}},
+ "spec":{"containers":[{"name":"app","image":"nginx:1.25"}]}})";
+
+TEST_F(KubectlTest, GetNamespaces) {
+  Result r = kubectl("get ns");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.starts_with("NAME              STATUS   AGE\ndefault           Active   "))
+      << r.out;
+  EXPECT_NE(r.out.find("kube-system       Active"), std::string::npos) << r.out;
+}
+
+TEST_F(KubectlTest, VersionReportsServer135) {
+  Result r = kubectl("version");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Server Version: v1.35.0"), std::string::npos) << r.out;
+}
+
+TEST_F(KubectlTest, CreateListDeletePod) {
+  write("pod.json", kPod);
+  Result created = kubectl("create -f pod.json");
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  EXPECT_EQ(created.out, "pod/web created\n");
+
+  Result json = kubectl("get pods -o json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  boost::json::value list = boost::json::parse(json.out);
+  EXPECT_EQ(list.at("kind").as_string(), "List");  // kubectl's own wrapper around PodList items
+  ASSERT_EQ(list.at("items").as_array().size(), 1u);
+  const boost::json::value& pod = list.at("items").at(0);
+  EXPECT_EQ(pod.at("metadata").at("name").as_string(), "web");
+  EXPECT_EQ(pod.at("metadata").at("generation").as_int64(), 1);
+  EXPECT_EQ(pod.at("status").at("phase").as_string(), "Pending");
+
+  Result table = kubectl("get pods");
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_TRUE(
+      table.out.starts_with("NAME   READY   STATUS    RESTARTS   AGE\n"
+                            "web    0/1     Pending   0          "))
+      << table.out;
+
+  Result deleted = kubectl("delete pod web");
+  ASSERT_EQ(deleted.exit_code, 0) << deleted.err;
+  EXPECT_EQ(deleted.out, "pod \"web\" deleted\n");
+  Result empty = kubectl("get pods");
+  EXPECT_EQ(empty.exit_code, 0);
+  EXPECT_EQ(empty.out, "");
+  EXPECT_EQ(empty.err, "No resources found in default namespace.\n");
+}
+
+TEST_F(KubectlTest, ApplyCreatesThenConfigures) {
+  write("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: conf\ndata:\n  a: \"1\"\n");
+  Result first = kubectl("apply -f cm.yaml");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.out, "configmap/conf created\n");
+  write("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: conf\ndata:\n  a: \"2\"\n");
+  Result second = kubectl("apply -f cm.yaml");
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.out, "configmap/conf configured\n");
+  Result again = kubectl("apply -f cm.yaml");
+  EXPECT_EQ(again.out, "configmap/conf unchanged\n");
+  EXPECT_EQ(kubectl("get cm conf -o jsonpath={.data.a}").out, "2");
+  EXPECT_TRUE(kubectl("get cm").out.starts_with("NAME   DATA   AGE\nconf   1      "));
+}
+
+TEST_F(KubectlTest, PatchAndSelectors) {
+  write("pod.json", kPod);
+  ASSERT_EQ(kubectl("create -f pod.json").exit_code, 0);
+  EXPECT_EQ(kubectl("label pod web tier=front").out, "pod/web labeled\n");
+  EXPECT_EQ(kubectl("patch pod web -p "
+                    "'{\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:1.26\"}]}}'")
+                .out,
+            "pod/web patched\n");
+  EXPECT_EQ(
+      kubectl("get pod web -o jsonpath='{.spec.containers[0].image} {.metadata.generation}'").out,
+      "nginx:1.26 2");
+  EXPECT_EQ(kubectl("get pods -l tier=front -o name").out, "pod/web\n");
+  EXPECT_EQ(kubectl("get pods -l 'tier notin (front)' -o name").out, "");
+  EXPECT_EQ(kubectl("get pods --field-selector status.phase=Pending -o name").out, "pod/web\n");
+  Result bad = kubectl("get pods --field-selector foo=bar");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("field label not supported: foo"), std::string::npos) << bad.err;
+}
+
+TEST_F(KubectlTest, ServerErrorsAsKubectlPrintsThem) {
+  Result r = kubectl("get pod nope");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "Error from server (NotFound): pods \"nope\" not found\n");
+  write("pod.json", kPod);
+  ASSERT_EQ(kubectl("create -f pod.json").exit_code, 0);
+  Result again = kubectl("create -f pod.json");
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_EQ(again.err,
+            "Error from server (AlreadyExists): error when creating \"pod.json\": pods \"web\" "
+            "already exists\n");
+}
+
+TEST_F(KubectlTest, ApiResourcesFromAggregatedDiscovery) {
+  Result r = kubectl("api-resources");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("pods         po           v1                       true         Pod"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("leases                    coordination.k8s.io/v1   true         Lease"),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing

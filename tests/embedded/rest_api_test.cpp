@@ -1,0 +1,187 @@
+// tailor-cluster's REST semantics through Tailor's own RestClient.
+#include <boost/json.hpp>
+#include <thread>
+
+#include "cluster_fixture.h"
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+namespace bj = boost::json;
+
+const ResourceType kConfigMaps{.version = "v1", .resource = "configmaps"};
+
+ObjectRef configmaps(const std::string& name = "") { return {kConfigMaps, "default", name}; }
+
+std::string configmap(const std::string& name) {
+  return R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name +
+         R"("},"data":{"k":"v"}})";
+}
+
+class RestApiTest : public ClusterTest {
+ protected:
+  ClusterOptions cluster_options() override {
+    ClusterOptions o;
+    o.store.history_size = 8;
+    o.api.bookmark_interval = std::chrono::milliseconds(20);
+    return o;
+  }
+  void SetUp() override {
+    ClusterTest::SetUp();
+    client_ = std::make_unique<RestClient>(rest_config());
+  }
+  std::unique_ptr<RestClient> client_;
+};
+
+TEST_F(RestApiTest, StaleUpdateIsConflict) {
+  bj::value v1 = bj::parse(client_->create(configmaps(), configmap("a")));
+  bj::value v2 = v1;
+  v2.at("data").as_object()["k"] = "w";
+  client_->update(configmaps("a"), bj::serialize(v2));
+  try {
+    client_->update(configmaps("a"), bj::serialize(v1));
+    FAIL() << "expected 409";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.code(), 409);
+    EXPECT_EQ(e.reason(), "Conflict");
+    EXPECT_EQ(e.status_message(),
+              "Operation cannot be fulfilled on configmaps \"a\": the object has been modified; "
+              "please apply your changes to the latest version and try again");
+  }
+}
+
+TEST_F(RestApiTest, CreateInMissingNamespaceIsNotFound) {
+  try {
+    client_->create({kConfigMaps, "nowhere"}, configmap("a"));
+    FAIL() << "expected 404";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.code(), 404);
+    EXPECT_EQ(e.status_message(), "namespaces \"nowhere\" not found");
+  }
+}
+
+TEST_F(RestApiTest, ListPagination) {
+  for (const char* n : {"c", "a", "e", "b", "d"}) client_->create(configmaps(), configmap(n));
+  std::vector<std::string> names;
+  ListOptions options{.limit = 2};
+  int pages = 0;
+  do {
+    bj::value page = bj::parse(client_->list(configmaps(), options));
+    ++pages;
+    for (const bj::value& item : page.at("items").as_array()) {
+      names.emplace_back(item.at("metadata").at("name").as_string());
+    }
+    const bj::value* cont = page.at("metadata").as_object().if_contains("continue");
+    options.continue_token = cont ? std::string(cont->as_string()) : "";
+  } while (!options.continue_token.empty());
+  EXPECT_EQ(pages, 3);
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "c", "d", "e"}));
+}
+
+TEST_F(RestApiTest, InvalidSelectorIsBadRequest) {
+  try {
+    client_->list(configmaps(), {.label_selector = "a in (b"});
+    FAIL() << "expected 400";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.code(), 400);
+    EXPECT_EQ(e.reason(), "BadRequest");
+  }
+}
+
+struct Seen {
+  std::vector<std::string> events;  // "ADDED a"
+};
+
+// Generic over the client's event type (its name is changing in the client).
+template <class Event>
+std::string describe(const Event& e) {
+  static const char* kNames[] = {"ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"};
+  bj::value o = bj::parse(e.object);
+  std::string name = o.at("metadata").as_object().contains("name")
+                         ? std::string(o.at("metadata").at("name").as_string())
+                         : "";
+  return std::string(kNames[static_cast<int>(e.type)]) + " " + name;
+}
+
+TEST_F(RestApiTest, WatchStreamsChangesAfterResourceVersion) {
+  std::string rv(
+      bj::parse(client_->list(configmaps())).at("metadata").at("resourceVersion").as_string());
+  client_->create(configmaps(), configmap("a"));
+  client_->patch(configmaps("a"), PatchType::Merge, R"({"data":{"k":"x"}})");
+  client_->remove(configmaps("a"));
+  std::vector<std::string> seen;
+  StopToken stop;
+  client_->watch(
+      configmaps(), {.resource_version = rv, .timeout_seconds = 30},
+      [&](const auto& e) {
+        seen.push_back(describe(e));
+        return seen.size() < 3;
+      },
+      stop);
+  EXPECT_EQ(seen, (std::vector<std::string>{"ADDED a", "MODIFIED a", "DELETED a"}));
+}
+
+TEST_F(RestApiTest, WatchSendsBookmarksWhenAllowed) {
+  std::string rv(
+      bj::parse(client_->list(configmaps())).at("metadata").at("resourceVersion").as_string());
+  std::vector<std::string> seen;
+  StopToken stop;
+  client_->watch(
+      configmaps(), {.resource_version = rv, .timeout_seconds = 30, .allow_watch_bookmarks = true},
+      [&](const auto& e) {
+        seen.push_back(describe(e));
+        return false;
+      },
+      stop);
+  EXPECT_EQ(seen, (std::vector<std::string>{"BOOKMARK "}));
+}
+
+TEST_F(RestApiTest, WatchFromTooOldResourceVersionIsExpired) {
+  for (int i = 0; i < 10; ++i) client_->create(configmaps(), configmap("cm" + std::to_string(i)));
+  std::vector<std::string> errors;
+  StopToken stop;
+  client_->watch(
+      configmaps(), {.resource_version = "1", .timeout_seconds = 30},
+      [&](const auto& e) {
+        EXPECT_EQ(e.type, WatchEventType::Error);
+        bj::value status = bj::parse(e.object);
+        EXPECT_EQ(status.at("code").as_int64(), 410);
+        EXPECT_EQ(status.at("reason").as_string(), "Expired");
+        errors.emplace_back(status.at("message").as_string());
+        return true;
+      },
+      stop);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_TRUE(errors[0].starts_with("too old resource version: 1 (")) << errors[0];
+}
+
+TEST_F(RestApiTest, WrongTokenIsUnauthorized) {
+  RestConfig c = rest_config();
+  c.bearer_token = "wrong";
+  RestClient other(c);
+  try {
+    other.list(configmaps());
+    FAIL() << "expected 401";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.code(), 401);
+  }
+}
+
+TEST_F(RestApiTest, StatusSubresourceChangesOnlyStatus) {
+  const ResourceType pods{.version = "v1", .resource = "pods"};
+  client_->create({pods, "default"},
+                  R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"x"}]}})");
+  bj::value p =
+      bj::parse(client_->patch({pods, "default", "p", "status"}, PatchType::Merge,
+                               R"({"status":{"phase":"Running"},"spec":{"nodeName":"n"}})"));
+  EXPECT_EQ(p.at("status").at("phase").as_string(), "Running");
+  EXPECT_FALSE(p.at("spec").as_object().contains("nodeName"));
+  bj::value q =
+      bj::parse(client_->patch({pods, "default", "p"}, PatchType::Json,
+                               R"([{"op":"add","path":"/metadata/labels","value":{"a":"b"}}])"));
+  EXPECT_EQ(q.at("metadata").at("labels").at("a").as_string(), "b");
+  EXPECT_EQ(q.at("status").at("phase").as_string(), "Running");
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing
