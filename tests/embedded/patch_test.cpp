@@ -1,0 +1,93 @@
+#include "embedded/api/patch.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "embedded/storage/status_error.h"
+
+namespace tailor::kube::embedded {
+namespace {
+
+namespace bj = boost::json;
+
+struct Case {
+  const char* target;
+  const char* patch;
+  const char* want;
+};
+
+TEST(MergePatch, Rfc7386) {
+  for (Case c : std::vector<Case>{
+           {R"({"a":"b"})", R"({"a":"c"})", R"({"a":"c"})"},
+           {R"({"a":"b"})", R"({"b":"c"})", R"({"a":"b","b":"c"})"},
+           {R"({"a":"b"})", R"({"a":null})", R"({})"},
+           {R"({"a":["b"]})", R"({"a":["c","d"]})", R"({"a":["c","d"]})"},
+           {R"({"a":{"b":"c"}})", R"({"a":{"b":"d","c":null}})", R"({"a":{"b":"d"}})"},
+       }) {
+    EXPECT_EQ(bj::serialize(merge_patch(bj::parse(c.target), bj::parse(c.patch))), c.want)
+        << c.patch;
+  }
+}
+
+TEST(JsonPatch, Rfc6902) {
+  for (Case c : std::vector<Case>{
+           {R"({"a":[1,2]})", R"([{"op":"add","path":"/a/1","value":9}])", R"({"a":[1,9,2]})"},
+           {R"({"a":[1,2]})", R"([{"op":"add","path":"/a/-","value":3}])", R"({"a":[1,2,3]})"},
+           {R"({"a":{"b~c":1}})", R"([{"op":"remove","path":"/a/b~0c"}])", R"({"a":{}})"},
+           {R"({"a":1})", R"([{"op":"replace","path":"/a","value":2}])", R"({"a":2})"},
+           {R"({"a":1})", R"([{"op":"move","from":"/a","path":"/b"}])", R"({"b":1})"},
+           {R"({"a":1})",
+            R"([{"op":"copy","from":"/a","path":"/b"},{"op":"test","path":"/b","value":1}])",
+            R"({"a":1,"b":1})"},
+       }) {
+    EXPECT_EQ(bj::serialize(json_patch(bj::parse(c.target), bj::parse(c.patch))), c.want)
+        << c.patch;
+  }
+}
+
+TEST(JsonPatch, FailuresAreStatusErrors) {
+  struct Bad {
+    const char* patch;
+    int code;
+  };
+  for (Bad b : std::vector<Bad>{{R"([{"op":"test","path":"/a","value":2}])", 422},
+                                {R"([{"op":"replace","path":"/zz","value":2}])", 422},
+                                {R"([{"op":"remove","path":"/a/b/c"}])", 422},
+                                {R"([{"op":"jump","path":"/a"}])", 400},
+                                {R"({"op":"add"})", 400}}) {
+    try {
+      json_patch(bj::parse(R"({"a":1})"), bj::parse(b.patch));
+      ADD_FAILURE() << "accepted " << b.patch;
+    } catch (const StatusError& e) {
+      EXPECT_EQ(e.code(), b.code) << b.patch;
+    }
+  }
+}
+
+TEST(StrategicMergePatch, ListsMergeByKeyWithDirectives) {
+  const char* pod =
+      R"({"spec":{"containers":[{"name":"a","image":"x","env":[{"name":"E","value":"1"}]},{"name":"b","image":"y"}]},"metadata":{"finalizers":["f1","f2"]}})";
+  for (
+      Case c : std::vector<Case>{
+          {pod, R"({"spec":{"containers":[{"name":"b","image":"z"}]}})",
+           R"({"spec":{"containers":[{"name":"a","image":"x","env":[{"name":"E","value":"1"}]},{"name":"b","image":"z"}]},"metadata":{"finalizers":["f1","f2"]}})"},
+          {pod, R"({"spec":{"containers":[{"name":"a","$patch":"delete"}]}})",
+           R"({"spec":{"containers":[{"name":"b","image":"y"}]},"metadata":{"finalizers":["f1","f2"]}})"},
+          {pod,
+           R"({"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"containers":[{"name":"a","env":[{"name":"F","value":"2"}]}]}})",
+           R"({"spec":{"containers":[{"name":"b","image":"y"},{"name":"a","image":"x","env":[{"name":"E","value":"1"},{"name":"F","value":"2"}]}]},"metadata":{"finalizers":["f1","f2"]}})"},
+          {pod, R"({"metadata":{"$deleteFromPrimitiveList/finalizers":["f1"]}})",
+           R"({"spec":{"containers":[{"name":"a","image":"x","env":[{"name":"E","value":"1"}]},{"name":"b","image":"y"}]},"metadata":{"finalizers":["f2"]}})"},
+          {R"({"spec":{"a":1,"b":2}})", R"({"spec":{"$retainKeys":["b","c"],"c":3}})",
+           R"({"spec":{"b":2,"c":3}})"},
+          {R"({"spec":{"a":1,"b":2}})", R"({"spec":{"$patch":"replace","c":3}})",
+           R"({"spec":{"c":3}})"},
+      }) {
+    EXPECT_EQ(bj::serialize(strategic_merge_patch(bj::parse(c.target), bj::parse(c.patch))), c.want)
+        << c.patch;
+  }
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded
