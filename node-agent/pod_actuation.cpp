@@ -1,4 +1,4 @@
-#include "node-agent/actuator.h"
+#include "node-agent/pod_actuation.h"
 
 #include <stdexcept>
 

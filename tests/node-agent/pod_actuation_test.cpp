@@ -1,6 +1,6 @@
-// The actuator against a fake runtime and a fake cgroup tree: it stops at the first failing
+// Pod actuation against a fake runtime and a fake cgroup tree: it stops at the first failing
 // step, treats UpdatePodSandboxResources as best effort, and refuses memory below usage.
-#include "node-agent/actuator.h"
+#include "node-agent/pod_actuation.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -56,14 +56,14 @@ class FakeRuntime final : public RuntimeService {
   int sandbox_calls = 0;
 
  private:
-  static std::logic_error unused() { return std::logic_error("not used by the actuator"); }
+  static std::logic_error unused() { return std::logic_error("not used by pod actuation"); }
 };
 
 class ActuatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
     root_ = std::filesystem::temp_directory_path() /
-            ("tailor-actuator-" + std::to_string(::getpid()) + "-" +
+            ("tailor-actuation-" + std::to_string(::getpid()) + "-" +
              ::testing::UnitTest::GetInstance()->current_test_info()->name());
     for (const char* id : {"", "a", "b"}) {
       put(std::string("cpu/pod/") + id, {"cpu.shares", "cpu.cfs_period_us", "cpu.cfs_quota_us"});
