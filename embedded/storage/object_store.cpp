@@ -1,5 +1,6 @@
 #include "embedded/storage/object_store.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <shared_mutex>
@@ -289,6 +290,7 @@ std::shared_ptr<Watch> ObjectStore::watch(const ResourceInfo& r, const std::stri
   state->resource_key = resource_key(r);
   state->ns = r.namespaced ? ns : "";
   state->progress = impl_->rv;
+  state->drained = after ? *after : 0;
   if (after) {
     for (const StoredEvent& e : impl_->history) {
       if (e.resource_version <= *after || resource_key(*e.resource) != state->resource_key)
@@ -302,6 +304,7 @@ std::shared_ptr<Watch> ObjectStore::watch(const ResourceInfo& r, const std::stri
       state->queue.push_back({EventType::Added, &r, it->second, nullptr, impl_->rv});
     }
   }
+  if (state->queue.empty()) state->drained = impl_->rv;
   impl_->watchers.push_back(state);
   return std::make_shared<Watch>(state);
 }
@@ -314,6 +317,15 @@ std::uint64_t ObjectStore::resource_version() const {
 std::uint64_t ObjectStore::oldest_resumable() const {
   std::shared_lock lock(impl_->mu);
   return impl_->history_floor;
+}
+
+std::size_t ObjectStore::watch_count() const {
+  std::shared_lock lock(impl_->mu);
+  return static_cast<std::size_t>(
+      std::count_if(impl_->watchers.begin(), impl_->watchers.end(), [](const auto& w) {
+        std::lock_guard wl(w->mu);
+        return !w->stopped;
+      }));
 }
 
 void ObjectStore::stop_watches() {

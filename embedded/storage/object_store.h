@@ -49,7 +49,7 @@ class Watch {
 
   // The queued events; waits until deadline for at least one. Empty on timeout or stop.
   std::vector<StoredEvent> next(std::chrono::steady_clock::time_point deadline);
-  // Every change up to this resourceVersion has been queued: a safe bookmark.
+  // Every change up to this resourceVersion has been returned by next(): a safe bookmark.
   std::uint64_t progress() const;
   void stop();
   bool stopped() const;
@@ -109,6 +109,7 @@ class ObjectStore {
   std::uint64_t resource_version() const;
   // The oldest resourceVersion a watch can resume from.
   std::uint64_t oldest_resumable() const;
+  std::size_t watch_count() const;  // open watches
   void stop_watches();
 
  private:

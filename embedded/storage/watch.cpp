@@ -26,12 +26,13 @@ std::vector<StoredEvent> Watch::next(std::chrono::steady_clock::time_point deadl
   std::vector<StoredEvent> out(std::make_move_iterator(state_->queue.begin()),
                                std::make_move_iterator(state_->queue.end()));
   state_->queue.clear();
+  state_->drained = state_->progress;
   return out;
 }
 
 std::uint64_t Watch::progress() const {
   std::lock_guard lock(state_->mu);
-  return state_->progress;
+  return state_->drained;
 }
 
 void Watch::stop() {

@@ -15,7 +15,8 @@ struct Watch::State {
   mutable std::mutex mu;
   std::condition_variable cv;
   std::deque<StoredEvent> queue;
-  std::uint64_t progress = 0;
+  std::uint64_t progress = 0;  // the store's resourceVersion when it last offered an event
+  std::uint64_t drained = 0;   // progress when the queue was last emptied by next()
   bool stopped = false;
 
   // Queues event (null: none for this watcher) and records that the store reached

@@ -5,7 +5,9 @@
 #include <boost/json.hpp>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
+#include <thread>
 
 #include "cluster_fixture.h"
 
@@ -33,20 +35,27 @@ class KubectlTest : public ClusterTest {
   }
 
   // HOME points at the test's directory so kubectl's discovery cache starts empty.
-  Result kubectl(const std::string& args) {
-    std::string err_file = (dir_ / "stderr").string();
+  FILE* start(const std::string& args) {
     std::string cmd = "cd " + dir_.string() + " && env HOME=" + dir_.string() +
-                      " KUBECONFIG=" + kubeconfig_ + " " + kKubectl + " " + args + " 2>" + err_file;
-    FILE* p = ::popen(cmd.c_str(), "r");
+                      " KUBECONFIG=" + kubeconfig_ + " " + kKubectl + " " + args + " 2>" +
+                      err_file();
+    return ::popen(cmd.c_str(), "r");
+  }
+
+  Result finish(FILE* p) {
     if (!p) return {-1, "", "popen failed"};
     std::string out;
     char buf[4096];
     while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
     int status = ::pclose(p);
     std::stringstream err;
-    err << std::ifstream(err_file).rdbuf();
+    err << std::ifstream(err_file()).rdbuf();
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err.str()};
   }
+
+  Result kubectl(const std::string& args) { return finish(start(args)); }
+
+  std::string err_file() const { return (dir_ / "stderr").string(); }
 };
 
 const char* kPod =
@@ -144,6 +153,37 @@ TEST_F(KubectlTest, ServerErrorsAsKubectlPrintsThem) {
   EXPECT_EQ(again.err,
             "Error from server (AlreadyExists): error when creating \"pod.json\": pods \"web\" "
             "already exists\n");
+}
+
+// Waits (bounded) for a condition another process brings about.
+bool eventually(const std::function<bool()>& condition) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+TEST_F(KubectlTest, GetWatchStreamsTableRows) {
+  FILE* watching = start("get pods -w");
+  ASSERT_TRUE(eventually([&] { return cluster_->store().watch_count() == 1; }));
+  RestClient client(rest_config());
+  const ObjectRef pods{{.version = "v1", .resource = "pods"}, "default"};
+  client.create(pods, kPod);
+  client.patch({pods.type, "default", "web", "status"}, PatchType::Merge,
+               R"({"status":{"phase":"Running"}})");
+  ASSERT_TRUE(eventually([&] { return cluster_->store().resource_version() >= 6; }));
+  cluster_->store().stop_watches();  // ends the stream; kubectl then exits 0
+  Result r = finish(watching);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::vector<std::string> got;
+  for (std::string line; std::getline(lines, line);) got.push_back(line.substr(0, 33));
+  EXPECT_EQ(got, (std::vector<std::string>{"NAME   READY   STATUS    RESTARTS",
+                                           "web    0/1     Pending   0       ",
+                                           "web    0/1     Running   0       "}))
+      << r.out;
 }
 
 TEST_F(KubectlTest, ApiResourcesFromAggregatedDiscovery) {
