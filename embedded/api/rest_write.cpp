@@ -1,6 +1,7 @@
 // create, update, patch and delete.
 #include "embedded/api/patch.h"
 #include "embedded/api/rest.h"
+#include "embedded/api/validation.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::kube::embedded {
@@ -113,6 +114,7 @@ http::ServerResponse create_object(const RestContext& c) {
     throw method_not_supported(c.target.resource->group_resource(), "create");
   bj::object o = body_object(c);
   metadata(o).erase("resourceVersion");
+  validate_create(*c.target.resource, o);
   apply_create_defaults(*c.target.resource, o);
   ObjectPtr created = c.store.create(*c.target.resource, std::move(o));
   return json_response(201, bj::serialize(*created));

@@ -186,6 +186,21 @@ TEST_F(KubectlTest, GetWatchStreamsTableRows) {
       << r.out;
 }
 
+TEST_F(KubectlTest, InvalidObjectsGetFieldMessages) {
+  write("bad.json",
+        R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"Web_1"},"spec":{"containers":[]}})");
+  Result r = kubectl("create -f bad.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(
+      r.err,
+      "The Pod \"Web_1\" is invalid: \n"
+      "* metadata.name: Invalid value: \"Web_1\": a lowercase RFC 1123 subdomain must consist "
+      "of lower case alphanumeric characters, '-' or '.', and must start and end with an "
+      "alphanumeric character (e.g. 'example.com', regex used for validation is "
+      "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')\n"
+      "* spec.containers: Required value\n");
+}
+
 TEST_F(KubectlTest, ApiResourcesFromAggregatedDiscovery) {
   Result r = kubectl("api-resources");
   ASSERT_EQ(r.exit_code, 0) << r.err;

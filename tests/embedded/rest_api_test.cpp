@@ -121,6 +121,29 @@ TEST_F(RestApiTest, WatchStreamsChangesAfterResourceVersion) {
   EXPECT_EQ(seen, (std::vector<std::string>{"ADDED a", "MODIFIED a", "DELETED a"}));
 }
 
+TEST_F(RestApiTest, WatchWithSelectorSeesObjectsEnterAndLeave) {
+  std::string rv(
+      bj::parse(client_->list(configmaps())).at("metadata").at("resourceVersion").as_string());
+  client_->create(configmaps(), configmap("a"));
+  auto label = [&](const char* value) {
+    client_->patch(configmaps("a"), PatchType::Merge,
+                   std::string(R"({"metadata":{"labels":{"app":")") + value + R"("}}})");
+  };
+  label("web");
+  label("db");
+  label("web");
+  std::vector<std::string> seen;
+  StopToken stop;
+  client_->watch(
+      configmaps(), {.label_selector = "app=web", .resource_version = rv, .timeout_seconds = 30},
+      [&](const auto& e) {
+        seen.push_back(describe(e));
+        return seen.size() < 3;
+      },
+      stop);
+  EXPECT_EQ(seen, (std::vector<std::string>{"ADDED a", "DELETED a", "ADDED a"}));
+}
+
 TEST_F(RestApiTest, WatchSendsBookmarksWhenAllowed) {
   std::string rv(
       bj::parse(client_->list(configmaps())).at("metadata").at("resourceVersion").as_string());

@@ -1,0 +1,19 @@
+// Object validation on create, with kube-apiserver's field paths and messages (422 Invalid).
+#pragma once
+
+#include <boost/json/fwd.hpp>
+#include <string>
+#include <string_view>
+
+#include "embedded/storage/resource_info.h"
+
+namespace tailor::kube::embedded {
+
+// "" when valid, else Kubernetes' message for an RFC 1123 subdomain / label.
+std::string dns1123_subdomain_error(std::string_view name);
+std::string dns1123_label_error(std::string_view name);
+
+// Throws StatusError 422 naming the first invalid fields.
+void validate_create(const ResourceInfo& resource, const boost::json::object& object);
+
+}  // namespace tailor::kube::embedded
