@@ -29,7 +29,7 @@ unit: build
 
 asan: deps
 	cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DTAILOR_SANITIZE=ON -DTAILOR_BUILD_BENCH=OFF
-	cmake --build $(ASAN_DIR) -j $(JOBS)
+	cmake --build $(ASAN_DIR) --target unit-tests -j $(JOBS)
 	cd $(ASAN_DIR) && ctest -L unit --output-on-failure -j $(JOBS)
 
 demo: build

@@ -20,6 +20,13 @@ function(tailor_test name)
   endif()
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
     PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+  if("unit" IN_LIST ARG_LABELS)
+    # The sanitizer pass builds only these (target unit-tests), not every binary.
+    if(NOT TARGET unit-tests)
+      add_custom_target(unit-tests)
+    endif()
+    add_dependencies(unit-tests ${name})
+  endif()
 endfunction()
 
 # tailor_folder_library(NAME DIR DEPS ...): a library of every .cpp directly in DIR

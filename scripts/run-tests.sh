@@ -13,6 +13,6 @@ status=0
 
 cmake -S . -B "$asan_dir" "${gen[@]}" -DCMAKE_BUILD_TYPE=Debug -DTAILOR_SANITIZE=ON \
   -DTAILOR_BUILD_BENCH=OFF >/dev/null || exit 1
-cmake --build "$asan_dir" -j "$jobs" || exit 1
+cmake --build "$asan_dir" --target unit-tests -j "$jobs" || exit 1
 (cd "$asan_dir" && ctest -L unit --output-on-failure -j "$jobs" --timeout 600) || status=1
 exit $status
