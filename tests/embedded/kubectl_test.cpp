@@ -201,6 +201,31 @@ TEST_F(KubectlTest, InvalidObjectsGetFieldMessages) {
       "* spec.containers: Required value\n");
 }
 
+TEST_F(KubectlTest, TablesForNodesEventsLeases) {
+  RestClient client(rest_config());
+  client.create({{.version = "v1", .resource = "nodes", .namespaced = false}},
+                R"({"metadata":{"name":"n1","labels":{"node-role.kubernetes.io/worker":""}},
+                    "status":{"conditions":[{"type":"Ready","status":"True"}],
+                              "nodeInfo":{"kubeletVersion":"v1.35.0"}}})");
+  client.create({{.version = "v1", .resource = "events"}, "default"},
+                R"({"metadata":{"name":"e1"},"type":"Warning","reason":"Failed",
+                    "involvedObject":{"kind":"Pod","name":"web","namespace":"default"},
+                    "message":"boom"})");
+  client.create(
+      {{.group = "coordination.k8s.io", .version = "v1", .resource = "leases"}, "default"},
+      R"({"metadata":{"name":"l1"},"spec":{"holderIdentity":"me"}})");
+  EXPECT_TRUE(kubectl("get nodes")
+                  .out.starts_with("NAME   STATUS   ROLES    AGE   VERSION\n"
+                                   "n1     Ready    worker   "))
+      << kubectl("get nodes").out;
+  EXPECT_TRUE(
+      kubectl("get events").out.starts_with("LAST SEEN   TYPE      REASON   OBJECT    MESSAGE\n"))
+      << kubectl("get events").out;
+  EXPECT_NE(kubectl("get events").out.find("Warning   Failed   pod/web   boom"), std::string::npos);
+  EXPECT_TRUE(kubectl("get leases").out.starts_with("NAME   HOLDER   AGE\nl1     me       "))
+      << kubectl("get leases").out;
+}
+
 TEST_F(KubectlTest, ApiResourcesFromAggregatedDiscovery) {
   Result r = kubectl("api-resources");
   ASSERT_EQ(r.exit_code, 0) << r.err;
