@@ -1,4 +1,6 @@
 // create, update, patch and delete.
+#include <algorithm>
+
 #include "embedded/api/patch.h"
 #include "embedded/api/rest.h"
 #include "embedded/api/validation.h"
@@ -97,6 +99,34 @@ void default_pod(bj::object& pod) {
   pod["status"] = bj::object{{"phase", "Pending"}};
 }
 
+// Pods bound to a node terminate gracefully (the node's agent deletes them with grace 0);
+// everything else goes at once. The request's gracePeriodSeconds (body or query) wins.
+std::int64_t grace_period(const RestContext& c, const bj::value& options) {
+  if (options.is_object()) {
+    if (const bj::value* g = options.as_object().if_contains("gracePeriodSeconds");
+        g && g->is_number()) {
+      return std::max<std::int64_t>(0, g->to_number<std::int64_t>());
+    }
+  }
+  if (auto q = c.request.query_param("gracePeriodSeconds")) {
+    try {
+      return std::max<long long>(0, std::stoll(*q));
+    } catch (const std::exception&) {
+      throw bad_request("invalid gracePeriodSeconds \"" + *q + "\"");
+    }
+  }
+  const ResourceInfo& r = *c.target.resource;
+  if (!r.group.empty() || r.resource != "pods") return 0;
+  ObjectPtr pod = c.store.get(r, c.target.ns, c.target.name);
+  const bj::value* node = find_path(*pod, "spec.nodeName");
+  const bj::value* phase = find_path(*pod, "status.phase");
+  bool finished = phase && phase->is_string() &&
+                  (phase->as_string() == "Succeeded" || phase->as_string() == "Failed");
+  if (!node || !node->is_string() || node->as_string().empty() || finished) return 0;
+  const bj::value* grace = find_path(*pod, "spec.terminationGracePeriodSeconds");
+  return grace && grace->is_number() ? grace->to_number<std::int64_t>() : 30;
+}
+
 }  // namespace
 
 void apply_create_defaults(const ResourceInfo& r, bj::object& object) {
@@ -167,8 +197,9 @@ http::ServerResponse delete_object(const RestContext& c) {
   if (!c.target.subresource.empty())
     throw method_not_supported(c.target.resource->group_resource(), "delete");
   Preconditions pre;
+  bj::value options;
   if (!c.request.body.empty()) {
-    bj::value options = parse_json(c.request.body);
+    options = parse_json(c.request.body);
     if (!options.is_object()) throw bad_request("DeleteOptions must be a JSON object");
     if (const bj::value* p = options.as_object().if_contains("preconditions");
         p && p->is_object()) {
@@ -181,7 +212,9 @@ http::ServerResponse delete_object(const RestContext& c) {
     }
   }
   const ResourceInfo& r = *c.target.resource;
-  ObjectPtr gone = c.store.remove(r, c.target.ns, c.target.name, pre);
+  Removal removal = c.store.remove(r, c.target.ns, c.target.name, pre, grace_period(c, options));
+  if (!removal.deleted) return json_response(200, bj::serialize(*removal.object));
+  const ObjectPtr& gone = removal.object;
   bj::object details{{"name", c.target.name}};
   if (!r.group.empty()) details["group"] = r.group;
   details["kind"] = r.resource;

@@ -108,8 +108,8 @@ struct ObjectStore::Impl {
       result = std::move(next);
       bj::object& meta = metadata(result);
       const bj::object& old_meta = old->at("metadata").as_object();
-      for (std::string_view key :
-           {"uid", "creationTimestamp", "generation", "deletionTimestamp", "namespace", "name"}) {
+      for (std::string_view key : {"uid", "creationTimestamp", "generation", "deletionTimestamp",
+                                   "deletionGracePeriodSeconds", "namespace", "name"}) {
         set_or_erase(meta, key, old_meta.if_contains(key));
       }
       if (r.has_subresource("status")) set_or_erase(result, "status", old->if_contains("status"));
@@ -124,6 +124,23 @@ struct ObjectStore::Impl {
     }
     metadata(result)["resourceVersion"] = meta_string(*old, "resourceVersion");
     if (result == *old) return old;  // no change: no new resourceVersion, no event
+    if (finalized(result)) return erase(r, old);
+    return replace(r, old, std::move(result));
+  }
+
+  // Marked for deletion at grace 0 with no finalizers left: the update completes the deletion.
+  static bool finalized(const bj::object& o) {
+    const bj::value* grace = find_path(o, "metadata.deletionGracePeriodSeconds");
+    return !meta_string(o, "deletionTimestamp").empty() && !has_finalizers(o) && grace &&
+           grace->is_number() && grace->to_number<std::int64_t>() == 0;
+  }
+
+  static bool has_finalizers(const bj::object& o) {
+    const bj::value* f = find_path(o, "metadata.finalizers");
+    return f && f->is_array() && !f->as_array().empty();
+  }
+
+  ObjectPtr replace(const ResourceInfo& r, const ObjectPtr& old, bj::object result) {
     ObjectPtr stored = stamp(result);
     std::string ns = meta_string(*stored, "namespace");
     collection(r)[object_key(ns, meta_string(*stored, "name"))] = stored;
@@ -234,8 +251,8 @@ ObjectPtr ObjectStore::modify(const ResourceInfo& r, const std::string& ns, cons
   return impl_->commit_update(r, old, std::move(next), scope);
 }
 
-ObjectPtr ObjectStore::remove(const ResourceInfo& r, const std::string& ns, const std::string& name,
-                              const Preconditions& pre) {
+Removal ObjectStore::remove(const ResourceInfo& r, const std::string& ns, const std::string& name,
+                            const Preconditions& pre, std::int64_t grace_seconds) {
   std::unique_lock lock(impl_->mu);
   ObjectPtr old = impl_->find(r, ns, name);
   if (!old) throw not_found(r.group_resource(), name);
@@ -251,8 +268,19 @@ ObjectPtr ObjectStore::remove(const ResourceInfo& r, const std::string& ns, cons
                    "Precondition failed: ResourceVersion in precondition: " + pre.resource_version +
                        ", ResourceVersion in object meta: " + rv);
   }
+  if (grace_seconds > 0 || Impl::has_finalizers(*old)) {
+    TimePoint now =
+        impl_->options.clock ? impl_->options.clock() : TimePoint(std::chrono::system_clock::now());
+    std::string deadline = format_timestamp(now + std::chrono::seconds(grace_seconds));
+    std::string marked = meta_string(*old, "deletionTimestamp");
+    if (!marked.empty() && marked <= deadline) return {old, false};
+    bj::object next = *old;
+    metadata(next)["deletionTimestamp"] = deadline;
+    metadata(next)["deletionGracePeriodSeconds"] = grace_seconds;
+    return {impl_->replace(r, old, std::move(next)), false};
+  }
   if (is_namespaces(r)) impl_->erase_namespace_contents(name);
-  return impl_->erase(r, old);
+  return {impl_->erase(r, old), true};
 }
 
 ListPage ObjectStore::list(const ResourceInfo& r, const std::string& ns, const ObjectFilter& filter,

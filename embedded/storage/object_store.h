@@ -72,6 +72,11 @@ struct ListPage {
   std::size_t remaining = 0;
 };
 
+struct Removal {
+  ObjectPtr object;  // the deleted object, or the one now marked for deletion
+  bool deleted = false;
+};
+
 using ObjectFilter = std::function<bool(const boost::json::object&)>;
 using Mutation = std::function<boost::json::object(const boost::json::object&)>;
 
@@ -95,9 +100,12 @@ class ObjectStore {
   // result carries a different one.
   ObjectPtr modify(const ResourceInfo& resource, const std::string& ns, const std::string& name,
                    const Mutation& mutate, UpdateScope scope = UpdateScope::Main);
-  // Deleting a namespace deletes everything in it.
-  ObjectPtr remove(const ResourceInfo& resource, const std::string& ns, const std::string& name,
-                   const Preconditions& preconditions = {});
+  // Deletes now when grace_seconds is 0 and the object has no finalizers (deleting a namespace
+  // deletes everything in it). Otherwise only marks it: deletionTimestamp (now + grace, never
+  // later than an earlier mark) and deletionGracePeriodSeconds; the object goes when an update
+  // removes its last finalizer at grace 0, or on a later delete with grace 0 (the kubelet's).
+  Removal remove(const ResourceInfo& resource, const std::string& ns, const std::string& name,
+                 const Preconditions& preconditions = {}, std::int64_t grace_seconds = 0);
   // Objects sorted by namespace/name, after start_after ("namespace/name"), at most limit
   // matching ones (0: all).
   ListPage list(const ResourceInfo& resource, const std::string& ns, const ObjectFilter& filter,

@@ -226,6 +226,22 @@ TEST_F(KubectlTest, TablesForNodesEventsLeases) {
       << kubectl("get leases").out;
 }
 
+TEST_F(KubectlTest, BoundPodTerminatesGracefully) {
+  write("pod.json", R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},
+    "spec":{"nodeName":"n1","containers":[{"name":"app","image":"nginx:1.25"}]}})");
+  ASSERT_EQ(kubectl("create -f pod.json").exit_code, 0);
+  Result deleted = kubectl("delete pod web --wait=false");
+  ASSERT_EQ(deleted.exit_code, 0) << deleted.err;
+  EXPECT_EQ(deleted.out, "pod \"web\" deleted\n");
+  Result listed = kubectl("get pods");
+  EXPECT_NE(listed.out.find("web    0/1     Terminating   0"), std::string::npos) << listed.out;
+  EXPECT_EQ(kubectl("get pod web -o jsonpath={.metadata.deletionGracePeriodSeconds}").out, "30");
+  RestClient kubelet(rest_config());  // the node's agent confirms termination
+  kubelet.remove({{.version = "v1", .resource = "pods"}, "default", "web"},
+                 {.grace_period_seconds = 0});
+  EXPECT_EQ(kubectl("get pods -o name").out, "");
+}
+
 TEST_F(KubectlTest, ApiResourcesFromAggregatedDiscovery) {
   Result r = kubectl("api-resources");
   ASSERT_EQ(r.exit_code, 0) << r.err;

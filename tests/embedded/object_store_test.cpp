@@ -33,6 +33,15 @@ bj::object named(const std::string& name) {
   return bj::object{{"metadata", bj::object{{"name", name}}}};
 }
 
+std::vector<std::string> drain(Watch& w) {
+  std::vector<std::string> out;
+  for (const StoredEvent& e : w.next(std::chrono::steady_clock::now())) {
+    out.push_back(std::string(event_type_name(e.type)) + " " + meta_string(*e.object, "name") +
+                  " " + meta_string(*e.object, "resourceVersion"));
+  }
+  return out;
+}
+
 class ObjectStoreTest : public ::testing::Test {
  protected:
   ObjectStoreTest() { store.create(kNamespaces, named("default")); }
@@ -144,9 +153,36 @@ TEST_F(ObjectStoreTest, DeletePreconditions) {
             }).find("Precondition failed: UID in precondition: u, UID in object meta: ") !=
                 std::string::npos,
             true);
-  ObjectPtr gone = store.remove(kPods, "default", "web");
+  ObjectPtr gone = store.remove(kPods, "default", "web").object;
   EXPECT_EQ(meta_string(*gone, "resourceVersion"), "3");
   EXPECT_THROW(store.get(kPods, "default", "web"), StatusError);
+}
+
+TEST_F(ObjectStoreTest, GracefulDeletionMarksThenDeletes) {
+  store.create(kPods, pod("default", "web"));
+  Removal marked = store.remove(kPods, "default", "web", {}, 30);
+  EXPECT_FALSE(marked.deleted);
+  EXPECT_FALSE(meta_string(*marked.object, "deletionTimestamp").empty());
+  EXPECT_EQ(marked.object->at("metadata").at("deletionGracePeriodSeconds").as_int64(), 30);
+  bj::object change = *marked.object;
+  metadata(change).erase("deletionTimestamp");  // cannot be cleared by an update
+  EXPECT_FALSE(meta_string(*store.update(kPods, change), "deletionTimestamp").empty());
+  EXPECT_TRUE(store.remove(kPods, "default", "web", {}, 0).deleted);
+  EXPECT_THROW(store.get(kPods, "default", "web"), StatusError);
+}
+
+TEST_F(ObjectStoreTest, FinalizersHoldDeletionUntilRemoved) {
+  bj::object o = pod("default", "web");
+  metadata(o)["finalizers"] = bj::array{"example.com/hold"};
+  store.create(kPods, o);
+  auto w = store.watch(kPods, "", store.resource_version());
+  Removal marked = store.remove(kPods, "default", "web");
+  EXPECT_FALSE(marked.deleted);
+  bj::object release = *marked.object;
+  metadata(release)["finalizers"] = bj::array{};
+  store.update(kPods, release);
+  EXPECT_THROW(store.get(kPods, "default", "web"), StatusError);
+  EXPECT_EQ(drain(*w), (std::vector<std::string>{"MODIFIED web 3", "DELETED web 4"}));
 }
 
 TEST_F(ObjectStoreTest, NamespaceDeletionCascades) {
@@ -173,15 +209,6 @@ TEST_F(ObjectStoreTest, ListPagesInKeyOrder) {
   EXPECT_EQ(store.list(kPods, "default", nullptr).items.size(), 3u);
   auto only_p2 = [](const bj::object& o) { return meta_string(o, "name") == "p2"; };
   EXPECT_EQ(store.list(kPods, "default", only_p2).items.size(), 1u);
-}
-
-std::vector<std::string> drain(Watch& w) {
-  std::vector<std::string> out;
-  for (const StoredEvent& e : w.next(std::chrono::steady_clock::now())) {
-    out.push_back(std::string(event_type_name(e.type)) + " " + meta_string(*e.object, "name") +
-                  " " + meta_string(*e.object, "resourceVersion"));
-  }
-  return out;
 }
 
 TEST_F(ObjectStoreTest, WatchFromNowAndFromResourceVersion) {
