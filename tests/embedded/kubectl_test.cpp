@@ -242,6 +242,37 @@ TEST_F(KubectlTest, BoundPodTerminatesGracefully) {
   EXPECT_EQ(kubectl("get pods -o name").out, "");
 }
 
+TEST_F(KubectlTest, ReapplyPodUsesStrategicMerge) {
+  auto pod = [](const char* image) {
+    return std::string(
+               R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[)") +
+           R"({"name":"app","image":")" + image + R"(","env":[{"name":"A","value":"1"}]},)" +
+           R"({"name":"side","image":"busybox:1"}]}})";
+  };
+  write("pod.json", pod("nginx:1.25"));
+  ASSERT_EQ(kubectl("apply -f pod.json").out, "pod/web created\n");
+  write("pod.json", pod("nginx:1.26"));
+  Result second = kubectl("apply -f pod.json");
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.out, "pod/web configured\n");
+  EXPECT_EQ(
+      kubectl("get pod web -o jsonpath='{.spec.containers[*].image} {.metadata.generation}'").out,
+      "nginx:1.26 busybox:1 2");
+}
+
+TEST_F(KubectlTest, PatchStatusSubresource) {
+  write("pod.json", kPod);
+  ASSERT_EQ(kubectl("create -f pod.json").exit_code, 0);
+  Result r = kubectl(
+      R"(patch pod web --subresource status --type merge -p '{"status":{"phase":"Running"}}')");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "pod/web patched\n");
+  EXPECT_EQ(kubectl("get pod web -o jsonpath={.status.phase}").out, "Running");
+  Result same = kubectl(
+      R"(patch pod web --subresource status --type merge -p '{"status":{"phase":"Running"}}')");
+  EXPECT_EQ(same.out, "pod/web patched (no change)\n");
+}
+
 TEST_F(KubectlTest, ApiResourcesFromAggregatedDiscovery) {
   Result r = kubectl("api-resources");
   ASSERT_EQ(r.exit_code, 0) << r.err;

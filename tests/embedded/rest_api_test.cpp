@@ -1,5 +1,6 @@
 // tailor-cluster's REST semantics through Tailor's own RestClient.
 #include <boost/json.hpp>
+#include <functional>
 #include <thread>
 
 #include "cluster_fixture.h"
@@ -176,6 +177,46 @@ TEST_F(RestApiTest, WatchFromTooOldResourceVersionIsExpired) {
       stop);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_TRUE(errors[0].starts_with("too old resource version: 1 (")) << errors[0];
+}
+
+TEST_F(RestApiTest, MalformedRequestsGetStatusErrors) {
+  struct Case {
+    std::function<void()> call;
+    int code;
+    const char* reason;
+  };
+  const ResourceType pods{.version = "v1", .resource = "pods"};
+  std::vector<Case> cases = {
+      {[&] { client_->create(configmaps(), "{not json"); }, 400, "BadRequest"},
+      {[&] { client_->create(configmaps(), "[1,2]"); }, 400, "BadRequest"},
+      {[&] { client_->create(configmaps(), R"({"kind":"Pod","metadata":{"name":"x"}})"); }, 400,
+       "BadRequest"},
+      {[&] {
+         client_->create({kConfigMaps, "default"},
+                         R"({"metadata":{"name":"x","namespace":"other"}})");
+       },
+       400, "BadRequest"},
+      {[&] { client_->update(configmaps("y"), R"({"metadata":{"name":"x"}})"); }, 400,
+       "BadRequest"},
+      {[&] { client_->patch(configmaps("nope"), PatchType::Merge, "{}"); }, 404, "NotFound"},
+      {[&] { client_->list(configmaps(), {.field_selector = "spec.nodeName=x"}); }, 400,
+       "BadRequest"},
+      {[&] { client_->list(configmaps(), {.continue_token = "garbage"}); }, 400, "BadRequest"},
+      {[&] {
+         client_->get({pods, "default", "p", "bogus"});
+       },
+       404, "NotFound"},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    try {
+      cases[i].call();
+      ADD_FAILURE() << "case " << i << " succeeded";
+    } catch (const ApiError& e) {
+      EXPECT_EQ(e.code(), cases[i].code) << "case " << i << ": " << e.body();
+      EXPECT_EQ(e.reason(), cases[i].reason) << "case " << i;
+    }
+  }
+  EXPECT_THROW(client_->get(configmaps("x")), ApiError);  // nothing was stored
 }
 
 TEST_F(RestApiTest, WrongTokenIsUnauthorized) {
