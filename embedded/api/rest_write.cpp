@@ -22,11 +22,16 @@ bj::value parse_json(const std::string& body) {
   return v;
 }
 
+bj::object checked_object(const RestContext& c, bj::value v);
+
 // The request body as an object of the target's kind, with its namespace checked against the URL.
 bj::object body_object(const RestContext& c) {
   std::string type = media_type(c.request.header("Content-Type"));
   if (type != "application/json" && !type.empty()) throw unsupported_media_type(type);
-  bj::value v = parse_json(c.request.body);
+  return checked_object(c, parse_json(c.request.body));
+}
+
+bj::object checked_object(const RestContext& c, bj::value v) {
   if (!v.is_object()) throw bad_request("the body of the request must be a JSON object");
   bj::object& o = v.as_object();
   const ResourceInfo& r = *c.target.resource;
@@ -139,15 +144,23 @@ void apply_create_defaults(const ResourceInfo& r, bj::object& object) {
   }
 }
 
-http::ServerResponse create_object(const RestContext& c) {
-  if (!c.target.subresource.empty())
-    throw method_not_supported(c.target.resource->group_resource(), "create");
-  bj::object o = body_object(c);
+namespace {
+
+http::ServerResponse create_checked(const RestContext& c, bj::object o) {
   metadata(o).erase("resourceVersion");
   validate_create(*c.target.resource, o);
   apply_create_defaults(*c.target.resource, o);
   ObjectPtr created = c.store.create(*c.target.resource, std::move(o));
   return json_response(201, bj::serialize(*created));
+}
+
+}  // namespace
+
+http::ServerResponse create_object(const RestContext& c) {
+  if (!c.target.subresource.empty()) {
+    throw method_not_supported(c.target.resource->group_resource(), "create");
+  }
+  return create_checked(c, body_object(c));
 }
 
 http::ServerResponse update_object(const RestContext& c) {
@@ -175,6 +188,18 @@ http::ServerResponse patch_object(const RestContext& c) {
   }
   bj::value patch = parse_json(c.request.body);
   const Target& t = c.target;
+  // Server-side apply creates what does not exist yet (field ownership is not tracked: applying
+  // to an existing object merges like a JSON merge patch).
+  if (type == "application/apply-patch+yaml" && t.subresource.empty()) {
+    try {
+      c.store.get(*t.resource, t.ns, t.name);
+    } catch (const StatusError& e) {
+      if (e.code() != 404) throw;
+      bj::object o = checked_object(c, patch);
+      check_name(o, t);
+      return create_checked(c, std::move(o));
+    }
+  }
   ObjectPtr patched = c.store.modify(
       *t.resource, t.ns, t.name,
       [&](const bj::object& current) {

@@ -260,6 +260,30 @@ TEST_F(KubectlTest, ReapplyPodUsesStrategicMerge) {
       "nginx:1.26 busybox:1 2");
 }
 
+TEST_F(KubectlTest, ServerSideApplyCreatesThenUpdates) {
+  write("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: conf\ndata:\n  a: \"1\"\n");
+  Result first = kubectl("apply --server-side -f cm.yaml");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.out, "configmap/conf serverside-applied\n");
+  write("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: conf\ndata:\n  a: \"2\"\n");
+  EXPECT_EQ(kubectl("apply --server-side -f cm.yaml").out, "configmap/conf serverside-applied\n");
+  EXPECT_EQ(kubectl("get cm conf -o jsonpath={.data.a}").out, "2");
+}
+
+TEST_F(KubectlTest, WaitForPodCondition) {
+  write("pod.json", kPod);
+  ASSERT_EQ(kubectl("create -f pod.json").exit_code, 0);
+  std::size_t watches = cluster_->store().watch_count();
+  FILE* waiting = start("wait --for=condition=Ready pod/web --timeout=60s");
+  ASSERT_TRUE(eventually([&] { return cluster_->store().watch_count() > watches; }));
+  RestClient(rest_config())
+      .patch({{.version = "v1", .resource = "pods"}, "default", "web", "status"}, PatchType::Merge,
+             R"({"status":{"conditions":[{"type":"Ready","status":"True"}]}})");
+  Result r = finish(waiting);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "pod/web condition met\n");
+}
+
 TEST_F(KubectlTest, PatchStatusSubresource) {
   write("pod.json", kPod);
   ASSERT_EQ(kubectl("create -f pod.json").exit_code, 0);
