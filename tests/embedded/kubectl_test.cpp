@@ -284,6 +284,27 @@ TEST_F(KubectlTest, WaitForPodCondition) {
   EXPECT_EQ(r.out, "pod/web condition met\n");
 }
 
+TEST_F(KubectlTest, DescribeShowsThePodsEvents) {
+  RestClient client(rest_config());
+  const ResourceType pods{.version = "v1", .resource = "pods"};
+  boost::json::value pod = boost::json::parse(client.create({pods, "default"}, kPod));
+  std::string uid(pod.at("metadata").at("uid").as_string());
+  auto event = [&](const std::string& name, const std::string& about_uid, const char* reason) {
+    client.create(
+        {{.version = "v1", .resource = "events"}, "default"},
+        R"({"metadata":{"name":")" + name + R"("},"type":"Normal","reason":")" + reason +
+            R"(","message":"hello","involvedObject":{"kind":"Pod","name":"web","namespace":"default","uid":")" +
+            about_uid + R"("},"source":{"component":"tailor"},"count":1})");
+  };
+  event("e1", uid, "Scheduled");
+  event("e2", "another-uid", "Stale");  // an earlier pod of the same name
+  Result r = kubectl("describe pod web");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Name:         web\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Normal  Scheduled"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Stale"), std::string::npos) << r.out;
+}
+
 TEST_F(KubectlTest, PatchStatusSubresource) {
   write("pod.json", kPod);
   ASSERT_EQ(kubectl("create -f pod.json").exit_code, 0);
