@@ -1,6 +1,7 @@
 // create, update, patch and delete.
 #include <algorithm>
 
+#include "embedded/api/field_validation.h"
 #include "embedded/api/patch.h"
 #include "embedded/api/rest.h"
 #include "embedded/api/validation.h"
@@ -146,12 +147,32 @@ void apply_create_defaults(const ResourceInfo& r, bj::object& object) {
 
 namespace {
 
+FieldValidation field_validation(const RestContext& c) {
+  return parse_field_validation(c.request.query_param("fieldValidation").value_or(""));
+}
+
+// RFC 7234 warning headers, as kube-apiserver sends them (kubectl prints "Warning: ...").
+http::ServerResponse with_warnings(http::ServerResponse response,
+                                   const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) {
+    std::string quoted;
+    for (char ch : w) {
+      if (ch == '"' || ch == '\\') quoted += '\\';
+      quoted += ch;
+    }
+    response.headers.emplace_back("Warning", "299 - \"" + quoted + "\"");
+  }
+  return response;
+}
+
 http::ServerResponse create_checked(const RestContext& c, bj::object o) {
+  std::vector<std::string> warnings =
+      check_unknown_fields(*c.target.resource, o, field_validation(c));
   metadata(o).erase("resourceVersion");
   validate_create(*c.target.resource, o);
   apply_create_defaults(*c.target.resource, o);
   ObjectPtr created = c.store.create(*c.target.resource, std::move(o));
-  return json_response(201, bj::serialize(*created));
+  return with_warnings(json_response(201, bj::serialize(*created)), warnings);
 }
 
 }  // namespace
@@ -166,8 +187,10 @@ http::ServerResponse create_object(const RestContext& c) {
 http::ServerResponse update_object(const RestContext& c) {
   bj::object o = body_object(c);
   check_name(o, c.target);
+  std::vector<std::string> warnings =
+      check_unknown_fields(*c.target.resource, o, field_validation(c));
   ObjectPtr updated = c.store.update(*c.target.resource, std::move(o), scope_of(c.target));
-  return json_response(200, bj::serialize(*updated));
+  return with_warnings(json_response(200, bj::serialize(*updated)), warnings);
 }
 
 http::ServerResponse patch_object(const RestContext& c) {
