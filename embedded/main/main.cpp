@@ -7,7 +7,7 @@
 
 int main(int argc, char** argv) {
   using namespace tailor::kube;
-  std::string kubeconfig, dir, address = "127.0.0.1";
+  std::string kubeconfig, dir, nodes_file, address = "127.0.0.1";
   int port = 6443;
   bool plain_http = false;
   config::Schema schema("tailor-cluster", "Embedded single-process Kubernetes API server.");
@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   schema.add({.flag = "port", .help = "Port to listen on (0: any free port)."}, &port);
   schema.add({.flag = "address", .help = "Address to listen on."}, &address);
   schema.add({.flag = "dir", .help = "State directory (CA, token); kept across restarts."}, &dir);
+  schema.add({.flag = "nodes", .help = "YAML file of simulated nodes to register."}, &nodes_file);
   schema.add({.flag = "insecure-http", .help = "Serve plain HTTP instead of HTTPS."}, &plain_http);
   try {
     if (schema.parse(argc, argv) == config::ParseResult::Help) {

@@ -12,6 +12,7 @@
 #include "controller/kube/http/tls_certs.h"
 #include "embedded/api/base64.h"
 #include "embedded/api/resources.h"
+#include "embedded/server/simulated_nodes.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::kube::embedded {
@@ -95,6 +96,9 @@ Cluster::~Cluster() { stop(); }
 void Cluster::start() {
   impl_->load_or_create_identity();
   create_initial_namespaces(impl_->store);
+  if (!impl_->options.nodes_file.empty()) {
+    register_simulated_nodes(impl_->store, impl_->options.nodes_file);
+  }
   ApiOptions api = impl_->options.api;
   api.bearer_token = impl_->token;
   impl_->handler = std::make_unique<ApiHandler>(impl_->store, api);

@@ -18,7 +18,8 @@ struct ClusterOptions {
   std::uint16_t port = 0;  // 0: any free port
   std::string dir{};       // state directory ("" : keep everything in memory)
   bool tls = true;
-  ApiOptions api{};  // api.bearer_token "" : one is generated
+  std::string nodes_file{};  // simulated nodes (see simulated_nodes.h); "" : none
+  ApiOptions api{};          // api.bearer_token "" : one is generated
   StoreOptions store{};
 };
 

@@ -346,3 +346,33 @@ TEST_F(KubectlTest, ApiResourcesFromAggregatedDiscovery) {
 
 }  // namespace
 }  // namespace tailor::kube::embedded::testing
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+class KubectlNodesTest : public KubectlTest {
+ protected:
+  ClusterOptions cluster_options() override {
+    write("nodes.yaml",
+          "nodes:\n- name: node-1\n  capacity: {cpu: \"4\", memory: 8Gi}\n"
+          "- name: node-2\n  capacity: {cpu: \"2\", memory: 4Gi}\n");
+    ClusterOptions o;
+    o.nodes_file = (dir_ / "nodes.yaml").string();
+    return o;
+  }
+};
+
+TEST_F(KubectlNodesTest, SimulatedNodesAreReady) {
+  Result r = kubectl("get nodes");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::vector<std::string> got;
+  for (std::string line; std::getline(lines, line);) got.push_back(line.substr(0, 25));
+  EXPECT_EQ(got, (std::vector<std::string>{"NAME     STATUS   ROLES  ", "node-1   Ready    <none> ",
+                                           "node-2   Ready    <none> "}))
+      << r.out;
+  EXPECT_EQ(kubectl("get node node-2 -o jsonpath={.status.allocatable.memory}").out, "4Gi");
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing
