@@ -3,6 +3,7 @@
 
 #include "embedded/api/field_validation.h"
 #include "embedded/api/patch.h"
+#include "embedded/api/pod_qos.h"
 #include "embedded/api/rest.h"
 #include "embedded/api/validation.h"
 #include "embedded/storage/object_meta.h"
@@ -77,6 +78,19 @@ void default_field(bj::object& o, std::string_view key, bj::value value) {
   if (!o.contains(key)) o[key] = std::move(value);
 }
 
+// As SetDefaults_Pod: a resource with a limit and no request requests its limit.
+void default_requests_from_limits(bj::value& resources) {
+  if (!resources.is_object()) return;
+  const bj::value* found = resources.as_object().if_contains("limits");
+  if (!found || !found->is_object() || found->as_object().empty()) return;
+  bj::object limits = found->as_object();  // a copy: adding "requests" may move the members
+  bj::value& requests = resources.as_object()["requests"];
+  if (!requests.is_object()) requests = bj::object{};
+  for (const auto& [name, quantity] : limits) {
+    if (!requests.as_object().contains(name)) requests.as_object()[name] = quantity;
+  }
+}
+
 void default_pod(bj::object& pod) {
   bj::value& spec = pod["spec"];
   if (!spec.is_object()) spec = bj::object{};
@@ -100,9 +114,10 @@ void default_pod(bj::object& pod) {
       bool latest = image.find(':') == std::string::npos || image.ends_with(":latest");
       default_field(ct, "imagePullPolicy", latest ? "Always" : "IfNotPresent");
       default_field(ct, "resources", bj::object{});
+      default_requests_from_limits(ct["resources"]);
     }
   }
-  pod["status"] = bj::object{{"phase", "Pending"}};
+  pod["status"] = bj::object{{"phase", "Pending"}, {"qosClass", pod_qos_class(pod)}};
 }
 
 // Pods bound to a node terminate gracefully (the node's agent deletes them with grace 0);

@@ -219,6 +219,41 @@ TEST_F(RestApiTest, MalformedRequestsGetStatusErrors) {
   EXPECT_THROW(client_->get(configmaps("x")), ApiError);  // nothing was stored
 }
 
+TEST_F(RestApiTest, NewPodsGetPhaseAndQosClass) {
+  const ResourceType pods{.version = "v1", .resource = "pods"};
+  auto create = [&](const std::string& name, const std::string& resources) {
+    return bj::parse(client_->create(
+        {pods, "default"}, R"({"metadata":{"name":")" + name +
+                               R"("},"spec":{"containers":[{"name":"c","image":"x","resources":)" +
+                               resources + "}]},\"status\":{\"phase\":\"Running\"}}"));
+  };
+  struct Case {
+    const char* resources;
+    const char* qos;
+  };
+  int i = 0;
+  for (Case c : std::vector<Case>{
+           {"{}", "BestEffort"},
+           {R"({"requests":{"cpu":"100m"}})", "Burstable"},
+           {R"({"limits":{"cpu":"1","memory":"1Gi"}})", "Guaranteed"},
+           {R"({"requests":{"cpu":"1","memory":"1Gi"},"limits":{"cpu":"2","memory":"1Gi"}})",
+            "Burstable"},
+       }) {
+    bj::value p = create("p" + std::to_string(i++), c.resources);
+    EXPECT_EQ(p.at("status").at("qosClass").as_string(), c.qos) << c.resources;
+    EXPECT_EQ(p.at("status").at("phase").as_string(), "Pending");
+  }
+  try {
+    create("bad", R"({"requests":{"cpu":"lots"}})");
+    FAIL() << "expected 400";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.code(), 400);
+    EXPECT_TRUE(
+        e.status_message().starts_with("Pod in version \"v1\" cannot be handled as a Pod: "))
+        << e.status_message();
+  }
+}
+
 TEST_F(RestApiTest, WrongTokenIsUnauthorized) {
   RestConfig c = rest_config();
   c.bearer_token = "wrong";

@@ -1,0 +1,21 @@
+#include "embedded/api/pod_qos.h"
+
+#include <boost/json.hpp>
+
+#include "controller/kube/model/decode.h"
+#include "controller/kube/model/qos.h"
+#include "embedded/storage/status_error.h"
+
+namespace tailor::kube::embedded {
+
+std::string pod_qos_class(const boost::json::object& pod) {
+  std::string text = boost::json::serialize(pod);
+  reserve_json_padding(text);
+  try {
+    return std::string(to_string(compute_pod_qos(decode<Pod>(JsonInput(text)).spec)));
+  } catch (const std::exception& e) {
+    throw bad_request(std::string("Pod in version \"v1\" cannot be handled as a Pod: ") + e.what());
+  }
+}
+
+}  // namespace tailor::kube::embedded
