@@ -1,8 +1,8 @@
 // The pod row of `kubectl get pods`, following kube-apiserver's pod printer.
 #include "embedded/api/pod_printer.h"
 
+#include "controller/kube/model/time.h"
 #include "embedded/storage/object_meta.h"
-#include "embedded/storage/timestamps.h"
 
 namespace tailor::kube::embedded {
 namespace {
@@ -73,7 +73,7 @@ PodRow pod_row(const bj::object& pod, TimePoint now) {
   for (const bj::value& s : statuses) {
     row.restarts += int_at(s, "restartCount");
     std::string finished = string_at(s, "lastState.terminated.finishedAt");
-    if (auto t = parse_timestamp(finished); t && (!last_restart || *t > *last_restart)) {
+    if (auto t = try_parse_rfc3339(finished); t && (!last_restart || *t > *last_restart)) {
       last_restart = *t;
     }
   }

@@ -4,9 +4,9 @@
 #include <functional>
 #include <map>
 
+#include "controller/kube/model/time.h"
 #include "embedded/api/pod_printer.h"
 #include "embedded/storage/object_meta.h"
-#include "embedded/storage/timestamps.h"
 
 namespace tailor::kube::embedded {
 namespace {
@@ -34,7 +34,7 @@ std::string str(const bj::object& o, std::string_view path) {
 std::string or_none(std::string s) { return s.empty() ? "<none>" : s; }
 
 bj::value age(const bj::object& o, TimePoint now) {
-  auto created = parse_timestamp(meta_string(o, "creationTimestamp"));
+  auto created = try_parse_rfc3339(meta_string(o, "creationTimestamp"));
   return created ? bj::value(human_duration(now - *created)) : bj::value("<unknown>");
 }
 
@@ -114,7 +114,7 @@ std::string event_object(const bj::object& e) {
 
 bj::value event_last_seen(const bj::object& e, TimePoint now) {
   for (std::string_view path : {"series.lastObservedTime", "lastTimestamp", "eventTime"}) {
-    if (auto t = parse_timestamp(str(e, path))) return bj::value(human_duration(now - *t));
+    if (auto t = try_parse_rfc3339(str(e, path))) return bj::value(human_duration(now - *t));
   }
   return age(e, now);
 }

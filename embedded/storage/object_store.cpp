@@ -5,8 +5,8 @@
 #include <map>
 #include <shared_mutex>
 
+#include "controller/kube/model/time.h"
 #include "embedded/storage/object_meta.h"
-#include "embedded/storage/timestamps.h"
 #include "embedded/storage/watch_state.h"
 
 namespace tailor::kube::embedded {
@@ -53,8 +53,8 @@ struct ObjectStore::Impl {
   std::vector<std::shared_ptr<Watch::State>> watchers;
 
   std::string now() const {
-    return format_timestamp(options.clock ? options.clock()
-                                          : TimePoint(std::chrono::system_clock::now()));
+    return format_rfc3339(options.clock ? options.clock()
+                                        : TimePoint(std::chrono::system_clock::now()));
   }
 
   Collection& collection(const ResourceInfo& r) {
@@ -271,7 +271,7 @@ Removal ObjectStore::remove(const ResourceInfo& r, const std::string& ns, const 
   if (grace_seconds > 0 || Impl::has_finalizers(*old)) {
     TimePoint now =
         impl_->options.clock ? impl_->options.clock() : TimePoint(std::chrono::system_clock::now());
-    std::string deadline = format_timestamp(now + std::chrono::seconds(grace_seconds));
+    std::string deadline = format_rfc3339(now + std::chrono::seconds(grace_seconds));
     std::string marked = meta_string(*old, "deletionTimestamp");
     if (!marked.empty() && marked <= deadline) return {old, false};
     bj::object next = *old;

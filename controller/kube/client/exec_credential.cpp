@@ -8,9 +8,9 @@
 #include <boost/json.hpp>
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 
 #include "controller/kube/client/base64.h"
+#include "controller/kube/model/time.h"
 
 extern char** environ;
 
@@ -27,55 +27,7 @@ std::string string_field(const json::object& object, std::string_view key,
   return std::string(value->get_string());
 }
 
-int digits(std::string_view text, std::size_t pos, std::size_t count, std::string_view whole) {
-  int value = 0;
-  for (std::size_t i = pos; i < pos + count; ++i) {
-    if (i >= text.size() || text[i] < '0' || text[i] > '9') {
-      throw ConfigError("invalid RFC 3339 timestamp '" + std::string(whole) + "'");
-    }
-    value = value * 10 + (text[i] - '0');
-  }
-  return value;
-}
-
 }  // namespace
-
-std::chrono::system_clock::time_point parse_rfc3339(std::string_view text) {
-  auto bad = [&] { return ConfigError("invalid RFC 3339 timestamp '" + std::string(text) + "'"); };
-  if (text.size() < 20 || text[4] != '-' || text[7] != '-' ||
-      (text[10] != 'T' && text[10] != 't') || text[13] != ':' || text[16] != ':') {
-    throw bad();
-  }
-  std::tm tm{};
-  tm.tm_year = digits(text, 0, 4, text) - 1900;
-  tm.tm_mon = digits(text, 5, 2, text) - 1;
-  tm.tm_mday = digits(text, 8, 2, text);
-  tm.tm_hour = digits(text, 11, 2, text);
-  tm.tm_min = digits(text, 14, 2, text);
-  tm.tm_sec = digits(text, 17, 2, text);
-  if (tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
-      tm.tm_sec > 60) {
-    throw bad();
-  }
-  std::size_t pos = 19;
-  if (pos < text.size() && text[pos] == '.') {
-    ++pos;
-    std::size_t start = pos;
-    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') ++pos;
-    if (pos == start) throw bad();  // fractions are ignored: expiry has second precision
-  }
-  long offset = 0;
-  std::string_view zone = text.substr(pos);
-  if (zone == "Z" || zone == "z") {
-  } else if (zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') && zone[3] == ':') {
-    offset = (digits(zone, 1, 2, text) * 60L + digits(zone, 4, 2, text)) * 60L;
-    if (zone[0] == '-') offset = -offset;
-  } else {
-    throw bad();
-  }
-  std::time_t seconds = timegm(&tm) - offset;
-  return std::chrono::system_clock::from_time_t(seconds);
-}
 
 std::string exec_info_json(const ExecConfig& exec, const RestConfig& cluster) {
   json::object spec{{"interactive", false}};
@@ -123,7 +75,14 @@ ExecCredential parse_exec_credential(std::string_view text, const std::string& a
     throw ConfigError(where + ": status has neither a token nor a client certificate");
   }
   std::string expiration = string_field(fields, "expirationTimestamp", where);
-  if (!expiration.empty()) credential.expiration = parse_rfc3339(expiration);
+  if (!expiration.empty()) {
+    auto parsed = try_parse_rfc3339(expiration);
+    if (!parsed) {
+      throw ConfigError(where + ": invalid RFC 3339 expirationTimestamp '" + expiration + "'");
+    }
+    credential.expiration =
+        std::chrono::time_point_cast<std::chrono::system_clock::duration>(*parsed);
+  }
   return credential;
 }
 

@@ -27,9 +27,6 @@ std::string exec_info_json(const ExecConfig& exec, const RestConfig& cluster);
 // expirationTimestamp.
 ExecCredential parse_exec_credential(std::string_view json, const std::string& api_version);
 
-// RFC 3339 ("2026-01-02T03:04:05Z", fractional seconds and offsets allowed); throws ConfigError.
-std::chrono::system_clock::time_point parse_rfc3339(std::string_view text);
-
 // Runs the plugin and returns its stdout. Throws ConfigError when it cannot be started or exits
 // non-zero (its stderr passes through to ours, as kubectl does).
 std::string run_exec_plugin(const ExecConfig& exec, const std::string& exec_info);

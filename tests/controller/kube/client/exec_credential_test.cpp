@@ -22,21 +22,28 @@ std::string credential_json(const std::string& status, const std::string& versio
   return R"({"apiVersion":")" + version + R"(","kind":"ExecCredential","status":)" + status + "}";
 }
 
-TEST(Rfc3339, Parses) {
+// expirationTimestamp takes RFC 3339 as Go's time.RFC3339 does (the model's parser).
+TEST(ExecCredential, ExpirationTimestampForms) {
   struct Case {
     const char* text;
     std::int64_t epoch;
+  };
+  auto expiry_of = [](const std::string& text) {
+    return parse_exec_credential(
+        credential_json(R"({"token":"t","expirationTimestamp":")" + text + R"("})"), kV1);
   };
   for (const Case& c : {Case{"1970-01-01T00:00:00Z", 0}, Case{"2024-02-29T12:34:56Z", 1709210096},
                         Case{"2024-02-29T12:34:56.123456789Z", 1709210096},
                         Case{"2024-02-29T14:34:56+02:00", 1709210096},
                         Case{"2024-02-29T10:04:56-02:30", 1709210096}}) {
-    EXPECT_EQ(SysClock::to_time_t(parse_rfc3339(c.text)), c.epoch) << c.text;
+    auto credential = expiry_of(c.text);
+    ASSERT_TRUE(credential.expiration) << c.text;
+    EXPECT_EQ(SysClock::to_time_t(*credential.expiration), c.epoch) << c.text;
   }
   for (const char* bad :
-       {"", "2024-02-29", "2024-02-29 12:34:56Z", "2024-13-01T00:00:00Z", "2024-02-29T12:34:56",
+       {"2024-02-29", "2024-02-29 12:34:56Z", "2024-13-01T00:00:00Z", "2024-02-29T12:34:56",
         "2024-02-29T12:34:56+0200", "2024-02-29T12:34:56.Z", "20x4-02-29T12:34:56Z"}) {
-    EXPECT_THROW(parse_rfc3339(bad), ConfigError) << bad;
+    EXPECT_THROW(expiry_of(bad), ConfigError) << bad;
   }
 }
 
