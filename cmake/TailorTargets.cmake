@@ -15,6 +15,9 @@ function(tailor_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  # Tests find scripts and data of the checkout through this, never through __FILE__ (which
+  # ccache's base_dir makes relative).
+  target_compile_definitions(${name} PRIVATE TAILOR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()

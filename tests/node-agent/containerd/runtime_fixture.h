@@ -19,9 +19,7 @@
 namespace tailor::kube::node::testing {
 
 inline std::filesystem::path scripts_dir() {
-  // This header sits in tests/node-agent/containerd/ of the source tree.
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path() /
-         "scripts" / "containerd";
+  return std::filesystem::path(TAILOR_SOURCE_DIR) / "scripts" / "containerd";
 }
 
 // Runs a command, returns its stdout; a non-zero exit is an error carrying the output.
