@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <random>
 
+#include "controller/kube/model/time.h"
+
 namespace tailor::kube {
 namespace {
 
@@ -67,7 +69,7 @@ EventRecord EventRecorder::make_event(const EventObjectRef& object, const std::s
   e.message = message;
   e.source_component = e.reporting_controller = source_.component;
   e.source_host = e.reporting_instance = source_.host;
-  e.first_timestamp = e.last_timestamp = format_event_time(now);
+  e.first_timestamp = e.last_timestamp = format_rfc3339(now);
   e.count = 1;
   return e;
 }

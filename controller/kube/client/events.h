@@ -22,11 +22,6 @@ namespace tailor::kube {
 inline constexpr const char* kEventTypeNormal = "Normal";
 inline constexpr const char* kEventTypeWarning = "Warning";
 
-struct EventSource {
-  std::string component;  // e.g. "tailor-controller"; also reportingComponent
-  std::string host;       // e.g. the node or pod name; also reportingInstance
-};
-
 struct EventRecorderOptions {
   std::size_t queue_capacity = 1000;  // further events are dropped (and counted) when full
   int max_tries = 12;                 // per event, when the server cannot be reached
@@ -44,6 +39,8 @@ struct EventRecorderStats {
 
 class EventRecorder {
  public:
+  // source: the model's EventSource; component and host are also the reportingComponent and
+  // reportingInstance (e.g. "tailor-controller" and the node or pod name).
   EventRecorder(std::shared_ptr<EventSink> sink, EventSource source,
                 EventRecorderOptions options = {});
   ~EventRecorder();  // stops; events still queued are dropped

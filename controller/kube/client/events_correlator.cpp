@@ -1,13 +1,14 @@
 #include "controller/kube/client/events_correlator.h"
 
 #include <algorithm>
-#include <boost/json.hpp>
 #include <cstdio>
-#include <ctime>
 #include <list>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
+
+#include "controller/kube/model/encode.h"
+#include "controller/kube/model/time.h"
 
 namespace tailor::kube {
 namespace {
@@ -94,15 +95,6 @@ std::string hex_nanos(Clock::time_point now) {
 
 }  // namespace
 
-std::string format_event_time(Clock::time_point t) {
-  std::time_t tt = Clock::to_time_t(std::chrono::floor<std::chrono::seconds>(t));
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char text[64];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 struct EventCorrelator::State {
   explicit State(const CorrelatorOptions& o)
       : options(o), aggregates(o.cache_size), observed(o.cache_size), buckets(o.cache_size) {}
@@ -128,7 +120,7 @@ struct EventCorrelator::State {
     combined.resource_version.clear();
     combined.message = "(combined from similar events): " + event.message;
     combined.count = 1;
-    combined.first_timestamp = combined.last_timestamp = format_event_time(now);
+    combined.first_timestamp = combined.last_timestamp = format_rfc3339(now);
     return {combined, key};
   }
 
@@ -141,11 +133,7 @@ struct EventCorrelator::State {
       event.resource_version = last->resource_version;
       event.first_timestamp = last->first_timestamp;
       event.count = last->count + 1;
-      boost::json::object patch;
-      patch["count"] = event.count;
-      patch["lastTimestamp"] = event.last_timestamp;
-      if (!event.message.empty()) patch["message"] = event.message;
-      result.patch = boost::json::serialize(patch);
+      result.patch = event_repeat_patch(to_event(event));
     }
     observed.put(key, {event.count, event.first_timestamp, event.name, event.resource_version});
     result.event = std::move(event);
@@ -196,6 +184,43 @@ CorrelationResult EventCorrelator::correlate(const EventRecord& event, Clock::ti
 void EventCorrelator::update_state(const EventRecord& written) {
   state_->observed.put(event_key(written), {written.count, written.first_timestamp, written.name,
                                             written.resource_version});
+}
+
+Event to_event(const EventRecord& r) {
+  Event e;
+  e.metadata.namespace_ = r.namespace_;
+  e.metadata.name = r.name;
+  e.metadata.resource_version = r.resource_version;
+  e.involved_object = r.involved_object;
+  e.type = r.type;
+  e.reason = r.reason;
+  e.message = r.message;
+  e.source = {r.source_component, r.source_host};
+  e.reporting_component = r.reporting_controller;
+  e.reporting_instance = r.reporting_instance;
+  e.first_timestamp = r.first_timestamp;
+  e.last_timestamp = r.last_timestamp;
+  e.count = r.count;
+  return e;
+}
+
+EventRecord to_event_record(const Event& e) {
+  EventRecord r;
+  r.namespace_ = e.metadata.namespace_;
+  r.name = e.metadata.name;
+  r.resource_version = e.metadata.resource_version;
+  r.involved_object = e.involved_object;
+  r.type = e.type;
+  r.reason = e.reason;
+  r.message = e.message;
+  r.source_component = e.source.component;
+  r.source_host = e.source.host;
+  r.reporting_controller = e.reporting_component;
+  r.reporting_instance = e.reporting_instance;
+  r.first_timestamp = e.first_timestamp;
+  r.last_timestamp = e.last_timestamp;
+  r.count = e.count;
+  return r;
 }
 
 }  // namespace tailor::kube

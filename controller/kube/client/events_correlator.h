@@ -11,11 +11,11 @@
 #include <memory>
 #include <string>
 
+#include "controller/kube/model/event.h"
+
 namespace tailor::kube {
 
-struct EventObjectRef {  // core/v1 ObjectReference
-  std::string kind, namespace_, name, uid, api_version, resource_version, field_path;
-};
+using EventObjectRef = ObjectReference;  // the model's core/v1 ObjectReference
 
 // A core/v1 Event as the recorder writes it. Timestamps are metav1.Time text.
 struct EventRecord {
@@ -45,8 +45,9 @@ struct CorrelationResult {
   bool skip = false;  // rate-limited: write nothing
 };
 
-// metav1.Time text: "2006-01-02T15:04:05Z".
-std::string format_event_time(std::chrono::system_clock::time_point t);
+// The same Event in the model's form, for its encoder and decoder (the one Event codec).
+Event to_event(const EventRecord& record);
+EventRecord to_event_record(const Event& event);
 
 class EventCorrelator {
  public:

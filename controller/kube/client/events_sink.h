@@ -18,9 +18,10 @@ class EventSink {
   virtual EventRecord patch(const EventRecord& event, const std::string& patch) = 0;
 };
 
-// core/v1 Event JSON for a create.
+// core/v1 Event JSON for a create (the model's encoder).
 std::string event_json(const EventRecord& event);
-// Reads an Event as the server returns it; throws std::invalid_argument naming the field.
+// Reads an Event as the server returns it with the model's decoder; throws
+// std::invalid_argument with the DecodeError's message (the JSON path at fault).
 EventRecord parse_event(std::string_view json);
 
 class RestEventSink : public EventSink {

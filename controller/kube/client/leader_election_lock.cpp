@@ -1,100 +1,75 @@
 #include "controller/kube/client/leader_election_lock.h"
 
 #include <boost/json.hpp>
-#include <limits>
+#include <stdexcept>
+
+#include "controller/kube/model/decode.h"
+#include "controller/kube/model/encode.h"
 
 namespace tailor::kube {
 namespace {
 
-namespace json = boost::json;
+namespace bj = boost::json;
 
-[[noreturn]] void bad(const std::string& what) {
-  throw std::invalid_argument("Lease JSON: " + what);
+LeaseSpec to_lease_spec(const LeaseRecord& r) {
+  return {r.holder_identity, r.lease_duration_seconds, r.acquire_time, r.renew_time,
+          r.lease_transitions};
 }
 
-std::string string_at(const json::object& object, std::string_view key, std::string_view where) {
-  const json::value* value = object.if_contains(key);
-  if (!value || value->is_null()) return "";
-  if (!value->is_string()) bad(std::string(where) + std::string(key) + ": expected a string");
-  return std::string(value->get_string());
+Lease to_lease(const std::string& namespace_, const std::string& name, const LeaseRecord& r) {
+  Lease lease;
+  lease.metadata.namespace_ = namespace_;
+  lease.metadata.name = name;
+  lease.spec = to_lease_spec(r);
+  return lease;
 }
 
-int int32_at(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  if (!value || value->is_null()) return 0;
-  if (!value->is_int64() || value->get_int64() < std::numeric_limits<std::int32_t>::min() ||
-      value->get_int64() > std::numeric_limits<std::int32_t>::max()) {
-    bad("spec." + std::string(key) + ": expected a 32-bit integer");
-  }
-  return static_cast<int>(value->get_int64());
-}
-
-const json::object& object_at(const json::object& object, std::string_view key) {
-  static const json::object empty;
-  const json::value* value = object.if_contains(key);
-  if (!value || value->is_null()) return empty;
-  if (!value->is_object()) bad(std::string(key) + ": expected an object");
-  return value->get_object();
-}
-
-json::object parse_object(std::string_view text) {
-  json::error_code error;
-  json::value doc = json::parse(text, error);
-  if (error) bad("malformed: " + error.message());
-  if (!doc.is_object()) bad("expected an object");
-  return std::move(doc.get_object());
-}
-
-void set_spec(json::object& lease, const LeaseRecord& r) {
-  json::object spec;
-  spec["holderIdentity"] = r.holder_identity;
-  spec["leaseDurationSeconds"] = r.lease_duration_seconds;
-  if (!r.acquire_time.empty()) spec["acquireTime"] = r.acquire_time;
-  if (!r.renew_time.empty()) spec["renewTime"] = r.renew_time;
-  spec["leaseTransitions"] = r.lease_transitions;
-  // Keep spec fields leader election does not own (e.g. strategy, preferredHolder).
-  if (auto* old = lease.if_contains("spec"); old && old->is_object()) {
-    for (const auto& [key, value] : old->get_object()) {
-      if (!spec.contains(key)) spec[key] = value;
+// RFC 7386 JSON merge patch: null removes a field, objects merge, anything else replaces.
+void merge_patch(bj::object& target, const bj::object& patch) {
+  for (const auto& [key, value] : patch) {
+    if (value.is_null()) {
+      target.erase(key);
+    } else if (value.is_object()) {
+      bj::value& field = target[key];
+      if (!field.is_object()) field = bj::object{};
+      merge_patch(field.get_object(), value.get_object());
+    } else {
+      target[key] = value;
     }
   }
-  lease["spec"] = std::move(spec);
 }
 
 }  // namespace
 
-LeaseState parse_lease(std::string_view text) {
-  json::object lease = parse_object(text);
-  const json::object& meta = object_at(lease, "metadata");
-  const json::object& spec = object_at(lease, "spec");
-  LeaseState state;
-  state.resource_version = string_at(meta, "resourceVersion", "metadata.");
-  state.record.holder_identity = string_at(spec, "holderIdentity", "spec.");
-  state.record.lease_duration_seconds = int32_at(spec, "leaseDurationSeconds");
-  state.record.acquire_time = string_at(spec, "acquireTime", "spec.");
-  state.record.renew_time = string_at(spec, "renewTime", "spec.");
-  state.record.lease_transitions = int32_at(spec, "leaseTransitions");
-  return state;
+LeaseState parse_lease(std::string_view json) {
+  try {
+    Lease lease = decode<Lease>(json);
+    const LeaseSpec& s = lease.spec;
+    return {{s.holder_identity, s.lease_duration_seconds.value_or(0), s.acquire_time, s.renew_time,
+             s.lease_transitions.value_or(0)},
+            lease.metadata.resource_version};
+  } catch (const DecodeError& e) {
+    throw std::invalid_argument(std::string("Lease JSON: ") + e.what());
+  }
 }
 
 std::string lease_json(const std::string& namespace_, const std::string& name,
                        const LeaseRecord& record) {
-  json::object lease;
-  lease["apiVersion"] = "coordination.k8s.io/v1";
-  lease["kind"] = "Lease";
-  lease["metadata"] = json::object{{"name", name}, {"namespace", namespace_}};
-  set_spec(lease, record);
-  return json::serialize(lease);
+  return to_json(to_lease(namespace_, name, record));
 }
 
-std::string updated_lease_json(std::string_view text, const LeaseRecord& record,
+std::string updated_lease_json(std::string_view json, const LeaseRecord& record,
                                const std::string& resource_version) {
-  json::object lease = parse_object(text);
-  json::value& meta = lease["metadata"];
-  if (!meta.is_object()) bad("metadata: expected an object");
-  meta.get_object()["resourceVersion"] = resource_version;
-  set_spec(lease, record);
-  return json::serialize(lease);
+  parse_lease(json);  // rejects what a read rejects, with the same message
+  Lease update = to_lease("", "", record);
+  update.metadata.resource_version = resource_version;
+  // The Lease as read with the model's update patch applied keeps every field Tailor does not
+  // model (labels, owners, spec.strategy, ...).
+  bj::object lease = bj::parse(json).as_object();
+  merge_patch(lease, bj::parse(lease_update_patch(update)).as_object());
+  // A released lease says so with an empty holder, as client-go writes it.
+  lease["spec"].as_object()["holderIdentity"] = record.holder_identity;
+  return bj::serialize(lease);
 }
 
 RestLeaseLock::RestLeaseLock(RestClient& client, std::string namespace_, std::string name)

@@ -29,14 +29,16 @@ class LeaseLock {
   virtual std::string describe() const = 0;  // "namespace/name", for logs
 };
 
-// Lease JSON: the fields leader election uses. Throws std::invalid_argument naming the
-// field at fault.
+// Lease JSON through the model's decoder: the fields leader election uses. Throws
+// std::invalid_argument with the DecodeError's message (the JSON path at fault).
 LeaseState parse_lease(std::string_view lease_json);
-// A Lease document for create (no resourceVersion).
+// A Lease document for create (no resourceVersion), from the model's encoder.
 std::string lease_json(const std::string& namespace_, const std::string& name,
                        const LeaseRecord& record);
-// `lease_json` (as last read) with the spec fields replaced and metadata.resourceVersion set,
-// for an update that keeps every field leader election does not own (labels, owners, ...).
+// `lease_json` (as last read) with the model's lease_update_patch applied: spec fields replaced
+// and metadata.resourceVersion set, for an update (PUT) that keeps every field leader election
+// does not own (labels, owners, spec.strategy, ...). Throws std::invalid_argument as
+// parse_lease does, and PatchError without a resourceVersion.
 std::string updated_lease_json(std::string_view lease_json, const LeaseRecord& record,
                                const std::string& resource_version);
 

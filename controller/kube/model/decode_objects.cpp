@@ -75,6 +75,14 @@ void read(od::value& v, EventSource& out) {
   });
 }
 
+namespace {
+// A repeat count: the recorder adds to it, so a negative one is an error, not a value.
+void read_count(od::value& v, std::int32_t& out) {
+  read(v, out);
+  if (out < 0) fail("expected a non-negative count, got " + std::to_string(out));
+}
+}  // namespace
+
 void read(od::value& v, Event& out) {
   for_each_field(v, [&](std::string_view key, od::value& f) {
     if (key == "metadata")
@@ -88,7 +96,7 @@ void read(od::value& v, Event& out) {
     else if (key == "type")
       read(f, out.type);
     else if (key == "count")
-      read(f, out.count);
+      read_count(f, out.count);
     else if (key == "firstTimestamp")
       read(f, out.first_timestamp);
     else if (key == "lastTimestamp")

@@ -9,6 +9,8 @@
 #include <boost/json.hpp>
 #include <map>
 
+#include "controller/kube/model/time.h"
+
 namespace tailor::kube {
 namespace {
 
@@ -29,7 +31,7 @@ EventRecord pod_event(std::string reason, std::string message, std::string pod =
   e.message = std::move(message);
   e.source_component = e.reporting_controller = "tailor-controller";
   e.source_host = e.reporting_instance = "node-1";
-  e.first_timestamp = e.last_timestamp = format_event_time(kT0);
+  e.first_timestamp = e.last_timestamp = format_rfc3339(kT0);
   return e;
 }
 
@@ -50,7 +52,7 @@ TEST(EventCorrelator, IdenticalEventsBecomeACountPatchOfTheFirstEvent) {
 
   EventRecord again = pod_event("Resized", "cpu 100m -> 200m");
   again.name = "web-0.second";
-  again.first_timestamp = again.last_timestamp = format_event_time(kT0 + seconds(30));
+  again.first_timestamp = again.last_timestamp = format_rfc3339(kT0 + seconds(30));
   CorrelationResult r2 = c.correlate(again, kT0 + seconds(30));
   EXPECT_EQ(r2.event.name, "web-0.first");
   EXPECT_EQ(r2.event.resource_version, "11");
@@ -90,7 +92,7 @@ TEST(EventCorrelator, TenSimilarEventsInTenMinutesAreCombined) {
   EXPECT_EQ(tenth.event.count, 1);
   EXPECT_TRUE(tenth.patch.empty());
   EXPECT_EQ(tenth.event.name, "web-0.17979d008a35e400");  // object name + now in hex nanos
-  EXPECT_EQ(tenth.event.first_timestamp, format_event_time(now));
+  EXPECT_EQ(tenth.event.first_timestamp, format_rfc3339(now));
   c.update_state(stored(tenth.event, "50"));
 
   CorrelationResult eleventh = c.correlate(pod_event("Resized", "message 11"), now + seconds(1));
@@ -157,7 +159,7 @@ TEST(EventJson, WritesACoreV1EventAndReadsTheAnswer) {
   EXPECT_EQ(back.reporting_instance, "node-1");
 
   for (auto [json, error] : std::vector<std::pair<const char*, const char*>>{
-           {"nope", "malformed"},
+           {"nope", "expected an object"},
            {R"({"count":-1})", "count: expected"},
            {R"({"metadata":{"name":3}})", "metadata.name: expected a string"},
            {R"({"involvedObject":"x"})", "involvedObject: expected an object"}}) {

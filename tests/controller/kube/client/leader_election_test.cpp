@@ -165,7 +165,8 @@ TEST(LeaseJson, BadInputSaysWhichField) {
            {R"({"spec":[]})", "spec: expected an object"},
            {R"({"spec":{"holderIdentity":5}})", "spec.holderIdentity: expected a string"},
            {R"({"spec":{"leaseDurationSeconds":"15"}})", "leaseDurationSeconds: expected"},
-           {R"({"spec":{"leaseTransitions":99999999999}})", "leaseTransitions: expected a 32"},
+           {R"({"spec":{"leaseTransitions":99999999999}})",
+            "leaseTransitions: integer out of range for int32"},
            {R"({"metadata":{"resourceVersion":1}})", "metadata.resourceVersion"}}) {
     try {
       parse_lease(json);

@@ -529,6 +529,16 @@ TEST(DecodeEvent, ReadsAllFields) {
   EXPECT_EQ(event.action, "Resize");
 }
 
+TEST(DecodeEvent, RejectsANegativeCount) {
+  EXPECT_EQ(decode_event(R"({"count": 0})").count, 0);
+  try {
+    decode_event(R"({"count": -1})");
+    ADD_FAILURE() << "accepted a negative count";
+  } catch (const DecodeError& e) {
+    EXPECT_STREQ(e.what(), "count: expected a non-negative count, got -1");
+  }
+}
+
 TEST(DecodeLease, ReadsSpec) {
   Lease lease = decode_lease(R"({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
     "metadata": {"name": "tailor-controller", "namespace": "kube-system", "resourceVersion": "7"},
