@@ -7,6 +7,7 @@
 
 #include "cli/report.h"
 #include "recommender/replay.h"
+#include "recommender/timeline_svg.h"
 #include "recommender/trace.h"
 
 namespace tailor::cli {
@@ -37,7 +38,7 @@ void write_plots(const std::string& dir, const std::vector<rec::ContainerSeries>
   std::filesystem::create_directories(dir);
   rec::ReplayConfig config;
   for (std::size_t i = 0; i < series.size(); ++i) {
-    std::vector<std::pair<std::string, std::vector<rec::TimelinePoint>>> runs;
+    std::vector<rec::NamedTimeline> runs;
     for (const auto& f : factories) {
       runs.emplace_back(f->name(), std::vector<rec::TimelinePoint>{});
       rec::replay_strategy(series[i], *f, config, &runs.back().second);
@@ -46,7 +47,7 @@ void write_plots(const std::string& dir, const std::vector<rec::ContainerSeries>
         dir + "/" + std::to_string(i) + "-" + safe_name(series[i].container) + ".svg";
     std::ofstream out(path);
     if (!out) throw std::runtime_error(path + ": cannot open for writing");
-    write_svg(out, series[i].container, runs);
+    rec::write_timeline_svg(out, series[i].container, runs, {series[i].window, config.max_gap});
   }
 }
 

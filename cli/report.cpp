@@ -1,6 +1,5 @@
 #include "cli/report.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <ostream>
 
@@ -77,84 +76,6 @@ void write_json(std::ostream& out, const std::vector<recommender::ScoreRow>& row
         << "}";
   }
   out << "]}\n";
-}
-
-namespace {
-std::string xml_text(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-struct Panel {
-  double top, height;
-  double max_value;
-};
-
-void polyline(std::ostream& out, const std::vector<recommender::TimelinePoint>& pts, double t0,
-              double t1, const Panel& p, double recommender::TimelinePoint::*field,
-              const char* color, double width) {
-  out << "<polyline fill='none' stroke='" << color << "' stroke-width='" << width << "' points='";
-  for (const auto& pt : pts) {
-    double x = 60 + 900 * (pt.time - t0) / std::max(1.0, t1 - t0);
-    double y = p.top + p.height * (1 - pt.*field / p.max_value);
-    out << number(x) << ',' << number(y) << ' ';
-  }
-  out << "'/>\n";
-}
-}  // namespace
-
-void write_svg(
-    std::ostream& out, const std::string& title,
-    const std::vector<std::pair<std::string, std::vector<recommender::TimelinePoint>>>& runs) {
-  using TP = recommender::TimelinePoint;
-  double t0 = 1e300, t1 = -1e300, max_cpu = 1e-9, max_mem = 1e-9;
-  for (const auto& [name, pts] : runs) {
-    for (const auto& p : pts) {
-      t0 = std::min(t0, double(p.time));
-      t1 = std::max(t1, double(p.time));
-      max_cpu = std::max({max_cpu, p.cpu_usage, p.cpu_request});
-      max_mem = std::max({max_mem, p.memory_usage, p.memory_request});
-    }
-  }
-  const Panel cpu{40, 250, max_cpu * 1.05}, mem{340, 250, max_mem * 1.05};
-  out << "<svg xmlns='http://www.w3.org/2000/svg' width='1000' height='640' "
-         "font-family='sans-serif' font-size='12'>\n<rect width='1000' height='640' "
-         "fill='white'/>\n<text x='60' y='20'>"
-      << xml_text(title) << " (days " << number((t1 - t0) / 86400) << ")</text>\n"
-      << "<text x='5' y='" << cpu.top + 10 << "'>cpu " << number(cpu.max_value) << "</text>\n"
-      << "<text x='5' y='" << mem.top + 10 << "'>mem GiB " << number(mem.max_value / (1 << 30))
-      << "</text>\n";
-  const char* colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
-  if (!runs.empty()) {
-    polyline(out, runs[0].second, t0, t1, cpu, &TP::cpu_usage, "#999", 0.6);
-    polyline(out, runs[0].second, t0, t1, mem, &TP::memory_usage, "#999", 0.6);
-  }
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const char* c = colors[i % 4];
-    polyline(out, runs[i].second, t0, t1, cpu, &TP::cpu_request, c, 1.2);
-    polyline(out, runs[i].second, t0, t1, mem, &TP::memory_request, c, 1.2);
-    out << "<text x='" << 700 + 90 * i << "' y='20' fill='" << c << "'>" << xml_text(runs[i].first)
-        << " request</text>\n";
-  }
-  out << "<text x='600' y='20' fill='#999'>usage</text>\n</svg>\n";
 }
 
 }  // namespace tailor::cli

@@ -12,9 +12,5 @@ void print_table(std::ostream& out, const std::vector<recommender::ScoreRow>& ro
 void print_per_container(std::ostream& out, const std::vector<recommender::ScoreRow>& rows);
 // The shape of SPEC.md: {"rows":[{"strategy":…,"cpu_slack":…,…}]}.
 void write_json(std::ostream& out, const std::vector<recommender::ScoreRow>& rows);
-// One SVG per container: usage and request over time, CPU above memory.
-void write_svg(
-    std::ostream& out, const std::string& title,
-    const std::vector<std::pair<std::string, std::vector<recommender::TimelinePoint>>>& runs);
 
 }  // namespace tailor::cli
