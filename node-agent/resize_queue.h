@@ -1,0 +1,29 @@
+// The order in which pending (Deferred) resizes are retried on each pass, as the kubelet sorts
+// them: resizes that do not increase requests first (they can only free room for the others),
+// then higher priority, Guaranteed before Burstable, then the one waiting longest.
+#pragma once
+
+#include <cstdint>
+
+#include "controller/kube/model/pod.h"
+#include "controller/kube/model/qos.h"
+#include "controller/kube/model/resources.h"
+#include "controller/kube/model/time.h"
+
+namespace tailor::kube::node {
+
+struct PendingResize {
+  bool increases_requests = false;
+  std::int32_t priority = 0;
+  QosClass qos = QosClass::Burstable;
+  TimePoint pending_since{};  // PodResizePending lastTransitionTime
+};
+
+// From the pod's desired spec and its allocated total requests. A pod without a
+// PodResizePending condition has waited since `now`. Throws on a malformed lastTransitionTime.
+PendingResize pending_resize(const Pod& pod, const ResourceList& allocated_requests, TimePoint now);
+
+// Strict weak order: true when a is retried before b.
+bool retry_before(const PendingResize& a, const PendingResize& b);
+
+}  // namespace tailor::kube::node
