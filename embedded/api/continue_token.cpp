@@ -1,6 +1,6 @@
 // List continuation tokens: base64 of {"v":"meta.k8s.io/v1","rv":N,"start":"<key>\u0000"}, the
 // shape kube-apiserver uses; clients treat them as opaque.
-#include "embedded/api/base64.h"
+#include "controller/kube/http/base64.h"
 #include "embedded/api/rest.h"
 
 namespace tailor::kube::embedded {

@@ -13,12 +13,6 @@ const bj::array& array_at(const bj::object& o, std::string_view path) {
   return v && v->is_array() ? v->as_array() : kEmpty;
 }
 
-std::string string_at(const bj::value& o, std::string_view path) {
-  if (!o.is_object()) return "";
-  const bj::value* v = find_path(o.as_object(), path);
-  return v && v->is_string() ? std::string(v->as_string()) : "";
-}
-
 std::int64_t int_at(const bj::value& o, std::string_view path) {
   if (!o.is_object()) return 0;
   const bj::value* v = find_path(o.as_object(), path);

@@ -26,11 +26,6 @@ struct Printer {
   Cells cells;
 };
 
-std::string str(const bj::object& o, std::string_view path) {
-  const bj::value* v = find_path(o, path);
-  return v && v->is_string() ? std::string(v->as_string()) : "";
-}
-
 std::string or_none(std::string s) { return s.empty() ? "<none>" : s; }
 
 bj::value age(const bj::object& o, TimePoint now) {
@@ -62,9 +57,9 @@ bj::array pod_cells(const bj::object& pod, TimePoint now) {
           row.status,
           restarts,
           age(pod, now),
-          or_none(str(pod, "status.podIP")),
-          or_none(str(pod, "spec.nodeName")),
-          or_none(str(pod, "status.nominatedNodeName")),
+          or_none(string_at(pod, "status.podIP")),
+          or_none(string_at(pod, "spec.nodeName")),
+          or_none(string_at(pod, "status.nominatedNodeName")),
           or_none(gates)};
 }
 
@@ -72,8 +67,8 @@ std::string node_status(const bj::object& node) {
   std::string status = "Unknown";
   if (const bj::value* c = find_path(node, "status.conditions"); c && c->is_array()) {
     for (const bj::value& cond : c->as_array()) {
-      if (!cond.is_object() || str(cond.as_object(), "type") != "Ready") continue;
-      status = str(cond.as_object(), "status") == "True" ? "Ready" : "NotReady";
+      if (!cond.is_object() || string_at(cond.as_object(), "type") != "Ready") continue;
+      status = string_at(cond.as_object(), "status") == "True" ? "Ready" : "NotReady";
     }
   }
   const bj::value* u = find_path(node, "spec.unschedulable");
@@ -99,22 +94,22 @@ std::string node_roles(const bj::object& node) {
 std::string node_address(const bj::object& node, std::string_view type) {
   if (const bj::value* a = find_path(node, "status.addresses"); a && a->is_array()) {
     for (const bj::value& addr : a->as_array()) {
-      if (addr.is_object() && str(addr.as_object(), "type") == type)
-        return str(addr.as_object(), "address");
+      if (addr.is_object() && string_at(addr.as_object(), "type") == type)
+        return string_at(addr.as_object(), "address");
     }
   }
   return "<none>";
 }
 
 std::string event_object(const bj::object& e) {
-  std::string kind = str(e, "involvedObject.kind");
+  std::string kind = string_at(e, "involvedObject.kind");
   for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return kind + "/" + str(e, "involvedObject.name");
+  return kind + "/" + string_at(e, "involvedObject.name");
 }
 
 bj::value event_last_seen(const bj::object& e, TimePoint now) {
   for (std::string_view path : {"series.lastObservedTime", "lastTimestamp", "eventTime"}) {
-    if (auto t = try_parse_rfc3339(str(e, path))) return bj::value(human_duration(now - *t));
+    if (auto t = try_parse_rfc3339(string_at(e, path))) return bj::value(human_duration(now - *t));
   }
   return age(e, now);
 }
@@ -158,17 +153,17 @@ const Printer* printer_for(const std::string& resource) {
                            node_status(n),
                            node_roles(n),
                            age(n, now),
-                           str(n, "status.nodeInfo.kubeletVersion"),
+                           string_at(n, "status.nodeInfo.kubeletVersion"),
                            node_address(n, "InternalIP"),
                            node_address(n, "ExternalIP"),
-                           or_none(str(n, "status.nodeInfo.osImage")),
-                           or_none(str(n, "status.nodeInfo.kernelVersion")),
-                           or_none(str(n, "status.nodeInfo.containerRuntimeVersion"))};
+                           or_none(string_at(n, "status.nodeInfo.osImage")),
+                           or_none(string_at(n, "status.nodeInfo.kernelVersion")),
+                           or_none(string_at(n, "status.nodeInfo.containerRuntimeVersion"))};
         }}},
       {"namespaces",
        {{kName, {"Status", "string", "", "The status of the namespace", 0}, kAge},
         [](const bj::object& ns, TimePoint now) {
-          return bj::array{meta_string(ns, "name"), str(ns, "status.phase"), age(ns, now)};
+          return bj::array{meta_string(ns, "name"), string_at(ns, "status.phase"), age(ns, now)};
         }}},
       {"configmaps",
        {{kName, {"Data", "integer", "", "Data contains the configuration data.", 0}, kAge},
@@ -192,13 +187,14 @@ const Printer* printer_for(const std::string& resource) {
          {"Message", "string", "", "A human-readable description of the status of this operation.",
           0}},
         [](const bj::object& e, TimePoint now) {
-          return bj::array{event_last_seen(e, now), str(e, "type"), str(e, "reason"),
-                           event_object(e), str(e, "message")};
+          return bj::array{event_last_seen(e, now), string_at(e, "type"), string_at(e, "reason"),
+                           event_object(e), string_at(e, "message")};
         }}},
       {"leases",
        {{kName, {"Holder", "string", "", "The holder of the lease", 0}, kAge},
         [](const bj::object& l, TimePoint now) {
-          return bj::array{meta_string(l, "name"), str(l, "spec.holderIdentity"), age(l, now)};
+          return bj::array{meta_string(l, "name"), string_at(l, "spec.holderIdentity"),
+                           age(l, now)};
         }}},
   };
   auto it = kPrinters.find(resource);

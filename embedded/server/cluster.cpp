@@ -10,7 +10,7 @@
 
 #include "controller/kube/http/server.h"
 #include "controller/kube/http/tls_certs.h"
-#include "embedded/api/base64.h"
+#include "controller/kube/http/base64.h"
 #include "embedded/api/resources.h"
 #include "embedded/server/simulated_nodes.h"
 #include "embedded/storage/object_meta.h"

@@ -41,6 +41,15 @@ const bj::value* find_path(const bj::object& object, std::string_view dotted_pat
   }
 }
 
+std::string string_at(const bj::object& object, std::string_view dotted_path) {
+  const bj::value* v = find_path(object, dotted_path);
+  return v && v->is_string() ? std::string(v->as_string()) : "";
+}
+
+std::string string_at(const bj::value& value, std::string_view dotted_path) {
+  return value.is_object() ? string_at(value.as_object(), dotted_path) : "";
+}
+
 std::string new_uid() {
   std::uint64_t hi = random_u64(), lo = random_u64();
   hi = (hi & ~0xF000ULL) | 0x4000ULL;              // version 4

@@ -15,6 +15,9 @@ bj::object& metadata(bj::object& object);
 std::string meta_string(const bj::object& object, std::string_view key);
 // The value at a dotted path ("spec.nodeName"); nullptr when absent.
 const bj::value* find_path(const bj::object& object, std::string_view dotted_path);
+// The string at a dotted path; "" when absent, not a string, or (value form) not an object.
+std::string string_at(const bj::object& object, std::string_view dotted_path);
+std::string string_at(const bj::value& value, std::string_view dotted_path);
 // A random RFC 4122 version 4 UUID.
 std::string new_uid();
 // Five characters as Kubernetes appends to generateName.

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "controller/kube/client/base64.h"
+#include "controller/kube/http/base64.h"
 
 namespace tailor::kube {
 namespace fs = std::filesystem;

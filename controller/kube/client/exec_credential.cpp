@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "controller/kube/client/base64.h"
+#include "controller/kube/http/base64.h"
 #include "controller/kube/model/time.h"
 
 extern char** environ;

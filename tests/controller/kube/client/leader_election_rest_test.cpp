@@ -11,6 +11,7 @@
 
 #include "controller/kube/client/leader_election_elector.h"
 #include "controller/kube/client/rest_client.h"
+#include "tests/controller/kube/client/leader_callbacks_recorder.h"
 #include "tests/support/test_api_server.h"
 
 namespace tailor::kube {
@@ -97,29 +98,7 @@ LeaderElectionConfig fast_config(std::string identity) {
   return c;
 }
 
-struct Seen {
-  std::mutex mutex;
-  std::condition_variable changed;
-  int started = 0, stopped = 0;
-  std::vector<std::string> leaders;
-  LeaderCallbacks callbacks() {
-    return {[this] { bump(started); }, [this] { bump(stopped); },
-            [this](const std::string& who) {
-              std::lock_guard lock(mutex);
-              leaders.push_back(who);
-              changed.notify_all();
-            }};
-  }
-  void bump(int& n) {
-    std::lock_guard lock(mutex);
-    ++n;
-    changed.notify_all();
-  }
-  bool wait_for(const std::function<bool()>& pred) {
-    std::unique_lock lock(mutex);
-    return changed.wait_for(lock, std::chrono::seconds(30), pred);
-  }
-};
+using Seen = testing::LeaderCallbacksRecorder;
 
 class LeaderElectionRestTest : public ::testing::Test {
  protected:

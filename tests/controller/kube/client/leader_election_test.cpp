@@ -10,6 +10,7 @@
 
 #include "controller/kube/client/leader_election_elector.h"
 #include "controller/kube/client/leader_election_lock.h"
+#include "tests/controller/kube/client/leader_callbacks_recorder.h"
 
 namespace tailor::kube {
 namespace {
@@ -226,31 +227,7 @@ LeaderElectionConfig fast_config(std::string identity) {
   return c;
 }
 
-// Records callbacks; waits with a generous bound.
-struct Observer {
-  std::mutex mutex;
-  std::condition_variable changed;
-  int started = 0, stopped = 0;
-  std::vector<std::string> leaders;
-
-  LeaderCallbacks callbacks() {
-    return {[this] { bump(started); }, [this] { bump(stopped); },
-            [this](const std::string& who) {
-              std::lock_guard lock(mutex);
-              leaders.push_back(who);
-              changed.notify_all();
-            }};
-  }
-  void bump(int& counter) {
-    std::lock_guard lock(mutex);
-    ++counter;
-    changed.notify_all();
-  }
-  bool wait_for(const std::function<bool()>& pred) {
-    std::unique_lock lock(mutex);
-    return changed.wait_for(lock, seconds(20), pred);
-  }
-};
+using Observer = testing::LeaderCallbacksRecorder;
 
 TEST(LeaderElector, ExactlyOneOfTwoLeadsAndStopHandsOverAtOnce) {
   auto shared = std::make_shared<MemoryLeaseLock::Shared>();

@@ -1,4 +1,4 @@
-#include "controller/kube/client/base64.h"
+#include "controller/kube/http/base64.h"
 
 #include <gtest/gtest.h>
 

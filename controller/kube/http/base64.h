@@ -1,4 +1,5 @@
-// Standard base64 (RFC 4648 with padding), as kubeconfig *-data fields and ExecCredential use.
+// Standard base64 (RFC 4648 with padding): kubeconfig *-data fields, ExecCredential, basic auth,
+// the embedded API server's continue tokens.
 #pragma once
 
 #include <string>
