@@ -139,7 +139,14 @@ void ApiHandler::serve(http::Exchange& exchange) {
     return;
   }
   RestContext c{store_, options_, request, resolve(group, version, rest)};
-  if (!c.target.subresource.empty() && !c.target.resource->has_subresource(c.target.subresource)) {
+  if (const SubresourceHandler* h =
+          options_.extensions.handler(*c.target.resource, c.target.subresource)) {
+    exchange.respond((*h)(c));
+    return;
+  }
+  // Only status is served generically; other subresources need their handler.
+  if (!c.target.subresource.empty() && (c.target.subresource != "status" ||
+                                        !c.target.resource->has_subresource("status"))) {
     throw no_such_resource();
   }
   const std::string& m = request.method;

@@ -10,6 +10,7 @@
 
 #include "controller/kube/http/server.h"
 #include "controller/kube/model/time.h"
+#include "embedded/api/extensions.h"
 #include "embedded/storage/object_store.h"
 
 namespace tailor::kube::embedded {
@@ -20,6 +21,7 @@ struct ApiOptions {
   std::chrono::seconds default_watch_timeout{1800};
   std::function<TimePoint()> clock{};            // ages in Tables; unset: system clock
   std::size_t max_body_bytes = 3 * 1024 * 1024;  // kube-apiserver's request size limit
+  ApiExtensions extensions{};
 };
 
 class ApiHandler {

@@ -3,9 +3,10 @@
 #include <algorithm>
 
 namespace tailor::kube::embedded {
+namespace {
 
-const std::vector<ResourceInfo>& builtin_resources() {
-  static const std::vector<ResourceInfo> kResources = {
+std::vector<ResourceInfo> core_resources() {
+  return {
       {.version = "v1",
        .resource = "namespaces",
        .singular = "namespace",
@@ -28,7 +29,7 @@ const std::vector<ResourceInfo>& builtin_resources() {
        .kind = "Pod",
        .short_names = {"po"},
        .categories = {"all"},
-       .subresources = {"status"},
+       .subresources = {"status", "resize", "eviction", "binding"},
        .tracks_generation = true,
        .selectable_fields = {"spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
                              "spec.serviceAccountName", "spec.hostNetwork", "status.phase",
@@ -48,12 +49,143 @@ const std::vector<ResourceInfo>& builtin_resources() {
        .singular = "configmap",
        .kind = "ConfigMap",
        .short_names = {"cm"}},
+      {.version = "v1",
+       .resource = "secrets",
+       .singular = "secret",
+       .kind = "Secret",
+       .selectable_fields = {"type"}},
+      {.version = "v1",
+       .resource = "services",
+       .singular = "service",
+       .kind = "Service",
+       .short_names = {"svc"},
+       .categories = {"all"},
+       .subresources = {"status"}},
+      {.version = "v1",
+       .resource = "serviceaccounts",
+       .singular = "serviceaccount",
+       .kind = "ServiceAccount",
+       .short_names = {"sa"}},
+      {.version = "v1",
+       .resource = "resourcequotas",
+       .singular = "resourcequota",
+       .kind = "ResourceQuota",
+       .short_names = {"quota"},
+       .subresources = {"status"}},
+      {.version = "v1",
+       .resource = "limitranges",
+       .singular = "limitrange",
+       .kind = "LimitRange",
+       .short_names = {"limits"}},
+  };
+}
+
+std::vector<ResourceInfo> group_resources() {
+  return {
+      {.group = "apps",
+       .version = "v1",
+       .resource = "deployments",
+       .singular = "deployment",
+       .kind = "Deployment",
+       .short_names = {"deploy"},
+       .categories = {"all"},
+       .subresources = {"status", "scale"},
+       .tracks_generation = true},
+      {.group = "apps",
+       .version = "v1",
+       .resource = "replicasets",
+       .singular = "replicaset",
+       .kind = "ReplicaSet",
+       .short_names = {"rs"},
+       .categories = {"all"},
+       .subresources = {"status", "scale"},
+       .tracks_generation = true},
+      {.group = "apps",
+       .version = "v1",
+       .resource = "statefulsets",
+       .singular = "statefulset",
+       .kind = "StatefulSet",
+       .short_names = {"sts"},
+       .categories = {"all"},
+       .subresources = {"status", "scale"},
+       .tracks_generation = true},
+      {.group = "apps",
+       .version = "v1",
+       .resource = "daemonsets",
+       .singular = "daemonset",
+       .kind = "DaemonSet",
+       .short_names = {"ds"},
+       .categories = {"all"},
+       .subresources = {"status"},
+       .tracks_generation = true},
+      {.group = "batch",
+       .version = "v1",
+       .resource = "jobs",
+       .singular = "job",
+       .kind = "Job",
+       .categories = {"all"},
+       .subresources = {"status"},
+       .tracks_generation = true},
+      {.group = "batch",
+       .version = "v1",
+       .resource = "cronjobs",
+       .singular = "cronjob",
+       .kind = "CronJob",
+       .short_names = {"cj"},
+       .categories = {"all"},
+       .subresources = {"status"},
+       .tracks_generation = true},
+      {.group = "policy",
+       .version = "v1",
+       .resource = "poddisruptionbudgets",
+       .singular = "poddisruptionbudget",
+       .kind = "PodDisruptionBudget",
+       .short_names = {"pdb"},
+       .subresources = {"status"},
+       .tracks_generation = true},
       {.group = "coordination.k8s.io",
        .version = "v1",
        .resource = "leases",
        .singular = "lease",
        .kind = "Lease"},
+      {.group = "authorization.k8s.io",
+       .version = "v1",
+       .resource = "selfsubjectaccessreviews",
+       .singular = "selfsubjectaccessreview",
+       .kind = "SelfSubjectAccessReview",
+       .namespaced = false,
+       .verbs = {"create"}},
+      {.group = "apiextensions.k8s.io",
+       .version = "v1",
+       .resource = "customresourcedefinitions",
+       .singular = "customresourcedefinition",
+       .kind = "CustomResourceDefinition",
+       .namespaced = false,
+       .short_names = {"crd", "crds"},
+       .categories = {"api-extensions"},
+       .subresources = {"status"},
+       .tracks_generation = true},
+      {.group = "admissionregistration.k8s.io",
+       .version = "v1",
+       .resource = "mutatingwebhookconfigurations",
+       .singular = "mutatingwebhookconfiguration",
+       .kind = "MutatingWebhookConfiguration",
+       .namespaced = false,
+       .categories = {"api-extensions"},
+       .tracks_generation = true},
   };
+}
+
+std::vector<ResourceInfo> all_builtin() {
+  std::vector<ResourceInfo> all = core_resources();
+  for (ResourceInfo& r : group_resources()) all.push_back(std::move(r));
+  return all;
+}
+
+}  // namespace
+
+const std::vector<ResourceInfo>& builtin_resources() {
+  static const std::vector<ResourceInfo> kResources = all_builtin();
   return kResources;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <boost/json.hpp>
+#include <functional>
 #include <string>
 
 #include "controller/kube/http/server.h"
@@ -38,6 +39,12 @@ http::ServerResponse update_object(const RestContext& c);
 http::ServerResponse patch_object(const RestContext& c);
 http::ServerResponse delete_object(const RestContext& c);
 void watch_objects(const RestContext& c, http::Exchange& exchange);
+
+// Read-modify-write of the target with admission (Update) outside the store's lock: `change`
+// builds the wanted object from the stored one. Retried on conflicts unless the wanted object
+// names a resourceVersion of its own (then a stale one is a 409 Conflict).
+using Change = std::function<bj::object(const bj::object&)>;
+ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateScope scope);
 
 // Accept asks for a meta.k8s.io Table.
 bool wants_table(const http::ServerRequest& request);

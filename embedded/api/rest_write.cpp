@@ -29,6 +29,10 @@ bj::object checked_object(const RestContext& c, bj::value v);
 // The request body as an object of the target's kind, with its namespace checked against the URL.
 bj::object body_object(const RestContext& c) {
   std::string type = media_type(c.request.header("Content-Type"));
+  const ProtobufDecoder& protobuf = c.options.extensions.protobuf;
+  if (type == "application/vnd.kubernetes.protobuf" && protobuf) {
+    return checked_object(c, protobuf(*c.target.resource, c.request.body));
+  }
   if (type != "application/json" && !type.empty()) throw unsupported_media_type(type);
   return checked_object(c, parse_json(c.request.body));
 }
@@ -180,12 +184,20 @@ http::ServerResponse with_warnings(http::ServerResponse response,
   return response;
 }
 
+void admit(const RestContext& c, AdmissionOperation op, bj::object& o, const bj::object* old) {
+  const Target& t = c.target;
+  AdmissionRequest request{op, *t.resource, t.subresource, t.ns, meta_string(o, "name"), o, old};
+  request.dry_run = c.request.query_param("dryRun").has_value();
+  c.options.extensions.admit(request);
+}
+
 http::ServerResponse create_checked(const RestContext& c, bj::object o) {
   std::vector<std::string> warnings =
       check_unknown_fields(*c.target.resource, o, field_validation(c));
   metadata(o).erase("resourceVersion");
   validate_create(*c.target.resource, o);
   apply_create_defaults(*c.target.resource, o);
+  admit(c, AdmissionOperation::Create, o, nullptr);
   ObjectPtr created = c.store.create(*c.target.resource, std::move(o));
   return with_warnings(json_response(201, bj::serialize(*created)), warnings);
 }
@@ -204,7 +216,10 @@ http::ServerResponse update_object(const RestContext& c) {
   check_name(o, c.target);
   std::vector<std::string> warnings =
       check_unknown_fields(*c.target.resource, o, field_validation(c));
-  ObjectPtr updated = c.store.update(*c.target.resource, std::move(o), scope_of(c.target));
+  const Target& t = c.target;
+  ObjectPtr current = c.store.get(*t.resource, t.ns, t.name);
+  admit(c, AdmissionOperation::Update, o, current.get());
+  ObjectPtr updated = c.store.update(*t.resource, std::move(o), scope_of(t));
   return with_warnings(json_response(200, bj::serialize(*updated)), warnings);
 }
 
@@ -238,8 +253,8 @@ http::ServerResponse patch_object(const RestContext& c) {
       return create_checked(c, std::move(o));
     }
   }
-  ObjectPtr patched = c.store.modify(
-      *t.resource, t.ns, t.name,
+  ObjectPtr patched = guaranteed_update(
+      c,
       [&](const bj::object& current) {
         bj::value result = apply(current, patch);
         if (!result.is_object()) throw bad_request("the patch did not produce an object");
@@ -254,6 +269,26 @@ http::ServerResponse patch_object(const RestContext& c) {
       },
       scope_of(t));
   return json_response(200, bj::serialize(*patched));
+}
+
+ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateScope scope) {
+  const Target& t = c.target;
+  for (int attempt = 1;; ++attempt) {
+    ObjectPtr current = c.store.get(*t.resource, t.ns, t.name);
+    std::string stored_version = meta_string(*current, "resourceVersion");
+    bj::object o = change(*current);
+    std::string wanted_version = meta_string(o, "resourceVersion");
+    // A version the change asked for is a precondition; otherwise the one read here is, and a
+    // conflict means someone else wrote in between: read again, as kube-apiserver does.
+    bool precondition = !wanted_version.empty() && wanted_version != stored_version;
+    admit(c, AdmissionOperation::Update, o, current.get());
+    metadata(o)["resourceVersion"] = precondition ? wanted_version : stored_version;
+    try {
+      return c.store.update(*t.resource, std::move(o), scope);
+    } catch (const StatusError& e) {
+      if (e.code() != 409 || precondition || attempt >= 16) throw;
+    }
+  }
 }
 
 http::ServerResponse delete_object(const RestContext& c) {

@@ -11,37 +11,12 @@
 namespace tailor::kube::embedded {
 namespace {
 
-struct Column {
-  const char* name;
-  const char* type;
-  const char* format;
-  const char* description;
-  int priority;
-};
-
-using Cells = std::function<bj::array(const bj::object&, TimePoint)>;
-
-struct Printer {
-  std::vector<Column> columns;
-  Cells cells;
-};
-
 std::string or_none(std::string s) { return s.empty() ? "<none>" : s; }
 
-bj::value age(const bj::object& o, TimePoint now) {
-  auto created = try_parse_rfc3339(meta_string(o, "creationTimestamp"));
-  return created ? bj::value(human_duration(now - *created)) : bj::value("<unknown>");
-}
+bj::value age(const bj::object& o, TimePoint now) { return age_cell(o, now); }
 
-const Column kName{"Name", "string", "name",
-                   "Name must be unique within a namespace. Is required when creating resources, "
-                   "although some resources may allow a client to request the generation of an "
-                   "appropriate name automatically.",
-                   0};
-const Column kAge{"Age", "string", "",
-                  "CreationTimestamp is a timestamp representing the server time when this "
-                  "object was created.",
-                  0};
+const Column kName = name_column();
+const Column kAge = age_column();
 
 bj::array pod_cells(const bj::object& pod, TimePoint now) {
   PodRow row = pod_row(pod, now);
@@ -114,7 +89,7 @@ bj::value event_last_seen(const bj::object& e, TimePoint now) {
   return age(e, now);
 }
 
-const Printer* printer_for(const std::string& resource) {
+const Printer* core_printer(const std::string& resource) {
   static const std::map<std::string, Printer> kPrinters = {
       {"pods",
        {{kName,
@@ -190,7 +165,7 @@ const Printer* printer_for(const std::string& resource) {
           return bj::array{event_last_seen(e, now), string_at(e, "type"), string_at(e, "reason"),
                            event_object(e), string_at(e, "message")};
         }}},
-      {"leases",
+      {"leases.coordination.k8s.io",
        {{kName, {"Holder", "string", "", "The holder of the lease", 0}, kAge},
         [](const bj::object& l, TimePoint now) {
           return bj::array{meta_string(l, "name"), string_at(l, "spec.holderIdentity"),
@@ -220,9 +195,32 @@ bj::value row_object(const ResourceInfo& r, const bj::object& o, IncludeObject i
 
 }  // namespace
 
+Column name_column() {
+  return {"Name", "string", "name",
+          "Name must be unique within a namespace. Is required when creating resources, "
+          "although some resources may allow a client to request the generation of an "
+          "appropriate name automatically.",
+          0};
+}
+
+Column age_column() {
+  return {"Age", "string", "",
+          "CreationTimestamp is a timestamp representing the server time when this object was "
+          "created.",
+          0};
+}
+
+bj::value age_cell(const bj::object& o, TimePoint now) {
+  auto created = try_parse_rfc3339(meta_string(o, "creationTimestamp"));
+  return created ? bj::value(human_duration(now - *created)) : bj::value("<unknown>");
+}
+
 bj::object make_table(const ResourceInfo& resource, const std::vector<ObjectPtr>& objects,
                       const TableRequest& request) {
-  const Printer* p = printer_for(resource.resource);
+  const Printer* p = core_printer(resource.group.empty() ? resource.resource
+                                                        : resource.resource + "." + resource.group);
+  if (!p) p = workload_printer(resource);
+  if (!p) p = policy_printer(resource);
   const Printer& printer = p ? *p : default_printer();
   bj::object table{{"kind", "Table"}, {"apiVersion", "meta.k8s.io/v1"}, {"metadata", bj::object{}}};
   bj::array columns;

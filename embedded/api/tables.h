@@ -4,6 +4,7 @@
 
 #include <boost/json/fwd.hpp>
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,27 @@ namespace tailor::kube::embedded {
 
 // k8s.io/apimachinery/pkg/util/duration.HumanDuration: "0s", "90s", "5m3s", "2d4h", "3y12d", ...
 std::string human_duration(std::chrono::nanoseconds d);
+
+// A printer: the columns of a kind and the cells of one object (as kube-apiserver's printers).
+struct Column {
+  std::string name;
+  std::string type;  // "string", "integer", "date", ...
+  std::string format;
+  std::string description;
+  int priority = 0;  // 0: shown by `kubectl get`; 1: only with -o wide
+};
+using Cells = std::function<boost::json::array(const boost::json::object&, TimePoint)>;
+struct Printer {
+  std::vector<Column> columns;
+  Cells cells;
+};
+Column name_column();
+Column age_column();
+boost::json::value age_cell(const boost::json::object& object, TimePoint now);
+
+// Printers kept by feature folders; nullptr when the resource is not theirs.
+const Printer* workload_printer(const ResourceInfo& resource);  // controllers/printers.cpp
+const Printer* policy_printer(const ResourceInfo& resource);    // quota/printers.cpp
 
 enum class IncludeObject { None, Metadata, Object };
 

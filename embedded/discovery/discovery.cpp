@@ -9,19 +9,32 @@ namespace tailor::kube::embedded {
 namespace {
 namespace bj = boost::json;
 
-const bj::array& verbs() {
-  static const bj::array kVerbs{"create", "delete", "get", "list", "patch", "update", "watch"};
-  return kVerbs;
-}
-
 bj::array strings(const std::vector<std::string>& v) {
   bj::array a;
   for (const std::string& s : v) a.push_back(bj::string(s));
   return a;
 }
 
+bj::array verbs(const ResourceInfo& r) {
+  if (!r.verbs.empty()) return strings(r.verbs);
+  return {"create", "delete", "get", "list", "patch", "update", "watch"};
+}
+
+// Eviction and binding are POSTed; the others are read and written like the object.
+bj::array subresource_verbs(const std::string& subresource) {
+  if (subresource == "eviction" || subresource == "binding") return {"create"};
+  return {"get", "patch", "update"};
+}
+
 std::string group_version(const std::string& group, const std::string& version) {
   return group.empty() ? version : group + "/" + version;
+}
+
+bj::object subresource_kind(const ResourceInfo& r, const std::string& subresource) {
+  if (subresource == "eviction") return {{"group", "policy"}, {"version", "v1"}, {"kind", "Eviction"}};
+  if (subresource == "binding") return {{"group", ""}, {"version", "v1"}, {"kind", "Binding"}};
+  if (subresource == "scale") return {{"group", "autoscaling"}, {"version", "v1"}, {"kind", "Scale"}};
+  return {{"group", r.group}, {"version", r.version}, {"kind", r.kind}};
 }
 
 bj::object aggregated_resource(const ResourceInfo& r) {
@@ -30,15 +43,15 @@ bj::object aggregated_resource(const ResourceInfo& r) {
       {"responseKind", bj::object{{"group", r.group}, {"version", r.version}, {"kind", r.kind}}},
       {"scope", r.namespaced ? "Namespaced" : "Cluster"},
       {"singularResource", r.singular},
-      {"verbs", verbs()}};
+      {"verbs", verbs(r)}};
   if (!r.short_names.empty()) o["shortNames"] = strings(r.short_names);
   if (!r.categories.empty()) o["categories"] = strings(r.categories);
   bj::array subs;
   for (const std::string& s : r.subresources) {
     subs.push_back(bj::object{
         {"subresource", s},
-        {"responseKind", bj::object{{"group", r.group}, {"version", r.version}, {"kind", r.kind}}},
-        {"verbs", bj::array{"get", "patch", "update"}}});
+        {"responseKind", subresource_kind(r, s)},
+        {"verbs", subresource_verbs(s)}});
   }
   if (!subs.empty()) o["subresources"] = std::move(subs);
   return o;
@@ -141,7 +154,7 @@ std::optional<std::string> legacy_resource_list(const std::string& group,
                  {"singularName", r.singular},
                  {"namespaced", r.namespaced},
                  {"kind", r.kind},
-                 {"verbs", verbs()}};
+                 {"verbs", verbs(r)}};
     if (!r.short_names.empty()) o["shortNames"] = strings(r.short_names);
     if (!r.categories.empty()) o["categories"] = strings(r.categories);
     resources.push_back(std::move(o));
@@ -149,8 +162,8 @@ std::optional<std::string> legacy_resource_list(const std::string& group,
       resources.push_back(bj::object{{"name", r.resource + "/" + s},
                                      {"singularName", ""},
                                      {"namespaced", r.namespaced},
-                                     {"kind", r.kind},
-                                     {"verbs", bj::array{"get", "patch", "update"}}});
+                                     {"kind", subresource_kind(r, s).at("kind")},
+                                     {"verbs", subresource_verbs(s)}});
     }
   }
   if (resources.empty()) return std::nullopt;

@@ -12,6 +12,7 @@
 #include "controller/kube/http/tls_certs.h"
 #include "controller/kube/http/base64.h"
 #include "embedded/api/resources.h"
+#include "embedded/server/features.h"
 #include "embedded/server/simulated_nodes.h"
 #include "embedded/storage/object_meta.h"
 
@@ -65,6 +66,7 @@ struct Cluster::Impl {
   ObjectStore store;
   std::unique_ptr<ApiHandler> handler;
   std::unique_ptr<http::Server> server;
+  std::vector<std::unique_ptr<ControlLoop>> control_loops;
 
   explicit Impl(ClusterOptions o) : options(std::move(o)), store(options.store) {}
 
@@ -101,6 +103,14 @@ void Cluster::start() {
   }
   ApiOptions api = impl_->options.api;
   api.bearer_token = impl_->token;
+  ObjectStore& store = impl_->store;
+  add_pod_resize(api.extensions, store);
+  add_quota_and_limit_ranges(api.extensions, store);
+  add_protobuf_bodies(api.extensions);
+  add_access_reviews(api.extensions);
+  add_eviction_and_binding(api.extensions, store);
+  add_custom_resources(api.extensions, store);
+  add_mutating_webhooks(api.extensions, store);
   impl_->handler = std::make_unique<ApiHandler>(impl_->store, api);
   http::ServerOptions so;
   so.address = impl_->options.address;
@@ -118,9 +128,12 @@ void Cluster::start() {
   impl_->server = std::make_unique<http::Server>(
       so, [handler](http::Exchange& exchange) { handler->handle(exchange); });
   impl_->server->start();
+  if (impl_->options.control_loops) impl_->control_loops = make_control_loops(store);
+  for (auto& loop : impl_->control_loops) loop->start();
 }
 
 void Cluster::stop() {
+  for (auto& loop : impl_->control_loops) loop->stop();
   impl_->store.stop_watches();
   if (impl_->server) impl_->server->stop();
 }

@@ -19,6 +19,7 @@ struct ClusterOptions {
   std::string dir{};       // state directory ("" : keep everything in memory)
   bool tls = true;
   std::string nodes_file{};  // simulated nodes (see simulated_nodes.h); "" : none
+  bool control_loops = true;  // scheduler, workload controllers, garbage collector
   ApiOptions api{};          // api.bearer_token "" : one is generated
   StoreOptions store{};
 };

@@ -18,7 +18,10 @@ struct ResourceInfo {
   bool namespaced = true;
   std::vector<std::string> short_names{};
   std::vector<std::string> categories{};
-  std::vector<std::string> subresources{};  // "status", ...
+  std::vector<std::string> subresources{};  // "status", "resize", "eviction", ...
+  // Verbs served on the resource itself; empty: all of create, delete, get, list, patch, update,
+  // watch (and deletecollection is never served).
+  std::vector<std::string> verbs{};
   // metadata.generation is set to 1 on create and bumped when spec changes.
   bool tracks_generation = false;
   // Field selector labels beyond metadata.name / metadata.namespace, as dotted JSON paths.

@@ -1,0 +1,22 @@
+#include "embedded/api/extensions.h"
+
+namespace tailor::kube::embedded {
+
+void ApiExtensions::admit(AdmissionRequest& request) const {
+  for (const AdmissionPlugin& plugin : mutating) plugin(request);
+  for (const AdmissionPlugin& plugin : validating) plugin(request);
+}
+
+const SubresourceHandler* ApiExtensions::handler(const ResourceInfo& resource,
+                                                 const std::string& subresource) const {
+  auto it = handlers.find(subresource_key(resource, subresource));
+  return it == handlers.end() ? nullptr : &it->second;
+}
+
+std::string subresource_key(const ResourceInfo& resource, const std::string& subresource) {
+  std::string key = resource.resource;
+  if (!resource.group.empty()) key += "." + resource.group;
+  return key + "/" + subresource;
+}
+
+}  // namespace tailor::kube::embedded

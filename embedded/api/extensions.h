@@ -1,0 +1,60 @@
+// Where features outside api/ plug into the REST handler: admission plugins (pod resize rules,
+// quota and LimitRange, CRD schema validation, mutating webhooks), handlers for subresources
+// other than status (resize, eviction, binding, scale) and for virtual resources
+// (selfsubjectaccessreviews), and the decoder of Kubernetes protobuf request bodies.
+#pragma once
+
+#include <boost/json/fwd.hpp>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "controller/kube/http/server.h"
+#include "embedded/storage/resource_info.h"
+
+namespace tailor::kube::embedded {
+
+struct RestContext;
+
+enum class AdmissionOperation { Create, Update };
+
+// One write as admission plugins see it, after defaulting and before storage.
+struct AdmissionRequest {
+  AdmissionOperation operation;
+  const ResourceInfo& resource;
+  std::string subresource;               // "" for the object itself, "status", "resize", ...
+  std::string ns;                        // "" when cluster-scoped
+  std::string name;                      // "" on create with generateName
+  boost::json::object& object;           // what will be stored; mutating plugins change it
+  const boost::json::object* old_object;  // the stored object on update; null on create
+  bool dry_run = false;
+};
+
+// Throws StatusError to reject (with Kubernetes' code, reason and message).
+using AdmissionPlugin = std::function<void(AdmissionRequest&)>;
+// Serves every verb on a subresource (or, keyed with an empty subresource, on a virtual
+// resource); throws StatusError for verbs it does not serve.
+using SubresourceHandler = std::function<http::ServerResponse(const RestContext&)>;
+// A protobuf body (magic "k8s\0" + runtime.Unknown) as the JSON object it encodes.
+using ProtobufDecoder =
+    std::function<boost::json::object(const ResourceInfo&, std::string_view body)>;
+
+struct ApiExtensions {
+  std::vector<AdmissionPlugin> mutating{};  // in order, before all validating plugins
+  std::vector<AdmissionPlugin> validating{};
+  // Key: subresource_key(resource, subresource), e.g. "pods/resize", "deployments.apps/scale".
+  std::map<std::string, SubresourceHandler> handlers{};
+  ProtobufDecoder protobuf{};
+
+  // Mutating plugins, then validating ones; the first rejection throws.
+  void admit(AdmissionRequest& request) const;
+  const SubresourceHandler* handler(const ResourceInfo& resource,
+                                    const std::string& subresource) const;
+};
+
+// "pods/resize" for the core group, "<resource>.<group>/<subresource>" otherwise.
+std::string subresource_key(const ResourceInfo& resource, const std::string& subresource);
+
+}  // namespace tailor::kube::embedded

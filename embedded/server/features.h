@@ -1,0 +1,31 @@
+// The features Cluster plugs into the API handler and runs beside it. Each lives in its own
+// folder of embedded/ and is added here by one function.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "embedded/api/extensions.h"
+#include "embedded/controllers/control_loop.h"
+#include "embedded/storage/object_store.h"
+
+namespace tailor::kube::embedded {
+
+// resize/: pods/resize (GET, PUT, PATCH) with KEP-1287's validation.
+void add_pod_resize(ApiExtensions& extensions, ObjectStore& store);
+// quota/: ResourceQuota and LimitRange admission on pod create and resize, quota status.
+void add_quota_and_limit_ranges(ApiExtensions& extensions, ObjectStore& store);
+// protobuf/: Kubernetes protobuf request bodies; selfsubjectaccessreviews.
+void add_protobuf_bodies(ApiExtensions& extensions);
+void add_access_reviews(ApiExtensions& extensions);
+// controllers/: pods/eviction (PodDisruptionBudgets) and pods/binding.
+void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store);
+// crd/: CustomResourceDefinitions and their custom resources, served dynamically.
+void add_custom_resources(ApiExtensions& extensions, ObjectStore& store);
+// webhooks/: MutatingWebhookConfigurations called on create.
+void add_mutating_webhooks(ApiExtensions& extensions, ObjectStore& store);
+
+// controllers/: scheduler, workload controllers, garbage collector, disruption controller.
+std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store);
+
+}  // namespace tailor::kube::embedded
