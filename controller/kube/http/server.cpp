@@ -286,7 +286,9 @@ struct Server::Impl {
   Handler handler;
   net::io_context io;
   tcp::acceptor acceptor{io};
-  std::optional<ssl::context> tls;
+  // Replaced whole on reload_tls(); each connection keeps the context it started with.
+  std::shared_ptr<ssl::context> tls;
+  std::mutex tls_mutex;
   std::uint16_t bound_port = 0;
   std::thread accept_thread;
   StopSignal stop;
@@ -295,7 +297,8 @@ struct Server::Impl {
   std::uint64_t connections_accepted = 0;
   bool started = false;
 
-  void configure_tls(const TlsServerConfig& config);
+  static std::shared_ptr<ssl::context> make_tls(const TlsServerConfig& config);
+  std::shared_ptr<ssl::context> current_tls();
   void accept_loop();
   void reap_finished();
   void run_connection(Connection& connection);
@@ -303,8 +306,13 @@ struct Server::Impl {
   void serve(Stream& stream, int fd, const PeerIdentity& peer);
 };
 
-void Server::Impl::configure_tls(const TlsServerConfig& config) {
-  tls.emplace(ssl::context::tls_server);
+std::shared_ptr<ssl::context> Server::Impl::current_tls() {
+  std::lock_guard lock(tls_mutex);
+  return tls;
+}
+
+std::shared_ptr<ssl::context> Server::Impl::make_tls(const TlsServerConfig& config) {
+  auto tls = std::make_shared<ssl::context>(ssl::context::tls_server);
   tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
                    ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
   try {
@@ -321,6 +329,7 @@ void Server::Impl::configure_tls(const TlsServerConfig& config) {
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error(std::string("http server: invalid TLS configuration: ") + e.what());
   }
+  return tls;
 }
 
 void Server::Impl::accept_loop() {
@@ -362,10 +371,11 @@ void Server::Impl::reap_finished() {
 
 void Server::Impl::run_connection(Connection& connection) {
   error_code ec;
-  if (!tls) {
+  std::shared_ptr<ssl::context> context = current_tls();
+  if (!context) {
     serve(connection.socket, connection.fd, PeerIdentity{{}, {}, connection.id});
   } else {
-    ssl::stream<tcp::socket&> stream(connection.socket, *tls);
+    ssl::stream<tcp::socket&> stream(connection.socket, *context);
     stream.handshake(ssl::stream_base::server, ec);
     if (!ec) {
       PeerIdentity peer = verified_peer(stream.native_handle());
@@ -426,7 +436,7 @@ void Server::start() {
   if (impl.started || impl.stop.stopping) {
     throw std::logic_error("http server: start() may be called once");
   }
-  if (impl.options.tls) impl.configure_tls(*impl.options.tls);
+  if (impl.options.tls) impl.tls = Impl::make_tls(*impl.options.tls);
   error_code ec;
   auto address = net::ip::make_address(impl.options.address, ec);
   if (ec)
@@ -466,6 +476,13 @@ void Server::stop() {
   }
   for (auto& connection : connections) ::shutdown(connection->fd, SHUT_RDWR);
   for (auto& connection : connections) connection->thread.join();
+}
+
+void Server::reload_tls(const TlsServerConfig& config) {
+  if (!impl_->options.tls) throw std::logic_error("http server: reload_tls on a plain server");
+  std::shared_ptr<ssl::context> next = Impl::make_tls(config);
+  std::lock_guard lock(impl_->tls_mutex);
+  impl_->tls = std::move(next);
 }
 
 std::uint16_t Server::port() const { return impl_->bound_port; }

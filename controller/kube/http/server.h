@@ -94,6 +94,10 @@ class Server {
 
   void start();  // binds and listens; throws std::runtime_error when it cannot
   void stop();   // closes the listener and every open connection, joins threads
+  // New certificate and key (and client CA) for connections accepted from now on: certificate
+  // rotation without a restart. Throws std::runtime_error on an invalid configuration, keeping
+  // the old one.
+  void reload_tls(const TlsServerConfig& config);
   std::uint16_t port() const;
   std::string url() const;  // e.g. "https://127.0.0.1:41234"
 

@@ -277,6 +277,24 @@ TEST_F(TlsServerTest, ServerCertificateDoesNotMatchAnotherName) {
   EXPECT_THROW(stream.handshake(ssl::stream_base::client), boost::system::system_error);
 }
 
+TEST_F(TlsServerTest, ReloadedCertificateServesNewConnections) {
+  start(false);
+  EXPECT_EQ(get(nullptr).result_int(), 200);
+  // A certificate of another CA: clients trusting only ca_ now fail, so the new one is in use.
+  CertificateAndKey rotated =
+      make_server_certificate(*other_ca_, "server", {"localhost"}, {"127.0.0.1"});
+  server_->reload_tls({rotated.cert_pem, rotated.key_pem, "", false});
+  EXPECT_THROW(get(nullptr), boost::system::system_error);
+  server_->reload_tls({server_cert_->cert_pem, server_cert_->key_pem, "", false});
+  EXPECT_EQ(get(nullptr).result_int(), 200);
+}
+
+TEST_F(TlsServerTest, InvalidReloadKeepsTheOldCertificate) {
+  start(false);
+  EXPECT_THROW(server_->reload_tls({"not a cert", "not a key", "", false}), std::runtime_error);
+  EXPECT_EQ(get(nullptr).result_int(), 200);
+}
+
 TEST(HttpServer, RejectsInvalidTlsMaterial) {
   ServerOptions options;
   options.tls = TlsServerConfig{"not a cert", "not a key", "", false};
