@@ -1,0 +1,47 @@
+// Policy status: conditions (with VPA's lastTransitionTime semantics) and the status patch.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "controller/policy/effective.h"
+#include "controller/policy/types.h"
+
+namespace tailor::policy {
+
+// Condition types. VPA objects get VPA's own (RecommendationProvided, LowConfidence,
+// NoPodsMatched, FetchingHistory, ConfigDeprecated, ConfigUnsupported); Tailor's policies use
+// RecommendationProvided, NoPodsMatched and the rest below.
+inline constexpr std::string_view kRecommendationProvided = "RecommendationProvided";
+inline constexpr std::string_view kLowConfidence = "LowConfidence";
+inline constexpr std::string_view kNoPodsMatched = "NoPodsMatched";
+inline constexpr std::string_view kFetchingHistory = "FetchingHistory";
+inline constexpr std::string_view kConfigDeprecated = "ConfigDeprecated";
+inline constexpr std::string_view kConfigUnsupported = "ConfigUnsupported";
+inline constexpr std::string_view kConfigInvalid = "ConfigInvalid";
+inline constexpr std::string_view kOverlappingPolicy = "OverlappingPolicy";
+inline constexpr std::string_view kHorizontalScalerConflict = "HorizontalScalerConflict";
+inline constexpr std::string_view kResizeQuotaExceeded = "ResizeQuotaExceeded";
+
+// The condition type that reports an invalid spec for this API.
+std::string_view invalid_config_condition(PolicyApi api);
+
+// Sets (or adds) the condition of that type. lastTransitionTime changes only when the status
+// does (as VPA's conditions map); reason and message are always taken over.
+void set_condition(std::vector<PolicyCondition>& conditions, std::string_view type,
+                   std::string_view status, std::string_view reason, std::string_view message,
+                   std::string_view now);
+void remove_condition(std::vector<PolicyCondition>& conditions, std::string_view type);
+const PolicyCondition* find_condition(const std::vector<PolicyCondition>& conditions,
+                                      std::string_view type);
+
+// The status as JSON ({"recommendation": {...}, "conditions": [...]}), field names and
+// omissions as VPA writes them.
+std::string status_json(const PolicyStatus& status);
+
+// The patch for the status subresource, as VPA's recommender sends it:
+// JSON patch (application/json-patch+json) [{"op":"add","path":"/status","value":{...}}].
+std::string status_patch(const PolicyStatus& status);
+
+}  // namespace tailor::policy

@@ -1,0 +1,223 @@
+#include "controller/policy/target_ref.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace tailor::policy {
+namespace {
+
+using kube::ObjectMeta;
+using kube::OwnerReference;
+
+OwnerReference owner(const char* api_version, const char* kind, const char* name) {
+  return OwnerReference{api_version, kind, name, std::string("uid-") + name, true, true};
+}
+
+ObjectMeta meta(const char* name, std::vector<OwnerReference> owners = {}) {
+  ObjectMeta m;
+  m.name = name;
+  m.namespace_ = "ns";
+  m.uid = std::string("uid-") + name;
+  m.owner_references = std::move(owners);
+  return m;
+}
+
+class FakeOwners : public OwnerLookup {
+ public:
+  void add(ObjectMeta m) {
+    std::string uid = m.uid;
+    objects_[uid] = std::move(m);
+  }
+  const ObjectMeta* find(std::string_view ns, const OwnerReference& ref) const override {
+    auto it = objects_.find(ref.uid);
+    return it != objects_.end() && it->second.namespace_ == ns ? &it->second : nullptr;
+  }
+
+ private:
+  std::map<std::string, ObjectMeta> objects_;
+};
+
+EffectivePolicy targeting(const char* api_version, const char* kind, const char* name,
+                          const char* created = "2026-01-01T00:00:00Z") {
+  EffectivePolicy p;
+  p.metadata = meta("policy");
+  p.metadata.name = std::string("p-") + kind + "-" + name;
+  p.metadata.creation_timestamp = created;
+  p.target_ref = CrossVersionObjectReference{api_version, kind, name};
+  return p;
+}
+
+struct ChainCase {
+  const char* name;
+  std::vector<ObjectMeta> owners;
+  ObjectMeta pod;
+  std::vector<std::string> chain;  // "Kind/name", nearest first
+  EffectivePolicy policy;
+  bool selected;
+};
+
+std::vector<std::string> describe(const std::vector<WorkloadRef>& chain) {
+  std::vector<std::string> out;
+  for (const auto& w : chain) out.push_back(w.kind + "/" + w.name);
+  return out;
+}
+
+TEST(TargetRef, ResolvesThroughOwnerReferences) {
+  std::vector<ChainCase> cases{
+      {"Deployment",
+       {meta("web-5d9", {owner("apps/v1", "Deployment", "web")}), meta("web")},
+       meta("web-5d9-abc", {owner("apps/v1", "ReplicaSet", "web-5d9")}),
+       {"ReplicaSet/web-5d9", "Deployment/web"},
+       targeting("apps/v1", "Deployment", "web"),
+       true},
+      {"ReplicaSetOfADeploymentIsNotTheTarget",
+       {meta("web-5d9", {owner("apps/v1", "Deployment", "web")}), meta("web")},
+       meta("web-5d9-abc", {owner("apps/v1", "ReplicaSet", "web-5d9")}),
+       {"ReplicaSet/web-5d9", "Deployment/web"},
+       targeting("apps/v1", "ReplicaSet", "web-5d9"),
+       false},
+      {"BareReplicaSet",
+       {meta("rs")},
+       meta("rs-abc", {owner("apps/v1", "ReplicaSet", "rs")}),
+       {"ReplicaSet/rs"},
+       targeting("apps/v1", "ReplicaSet", "rs"),
+       true},
+      {"StatefulSet",
+       {meta("db")},
+       meta("db-0", {owner("apps/v1", "StatefulSet", "db")}),
+       {"StatefulSet/db"},
+       targeting("apps/v1", "StatefulSet", "db"),
+       true},
+      {"DaemonSet",
+       {},
+       meta("agent-x", {owner("apps/v1", "DaemonSet", "agent")}),
+       {"DaemonSet/agent"},
+       targeting("apps/v1", "DaemonSet", "agent"),
+       true},
+      {"CronJob",
+       {meta("nightly-289", {owner("batch/v1", "CronJob", "nightly")}), meta("nightly")},
+       meta("nightly-289-q", {owner("batch/v1", "Job", "nightly-289")}),
+       {"Job/nightly-289", "CronJob/nightly"},
+       targeting("batch/v1", "CronJob", "nightly"),
+       true},
+      {"Job",
+       {meta("once")},
+       meta("once-q", {owner("batch/v1", "Job", "once")}),
+       {"Job/once"},
+       targeting("batch/v1", "Job", "once"),
+       true},
+      {"GroupMustMatch",
+       {},
+       meta("x", {owner("apps/v1", "Deployment", "web")}),
+       {"Deployment/web"},
+       targeting("example.com/v1", "Deployment", "web"),
+       false},
+      {"VersionDoesNotMatter",
+       {},
+       meta("x", {owner("apps/v1", "Deployment", "web")}),
+       {"Deployment/web"},
+       targeting("apps/v1beta2", "Deployment", "web"),
+       true},
+      {"NoApiVersionMatchesKindAndName",
+       {},
+       meta("x", {owner("apps/v1", "Deployment", "web")}),
+       {"Deployment/web"},
+       targeting("", "Deployment", "web"),
+       true},
+      {"UnownedPodNeedsASelector", {}, meta("bare"), {}, targeting("v1", "Pod", "bare"), false},
+  };
+  for (auto& c : cases) {
+    FakeOwners owners;
+    for (auto& o : c.owners) owners.add(o);
+    auto chain = controller_chain(c.pod, owners);
+    EXPECT_EQ(describe(chain), c.chain) << c.name;
+    EXPECT_EQ(selects(c.policy, c.pod, chain), c.selected) << c.name;
+  }
+}
+
+TEST(TargetRef, NonControllerOwnersAreIgnoredAndCyclesStop) {
+  FakeOwners owners;
+  ObjectMeta a = meta("a", {owner("x/v1", "Thing", "b")});
+  ObjectMeta b = meta("b", {owner("x/v1", "Thing", "a")});
+  owners.add(a);
+  owners.add(b);
+  EXPECT_EQ(describe(controller_chain(a, owners)), (std::vector<std::string>{"Thing/b"}));
+  OwnerReference weak = owner("apps/v1", "Deployment", "web");
+  weak.controller = false;
+  EXPECT_TRUE(controller_chain(meta("p", {weak}), owners).empty());
+}
+
+TEST(TargetRef, OtherNamespacesNeverMatch) {
+  EffectivePolicy p = targeting("apps/v1", "Deployment", "web");
+  ObjectMeta pod = meta("x", {owner("apps/v1", "Deployment", "web")});
+  pod.namespace_ = "other";
+  EXPECT_FALSE(selects(p, pod, {WorkloadRef{"apps/v1", "Deployment", "web", "u"}}));
+}
+
+TEST(LabelSelectorMatch, LikeMetav1) {
+  kube::StringMap labels{{"app", "web"}, {"tier", "front"}};
+  auto sel = [](kube::StringMap match, std::vector<LabelSelectorRequirement> exprs = {}) {
+    return LabelSelector{std::move(match), std::move(exprs)};
+  };
+  EXPECT_TRUE(matches(sel({}), labels));
+  EXPECT_TRUE(matches(sel({{"app", "web"}}), labels));
+  EXPECT_FALSE(matches(sel({{"app", "db"}}), labels));
+  EXPECT_TRUE(matches(sel({}, {{"tier", "In", {"front", "back"}}}), labels));
+  EXPECT_FALSE(matches(sel({}, {{"tier", "NotIn", {"front"}}}), labels));
+  EXPECT_TRUE(matches(sel({}, {{"zone", "NotIn", {"a"}}}), labels));
+  EXPECT_TRUE(matches(sel({}, {{"app", "Exists", {}}}), labels));
+  EXPECT_FALSE(matches(sel({}, {{"app", "DoesNotExist", {}}}), labels));
+  EXPECT_FALSE(matches(sel({}, {{"app", "Bogus", {}}}), labels));
+}
+
+TEST(AssignPolicies, OldestWinsAndLosersAreCounted) {
+  EffectivePolicy old_dep = targeting("apps/v1", "Deployment", "web", "2026-01-01T00:00:00Z");
+  EffectivePolicy new_dep = targeting("apps/v1", "Deployment", "web", "2026-02-01T00:00:00Z");
+  new_dep.metadata.name = "newer";
+  EffectivePolicy by_label;
+  by_label.metadata = meta("labels");
+  by_label.metadata.creation_timestamp = "2026-03-01T00:00:00Z";
+  by_label.selector = LabelSelector{{{"app", "web"}}, {}};
+  ObjectMeta p1 = meta("web-1", {owner("apps/v1", "Deployment", "web")});
+  p1.labels = {{"app", "web"}};
+  ObjectMeta p2 = meta("web-2", {owner("apps/v1", "Deployment", "web")});
+  ObjectMeta lone = meta("lone");
+  lone.labels = {{"app", "web"}};
+  ObjectMeta none = meta("none");
+  std::vector<WorkloadRef> web{WorkloadRef{"apps/v1", "Deployment", "web", "uid-web"}};
+  std::vector<PodRef> pods{{&p1, web}, {&p2, web}, {&lone, {}}, {&none, {}}};
+  // Listed newest first: order of the list must not matter.
+  Assignment a = assign_policies(pods, {&by_label, &new_dep, &old_dep});
+  EXPECT_EQ(a.policy_of_pod[0], 2u);
+  EXPECT_EQ(a.policy_of_pod[1], 2u);
+  EXPECT_EQ(a.policy_of_pod[2], 0u);
+  EXPECT_EQ(a.policy_of_pod[3], std::nullopt);
+  ASSERT_EQ(a.overlaps.size(), 2u);
+  EXPECT_EQ(a.overlaps[0].policy, 1u);
+  EXPECT_EQ(a.overlaps[0].winner, 2u);
+  EXPECT_EQ(a.overlaps[0].pods, 2u);
+  EXPECT_EQ(a.overlaps[1].policy, 0u);
+  EXPECT_EQ(a.overlaps[1].pods, 1u);
+  EXPECT_EQ(overlap_message(old_dep, 2),
+            "2 pods are also selected by VerticalScalingPolicy p-Deployment-web, which is older "
+            "and acts on them; this policy leaves them alone");
+}
+
+TEST(ClaimVpa, DefaultRecommenderAndOthers) {
+  EffectivePolicy vpa;
+  vpa.api = PolicyApi::VerticalPodAutoscaler;
+  EXPECT_TRUE(claim_vpa(vpa, {"tailor"}, false).ours);
+  EXPECT_FALSE(claim_vpa(vpa, {"tailor"}, true).ours);
+  vpa.recommenders = {"custom"};
+  VpaClaim other = claim_vpa(vpa, {"tailor"}, false);
+  EXPECT_FALSE(other.ours);
+  EXPECT_EQ(other.reason,
+            "spec.recommenders names \"custom\", not Tailor; left to that recommender");
+  vpa.recommenders = {"custom", "tailor"};
+  EXPECT_TRUE(claim_vpa(vpa, {"tailor"}, true).ours);
+}
+
+}  // namespace
+}  // namespace tailor::policy
