@@ -1,0 +1,77 @@
+#include "controller/recommendation/model_registry.h"
+
+#include <algorithm>
+
+namespace tailor::recommendation {
+
+ModelRegistry::ModelRegistry(std::shared_ptr<const recommender::StrategyFactory> factory)
+    : factory_(std::move(factory)) {}
+
+ModelRegistry::Model& ModelRegistry::model(const ContainerModelKey& key) {
+  auto it = models_.find(key);
+  if (it == models_.end()) it = models_.emplace(key, Model{factory_->create(), 0}).first;
+  return it->second;
+}
+
+void ModelRegistry::observe(const ContainerModelKey& key, const UsageSample& sample,
+                            const Resources& request) {
+  std::lock_guard lock(mutex_);
+  Model& m = model(key);
+  m.strategy->observe(sample, request);
+  m.last_seen = std::max(m.last_seen, sample.start + sample.length);
+}
+
+void ModelRegistry::on_oom(const ContainerModelKey& key, Seconds time, double limit_bytes) {
+  std::lock_guard lock(mutex_);
+  Model& m = model(key);
+  m.strategy->on_oom(time, limit_bytes);
+  m.last_seen = std::max(m.last_seen, time);
+}
+
+std::optional<Recommendation> ModelRegistry::recommend(const ContainerModelKey& key,
+                                                       Seconds now) const {
+  std::lock_guard lock(mutex_);
+  auto it = models_.find(key);
+  if (it == models_.end()) return std::nullopt;
+  return it->second.strategy->recommend(now);
+}
+
+std::vector<std::string> ModelRegistry::containers(const std::string& policy) const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (auto it = models_.lower_bound({policy, ""});
+       it != models_.end() && it->first.policy == policy; ++it) {
+    out.push_back(it->first.container);
+  }
+  return out;
+}
+
+void ModelRegistry::forget_policy(const std::string& policy) {
+  std::lock_guard lock(mutex_);
+  auto first = models_.lower_bound({policy, ""});
+  auto last = first;
+  while (last != models_.end() && last->first.policy == policy) ++last;
+  models_.erase(first, last);
+}
+
+std::size_t ModelRegistry::forget_idle(Seconds cutoff) {
+  std::lock_guard lock(mutex_);
+  return std::erase_if(models_, [cutoff](const auto& kv) { return kv.second.last_seen < cutoff; });
+}
+
+std::size_t ModelRegistry::size() const {
+  std::lock_guard lock(mutex_);
+  return models_.size();
+}
+
+std::size_t ModelRegistry::state_bytes() const {
+  std::lock_guard lock(mutex_);
+  std::size_t bytes = 0;
+  for (const auto& [key, m] : models_) {
+    bytes += sizeof(key) + key.policy.capacity() + key.container.capacity() + sizeof(Model) +
+             m.strategy->state_bytes();
+  }
+  return bytes;
+}
+
+}  // namespace tailor::recommendation

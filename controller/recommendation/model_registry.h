@@ -1,0 +1,60 @@
+// The controller's live usage models: one recommender Strategy per (policy, container name),
+// fed with every pod's usage windows (VPA aggregates a workload's pods the same way), asked for
+// recommendations, and forgotten when the policy goes or the container has not been seen for a
+// while, so memory follows the workloads and not the pod churn.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "recommender/strategy.h"
+
+namespace tailor::recommendation {
+
+using recommender::Recommendation;
+using recommender::Resources;
+using recommender::Seconds;
+using recommender::UsageSample;
+
+struct ContainerModelKey {
+  std::string policy;  // "namespace/name"
+  std::string container;
+  auto operator<=>(const ContainerModelKey&) const = default;
+};
+
+class ModelRegistry {
+ public:
+  explicit ModelRegistry(std::shared_ptr<const recommender::StrategyFactory> factory);
+
+  // A pod's usage over one window; `request` is what the pod ran with.
+  void observe(const ContainerModelKey& key, const UsageSample& sample, const Resources& request);
+  void on_oom(const ContainerModelKey& key, Seconds time, double limit_bytes);
+  // nullopt until the container has been observed.
+  std::optional<Recommendation> recommend(const ContainerModelKey& key, Seconds now) const;
+  std::vector<std::string> containers(const std::string& policy) const;
+
+  void forget_policy(const std::string& policy);
+  // Drops containers whose last window ended before `cutoff`; returns how many.
+  std::size_t forget_idle(Seconds cutoff);
+
+  std::size_t size() const;
+  std::size_t state_bytes() const;
+
+ private:
+  struct Model {
+    std::unique_ptr<recommender::Strategy> strategy;
+    Seconds last_seen = 0;
+  };
+  Model& model(const ContainerModelKey& key);
+
+  std::shared_ptr<const recommender::StrategyFactory> factory_;
+  mutable std::mutex mutex_;
+  std::map<ContainerModelKey, Model> models_;
+};
+
+}  // namespace tailor::recommendation
