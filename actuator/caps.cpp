@@ -1,0 +1,103 @@
+#include "actuator/caps.h"
+
+#include "actuator/limits.h"
+
+namespace tailor::actuator {
+namespace {
+
+using kube::Quantity;
+using kube::ResourceList;
+
+constexpr std::string_view kControlled[] = {kube::kResourceCpu, kube::kResourceMemory};
+
+void cap_to_min(ResourceList& list, const ResourceList& min) {
+  for (auto& [name, value] : list) {
+    const Quantity* bound = kube::find_resource(min, name);
+    if (bound && !bound->is_zero() && value < *bound) value = *bound;
+  }
+}
+
+void cap_to_max(ResourceList& list, const ResourceList& max) {
+  for (auto& [name, value] : list) {
+    const Quantity* bound = kube::find_resource(max, name);
+    if (bound && !bound->is_zero() && value > *bound) value = *bound;
+  }
+}
+
+// Request bounds that keep the container's limit within the LimitRange's `limit_bounds`.
+ResourceList request_bounds(const kube::Container& container, const ResourceList& limit_bounds,
+                            const ResourceList& defaults) {
+  ResourceList out;
+  for (std::string_view resource : kControlled) {
+    const Quantity* bound = kube::find_resource(limit_bounds, resource);
+    if (!bound) continue;
+    out.insert_or_assign(
+        resource,
+        boundary_request(resource, kube::find_resource(container.resources.requests, resource),
+                         kube::find_resource(container.resources.limits, resource), *bound,
+                         kube::find_resource(defaults, resource)));
+  }
+  return out;
+}
+
+void apply_limit_range(ResourceList& list, const kube::Container& container,
+                       const LimitRangeItem& range) {
+  ResourceList min = request_bounds(container, range.min, range.default_limit);
+  // LimitRanger checks the request against min too, not only the limit.
+  for (const auto& [name, bound] : range.min) {
+    Quantity& current = min[name];
+    if (bound > current) current = bound;
+  }
+  cap_to_min(list, min);
+  cap_to_max(list, request_bounds(container, range.max, range.default_limit));
+}
+
+void tighten(ResourceList& into, const ResourceList& from, bool keep_smaller) {
+  for (const auto& [name, value] : from) {
+    auto [it, inserted] = into.try_emplace(name, value);
+    if (!inserted && (keep_smaller ? value < it->second : value > it->second)) it->second = value;
+  }
+}
+
+}  // namespace
+
+std::optional<LimitRangeItem> container_limit_range(const std::vector<LimitRangeItem>& items) {
+  std::optional<LimitRangeItem> out;
+  for (const auto& item : items) {
+    if (item.type != "Container") continue;
+    if (!out) {
+      out = item;
+      continue;
+    }
+    tighten(out->max, item.max, true);
+    tighten(out->min, item.min, false);
+    tighten(out->max_limit_request_ratio, item.max_limit_request_ratio, true);
+    for (const auto& [name, value] : item.default_limit)
+      out->default_limit.try_emplace(name, value);
+    for (const auto& [name, value] : item.default_request) {
+      out->default_request.try_emplace(name, value);
+    }
+  }
+  return out;
+}
+
+ResourceList cap_resources(ResourceList recommendation, const kube::Container& container,
+                           const policy::EffectiveContainerPolicy& policy,
+                           const LimitRangeItem* limit_range) {
+  if (limit_range) apply_limit_range(recommendation, container, *limit_range);
+  cap_to_min(recommendation, policy.min_allowed);
+  cap_to_max(recommendation, policy.max_allowed);
+  return recommendation;
+}
+
+policy::RecommendedContainerResources cap_recommendation(
+    const policy::RecommendedContainerResources& recommendation, const kube::Container& container,
+    const policy::EffectiveContainerPolicy& policy, const LimitRangeItem* limit_range) {
+  policy::RecommendedContainerResources out = recommendation;
+  out.target = cap_resources(recommendation.target, container, policy, limit_range);
+  out.lower_bound = cap_resources(recommendation.lower_bound, container, policy, limit_range);
+  out.upper_bound = cap_resources(recommendation.upper_bound, container, policy, limit_range);
+  return out;
+}
+
+}  // namespace tailor::actuator

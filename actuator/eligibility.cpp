@@ -1,0 +1,48 @@
+#include "actuator/eligibility.h"
+
+namespace tailor::actuator {
+namespace {
+
+Eligibility by_mode(policy::UpdateMode mode) {
+  using policy::UpdateMode;
+  switch (mode) {
+    case UpdateMode::Off:
+      return {false, false, "update mode Off: recommendations only"};
+    case UpdateMode::Initial:
+      return {false, false, "update mode Initial: applied only when pods are created"};
+    case UpdateMode::Recreate:
+      return {false, true, ""};
+    case UpdateMode::InPlaceOrRecreate:
+      return {true, true, ""};
+    case UpdateMode::InPlace:
+      return {true, false, ""};
+  }
+  return {};
+}
+
+}  // namespace
+
+bool is_mirror_pod(const kube::ObjectMeta& meta) {
+  if (meta.annotations.contains("kubernetes.io/config.mirror")) return true;
+  const kube::OwnerReference* owner = kube::controller_of(meta);
+  return owner && owner->kind == "Node";
+}
+
+Eligibility eligibility(const kube::Pod& pod, policy::UpdateMode mode) {
+  if (is_mirror_pod(pod.metadata))
+    return {false, false, "static (mirror) pod: owned by its kubelet"};
+  if (!pod.metadata.deletion_timestamp.empty()) return {false, false, "pod is being deleted"};
+  if (pod.status.phase != "Running") return {false, false, "pod is not running"};
+  Eligibility out = by_mode(mode);
+  if (!out.in_place) return out;
+  if (pod.spec.os_name == "windows") {
+    out.in_place = false;
+    out.reason = "Windows pod: in-place resize is not supported on Windows";
+  } else if (pod.spec.resources) {
+    out.in_place = false;
+    out.reason = "pod-level resources: containers are not resized in place";
+  }
+  return out;
+}
+
+}  // namespace tailor::actuator

@@ -1,0 +1,24 @@
+// Whether, and how, a running pod may be changed under its policy's update mode.
+#pragma once
+
+#include <string>
+
+#include "controller/kube/model/pod.h"
+#include "controller/policy/effective.h"
+
+namespace tailor::actuator {
+
+struct Eligibility {
+  bool in_place = false;  // may be resized through pods/{name}/resize
+  bool recreate = false;  // may be evicted (the webhook sizes the replacement)
+  std::string reason{};   // why a way is closed, when one is
+  bool any() const { return in_place || recreate; }
+};
+
+// Static/mirror pods: neither (the kubelet owns them). Windows pods and pods with pod-level
+// resources: never in place. Pods not running, or being deleted: neither.
+Eligibility eligibility(const kube::Pod& pod, policy::UpdateMode mode);
+
+bool is_mirror_pod(const kube::ObjectMeta& meta);
+
+}  // namespace tailor::actuator

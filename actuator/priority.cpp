@@ -1,0 +1,115 @@
+#include "actuator/priority.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tailor::actuator {
+namespace {
+
+using kube::Quantity;
+
+constexpr std::string_view kControlled[] = {kube::kResourceCpu, kube::kResourceMemory};
+
+const policy::RecommendedContainerResources* find_recommendation(const UpdateInputs& in,
+                                                                 std::string_view name) {
+  for (const auto& r : in.recommendations) {
+    if (r.container_name == name) return &r;
+  }
+  return nullptr;
+}
+
+bool outside(const Quantity& request, const policy::RecommendedContainerResources& r,
+             std::string_view resource) {
+  const Quantity* lower = kube::find_resource(r.lower_bound, resource);
+  const Quantity* upper = kube::find_resource(r.upper_bound, resource);
+  return (lower && request < *lower) || (upper && !upper->is_zero() && request > *upper);
+}
+
+std::optional<kube::TimePoint> oom_time(const kube::ContainerStatus& status) {
+  const auto& terminated = status.last_state.terminated;
+  if (!terminated || terminated->reason != "OOMKilled") return std::nullopt;
+  return kube::try_parse_rfc3339(terminated->finished_at);
+}
+
+std::optional<kube::TimePoint> started(const kube::Pod& pod) {
+  if (auto t = kube::try_parse_rfc3339(pod.status.start_time)) return t;
+  return kube::try_parse_rfc3339(pod.metadata.creation_timestamp);
+}
+
+struct Totals {
+  Quantity request, target;
+};
+
+}  // namespace
+
+std::string_view to_string(UpdateReason reason) {
+  switch (reason) {
+    case UpdateReason::None:
+      return "None";
+    case UpdateReason::OutsideBounds:
+      return "OutsideBounds";
+    case UpdateReason::OomKilled:
+      return "OOMKilled";
+    case UpdateReason::RelativeChange:
+      return "RelativeChange";
+  }
+  return "";
+}
+
+UpdatePriority update_priority(const UpdateInputs& in, const UpdateRule& rule) {
+  UpdatePriority out;
+  auto since = in.last_change ? in.last_change : started(*in.pod);
+  Totals totals[2];
+  bool oom = false;
+  for (const kube::Container& c : in.pod->spec.containers) {
+    auto policy = policy::container_policy_for(*in.policy, c.name);
+    const auto* rec = find_recommendation(in, c.name);
+    if (!rec) continue;
+    for (std::size_t i = 0; i < 2; ++i) {
+      std::string_view resource = kControlled[i];
+      const Quantity* target = kube::find_resource(rec->target, resource);
+      if (!target || !policy.controls(resource) ||
+          std::find(in.hpa_resources.begin(), in.hpa_resources.end(), resource) !=
+              in.hpa_resources.end()) {
+        continue;
+      }
+      const Quantity* found = kube::find_resource(c.resources.requests, resource);
+      Quantity request = found ? *found : Quantity();
+      totals[i].request += request;
+      totals[i].target += *target;
+      if (*target > request) out.scale_up = true;
+      if (outside(request, *rec, resource)) out.outside_bounds = true;
+      if (resource == kube::kResourceMemory && *target > request) {
+        const kube::ContainerStatus* status = kube::find_container_status(in.pod->status, c.name);
+        auto killed = status ? oom_time(*status) : std::nullopt;
+        if (killed && (!since || *killed >= *since)) oom = true;
+      }
+    }
+  }
+  for (const Totals& t : totals) {
+    if (t.target == t.request) continue;
+    if (t.request.sign() <= 0) {
+      out.relative_change = INFINITY;
+      out.outside_bounds = true;
+      continue;
+    }
+    out.relative_change += std::abs((t.target - t.request).as_double() / t.request.as_double());
+  }
+  if (out.outside_bounds) {
+    out.reason = UpdateReason::OutsideBounds;
+  } else if (oom) {
+    out.reason = UpdateReason::OomKilled;
+  } else if (out.relative_change >= rule.min_relative_change && since &&
+             in.now - *since >= rule.min_age) {
+    out.reason = UpdateReason::RelativeChange;
+  }
+  return out;
+}
+
+bool more_urgent(const UpdatePriority& a, const UpdatePriority& b) {
+  if (a.scale_up != b.scale_up) return a.scale_up;
+  if (a.outside_bounds != b.outside_bounds) return a.outside_bounds;
+  return a.relative_change > b.relative_change;
+}
+
+}  // namespace tailor::actuator

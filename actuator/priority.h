@@ -1,0 +1,53 @@
+// Which pods to change and in what order (VPA updater's priority, adapted to in-place resizes):
+//  - a controlled request outside [lowerBound, upperBound]: now;
+//  - a container OOM-killed since the last change, whose memory target is above its request: now;
+//  - else when the last change (or the pod's start) is at least min_age ago and the relative
+//    change, summed over cpu and memory of |Σ request − Σ target| / Σ request, is at least
+//    min_relative_change.
+// Order: scale-ups first, then pods outside their bounds, then the larger relative change.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "controller/kube/model/pod.h"
+#include "controller/kube/model/time.h"
+#include "controller/policy/effective.h"
+
+namespace tailor::actuator {
+
+struct UpdateRule {
+  // In place costs no restart, so Tailor waits far less than VPA's 12 h between changes.
+  std::chrono::seconds min_age{std::chrono::hours(1)};
+  double min_relative_change = 0.10;
+};
+
+enum class UpdateReason { None, OutsideBounds, OomKilled, RelativeChange };
+std::string_view to_string(UpdateReason reason);
+
+struct UpdatePriority {
+  UpdateReason reason = UpdateReason::None;
+  bool scale_up = false;  // some controlled request would grow
+  bool outside_bounds = false;
+  double relative_change = 0;
+  bool wanted() const { return reason != UpdateReason::None; }
+};
+
+struct UpdateInputs {
+  const kube::Pod* pod = nullptr;
+  const policy::EffectivePolicy* policy = nullptr;
+  std::vector<policy::RecommendedContainerResources> recommendations{};  // capped
+  std::vector<std::string> hpa_resources{};
+  kube::TimePoint now{};
+  // When Tailor last changed this pod; nullopt: never (the pod's start counts).
+  std::optional<kube::TimePoint> last_change{};
+};
+
+UpdatePriority update_priority(const UpdateInputs& in, const UpdateRule& rule = {});
+
+// Strict weak order: a before b when a is more urgent.
+bool more_urgent(const UpdatePriority& a, const UpdatePriority& b);
+
+}  // namespace tailor::actuator

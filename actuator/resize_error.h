@@ -1,0 +1,22 @@
+// What a failed PATCH of pods/{name}/resize means for the pod.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tailor::actuator {
+
+enum class ResizeErrorAction {
+  Recreate,       // resize not supported (404/405 on /resize, "without support for resize")
+  QuotaExceeded,  // 403 "exceeded quota": condition and event, retry later, never recreate
+  Rejected,       // other 422 / 403: the patch itself is wrong; condition, wait for a new one
+  RetryNow,       // 409 Conflict: re-read the pod and rebuild the patch
+  RetryLater,     // 429, 5xx, transport errors
+  PodGone,        // 404 for the pod itself: forget it
+};
+std::string_view to_string(ResizeErrorAction action);
+
+// `code` is the HTTP status (0 for a transport error); `message` is the Status message.
+ResizeErrorAction classify_resize_error(int code, std::string_view message);
+
+}  // namespace tailor::actuator

@@ -1,0 +1,51 @@
+// The resize of one pod: the new requests and limits of every controlled container, sent as one
+// PATCH of pods/{name}/resize. Built so the API server will accept it: requests never removed,
+// requests never above limits, limits scaled in their ratio (RequestsAndLimits) or left alone
+// (RequestsOnly) and kept within the LimitRange's maxLimitRequestRatio, the pod's total within
+// the largest node's allocatable, and the pod's QoS class unchanged.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "actuator/caps.h"
+#include "controller/kube/model/encode.h"
+#include "controller/kube/model/pod.h"
+#include "controller/policy/effective.h"
+
+namespace tailor::actuator {
+
+struct ResizeInputs {
+  const kube::Pod* pod = nullptr;
+  const policy::EffectivePolicy* policy = nullptr;
+  // Already capped (cap_recommendation); containers without one are left alone.
+  std::vector<policy::RecommendedContainerResources> recommendations{};
+  const LimitRangeItem* limit_range = nullptr;  // the namespace's merged Container item
+  kube::ResourceList largest_allocatable{};     // empty: not known, no cap
+  std::vector<std::string> hpa_resources{};     // resources an HPA scales on: left alone
+};
+
+struct ContainerChange {
+  std::string name{};
+  kube::ResourceRequirements before{};
+  kube::ResourceRequirements after{};
+  bool increases_requests() const;
+  bool decreases_requests() const;
+};
+
+struct ResizePlan {
+  std::vector<ContainerChange> changes{};
+  // Why no resize can be sent for this pod ("" when it can); changes is then empty.
+  std::string blocked{};
+  // Adjustments made on the way ("memory: capped to fit the largest node's allocatable 8Gi").
+  std::vector<std::string> notes{};
+
+  bool empty() const { return changes.empty(); }
+  bool scale_up() const;
+  kube::ResizePatch patch() const;
+  std::string body() const { return kube::resize_patch(patch()); }
+};
+
+ResizePlan plan_resize(const ResizeInputs& inputs);
+
+}  // namespace tailor::actuator
