@@ -6,12 +6,14 @@
 
 namespace tailor::recommender {
 
-ModelEnsemble::ModelEnsemble(const HistogramOptions& options, const EnsembleConfig& config)
+ModelEnsemble::ModelEnsemble(const HistogramOptions& options, const EnsembleConfig& config,
+                             double min_limit)
     : config_(&config),
       histogram_(options, config.half_lives),
       percentiles_(config.percentiles),
       margin_factors_(config.margins) {
   margin_factors_ += 1.0;
+  min_limit_ = min_limit;
   if (config.half_lives.empty() || config.percentiles.empty() || config.margins.empty() ||
       !std::is_sorted(config.percentiles.begin(), config.percentiles.end()) ||
       config.percentiles.front() <= 0 || config.percentiles.back() > 1 || !(config.tau > 0) ||
@@ -23,10 +25,22 @@ ModelEnsemble::ModelEnsemble(const HistogramOptions& options, const EnsembleConf
   for (Seconds h : config.half_lives) {
     if (h <= 0) throw std::invalid_argument("ensemble: half-lives must be positive");
   }
+  for (int rank : config.profile_ranks) {
+    if (rank < 1 || rank > DailyProfile::kDays || config.profile_margins.empty() ||
+        config.profile_lookahead <= 0) {
+      throw std::invalid_argument(
+          "ensemble: profile ranks must be in [1, 7], with margins and a positive lookahead");
+    }
+  }
+  histogram_models_ = config.half_lives.size() * config.percentiles.size() * config.margins.size();
   const arma::uword n =
-      config.half_lives.size() * config.percentiles.size() * config.margins.size();
+      histogram_models_ + config.profile_ranks.size() * config.profile_margins.size();
   limits_.zeros(n);
   costs_.zeros(n);
+  idle_.zeros(n);
+  limit_sum_.zeros(n);
+  excess_.zeros(n);
+  changes_.zeros(n);
 }
 
 void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
@@ -37,24 +51,62 @@ void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
     const double decay =
         std::exp2(-std::max(0.0, dt) / static_cast<double>(config_->cost_half_life));
     level_ = decay * level_ + (1 - decay) * usage;
+    if (config_->shortfall_price > 0) {
+      const arma::vec previous = limits_;
+      add(usage, time);
+      recompute_limits(time + length);
+      score_ratios(usage, weight, decay, previous);
+      last_time_ = time;
+      return;
+    }
     const double scale = level_ > 0 ? level_ : 1.0;
     const arma::vec over = arma::clamp(usage - limits_, 0.0, arma::datum::inf);
     const arma::vec under = arma::clamp(limits_ - usage, 0.0, arma::datum::inf);
     costs_ = decay * costs_ + weight * (config_->tau * over + (1 - config_->tau) * under) / scale;
     const arma::vec previous = limits_;
-    histogram_.add_sample(usage, time);
-    recompute_limits();
+    add(usage, time);
+    recompute_limits(time + length);
     costs_ += config_->change_penalty * arma::abs(limits_ - previous) / scale;
   } else {
     level_ = usage;
-    histogram_.add_sample(usage, time);
-    recompute_limits();
+    add(usage, time);
+    recompute_limits(time + length);
   }
   last_time_ = time;
   has_sample_ = true;
 }
 
-void ModelEnsemble::recompute_limits() {
+// cost_m = Σ idle_m / Σ limit_m + shortfall_price * Σ excess_m / Σ usage
+//          + change_price * (relative changes of limit_m per day)
+// over the decayed recent windows: the slack and shortfall ratios replay reports, for the limit
+// each model would have applied (never below min_limit, as the minimum resources apply).
+void ModelEnsemble::score_ratios(double usage, double weight, double decay,
+                                 const arma::vec& previous) {
+  const arma::vec applied = arma::clamp(previous, min_limit_, arma::datum::inf);
+  idle_ = decay * idle_ + weight * arma::clamp(applied - usage, 0.0, arma::datum::inf);
+  limit_sum_ = decay * limit_sum_ + weight * applied;
+  excess_ = decay * excess_ + weight * arma::clamp(usage - applied, 0.0, arma::datum::inf);
+  usage_sum_ = decay * usage_sum_ + weight * usage;
+  window_sum_ = decay * window_sum_ + weight;
+  const arma::vec next = arma::clamp(limits_, min_limit_, arma::datum::inf);
+  changes_ =
+      decay * changes_ + arma::abs(next - applied) / arma::clamp(applied, 1e-12, arma::datum::inf);
+  const double per_day = static_cast<double>(kDay) / kCostUnit / window_sum_;
+  costs_ = idle_ / arma::clamp(limit_sum_, 1e-300, arma::datum::inf) +
+           config_->shortfall_price * excess_ / std::max(usage_sum_, 1e-300) +
+           config_->change_price * per_day * changes_;
+}
+
+void ModelEnsemble::add(double usage, Seconds time) {
+  histogram_.add_sample(usage, time);
+  if (!config_->profile_ranks.empty()) profile_.observe(usage, time);
+}
+
+bool ModelEnsemble::profile_ready() const {
+  return limits_.n_elem > histogram_models_ && profile_.days() >= config_->profile_min_days;
+}
+
+void ModelEnsemble::recompute_limits(Seconds next_window) {
   const arma::mat p = histogram_.percentiles(percentiles_);  // half-lives x percentiles
   const arma::uword n_margins = margin_factors_.n_elem;
   arma::uword m = 0;
@@ -64,9 +116,16 @@ void ModelEnsemble::recompute_limits() {
       m += n_margins;
     }
   }
+  for (int rank : config_->profile_ranks) {
+    const double peak = profile_.peak(next_window, next_window + config_->profile_lookahead, rank);
+    for (double margin : config_->profile_margins) limits_[m++] = peak * (1 + margin);
+  }
 }
 
-arma::uword ModelEnsemble::best_model() const { return costs_.index_min(); }
+arma::uword ModelEnsemble::best_model() const {
+  if (profile_ready()) return costs_.index_min();
+  return costs_.head(histogram_models_).index_min();
+}
 
 double ModelEnsemble::best_limit() const { return has_sample_ ? limits_[best_model()] : 0.0; }
 

@@ -3,6 +3,7 @@
 #include <armadillo>
 #include <vector>
 
+#include "recommender/daily_profile.h"
 #include "recommender/ensemble_histogram.h"
 
 namespace tailor::recommender {
@@ -22,11 +23,24 @@ struct EnsembleConfig {
   // in units of 5 minutes of overrun at the usage level.
   double change_penalty = 0.5;
   Seconds cost_half_life = kDay;
+  // Daily-profile models (empty ranks = none): limit = (1 + margin) * the predicted peak of the
+  // next profile_lookahead (DailyProfile::peak with each rank). They compete on the same cost,
+  // and may win only once the profile holds profile_min_days days.
+  // > 0: score models by the figures replay charges instead of the pinball loss (see
+  // ModelEnsemble::score_ratios); the price of one unit of shortfall in units of slack.
+  double shortfall_price = 0;
+  double change_price = 0;  // per relative limit change per day, in units of slack
+  std::vector<int> profile_ranks;
+  std::vector<double> profile_margins;
+  Seconds profile_lookahead = kHour;
+  int profile_min_days = 3;
 };
 
 class ModelEnsemble {
  public:
-  ModelEnsemble(const HistogramOptions& options, const EnsembleConfig& config);
+  // min_limit: limits are applied at least at this (the minimum resources), and scored so.
+  ModelEnsemble(const HistogramOptions& options, const EnsembleConfig& config,
+                double min_limit = 0);
 
   // Scores every model's current limit against `usage` over a window of `length`, then adds
   // the sample to the histograms and recomputes the limits.
@@ -38,19 +52,31 @@ class ModelEnsemble {
   // The limit proposed by the model with the lowest recent cost (0 before any sample).
   double best_limit() const;
   arma::uword best_model() const;
+  // Whether the best model is a daily-profile one (its limit follows the time of day).
+  bool best_is_profile() const { return profile_ready() && best_model() >= histogram_models_; }
   const arma::vec& limits() const { return limits_; }
   const arma::vec& costs() const { return costs_; }
   std::size_t state_bytes() const;
 
  private:
-  void recompute_limits();
+  void add(double usage, Seconds time);
+  void score_ratios(double usage, double weight, double decay, const arma::vec& previous);
+  void recompute_limits(Seconds next_window);
+  bool profile_ready() const;
 
   const EnsembleConfig* config_;
   EnsembleHistogram histogram_;
   arma::vec percentiles_;
   arma::vec margin_factors_;  // 1 + margin
-  arma::vec limits_;          // per model, ordered (half-life, percentile, margin)
+  DailyProfile profile_;
+  arma::uword histogram_models_ = 0;
+  arma::vec limits_;  // per model: (half-life, percentile, margin), then (rank, profile margin)
   arma::vec costs_;
+  // Decayed sums for the figures: per model Σ idle limit, Σ limit, Σ usage above the limit and
+  // Σ relative limit changes; Σ usage and Σ window weight.
+  arma::vec idle_, limit_sum_, excess_, changes_;
+  double usage_sum_ = 0, window_sum_ = 0;
+  double min_limit_ = 0;
   double level_ = 0;  // running usage level that makes costs unit-free
   Seconds last_time_ = 0;
   bool has_sample_ = false;

@@ -8,8 +8,8 @@ namespace tailor::recommender {
 
 TailoredStrategy::TailoredStrategy(const TailoredConfig& config)
     : config_(&config),
-      cpu_(cpu_histogram_options(), config.cpu),
-      memory_(memory_histogram_options(), config.memory) {
+      cpu_(cpu_histogram_options(), config.cpu, config.min_resources.cpu_cores),
+      memory_(memory_histogram_options(), config.memory, config.min_resources.memory_bytes) {
   if (config.down_confidence < 0 || config.down_confidence > kSlots * kHour ||
       !(config.down_threshold >= 0 && config.down_threshold < 1) ||
       !(config.cpu_up_threshold >= 0) || !(config.memory_up_threshold >= 0)) {
@@ -89,7 +89,10 @@ Resources TailoredStrategy::next_request(const Recommendation& r, const Resource
   const Resources recent = recent_max_target(now);
   Resources next = request;
   const Resources& t = r.target;
-  if (t.cpu_cores > request.cpu_cores * (1 + config_->cpu_up_threshold) ||
+  const bool planned_down =
+      cpu_.best_is_profile() &&
+      t.cpu_cores <= request.cpu_cores * (1 - config_->profile_down_threshold);
+  if (t.cpu_cores > request.cpu_cores * (1 + config_->cpu_up_threshold) || planned_down ||
       may_decrease(t.cpu_cores, recent.cpu_cores, request.cpu_cores, now)) {
     next.cpu_cores = t.cpu_cores;
   }
