@@ -33,10 +33,9 @@ Selection select_updates(std::vector<Candidate> candidates,
       WorkloadReplicas w = it != workloads.end() ? it->second : WorkloadReplicas{};
       std::int32_t& mine = disrupted[c.workload];
       if (w.ready - w.disrupted - mine < c.min_replicas) {
-        out.deferred.emplace_back(c.id, "workload has " +
-                                            std::to_string(w.ready - w.disrupted - mine) +
-                                            " ready replicas undisrupted, minReplicas is " +
-                                            std::to_string(c.min_replicas));
+        out.deferred.emplace_back(
+            c.id, "workload has " + std::to_string(w.ready - w.disrupted - mine) +
+                      " live replicas, fewer than minReplicas " + std::to_string(c.min_replicas));
         continue;
       }
       if (w.disrupted + mine >= disruption_allowance(w, limits.eviction_tolerance)) {
