@@ -52,3 +52,28 @@ ResizeErrorAction classify_resize_error(int code, std::string_view message) {
 }
 
 }  // namespace tailor::actuator
+
+namespace tailor::actuator {
+
+std::string_view to_string(EvictionResult result) {
+  switch (result) {
+    case EvictionResult::Evicted:
+      return "Evicted";
+    case EvictionResult::Blocked:
+      return "Blocked";
+    case EvictionResult::Gone:
+      return "Gone";
+    case EvictionResult::RetryLater:
+      return "RetryLater";
+  }
+  return "";
+}
+
+EvictionResult classify_eviction(int code) {
+  if (code == 200 || code == 201) return EvictionResult::Evicted;
+  if (code == 429) return EvictionResult::Blocked;
+  if (code == 404) return EvictionResult::Gone;
+  return EvictionResult::RetryLater;
+}
+
+}  // namespace tailor::actuator

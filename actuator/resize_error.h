@@ -20,3 +20,18 @@ std::string_view to_string(ResizeErrorAction action);
 ResizeErrorAction classify_resize_error(int code, std::string_view message);
 
 }  // namespace tailor::actuator
+
+namespace tailor::actuator {
+
+enum class EvictionResult {
+  Evicted,     // 200/201: the replacement comes up right-sized through the webhook
+  Blocked,     // 429: a PodDisruptionBudget forbids it now; retry later
+  Gone,        // 404: the pod is already gone
+  RetryLater,  // anything else (500 "more than one PodDisruptionBudget", transport errors)
+};
+std::string_view to_string(EvictionResult result);
+
+// The answer to POST pods/{name}/eviction.
+EvictionResult classify_eviction(int code);
+
+}  // namespace tailor::actuator

@@ -1,0 +1,102 @@
+#include "actuator/pod_decision.h"
+
+#include "actuator/eligibility.h"
+#include "controller/kube/model/pod_resources.h"
+
+namespace tailor::actuator {
+namespace {
+
+ResizePlan plan_for(const PodInputs& in) {
+  return plan_resize(ResizeInputs{in.pod, in.policy, in.recommendations, in.limit_range,
+                                  in.largest_allocatable, in.hpa_resources});
+}
+
+kube::ResourceList planned_totals(const kube::Pod& pod, const ResizePlan& plan) {
+  kube::Pod resized = pod;
+  for (const auto& change : plan.changes) {
+    for (auto& c : resized.spec.containers) {
+      if (c.name == change.name) c.resources = change.after;
+    }
+  }
+  return kube::pod_requests(resized);
+}
+
+PodDecision recreate_or_nothing(const Eligibility& allowed, std::string reason) {
+  if (allowed.recreate) return {PodStep::Recreate, std::move(reason)};
+  return {PodStep::Nothing, std::move(reason)};
+}
+
+// A resize is in flight: follow its outcome. nullopt when it settled and the pod is free again.
+std::optional<PodDecision> follow(const PodInputs& in, const Eligibility& allowed) {
+  Timeouts timeouts{in.policy->deferred_timeout, in.policy->in_progress_timeout};
+  Decision d = track(*in.in_flight, *in.pod, in.policy->mode, timeouts, in.now);
+  switch (d.action) {
+    case Action::Done:
+      return std::nullopt;
+    case Action::Wait:
+      return PodDecision{PodStep::Wait, d.reason, {}, {}, d.wake_at};
+    case Action::Recreate:
+      return recreate_or_nothing(allowed, d.reason);
+    case Action::RetryLater:
+      break;
+  }
+  ResizePlan plan = plan_for(in);
+  if (!plan.empty() && should_resend_infeasible(*in.in_flight, planned_totals(*in.pod, plan))) {
+    return PodDecision{PodStep::Resize, "recommendation dropped below the Infeasible resize",
+                       std::move(plan)};
+  }
+  return PodDecision{PodStep::Nothing, d.reason};
+}
+
+}  // namespace
+
+std::string_view to_string(PodStep step) {
+  switch (step) {
+    case PodStep::Nothing:
+      return "Nothing";
+    case PodStep::Wait:
+      return "Wait";
+    case PodStep::Resize:
+      return "Resize";
+    case PodStep::Recreate:
+      return "Recreate";
+  }
+  return "";
+}
+
+PodDecision decide(const PodInputs& in) {
+  Eligibility allowed = eligibility(*in.pod, in.policy->mode);
+  if (!allowed.any()) return {PodStep::Nothing, allowed.reason};
+  bool settled = false;
+  if (in.in_flight) {
+    if (auto followed = follow(in, allowed)) return *followed;
+    settled = true;
+  }
+  UpdatePriority priority = update_priority(
+      UpdateInputs{in.pod, in.policy, in.recommendations, in.hpa_resources, in.now, in.last_change},
+      in.rule);
+  PodDecision out;
+  out.priority = priority;
+  out.forget_in_flight = settled;
+  if (!priority.wanted()) {
+    out.reason = "within the update rule";
+    return out;
+  }
+  out.reason = std::string(to_string(priority.reason));
+  if (!allowed.in_place) {
+    out.step = PodStep::Recreate;
+    if (!allowed.reason.empty()) out.reason += "; " + allowed.reason;
+    return out;
+  }
+  out.plan = plan_for(in);
+  if (!out.plan.blocked.empty()) {
+    PodDecision fallback = recreate_or_nothing(allowed, out.plan.blocked);
+    fallback.priority = priority;
+    fallback.forget_in_flight = settled;
+    return fallback;
+  }
+  out.step = out.plan.empty() ? PodStep::Nothing : PodStep::Resize;
+  return out;
+}
+
+}  // namespace tailor::actuator

@@ -1,0 +1,143 @@
+#include "actuator/pod_decision.h"
+
+#include <gtest/gtest.h>
+
+#include "actuator/resize_error.h"
+#include "fixtures.h"
+
+namespace tailor::actuator {
+namespace {
+
+using namespace testing_support;
+using policy::UpdateMode;
+using std::chrono::minutes;
+
+kube::TimePoint at(int minute) {
+  return kube::parse_rfc3339("2026-01-01T00:00:00Z") + minutes(minute);
+}
+
+struct World {
+  kube::Pod pod = running_pod({container("app", "cpu=100m,memory=100Mi", "cpu=200m,memory=200Mi")});
+  policy::EffectivePolicy policy = default_policy();
+  std::vector<policy::RecommendedContainerResources> recs{
+      recommendation("app", "cpu=1,memory=100Mi", "cpu=500m,memory=50Mi", "cpu=2,memory=1Gi")};
+  std::optional<ResizeState> in_flight{};
+
+  PodDecision decide_at(int minute) {
+    return decide(PodInputs{&pod,
+                            &policy,
+                            recs,
+                            nullptr,
+                            {},
+                            {},
+                            at(minute),
+                            std::nullopt,
+                            in_flight ? &*in_flight : nullptr});
+  }
+};
+
+TEST(Decide, OutsideBoundsResizesInPlace) {
+  World w;
+  PodDecision d = w.decide_at(1);
+  EXPECT_EQ(d.step, PodStep::Resize) << d.reason;
+  EXPECT_EQ(d.reason, "OutsideBounds");
+  EXPECT_EQ(
+      d.plan.body(),
+      R"({"spec":{"containers":[{"name":"app","resources":{"limits":{"cpu":"2","memory":"200Mi"},"requests":{"cpu":"1","memory":"100Mi"}}}]}})");
+}
+
+TEST(Decide, ModesDecideTheWay) {
+  World w;
+  w.policy.mode = UpdateMode::Recreate;
+  EXPECT_EQ(w.decide_at(1).step, PodStep::Recreate);
+  w.policy.mode = UpdateMode::Off;
+  PodDecision off = w.decide_at(1);
+  EXPECT_EQ(off.step, PodStep::Nothing);
+  EXPECT_EQ(off.reason, "update mode Off: recommendations only");
+  w.policy.mode = UpdateMode::InPlaceOrRecreate;
+  w.pod.spec.os_name = "windows";
+  PodDecision windows = w.decide_at(1);
+  EXPECT_EQ(windows.step, PodStep::Recreate);
+  EXPECT_EQ(windows.reason,
+            "OutsideBounds; Windows pod: in-place resize is not supported on Windows");
+}
+
+TEST(Decide, WithinTheRuleNothing) {
+  World w;
+  w.recs = {
+      recommendation("app", "cpu=105m,memory=100Mi", "cpu=50m,memory=50Mi", "cpu=2,memory=1Gi")};
+  EXPECT_EQ(w.decide_at(600).step, PodStep::Nothing);
+}
+
+TEST(Decide, QosBlockedFallsBackToRecreationWhenAllowed) {
+  World w;
+  w.pod = running_pod({container("app", "cpu=1,memory=1Gi", "cpu=1,memory=1Gi")});
+  w.policy.container_policies = {
+      policy::EffectiveContainerPolicy{"*",
+                                       policy::ContainerMode::Auto,
+                                       {},
+                                       {},
+                                       {"cpu", "memory"},
+                                       policy::ControlledValues::RequestsOnly}};
+  w.recs = {recommendation("app", "cpu=3,memory=1Gi", "cpu=2", "cpu=4")};
+  PodDecision d = w.decide_at(1);
+  EXPECT_EQ(d.step, PodStep::Nothing);  // RequestsOnly: request capped at the limit, no change
+  w.recs = {recommendation("app", "cpu=500m,memory=1Gi", "cpu=100m", "cpu=600m")};
+  d = w.decide_at(1);
+  EXPECT_EQ(d.step, PodStep::Recreate);
+  EXPECT_EQ(d.reason.rfind("Pod QOS Class may not change as a result of resizing", 0), 0u);
+  w.policy.mode = UpdateMode::InPlace;
+  EXPECT_EQ(w.decide_at(1).step, PodStep::Nothing);
+}
+
+TEST(Decide, InFlightResizeIsFollowed) {
+  World w;
+  w.in_flight = ResizeState{"uid-web-1", 2, ResizeStatus::Proposed, "", at(0), at(0), {}};
+  w.pod.metadata.generation = 2;
+  w.pod.status.conditions = {{std::string(kube::kPodResizePending), "True", "Deferred",
+                              "Node didn't have enough resource: cpu", "", "", 2}};
+  PodDecision d = w.decide_at(1);
+  EXPECT_EQ(d.step, PodStep::Wait);
+  EXPECT_EQ(d.wake_at, at(6));
+  EXPECT_EQ(w.decide_at(7).step, PodStep::Recreate);
+  // Settled (runtime reports the spec): the pod is evaluated afresh and the state can go.
+  w.pod.status.conditions.clear();
+  kube::ContainerStatus s;
+  s.name = "app";
+  s.resources = w.pod.spec.containers[0].resources;
+  w.pod.status.container_statuses = {s};
+  PodDecision fresh = w.decide_at(8);
+  EXPECT_TRUE(fresh.forget_in_flight);
+  EXPECT_EQ(fresh.step, PodStep::Resize);
+}
+
+TEST(Decide, InPlaceInfeasibleResendsOnlyWhenTheRecommendationDrops) {
+  World w;
+  w.policy.mode = UpdateMode::InPlace;
+  w.in_flight = ResizeState{"uid-web-1", 2,     ResizeStatus::Infeasible, "",
+                            at(0),       at(0), rl("cpu=1,memory=100Mi")};
+  w.pod.metadata.generation = 2;
+  w.pod.status.conditions = {{std::string(kube::kPodResizePending), "True", "Infeasible",
+                              "Node didn't have enough capacity: cpu, requested: 1000, capacity: "
+                              "800",
+                              "", "", 2}};
+  PodDecision same = w.decide_at(1);
+  EXPECT_EQ(same.step, PodStep::Nothing);
+  w.recs = {
+      recommendation("app", "cpu=700m,memory=100Mi", "cpu=500m,memory=50Mi", "cpu=2,memory=1Gi")};
+  PodDecision lower = w.decide_at(2);
+  EXPECT_EQ(lower.step, PodStep::Resize);
+  EXPECT_EQ(lower.reason, "recommendation dropped below the Infeasible resize");
+}
+
+TEST(ClassifyEviction, PdbAndGone) {
+  EXPECT_EQ(classify_eviction(201), EvictionResult::Evicted);
+  EXPECT_EQ(classify_eviction(200), EvictionResult::Evicted);
+  EXPECT_EQ(classify_eviction(429), EvictionResult::Blocked);
+  EXPECT_EQ(classify_eviction(404), EvictionResult::Gone);
+  EXPECT_EQ(classify_eviction(500), EvictionResult::RetryLater);
+  EXPECT_EQ(to_string(classify_eviction(0)), "RetryLater");
+}
+
+}  // namespace
+}  // namespace tailor::actuator
