@@ -84,6 +84,43 @@ void remove_condition(std::vector<PolicyCondition>& conditions, std::string_view
   std::erase_if(conditions, [&](const PolicyCondition& c) { return c.type == type; });
 }
 
+namespace {
+void set_or_remove(std::vector<PolicyCondition>& conditions, std::string_view type,
+                   std::string_view reason, const std::string& message, std::string_view now) {
+  if (message.empty()) {
+    remove_condition(conditions, type);
+  } else {
+    set_condition(conditions, type, "True", reason, message, now);
+  }
+}
+}  // namespace
+
+void update_conditions(PolicyApi api, const PolicyFacts& facts, std::string_view now,
+                       std::vector<PolicyCondition>& conditions) {
+  set_or_remove(conditions, invalid_config_condition(api), "InvalidSpec",
+                problems_message(facts.problems), now);
+  std::string_view reason;
+  std::string_view message;
+  if (facts.pods_matched) {
+    remove_condition(conditions, kNoPodsMatched);
+  } else {
+    reason = "NoPodsMatched";
+    message = api == PolicyApi::VerticalPodAutoscaler ? "No pods match this VPA object"
+                                                      : "No pods match this policy";
+    set_condition(conditions, kNoPodsMatched, "True", reason, message, now);
+  }
+  if (facts.has_recommendation) {
+    set_condition(conditions, kRecommendationProvided, "True", "", "", now);
+  } else {
+    set_condition(conditions, kRecommendationProvided, "False", reason, message, now);
+  }
+  if (api == PolicyApi::VerticalPodAutoscaler) return;
+  set_or_remove(conditions, kOverlappingPolicy, "OlderPolicyWins", facts.overlap_message, now);
+  set_or_remove(conditions, kHorizontalScalerConflict, "HorizontalPodAutoscaler", facts.hpa_message,
+                now);
+  set_or_remove(conditions, kResizeQuotaExceeded, "ExceededQuota", facts.quota_message, now);
+}
+
 std::string status_json(const PolicyStatus& status) { return bj::serialize(status_value(status)); }
 
 std::string status_patch(const PolicyStatus& status) {

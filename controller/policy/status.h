@@ -36,6 +36,23 @@ void remove_condition(std::vector<PolicyCondition>& conditions, std::string_view
 const PolicyCondition* find_condition(const std::vector<PolicyCondition>& conditions,
                                       std::string_view type);
 
+// What the controller knows about a policy in one pass.
+struct PolicyFacts {
+  std::vector<std::string> problems{};  // validation problems; non-empty: the spec is invalid
+  bool pods_matched = false;
+  bool has_recommendation = false;
+  std::string overlap_message{};  // "" when no older policy takes any of its pods
+  std::string hpa_message{};      // "" when no HPA scales the target on cpu/memory
+  std::string quota_message{};    // "" when no resize was refused for quota
+};
+
+// Brings the conditions in line with the facts. Both APIs: RecommendationProvided and
+// NoPodsMatched exactly as VPA's recommender sets them, and the invalid-config condition.
+// Tailor's own conditions (OverlappingPolicy, HorizontalScalerConflict, ResizeQuotaExceeded) only
+// on VerticalScalingPolicies; for VPA objects the controller reports those as events.
+void update_conditions(PolicyApi api, const PolicyFacts& facts, std::string_view now,
+                       std::vector<PolicyCondition>& conditions);
+
 // The status as JSON ({"recommendation": {...}, "conditions": [...]}), field names and
 // omissions as VPA writes them.
 std::string status_json(const PolicyStatus& status);

@@ -72,3 +72,76 @@ TEST(PolicyStatusJson, RoundTripsThroughTheDecoder) {
 
 }  // namespace
 }  // namespace tailor::policy
+
+namespace tailor::policy {
+namespace {
+
+struct ConditionRow {
+  std::string type, status, reason, message;
+};
+
+std::vector<ConditionRow> rows(const std::vector<PolicyCondition>& conditions) {
+  std::vector<ConditionRow> out;
+  for (const auto& c : conditions) out.push_back({c.type, c.status, c.reason, c.message});
+  return out;
+}
+
+bool operator==(const ConditionRow& a, const ConditionRow& b) {
+  return a.type == b.type && a.status == b.status && a.reason == b.reason && a.message == b.message;
+}
+
+// VPA's recommender table (model/vpa_test.go, TestUpdateConditions).
+TEST(UpdateConditions, AsVpasRecommenderForVpaObjects) {
+  struct Case {
+    bool pods, recommendation;
+    std::vector<ConditionRow> expected;
+  };
+  std::vector<Case> cases{
+      {true, true, {{"RecommendationProvided", "True", "", ""}}},
+      {false,
+       true,
+       {{"NoPodsMatched", "True", "NoPodsMatched", "No pods match this VPA object"},
+        {"RecommendationProvided", "True", "", ""}}},
+      {true, false, {{"RecommendationProvided", "False", "", ""}}},
+      {false,
+       false,
+       {{"NoPodsMatched", "True", "NoPodsMatched", "No pods match this VPA object"},
+        {"RecommendationProvided", "False", "NoPodsMatched", "No pods match this VPA object"}}},
+  };
+  for (const auto& c : cases) {
+    std::vector<PolicyCondition> conditions;
+    PolicyFacts facts;
+    facts.pods_matched = c.pods;
+    facts.has_recommendation = c.recommendation;
+    facts.hpa_message = "ignored for VPA objects";
+    update_conditions(PolicyApi::VerticalPodAutoscaler, facts, "2026-01-01T00:00:00Z", conditions);
+    EXPECT_TRUE(rows(conditions) == c.expected) << c.pods << c.recommendation;
+  }
+}
+
+TEST(UpdateConditions, TailorsOwnComeAndGo) {
+  std::vector<PolicyCondition> conditions;
+  PolicyFacts facts;
+  facts.problems = {"spec.targetRef.name: Required value"};
+  facts.overlap_message = "1 pod is also selected by ...";
+  facts.hpa_message = "HorizontalPodAutoscaler web scales ...";
+  facts.quota_message = "exceeded quota: compute";
+  update_conditions(PolicyApi::VerticalScalingPolicy, facts, "t0", conditions);
+  EXPECT_TRUE(rows(conditions) ==
+              (std::vector<ConditionRow>{
+                  {"ConfigInvalid", "True", "InvalidSpec", "spec.targetRef.name: Required value"},
+                  {"NoPodsMatched", "True", "NoPodsMatched", "No pods match this policy"},
+                  {"RecommendationProvided", "False", "NoPodsMatched", "No pods match this policy"},
+                  {"OverlappingPolicy", "True", "OlderPolicyWins", "1 pod is also selected by ..."},
+                  {"HorizontalScalerConflict", "True", "HorizontalPodAutoscaler",
+                   "HorizontalPodAutoscaler web scales ..."},
+                  {"ResizeQuotaExceeded", "True", "ExceededQuota", "exceeded quota: compute"}}));
+  update_conditions(PolicyApi::VerticalScalingPolicy, PolicyFacts{{}, true, true}, "t1",
+                    conditions);
+  EXPECT_TRUE(rows(conditions) ==
+              (std::vector<ConditionRow>{{"RecommendationProvided", "True", "", ""}}));
+  EXPECT_EQ(conditions[0].last_transition_time, "t1");
+}
+
+}  // namespace
+}  // namespace tailor::policy
