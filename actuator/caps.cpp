@@ -59,12 +59,11 @@ void tighten(ResourceList& into, const ResourceList& from, bool keep_smaller) {
   }
 }
 
-}  // namespace
-
-std::optional<LimitRangeItem> container_limit_range(const std::vector<LimitRangeItem>& items) {
+std::optional<LimitRangeItem> merged(const std::vector<LimitRangeItem>& items,
+                                     std::string_view type) {
   std::optional<LimitRangeItem> out;
   for (const auto& item : items) {
-    if (item.type != "Container") continue;
+    if (item.type != type) continue;
     if (!out) {
       out = item;
       continue;
@@ -79,6 +78,69 @@ std::optional<LimitRangeItem> container_limit_range(const std::vector<LimitRange
     }
   }
   return out;
+}
+
+using Field = ResourceList policy::RecommendedContainerResources::*;
+
+// Multiplies every container's `field`[resource] by numerator/denominator.
+void scale_all(std::vector<policy::RecommendedContainerResources>& recs, Field field,
+               std::string_view resource, const Quantity& numerator, const Quantity& denominator) {
+  for (auto& r : recs) {
+    auto it = (r.*field).find(resource);
+    if (it == (r.*field).end()) continue;
+    if (auto scaled = scale_proportionally(resource, it->second, numerator, denominator)) {
+      it->second = *scaled;
+    }
+  }
+}
+
+void apply_pod_limit_range(std::vector<policy::RecommendedContainerResources>& recs,
+                           const kube::Pod& pod, const LimitRangeItem& item,
+                           std::string_view resource, Field field) {
+  const Quantity* min_p = kube::find_resource(item.min, resource);
+  const Quantity* max_p = kube::find_resource(item.max, resource);
+  const Quantity* default_p = kube::find_resource(item.default_limit, resource);
+  Quantity min = min_p ? *min_p : Quantity();
+  Quantity max = max_p ? *max_p : Quantity();
+  Quantity sum_limit, sum_recommendation;
+  for (const auto& r : recs) {
+    const Quantity* value = kube::find_resource(r.*field, resource);
+    const kube::Container* c = kube::find_container(pod.spec, r.container_name);
+    if (!value || !c) continue;
+    auto limit =
+        proportional_limit(resource, kube::find_resource(c->resources.limits, resource),
+                           kube::find_resource(c->resources.requests, resource), *value, default_p);
+    if (limit) sum_limit += *limit;
+    sum_recommendation += *value;
+  }
+  bool fits = min <= sum_limit && min <= sum_recommendation && (max.is_zero() || max >= sum_limit);
+  if (fits) return;
+  if (min > sum_recommendation) {
+    scale_all(recs, field, resource, min, sum_recommendation);
+    return;
+  }
+  Quantity target_total = !max.is_zero() && max < sum_limit ? max : min;
+  scale_all(recs, field, resource, target_total, sum_limit);
+}
+
+}  // namespace
+
+std::optional<LimitRangeItem> container_limit_range(const std::vector<LimitRangeItem>& items) {
+  return merged(items, "Container");
+}
+
+std::optional<LimitRangeItem> pod_limit_range(const std::vector<LimitRangeItem>& items) {
+  return merged(items, "Pod");
+}
+
+void cap_to_pod_limit_range(std::vector<policy::RecommendedContainerResources>& recommendations,
+                            const kube::Pod& pod, const LimitRangeItem& pod_item) {
+  using R = policy::RecommendedContainerResources;
+  for (Field field : {&R::upper_bound, &R::target, &R::lower_bound}) {
+    for (std::string_view resource : kControlled) {
+      apply_pod_limit_range(recommendations, pod, pod_item, resource, field);
+    }
+  }
 }
 
 ResourceList cap_resources(ResourceList recommendation, const kube::Container& container,

@@ -27,6 +27,17 @@ struct LimitRangeItem {
 // the first default seen; nullopt when there is none.
 std::optional<LimitRangeItem> container_limit_range(const std::vector<LimitRangeItem>& items);
 
+// The same for the Pod items (bounds on the pod's total).
+std::optional<LimitRangeItem> pod_limit_range(const std::vector<LimitRangeItem>& items);
+
+// VPA's capProportionallyToPodLimitRange, per resource and per list (upperBound, target,
+// lowerBound): when the containers' total recommendation is below the Pod item's min, every
+// container is raised in proportion; when the total of their limits (in each container's
+// limit:request ratio) is outside [min, max], every container is scaled so that it fits.
+// (Upstream scales the target whichever list is processed; here each list is scaled itself.)
+void cap_to_pod_limit_range(std::vector<policy::RecommendedContainerResources>& recommendations,
+                            const kube::Pod& pod, const LimitRangeItem& pod_item);
+
 // Caps one resource list (target, lowerBound or upperBound) for `container`.
 kube::ResourceList cap_resources(kube::ResourceList recommendation,
                                  const kube::Container& container,

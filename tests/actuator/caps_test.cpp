@@ -91,3 +91,49 @@ TEST(ContainerLimitRange, MergesTightest) {
 
 }  // namespace
 }  // namespace tailor::actuator
+
+namespace tailor::actuator {
+namespace {
+
+using namespace testing_support;
+
+TEST(PodLimitRange, ScalesContainersToFitThePodBounds) {
+  kube::Pod pod = running_pod({container("a", "cpu=100m,memory=100Mi", "cpu=100m"),
+                               container("b", "cpu=100m,memory=100Mi", "cpu=200m")});
+  LimitRangeItem item;
+  item.type = "Pod";
+  item.max = rl("cpu=3");
+  item.min = rl("memory=1Gi");
+  std::vector<policy::RecommendedContainerResources> recs{
+      recommendation("a", "cpu=1,memory=256Mi", "cpu=500m,memory=128Mi", "cpu=2,memory=512Mi"),
+      recommendation("b", "cpu=1,memory=256Mi", "cpu=500m,memory=128Mi", "cpu=2,memory=512Mi")};
+  cap_to_pod_limit_range(recs, pod, item);
+  // cpu target: limits 1 + 2 = 3 fit max 3; upper bound: 2 + 4 = 6 -> halved.
+  EXPECT_EQ(recs[0].target.at("cpu"), q("1"));
+  EXPECT_EQ(recs[0].upper_bound.at("cpu"), q("1"));
+  EXPECT_EQ(recs[1].upper_bound.at("cpu"), q("1"));
+  EXPECT_EQ(recs[0].lower_bound.at("cpu"), q("500m"));
+  // memory below the pod minimum: raised in proportion (no limits, so only the sum counts).
+  EXPECT_EQ(recs[0].target.at("memory"), q("512Mi"));
+  EXPECT_EQ(recs[1].lower_bound.at("memory"), q("512Mi"));
+  EXPECT_EQ(recs[1].upper_bound.at("memory"), q("512Mi"));
+}
+
+TEST(PodLimitRange, MergedFromPodItemsOnly) {
+  LimitRangeItem c;
+  c.type = "Container";
+  c.max = rl("cpu=1");
+  LimitRangeItem p1;
+  p1.type = "Pod";
+  p1.max = rl("cpu=4");
+  LimitRangeItem p2;
+  p2.type = "Pod";
+  p2.max = rl("cpu=2");
+  auto merged = pod_limit_range({c, p1, p2});
+  ASSERT_TRUE(merged);
+  EXPECT_EQ(merged->max, rl("cpu=2"));
+  EXPECT_FALSE(pod_limit_range({c}));
+}
+
+}  // namespace
+}  // namespace tailor::actuator
