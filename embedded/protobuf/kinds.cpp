@@ -1,0 +1,56 @@
+#include "embedded/protobuf/kinds.h"
+
+#include <array>
+
+#include "proto/k8s/apps.pb.h"
+#include "proto/k8s/authorization.pb.h"
+#include "proto/k8s/batch.pb.h"
+#include "proto/k8s/core.pb.h"
+#include "proto/k8s/policy.pb.h"
+
+namespace tailor::kube::embedded {
+namespace {
+
+namespace core = ::k8s::io::api::core::v1;
+namespace apps = ::k8s::io::api::apps::v1;
+namespace batch = ::k8s::io::api::batch::v1;
+namespace authorization = ::k8s::io::api::authorization::v1;
+namespace policy = ::k8s::io::api::policy::v1;
+
+struct ProtobufKind {
+  std::string_view api_version;
+  std::string_view kind;
+  const google::protobuf::Message* prototype;
+};
+
+// Naming each default instance also keeps its generated code linked in.
+const std::array<ProtobufKind, 12>& kinds() {
+  static const std::array<ProtobufKind, 12> table{{
+      {"v1", "Namespace", &core::Namespace::default_instance()},
+      {"v1", "ConfigMap", &core::ConfigMap::default_instance()},
+      {"v1", "Secret", &core::Secret::default_instance()},
+      {"v1", "Service", &core::Service::default_instance()},
+      {"v1", "ServiceAccount", &core::ServiceAccount::default_instance()},
+      {"v1", "ResourceQuota", &core::ResourceQuota::default_instance()},
+      {"v1", "Pod", &core::Pod::default_instance()},
+      {"apps/v1", "Deployment", &apps::Deployment::default_instance()},
+      {"batch/v1", "Job", &batch::Job::default_instance()},
+      {"batch/v1", "CronJob", &batch::CronJob::default_instance()},
+      {"policy/v1", "PodDisruptionBudget", &policy::PodDisruptionBudget::default_instance()},
+      {"authorization.k8s.io/v1", "SelfSubjectAccessReview",
+       &authorization::SelfSubjectAccessReview::default_instance()},
+  }};
+  return table;
+}
+
+}  // namespace
+
+const google::protobuf::Message* protobuf_prototype(std::string_view api_version,
+                                                    std::string_view kind) {
+  for (const ProtobufKind& k : kinds()) {
+    if (k.api_version == api_version && k.kind == kind) return k.prototype;
+  }
+  return nullptr;
+}
+
+}  // namespace tailor::kube::embedded

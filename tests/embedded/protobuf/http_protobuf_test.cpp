@@ -1,0 +1,123 @@
+// Protobuf bodies over HTTP to a live tailor-cluster: objects built with the generated
+// messages are stored as their JSON; malformed bodies get a Status error and store nothing.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "controller/kube/http/client.h"
+#include "envelope.h"
+#include "proto/k8s/core.pb.h"
+#include "tests/embedded/cluster_fixture.h"
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+namespace bj = boost::json;
+namespace core = ::k8s::io::api::core::v1;
+
+constexpr const char* kConfigMaps = "/api/v1/namespaces/default/configmaps";
+
+class HttpProtobufTest : public ClusterTest {
+ protected:
+  void SetUp() override {
+    ClusterTest::SetUp();
+    client_ = std::make_unique<http::Client>(
+        http::ClientOptions{.base_url = cluster_->url(), .tls = {.ca_pem = cluster_->ca_pem()}});
+  }
+
+  http::ClientResponse send(const std::string& method, const std::string& target,
+                            const std::string& content_type, const std::string& body) {
+    http::ClientRequest request;
+    request.method = method;
+    request.target = target;
+    request.headers = {{"Authorization", "Bearer " + cluster_->token()},
+                       {"Accept", "application/json"}};
+    if (!content_type.empty()) request.headers.emplace_back("Content-Type", content_type);
+    request.body = body;
+    return client_->send(request);
+  }
+
+  http::ClientResponse post_protobuf(const std::string& target, const std::string& body) {
+    return send("POST", target, "application/vnd.kubernetes.protobuf", body);
+  }
+
+  std::size_t stored_config_maps() {
+    http::ClientResponse r = send("GET", kConfigMaps, "", "");
+    EXPECT_EQ(r.status, 200) << r.body;
+    return bj::parse(r.body).at("items").as_array().size();
+  }
+
+  std::unique_ptr<http::Client> client_;
+};
+
+core::ConfigMap config_map(const std::string& name) {
+  core::ConfigMap cm;
+  cm.mutable_metadata()->set_name(name);
+  (*cm.mutable_data())["k"] = "v";
+  (*cm.mutable_binarydata())["b"] = std::string("\x01\x02", 2);
+  return cm;
+}
+
+TEST_F(HttpProtobufTest, ConfigMapIsStoredAsItsJson) {
+  http::ClientResponse r =
+      post_protobuf(kConfigMaps, protobuf_body("v1", "ConfigMap", config_map("cm")));
+  ASSERT_EQ(r.status, 201) << r.body;
+  bj::value stored = bj::parse(send("GET", std::string(kConfigMaps) + "/cm", "", "").body);
+  EXPECT_EQ(stored.at("data"), bj::parse(R"({"k":"v"})"));
+  EXPECT_EQ(stored.at("binaryData"), bj::parse(R"({"b":"AQI="})"));
+  EXPECT_EQ(stored.at("metadata").at("namespace"), bj::value("default"));
+  EXPECT_FALSE(stored.at("metadata").at("uid").as_string().empty());
+}
+
+TEST_F(HttpProtobufTest, MalformedBodiesAreRejectedAndNothingIsStored) {
+  std::string good = protobuf_body("v1", "ConfigMap", config_map("cm"));
+  const std::vector<std::pair<std::string, std::string>> bodies = {
+      {"no magic", R"({"kind":"ConfigMap"})"},
+      {"truncated", good.substr(0, good.size() - 5)},
+      {"other kind", protobuf_body("v1", "Secret", core::Secret())},
+      {"unknown kind", envelope("v1", "Gadget", "")},
+  };
+  for (const auto& [what, body] : bodies) {
+    http::ClientResponse r = post_protobuf(kConfigMaps, body);
+    EXPECT_EQ(r.status, 400) << what << ": " << r.body;
+    bj::value status = bj::parse(r.body);
+    EXPECT_EQ(status.at("kind"), bj::value("Status")) << what;
+    EXPECT_EQ(status.at("reason"), bj::value("BadRequest")) << what;
+  }
+  EXPECT_EQ(stored_config_maps(), 0u);
+}
+
+TEST_F(HttpProtobufTest, ProtobufForAResourceWithoutSchemaIsUnsupportedMediaType) {
+  http::ClientResponse r = post_protobuf("/apis/coordination.k8s.io/v1/namespaces/default/leases",
+                                         envelope("coordination.k8s.io/v1", "Lease", ""));
+  EXPECT_EQ(r.status, 415) << r.body;
+  EXPECT_EQ(bj::parse(r.body).at("reason"), bj::value("UnsupportedMediaType"));
+}
+
+constexpr const char* kReviews = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
+
+TEST_F(HttpProtobufTest, AccessReviewInJson) {
+  http::ClientResponse r =
+      send("POST", kReviews, "application/json",
+           R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview",)"
+           R"("spec":{"resourceAttributes":{"verb":"delete","resource":"nodes"}}})");
+  ASSERT_EQ(r.status, 201) << r.body;
+  bj::value review = bj::parse(r.body);
+  EXPECT_EQ(review.at("status").at("allowed"), bj::value(true));
+  EXPECT_EQ(review.at("spec").at("resourceAttributes").at("verb"), bj::value("delete"));
+}
+
+TEST_F(HttpProtobufTest, AccessReviewWithoutAttributesIsInvalid) {
+  http::ClientResponse r =
+      send("POST", kReviews, "application/json", R"({"kind":"SelfSubjectAccessReview","spec":{}})");
+  EXPECT_EQ(r.status, 422) << r.body;
+  EXPECT_EQ(bj::parse(r.body).at("reason"), bj::value("Invalid"));
+}
+
+TEST_F(HttpProtobufTest, AccessReviewsCannotBeListed) {
+  http::ClientResponse r = send("GET", kReviews, "", "");
+  EXPECT_EQ(r.status, 405) << r.body;
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing
