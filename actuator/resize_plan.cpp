@@ -59,7 +59,8 @@ void fit_node(const ResizeInputs& in, kube::PodSpec& spec, const std::vector<Slo
   const Quantity* allocatable = kube::find_resource(in.largest_allocatable, resource);
   if (!allocatable) return;
   kube::Pod resized{in.pod->metadata, spec, {}};
-  const Quantity* total = kube::find_resource(kube::pod_requests(resized), resource);
+  const kube::ResourceList requests = kube::pod_requests(resized);
+  const Quantity* total = kube::find_resource(requests, resource);
   if (!total || *total <= *allocatable) return;
   Quantity controlled;
   for (const Slot& s : slots) {
