@@ -120,11 +120,15 @@ void set_limits(const ResizeInputs& in, kube::PodSpec& spec, const std::vector<S
       }
       continue;
     }
-    // A running pod's limits were defaulted at creation: no LimitRange default is added here
-    // (adding a limit could change the QoS class).
-    auto scaled =
-        proportional_limit(s.resource, kube::find_resource(old.limits, s.resource),
-                           kube::find_resource(old.requests, s.resource), request->second, nullptr);
+    // A running pod's limits were defaulted at creation: no LimitRange default is added to it
+    // (adding a limit could change the QoS class). A pod being created gets VPA's treatment.
+    const Quantity* default_limit =
+        in.at_creation && in.limit_range
+            ? kube::find_resource(in.limit_range->default_limit, s.resource)
+            : nullptr;
+    auto scaled = proportional_limit(s.resource, kube::find_resource(old.limits, s.resource),
+                                     kube::find_resource(old.requests, s.resource), request->second,
+                                     default_limit);
     if (scaled) c.resources.limits.insert_or_assign(s.resource, *scaled);
     cap_ratio(c, s.resource, in.limit_range, notes);
   }
@@ -199,7 +203,7 @@ ResizePlan plan_resize(const ResizeInputs& in) {
   }
   kube::QosClass current = kube::pod_qos(*in.pod);
   kube::QosClass resized = kube::compute_pod_qos(spec);
-  if (!plan.changes.empty() && resized != current) {
+  if (!in.at_creation && !plan.changes.empty() && resized != current) {
     plan.blocked =
         "Pod QOS Class may not change as a result of resizing: this resize would make "
         "the pod " +

@@ -2,7 +2,8 @@
 // PATCH of pods/{name}/resize. Built so the API server will accept it: requests never removed,
 // requests never above limits, limits scaled in their ratio (RequestsAndLimits) or left alone
 // (RequestsOnly) and kept within the LimitRange's maxLimitRequestRatio, the pod's total within
-// the largest node's allocatable, and the pod's QoS class unchanged.
+// the largest node's allocatable, and the pod's QoS class unchanged. With at_creation the same
+// computation sizes a pod being created (the webhook's patch is built from changes[].after).
 #pragma once
 
 #include <string>
@@ -23,6 +24,9 @@ struct ResizeInputs {
   const LimitRangeItem* limit_range = nullptr;  // the namespace's merged Container item
   kube::ResourceList largest_allocatable{};     // empty: not known, no cap
   std::vector<std::string> hpa_resources{};     // resources an HPA scales on: left alone
+  // The pod is being created (admission webhook, after a recreation): its QoS class is not yet
+  // fixed, and LimitRange default limits are scaled as VPA's admission controller does.
+  bool at_creation = false;
 };
 
 struct ContainerChange {

@@ -206,3 +206,34 @@ TEST(PlanResizeDirection, ScaleUpAndDown) {
 
 }  // namespace
 }  // namespace tailor::actuator
+
+namespace tailor::actuator {
+namespace {
+
+using namespace testing_support;
+
+TEST(PlanAtCreation, DefaultLimitsScaleAndQosMayChange) {
+  kube::Pod pod = running_pod({container("app", "")});
+  pod.status = {};
+  policy::EffectivePolicy policy = default_policy();
+  LimitRangeItem range;
+  range.type = "Container";
+  range.default_limit = rl("memory=512Mi");
+  ResizeInputs in{&pod, &policy, {recommendation("app", "cpu=250m,memory=256Mi")}, &range};
+  ResizePlan running = plan_resize(in);
+  EXPECT_TRUE(running.empty());
+  EXPECT_NE(running.blocked, "");
+  in.at_creation = true;
+  ResizePlan created = plan_resize(in);
+  ASSERT_EQ(created.changes.size(), 1u);
+  EXPECT_EQ(created.changes[0].after.requests, rl("cpu=250m,memory=256Mi"));
+  // No original request: a default limit alone means limit = request (VPA's rule).
+  EXPECT_EQ(created.changes[0].after.limits, rl("memory=256Mi"));
+  pod.spec.containers[0] = container("app", "memory=128Mi");
+  ResizePlan with_request = plan_resize(in);
+  ASSERT_EQ(with_request.changes.size(), 1u);
+  EXPECT_EQ(with_request.changes[0].after.limits, rl("memory=1Gi"));
+}
+
+}  // namespace
+}  // namespace tailor::actuator
