@@ -1,7 +1,163 @@
+// ResourceQuota and LimitRange admission on pod create and on pods/resize, the API's defaulting of
+// LimitRanges, and quota status (hard from spec, used recomputed from the namespace's pods on
+// every pod admission and quota create).
+#include <boost/json.hpp>
+
+#include "embedded/api/pod_qos.h"
+#include "embedded/api/resources.h"
+#include "embedded/quota/limit_range.h"
+#include "embedded/quota/quota.h"
+#include "embedded/resize/resource_json.h"
 #include "embedded/server/features.h"
+#include "embedded/storage/object_meta.h"
 
 namespace tailor::kube::embedded {
+namespace {
 
-void add_quota_and_limit_ranges(ApiExtensions&, ObjectStore&) {}
+const ResourceInfo& core(const char* resource) { return *find_resource("", "v1", resource); }
+
+bool is_core(const AdmissionRequest& r, std::string_view resource) {
+  return r.resource.group.empty() && r.resource.resource == resource;
+}
+
+bool is_pod_create(const AdmissionRequest& r) {
+  return is_core(r, "pods") && r.operation == AdmissionOperation::Create && r.subresource.empty();
+}
+
+bool is_pod_resize(const AdmissionRequest& r) {
+  return is_core(r, "pods") && r.operation == AdmissionOperation::Update &&
+         r.subresource == "resize" && r.old_object;
+}
+
+// admission.NewForbidden: 403 naming the pod.
+StatusError forbidden_pod(const AdmissionRequest& r, const std::string& why) {
+  std::string who = r.name.empty() ? "pods" : "pods \"" + r.name + "\"";
+  StatusError e(403, "Forbidden", who + " is forbidden: " + why);
+  e.with_details(r.name, "", "pods");
+  return e;
+}
+
+std::vector<ObjectPtr> in_namespace(ObjectStore& store, const char* resource,
+                                    const std::string& ns) {
+  return store.list(core(resource), ns, nullptr).items;
+}
+
+ResourceList usage(const bj::object& pod) { return pod_quota_usage(decode_pod(pod)); }
+
+ResourceList namespace_usage(ObjectStore& store, const std::string& ns) {
+  ResourceList total;
+  for (const ObjectPtr& pod : in_namespace(store, "pods", ns)) add_resources(total, usage(*pod));
+  return total;
+}
+
+ResourceList hard_of(const bj::object& quota) {
+  return resource_list(find_path(quota, "spec.hard"), "spec.hard");
+}
+
+bj::object to_json(const ResourceList& list) {
+  bj::object out;
+  for (const auto& [name, q] : list) out[name] = q.to_string();
+  return out;
+}
+
+// status.used names every hard resource, zero when nothing uses it (as the quota controller).
+bj::object quota_status(const bj::object& quota, const ResourceList& namespace_total) {
+  ResourceList hard = hard_of(quota);
+  ResourceList used;
+  for (const auto& [name, q] : hard) {
+    const Quantity* u = find_resource(namespace_total, name);
+    used.insert_or_assign(name, u ? *u : Quantity());
+  }
+  return {{"hard", to_json(hard)}, {"used", to_json(used)}};
+}
+
+void write_quota_status(ObjectStore& store, const std::string& ns, const std::string& name,
+                        const ResourceList& namespace_total) {
+  try {
+    store.modify(
+        core("resourcequotas"), ns, name,
+        [&](const bj::object& current) {
+          bj::object next = current;
+          next["status"] = quota_status(current, namespace_total);
+          return next;
+        },
+        UpdateScope::Status);
+  } catch (const StatusError& e) {
+    if (e.code() != 404) throw;  // deleted meanwhile: nothing to keep up to date
+  }
+}
+
+// Checks `requested` against every quota of the namespace, then records the new usage.
+void charge(ObjectStore& store, const AdmissionRequest& r, const ResourceList& requested,
+            const ResourceList& usage_after) {
+  std::vector<ObjectPtr> quotas = in_namespace(store, "resourcequotas", r.ns);
+  if (quotas.empty()) return;
+  ResourceList used = namespace_usage(store, r.ns);
+  for (const ObjectPtr& quota : quotas) {
+    QuotaState state{meta_string(*quota, "name"), hard_of(*quota), mask(used, hard_of(*quota))};
+    if (auto message = quota_exceeded(state, requested)) throw forbidden_pod(r, *message);
+  }
+  if (r.dry_run) return;
+  for (const ObjectPtr& quota : quotas) {
+    write_quota_status(store, r.ns, meta_string(*quota, "name"), usage_after);
+  }
+}
+
+void admit_pod_quota(ObjectStore& store, AdmissionRequest& r) {
+  if (is_pod_create(r)) {
+    ResourceList requested = usage(r.object);
+    ResourceList after = namespace_usage(store, r.ns);
+    add_resources(after, requested);
+    charge(store, r, requested, after);
+  } else if (is_pod_resize(r)) {
+    ResourceList before = usage(*r.old_object);
+    ResourceList now = usage(r.object);
+    ResourceList after = namespace_usage(store, r.ns);
+    for (const auto& [name, q] : before) after[name] -= q;
+    add_resources(after, now);
+    charge(store, r, positive_delta(now, before), after);
+  }
+}
+
+void default_quota_status(ObjectStore& store, AdmissionRequest& r) {
+  if (!is_core(r, "resourcequotas") || r.operation != AdmissionOperation::Create) return;
+  r.object["status"] = quota_status(r.object, namespace_usage(store, r.ns));
+}
+
+void default_limit_ranges(AdmissionRequest& r) {
+  if (is_core(r, "limitranges") && r.subresource.empty()) default_limit_range(r.object);
+}
+
+void default_pod_resources(ObjectStore& store, AdmissionRequest& r) {
+  if (!is_pod_create(r)) return;
+  bool changed = false;
+  for (const ObjectPtr& lr : in_namespace(store, "limitranges", r.ns)) {
+    changed = apply_limit_range_defaults(r.object, *lr) || changed;
+  }
+  // The QoS class is recorded after admission's defaults, as PrepareForCreate does.
+  if (!changed) return;
+  bj::value& status = r.object["status"];
+  if (!status.is_object()) status = bj::object{};
+  status.as_object()["qosClass"] = pod_qos_class(r.object);
+}
+
+void validate_limit_ranges(ObjectStore& store, AdmissionRequest& r) {
+  if (!is_pod_create(r) && !is_pod_resize(r)) return;
+  for (const ObjectPtr& lr : in_namespace(store, "limitranges", r.ns)) {
+    std::vector<std::string> violations = limit_range_violations(r.object, *lr);
+    if (!violations.empty()) throw forbidden_pod(r, aggregate(violations));
+  }
+}
+
+}  // namespace
+
+void add_quota_and_limit_ranges(ApiExtensions& extensions, ObjectStore& store) {
+  ObjectStore* s = &store;
+  extensions.mutating.push_back(default_limit_ranges);
+  extensions.mutating.push_back([s](AdmissionRequest& r) { default_pod_resources(*s, r); });
+  extensions.mutating.push_back([s](AdmissionRequest& r) { default_quota_status(*s, r); });
+  extensions.validating.push_back([s](AdmissionRequest& r) { validate_limit_ranges(*s, r); });
+  extensions.validating.push_back([s](AdmissionRequest& r) { admit_pod_quota(*s, r); });
+}
 
 }  // namespace tailor::kube::embedded

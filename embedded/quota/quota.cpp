@@ -1,0 +1,80 @@
+#include "embedded/quota/quota.h"
+
+#include "controller/kube/model/pod_resources.h"
+
+namespace tailor::kube::embedded {
+namespace {
+
+// Native compute resources are quota'd under a bare alias too ("cpu" is "requests.cpu").
+bool has_bare_alias(std::string_view name) {
+  return name == kResourceCpu || name == kResourceMemory || name == kResourceEphemeralStorage;
+}
+
+bool terminal(const Pod& pod) {
+  return pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
+}
+
+}  // namespace
+
+ResourceList pod_quota_usage(const Pod& pod) {
+  ResourceList usage;
+  if (terminal(pod)) return usage;
+  usage.insert_or_assign("pods", Quantity::from_int(1));
+  usage.insert_or_assign("count/pods", Quantity::from_int(1));
+  PodResourcesOptions options{.use_status_resources = true};
+  for (const auto& [name, q] : pod_requests(pod, options)) {
+    usage.insert_or_assign("requests." + name, q);
+    if (has_bare_alias(name)) usage.insert_or_assign(name, q);
+  }
+  for (const auto& [name, q] : pod_limits(pod, options)) {
+    usage.insert_or_assign("limits." + name, q);
+  }
+  return usage;
+}
+
+ResourceList mask(const ResourceList& list, const ResourceList& names) {
+  ResourceList out;
+  for (const auto& [name, q] : list) {
+    if (names.contains(name)) out.insert_or_assign(name, q);
+  }
+  return out;
+}
+
+ResourceList positive_delta(const ResourceList& after, const ResourceList& before) {
+  ResourceList out;
+  for (const auto& [name, q] : after) {
+    const Quantity* old = find_resource(before, name);
+    Quantity d = old ? q - *old : q;
+    if (d.sign() > 0) out.insert_or_assign(name, d);
+  }
+  return out;
+}
+
+std::string pretty_print(const ResourceList& list) {
+  std::string out;
+  for (const auto& [name, q] : list) {  // ResourceList keeps names sorted
+    if (!out.empty()) out += ",";
+    out += name + "=" + q.to_string();
+  }
+  return out;
+}
+
+std::optional<std::string> quota_exceeded(const QuotaState& quota, const ResourceList& requested) {
+  ResourceList wanted = mask(requested, quota.hard);
+  ResourceList exceeded;
+  for (const auto& [name, q] : wanted) {
+    const Quantity* used = find_resource(quota.used, name);
+    Quantity total = used ? *used + q : q;
+    if (total > quota.hard.at(name)) exceeded.insert_or_assign(name, q);
+  }
+  if (exceeded.empty()) return std::nullopt;
+  ResourceList used;
+  for (const auto& [name, q] : exceeded) {
+    const Quantity* u = find_resource(quota.used, name);
+    used.insert_or_assign(name, u ? *u : Quantity());
+  }
+  return "exceeded quota: " + quota.name + ", requested: " + pretty_print(exceeded) +
+         ", used: " + pretty_print(used) + ", limited: " + pretty_print(mask(quota.hard, exceeded));
+}
+
+}  // namespace tailor::kube::embedded

@@ -1,0 +1,37 @@
+// ResourceQuota as the API server enforces it (the pod evaluator of the ResourceQuota admission
+// plugin), as pure functions: a pod's usage in quota resource names, and the check of a request
+// against one quota with Kubernetes' message.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "controller/kube/model/pod.h"
+#include "controller/kube/model/resources.h"
+
+namespace tailor::kube::embedded {
+
+// What a pod counts against quota: pods, count/pods, requests.<r> (and cpu, memory,
+// ephemeral-storage as aliases), limits.<r>. Per KEP-1287 each container counts with
+// max(desired unless the resize is Infeasible, allocated, actual). Terminal pods count nothing.
+ResourceList pod_quota_usage(const Pod& pod);
+
+// The entries of `list` whose names `names` has.
+ResourceList mask(const ResourceList& list, const ResourceList& names);
+// after - before per resource, never negative; zero entries dropped (a resize's delta).
+ResourceList positive_delta(const ResourceList& after, const ResourceList& before);
+// "requests.cpu=1,requests.memory=1Gi": names sorted, as quota errors print lists.
+std::string pretty_print(const ResourceList& list);
+
+struct QuotaState {
+  std::string name;
+  ResourceList hard;
+  ResourceList used;
+};
+
+// nullopt when `requested` (usage being added) fits; else
+// "exceeded quota: NAME, requested: ..., used: ..., limited: ..." naming the exceeded resources.
+std::optional<std::string> quota_exceeded(const QuotaState& quota, const ResourceList& requested);
+
+}  // namespace tailor::kube::embedded

@@ -1,0 +1,18 @@
+// ValidateResourceRequirements for one container: quantities not negative, requests within
+// limits (equal to them for resources that cannot be overcommitted), with Kubernetes' messages.
+#pragma once
+
+#include <boost/json/fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "embedded/storage/status_error.h"
+
+namespace tailor::kube::embedded {
+
+// `resources` is the container's resources value (may be null); `path` its field path,
+// e.g. "spec.containers[0].resources".
+std::vector<FieldCause> validate_resource_requirements(const boost::json::value* resources,
+                                                       const std::string& path);
+
+}  // namespace tailor::kube::embedded
