@@ -1,5 +1,7 @@
 #include "embedded/quota/quota.h"
 
+#include <algorithm>
+
 #include "controller/kube/model/pod_resources.h"
 
 namespace tailor::kube::embedded {
@@ -14,7 +16,44 @@ bool terminal(const Pod& pod) {
   return pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
 }
 
+// Quota names that oblige containers to state a resource: (name, the list it must be in, which).
+struct Required {
+  std::string_view quota_name;
+  bool limit;
+  std::string_view resource;
+};
+constexpr Required kRequired[] = {
+    {"cpu", false, kResourceCpu},
+    {"limits.cpu", true, kResourceCpu},
+    {"limits.memory", true, kResourceMemory},
+    {"memory", false, kResourceMemory},
+    {"requests.cpu", false, kResourceCpu},
+    {"requests.memory", false, kResourceMemory},
+};
+
 }  // namespace
+
+std::optional<std::string> missing_required(const Pod& pod, const ResourceList& hard) {
+  std::string message;
+  for (const Required& r : kRequired) {  // sorted by quota name, as the message lists them
+    if (!hard.contains(r.quota_name)) continue;
+    std::vector<std::string> names;
+    for (const auto* list : {&pod.spec.containers, &pod.spec.init_containers}) {
+      for (const Container& c : *list) {
+        const ResourceList& stated = r.limit ? c.resources.limits : c.resources.requests;
+        if (!stated.contains(r.resource)) names.push_back(c.name);
+      }
+    }
+    if (names.empty()) continue;
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    std::string joined;
+    for (const std::string& n : names) joined += (joined.empty() ? "" : ",") + n;
+    message += (message.empty() ? "" : "; ") + std::string(r.quota_name) + " for: " + joined;
+  }
+  if (message.empty()) return std::nullopt;
+  return "must specify " + message;
+}
 
 ResourceList pod_quota_usage(const Pod& pod) {
   ResourceList usage;

@@ -24,6 +24,11 @@ ResourceList positive_delta(const ResourceList& after, const ResourceList& befor
 // "requests.cpu=1,requests.memory=1Gi": names sorted, as quota errors print lists.
 std::string pretty_print(const ResourceList& list);
 
+// The pod evaluator's constraint: when a quota limits cpu or memory (requests or limits), every
+// container must state that resource. "must specify limits.cpu for: a,b; requests.memory for: a"
+// naming what is missing; nullopt when nothing is.
+std::optional<std::string> missing_required(const Pod& pod, const ResourceList& hard);
+
 struct QuotaState {
   std::string name;
   ResourceList hard;

@@ -93,8 +93,12 @@ void charge(ObjectStore& store, const AdmissionRequest& r, const ResourceList& r
   std::vector<ObjectPtr> quotas = in_namespace(store, "resourcequotas", r.ns);
   if (quotas.empty()) return;
   ResourceList used = namespace_usage(store, r.ns);
+  Pod pod = decode_pod(r.object);
   for (const ObjectPtr& quota : quotas) {
     QuotaState state{meta_string(*quota, "name"), hard_of(*quota), mask(used, hard_of(*quota))};
+    if (auto missing = missing_required(pod, state.hard)) {
+      throw forbidden_pod(r, "failed quota: " + state.name + ": " + *missing);
+    }
     if (auto message = quota_exceeded(state, requested)) throw forbidden_pod(r, *message);
   }
   if (r.dry_run) return;

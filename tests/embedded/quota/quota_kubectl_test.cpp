@@ -44,6 +44,19 @@ TEST_F(QuotaKubectlTest, CreateBeyondQuotaIsForbidden) {
   EXPECT_EQ(jsonpath("quota compute", ".status.hard"), R"({"pods":"5","requests.cpu":"1"})");
 }
 
+TEST_F(QuotaKubectlTest, QuotaOnLimitsRequiresThem) {
+  create("quota", R"({"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"compute"},
+    "spec":{"hard":{"limits.cpu":"4"}}})");
+  KubectlResult r =
+      kubectl("create -f " +
+              write("bare.json", R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"bare"},
+    "spec":{"containers":[{"name":"app","image":"nginx:1.25"}]}})"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "Error from server (Forbidden): error when creating \"bare.json\": pods \"bare\" is "
+            "forbidden: failed quota: compute: must specify limits.cpu for: app\n");
+}
+
 TEST_F(QuotaKubectlTest, ResizeBeyondQuotaIsForbidden) {
   create("quota", kQuota);
   create("p1", pod("p1", "600m"));

@@ -54,6 +54,15 @@ TEST(PodQuotaUsage, ResizeCountsTheLargestOfDesiredAllocatedActual) {
   EXPECT_EQ(pod_quota_usage(decode_pod(pod)).at("requests.cpu"), Quantity::parse("500m"));
 }
 
+TEST(MissingRequired, NamesEachQuotaResourceAndItsContainers) {
+  bj::object pod = pod_with(R"([{"name":"b","resources":{"requests":{"cpu":"1"}}},
+      {"name":"a"}])");
+  Pod typed = decode_pod(pod);
+  EXPECT_EQ(missing_required(typed, list({{"pods", "3"}})), std::nullopt);
+  EXPECT_EQ(missing_required(typed, list({{"requests.cpu", "3"}, {"limits.memory", "1Gi"}})),
+            "must specify limits.memory for: a,b; requests.cpu for: a");
+}
+
 TEST(PositiveDelta, KeepsOnlyIncreases) {
   EXPECT_EQ(positive_delta(list({{"requests.cpu", "1"}, {"requests.memory", "1Gi"}}),
                            list({{"requests.cpu", "500m"}, {"requests.memory", "2Gi"}})),
