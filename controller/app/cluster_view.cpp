@@ -1,0 +1,271 @@
+#include "controller/app/cluster_view.h"
+
+#include <boost/json.hpp>
+#include <map>
+
+#include "controller/kube/client/informer.h"
+#include "controller/kube/client/list_watch.h"
+#include "controller/kube/model/decode.h"
+#include "controller/policy/decode.h"
+
+namespace tailor::controller {
+
+namespace resources {
+const kube::ResourceType kVerticalScalingPolicies{"autoscaling.tailor.dev", "v1alpha1",
+                                                  "verticalscalingpolicies", true};
+const kube::ResourceType kVerticalPodAutoscalers{"autoscaling.k8s.io", "v1",
+                                                 "verticalpodautoscalers", true};
+const kube::ResourceType kConfigMaps{"", "v1", "configmaps", true};
+}  // namespace resources
+
+namespace {
+
+namespace bj = boost::json;
+using kube::cache::Informer;
+using kube::cache::RestListerWatcher;
+
+kube::cache::InformerOptions named(std::string name) {
+  kube::cache::InformerOptions o;
+  o.name = std::move(name);
+  return o;
+}
+
+struct NamespacedLimitRange {
+  std::string ns;
+  std::vector<actuator::LimitRangeItem> items;
+};
+
+kube::ResourceList resource_list(const bj::object& o, std::string_view key) {
+  kube::ResourceList out;
+  const bj::value* v = o.if_contains(key);
+  if (!v || !v->is_object()) return out;
+  for (const auto& [name, q] : v->as_object()) {
+    if (q.is_string()) out.insert_or_assign(name, kube::Quantity::parse(q.as_string()));
+  }
+  return out;
+}
+
+// Owners known at snapshot time, held for the pass.
+class OwnerSnapshot : public policy::OwnerLookup {
+ public:
+  void add(const std::string& kind, std::shared_ptr<const kube::PartialObjectMetadata> o) {
+    objects_[kind + "/" + o->metadata.namespace_ + "/" + o->metadata.name] = std::move(o);
+  }
+  const kube::ObjectMeta* find(std::string_view ns,
+                               const kube::OwnerReference& owner) const override {
+    auto it = objects_.find(owner.kind + "/" + std::string(ns) + "/" + owner.name);
+    if (it == objects_.end() || it->second->metadata.uid != owner.uid) return nullptr;
+    return &it->second->metadata;
+  }
+
+ private:
+  std::map<std::string, std::shared_ptr<const kube::PartialObjectMetadata>> objects_;
+};
+
+const std::vector<std::pair<std::string, kube::ResourceType>>& owner_kinds() {
+  static const std::vector<std::pair<std::string, kube::ResourceType>> kKinds = {
+      {"ReplicaSet", kube::resources::kReplicaSets},
+      {"Deployment", kube::resources::kDeployments},
+      {"StatefulSet", kube::resources::kStatefulSets},
+      {"DaemonSet", kube::resources::kDaemonSets},
+      {"Job", kube::resources::kJobs},
+      {"CronJob", kube::resources::kCronJobs}};
+  return kKinds;
+}
+
+template <class T>
+PolicyObject policy_object(const policy::Decoded<T>& d, policy::PolicyApi api) {
+  PolicyObject p{.key = d.object.metadata.namespace_ + "/" + d.object.metadata.name,
+                 .api = api,
+                 .metadata = d.object.metadata,
+                 .status = d.object.status};
+  if (!d.ok()) {
+    p.problems = {d.error};
+    return p;
+  }
+  policy::Validated v = policy::validate(d.object);
+  if (v.policy) {
+    p.effective = std::move(v.policy);
+  } else {
+    p.problems = std::move(v.problems);
+  }
+  return p;
+}
+
+}  // namespace
+
+std::vector<actuator::LimitRangeItem> decode_limit_range_items(std::string_view json) {
+  bj::value v = bj::parse(json);
+  std::vector<actuator::LimitRangeItem> out;
+  const bj::value* limits = v.as_object().if_contains("spec");
+  if (limits && limits->is_object()) limits = limits->as_object().if_contains("limits");
+  if (!limits || !limits->is_array()) return out;
+  for (const bj::value& item : limits->as_array()) {
+    if (!item.is_object()) continue;
+    const bj::object& o = item.as_object();
+    const bj::value* type = o.if_contains("type");
+    out.push_back({.type = type && type->is_string() ? std::string(type->as_string()) : "",
+                   .max = resource_list(o, "max"),
+                   .min = resource_list(o, "min"),
+                   .default_limit = resource_list(o, "default"),
+                   .default_request = resource_list(o, "defaultRequest"),
+                   .max_limit_request_ratio = resource_list(o, "maxLimitRequestRatio")});
+  }
+  return out;
+}
+
+struct ClusterView::Impl {
+  kube::RestClient& client;
+  ClusterViewOptions options;
+  Informer<kube::Pod> pods;
+  Informer<kube::Node> nodes;
+  Informer<policy::Decoded<policy::VerticalScalingPolicy>> vsps;
+  std::unique_ptr<Informer<policy::Decoded<policy::VerticalPodAutoscaler>>> vpas;
+  Informer<NamespacedLimitRange> limit_ranges;
+  std::vector<std::pair<std::string, std::unique_ptr<Informer<kube::PartialObjectMetadata>>>>
+      owners;
+
+  Impl(kube::RestClient& c, ClusterViewOptions o)
+      : client(c),
+        options(std::move(o)),
+        pods(
+            std::make_shared<RestListerWatcher>(c, kube::resources::kPods),
+            [](std::string_view j) { return kube::decode<kube::Pod>(j); }, named("pods")),
+        nodes(
+            std::make_shared<RestListerWatcher>(c, kube::resources::kNodes),
+            [](std::string_view j) { return kube::decode<kube::Node>(j); }, named("nodes")),
+        vsps(std::make_shared<RestListerWatcher>(c, resources::kVerticalScalingPolicies),
+             policy::decode_vertical_scaling_policy, named("verticalscalingpolicies")),
+        limit_ranges(
+            std::make_shared<RestListerWatcher>(c, kube::resources::kLimitRanges),
+            [](std::string_view j) {
+              bj::value v = bj::parse(j);
+              const bj::value* ns = v.at("metadata").as_object().if_contains("namespace");
+              return NamespacedLimitRange{ns && ns->is_string() ? std::string(ns->as_string()) : "",
+                                          decode_limit_range_items(j)};
+            },
+            named("limitranges")) {
+    if (options.watch_vpa) {
+      vpas = std::make_unique<Informer<policy::Decoded<policy::VerticalPodAutoscaler>>>(
+          std::make_shared<RestListerWatcher>(c, resources::kVerticalPodAutoscalers),
+          policy::decode_vertical_pod_autoscaler, named("verticalpodautoscalers"));
+    }
+    for (const auto& [kind, type] : owner_kinds()) {
+      owners.emplace_back(
+          kind, std::make_unique<Informer<kube::PartialObjectMetadata>>(
+                    std::make_shared<RestListerWatcher>(c, type),
+                    [](std::string_view j) { return kube::decode<kube::PartialObjectMetadata>(j); },
+                    named(kind)));
+    }
+  }
+
+  template <class F>
+  void each(F f) {
+    f(pods);
+    f(nodes);
+    f(vsps);
+    f(limit_ranges);
+    if (vpas) f(*vpas);
+    for (auto& [kind, informer] : owners) f(*informer);
+  }
+
+  std::vector<PolicyObject> policies() const {
+    std::vector<PolicyObject> out;
+    for (const auto& d : vsps.store().list()) {
+      out.push_back(policy_object(*d, policy::PolicyApi::VerticalScalingPolicy));
+    }
+    if (vpas) {
+      for (const auto& d : vpas->store().list()) {
+        PolicyObject p = policy_object(*d, policy::PolicyApi::VerticalPodAutoscaler);
+        if (p.effective) {
+          policy::VpaClaim claim = policy::claim_vpa(*p.effective, options.vpa_recommender_names,
+                                                     options.upstream_vpa_running);
+          p.claimed = claim.ours;
+          p.unclaimed_reason = claim.reason;
+        }
+        out.push_back(std::move(p));
+      }
+    }
+    return out;
+  }
+
+  std::shared_ptr<OwnerSnapshot> owner_snapshot() const {
+    auto snap = std::make_shared<OwnerSnapshot>();
+    for (const auto& [kind, informer] : owners) {
+      for (auto& o : informer->store().list()) snap->add(kind, o);
+    }
+    return snap;
+  }
+};
+
+ClusterView::ClusterView(kube::RestClient& client, ClusterViewOptions options)
+    : impl_(std::make_unique<Impl>(client, std::move(options))) {}
+
+ClusterView::~ClusterView() { stop(); }
+
+void ClusterView::start() {
+  impl_->each([](auto& informer) { informer.start(); });
+}
+
+bool ClusterView::wait_for_sync(std::chrono::milliseconds timeout) const {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  bool ok = true;
+  impl_->each([&](auto& informer) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    ok = informer.wait_for_sync(std::max(left, std::chrono::milliseconds(0))) && ok;
+  });
+  return ok;
+}
+
+void ClusterView::stop() {
+  impl_->each([](auto& informer) { informer.stop(); });
+}
+
+PassInputs ClusterView::snapshot(kube::TimePoint now) const {
+  PassInputs in;
+  in.now = now;
+  in.policies = impl_->policies();
+  in.pods = impl_->pods.store().list();
+  in.owners = impl_->owner_snapshot();
+  for (const auto& lr : impl_->limit_ranges.store().list()) {
+    auto& items = in.limit_ranges[lr->ns];
+    items.insert(items.end(), lr->items.begin(), lr->items.end());
+  }
+  for (const auto& node : impl_->nodes.store().list()) {
+    kube::max_resources(in.largest_allocatable, node->status.allocatable);
+  }
+  return in;
+}
+
+std::optional<PolicyObject> ClusterView::policy_for(const kube::Pod& pod) const {
+  std::vector<PolicyObject> all = impl_->policies();
+  std::vector<const policy::EffectivePolicy*> active;
+  std::vector<std::size_t> index;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i].effective && all[i].claimed) {
+      active.push_back(&*all[i].effective);
+      index.push_back(i);
+    }
+  }
+  auto owners = impl_->owner_snapshot();
+  policy::Assignment a = policy::assign_policies(
+      {{&pod.metadata, policy::controller_chain(pod.metadata, *owners)}}, active);
+  if (a.policy_of_pod.empty() || !a.policy_of_pod[0]) return std::nullopt;
+  return all[index[*a.policy_of_pod[0]]];
+}
+
+std::optional<actuator::LimitRangeItem> ClusterView::limit_range(const std::string& ns) const {
+  std::vector<actuator::LimitRangeItem> items;
+  for (const auto& lr : impl_->limit_ranges.store().list()) {
+    if (lr->ns == ns) items.insert(items.end(), lr->items.begin(), lr->items.end());
+  }
+  return actuator::container_limit_range(items);
+}
+
+std::shared_ptr<const kube::Pod> ClusterView::pod(const std::string& ns,
+                                                  const std::string& name) const {
+  return impl_->pods.store().get(ns, name);
+}
+
+}  // namespace tailor::controller

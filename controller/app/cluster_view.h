@@ -1,0 +1,55 @@
+// What tailor-controller watches, kept by informers: pods, policies (VerticalScalingPolicy and,
+// when served, VerticalPodAutoscaler), the workload controllers pods belong to (metadata only,
+// for owner chains), nodes (the largest allocatable) and LimitRanges.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actuator/caps.h"
+#include "controller/app/reconcile.h"
+#include "controller/kube/client/rest_client.h"
+#include "controller/policy/target_ref.h"
+
+namespace tailor::controller {
+
+namespace resources {
+extern const kube::ResourceType kVerticalScalingPolicies, kVerticalPodAutoscalers, kConfigMaps;
+}
+
+// One core/v1 LimitRange's items (for actuator capping); throws on malformed JSON.
+std::vector<actuator::LimitRangeItem> decode_limit_range_items(std::string_view json);
+
+struct ClusterViewOptions {
+  bool watch_vpa = true;  // only when the API serves autoscaling.k8s.io/v1
+  std::vector<std::string> vpa_recommender_names{"tailor"};
+  bool upstream_vpa_running = false;
+};
+
+class ClusterView {
+ public:
+  ClusterView(kube::RestClient& client, ClusterViewOptions options);
+  ~ClusterView();
+  ClusterView(const ClusterView&) = delete;
+  ClusterView& operator=(const ClusterView&) = delete;
+
+  void start();
+  bool wait_for_sync(std::chrono::milliseconds timeout) const;
+  void stop();
+
+  // A consistent-enough copy for one pass (each informer's store is read once).
+  PassInputs snapshot(kube::TimePoint now) const;
+  // The pod's policy (valid, ours), for the webhook: by owner chain or selector.
+  std::optional<PolicyObject> policy_for(const kube::Pod& pod) const;
+  // The namespace's LimitRange items merged as VPA does; nullopt when none.
+  std::optional<actuator::LimitRangeItem> limit_range(const std::string& ns) const;
+  std::shared_ptr<const kube::Pod> pod(const std::string& ns, const std::string& name) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tailor::controller

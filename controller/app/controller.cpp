@@ -1,0 +1,367 @@
+#include "controller/app/controller.h"
+
+#include <atomic>
+#include <boost/json.hpp>
+#include <mutex>
+
+#include "actuator/resize_error.h"
+#include "actuator/resize_plan.h"
+#include "controller/app/quantities.h"
+#include "controller/kube/client/events.h"
+#include "controller/kube/client/events_sink.h"
+#include "controller/kube/model/decode.h"
+#include "controller/kube/observe/log.h"
+#include "controller/policy/status.h"
+#include "controller/recommendation/model_registry.h"
+
+namespace tailor::controller {
+namespace {
+
+namespace bj = boost::json;
+using kube::ObjectRef;
+
+kube::ResourceType policy_type(policy::PolicyApi api) {
+  return api == policy::PolicyApi::VerticalScalingPolicy ? resources::kVerticalScalingPolicies
+                                                         : resources::kVerticalPodAutoscalers;
+}
+
+std::pair<std::string, std::string> split_key(const std::string& key) {
+  auto slash = key.find('/');
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
+kube::ObjectReference pod_ref(const PodAction& a) {
+  return {.kind = "Pod", .namespace_ = a.ns, .name = a.name, .uid = a.uid, .api_version = "v1"};
+}
+
+const kube::Container* find_container(const kube::Pod& pod, const std::string& name) {
+  for (const kube::Container& c : pod.spec.containers) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+std::string state_json(const TrackedState& s) {
+  std::vector<actuator::ResizeState> resizes;
+  for (const auto& [uid, r] : s.resizes) resizes.push_back(r);
+  bj::object last;
+  for (const auto& [uid, t] : s.last_change) last[uid] = kube::format_rfc3339(t);
+  bj::object quota;
+  for (const auto& [key, m] : s.quota_refusals) quota[key] = m;
+  return bj::serialize(bj::object{{"resizes", actuator::serialize_states(resizes)},
+                                  {"lastChange", bj::serialize(last)},
+                                  {"quotaRefusals", bj::serialize(quota)}});
+}
+
+TrackedState parse_state(const bj::object& data) {
+  TrackedState s;
+  auto text = [&](std::string_view key) -> std::string {
+    const bj::value* v = data.if_contains(key);
+    return v && v->is_string() ? std::string(v->as_string()) : "";
+  };
+  if (std::string r = text("resizes"); !r.empty()) {
+    for (actuator::ResizeState& st : actuator::parse_states(r)) s.resizes[st.pod_uid] = st;
+  }
+  if (std::string l = text("lastChange"); !l.empty()) {
+    bj::value last = bj::parse(l);
+    for (const auto& [uid, t] : last.as_object()) {
+      s.last_change[uid] = kube::parse_rfc3339(t.as_string());
+    }
+  }
+  if (std::string q = text("quotaRefusals"); !q.empty()) {
+    bj::value quota = bj::parse(q);
+    for (const auto& [key, m] : quota.as_object()) s.quota_refusals[key] = m.as_string();
+  }
+  return s;
+}
+
+}  // namespace
+
+struct Controller::Impl {
+  kube::RestClient& client;
+  ControllerOptions options;
+  ClusterView view;
+  recommendation::ModelRegistry models;
+  kube::EventRecorder events;
+  std::mutex mutex;  // state, bucket, pod_policy, stats
+  TrackedState state;
+  std::string saved_state;
+  actuator::TokenBucket bucket;
+  std::map<std::string, std::string> pod_policy;
+  ControllerStats stats;
+
+  Impl(kube::RestClient& c, ControllerOptions o)
+      : client(c),
+        options(std::move(o)),
+        view(c, options.view),
+        models(std::shared_ptr<const recommender::StrategyFactory>(
+            recommender::make_strategy(options.strategy))),
+        events(std::make_shared<kube::RestEventSink>(c), {"tailor-controller", ""}) {
+    bucket.per_second = options.updates_per_second;
+    bucket.burst = options.update_burst;
+    bucket.tokens = options.update_burst;
+  }
+
+  ObjectRef state_ref() const {
+    return {resources::kConfigMaps, options.state_namespace, options.state_config_map};
+  }
+
+  void save_state() {
+    std::string data = state_json(state);
+    if (data == saved_state) return;
+    bj::object cm{{"apiVersion", "v1"},
+                  {"kind", "ConfigMap"},
+                  {"metadata", bj::object{{"name", options.state_config_map},
+                                          {"namespace", options.state_namespace}}},
+                  {"data", bj::object{{"state", data}}}};
+    try {
+      try {
+        client.patch(state_ref(), kube::PatchType::Merge,
+                     bj::serialize(bj::object{{"data", cm["data"]}}));
+      } catch (const kube::ApiError& e) {
+        if (!e.is_not_found()) throw;
+        client.create({resources::kConfigMaps, options.state_namespace}, bj::serialize(cm));
+      }
+      saved_state = data;
+    } catch (const std::exception& e) {
+      kube::log::error("saving the controller state failed; retried next pass",
+                       {{"err", e.what()}});
+    }
+  }
+
+  void write_status(const StatusUpdate& u) {
+    auto [ns, name] = split_key(u.key);
+    try {
+      client.patch({policy_type(u.api), ns, name, "status"}, kube::PatchType::Json,
+                   policy::status_patch(u.status));
+      ++stats.status_updates;
+    } catch (const std::exception& e) {
+      kube::log::error("policy status update failed", {{"policy", u.key}, {"err", e.what()}});
+    }
+  }
+
+  void evict(const PodAction& a, kube::TimePoint now);
+  void resize(const PodAction& a, kube::TimePoint now);
+};
+
+void Controller::Impl::evict(const PodAction& a, kube::TimePoint now) {
+  (void)now;
+  bj::object eviction{{"apiVersion", "policy/v1"},
+                      {"kind", "Eviction"},
+                      {"metadata", bj::object{{"name", a.name}, {"namespace", a.ns}}}};
+  int code = 201;
+  std::string message;
+  try {
+    client.create({kube::resources::kPods, a.ns, a.name, "eviction"}, bj::serialize(eviction));
+  } catch (const kube::ApiError& e) {
+    code = e.code();
+    message = e.status_message();
+  } catch (const std::exception& e) {
+    code = 0;
+    message = e.what();
+  }
+  switch (actuator::classify_eviction(code)) {
+    case actuator::EvictionResult::Evicted:
+      ++stats.recreations;
+      state.resizes.erase(a.uid);
+      events.event(pod_ref(a), kube::kEventTypeNormal, "Recreating",
+                   "Evicted to be recreated with the recommended resources: " + a.reason);
+      break;
+    case actuator::EvictionResult::Gone:
+      state.resizes.erase(a.uid);
+      break;
+    default:
+      ++stats.eviction_refusals;
+      events.event(pod_ref(a), kube::kEventTypeWarning, "EvictionRefused",
+                   "Could not evict to recreate (" + a.reason + "): " + message);
+  }
+}
+
+void Controller::Impl::resize(const PodAction& a, kube::TimePoint now) {
+  try {
+    std::string answer = client.patch({kube::resources::kPods, a.ns, a.name, "resize"},
+                                      kube::PatchType::StrategicMerge, a.body);
+    kube::Pod pod = kube::decode<kube::Pod>(answer);
+    state.resizes[a.uid] = {.pod_uid = a.uid,
+                            .generation = pod.metadata.generation,
+                            .status = actuator::ResizeStatus::Proposed,
+                            .since = now,
+                            .requested = now,
+                            .requested_totals = a.totals};
+    state.quota_refusals.erase(a.policy);
+    ++stats.resizes;
+    events.event(pod_ref(a), kube::kEventTypeNormal, "ResizeRequested",
+                 "Resizing in place (" + a.reason + ")");
+    return;
+  } catch (const kube::ApiError& e) {
+    ++stats.resize_errors;
+    switch (actuator::classify_resize_error(e.code(), e.status_message())) {
+      case actuator::ResizeErrorAction::Recreate: {
+        PodAction recreate = a;
+        recreate.kind = PodAction::Kind::Recreate;
+        recreate.reason = "in-place resize not supported: " + e.status_message();
+        evict(recreate, now);
+        return;
+      }
+      case actuator::ResizeErrorAction::QuotaExceeded:
+        state.quota_refusals[a.policy] = e.status_message();
+        [[fallthrough]];
+      case actuator::ResizeErrorAction::Rejected:
+        events.event(pod_ref(a), kube::kEventTypeWarning, "ResizeRefused", e.status_message());
+        return;
+      default:
+        kube::log::info("resize deferred to a later pass",
+                        {{"pod", a.ns + "/" + a.name}, {"err", e.status_message()}});
+        return;
+    }
+  } catch (const std::exception& e) {
+    ++stats.resize_errors;
+    kube::log::error("resize failed", {{"pod", a.ns + "/" + a.name}, {"err", e.what()}});
+  }
+}
+
+Controller::Controller(kube::RestClient& client, ControllerOptions options)
+    : impl_(std::make_unique<Impl>(client, std::move(options))) {}
+
+Controller::~Controller() { stop(); }
+
+void Controller::start() { impl_->view.start(); }
+
+bool Controller::wait_for_sync(std::chrono::milliseconds timeout) const {
+  return impl_->view.wait_for_sync(timeout);
+}
+
+void Controller::stop() {
+  impl_->view.stop();
+  impl_->events.flush(std::chrono::seconds(2));
+  impl_->events.stop();
+}
+
+void Controller::load_state() {
+  std::lock_guard lock(impl_->mutex);
+  try {
+    bj::value cm = bj::parse(impl_->client.get(impl_->state_ref()));
+    const bj::value* data = cm.as_object().if_contains("data");
+    const bj::value* text =
+        data && data->is_object() ? data->as_object().if_contains("state") : nullptr;
+    if (text && text->is_string()) {
+      impl_->state = parse_state(bj::parse(text->as_string()).as_object());
+      impl_->saved_state = std::string(text->as_string());
+    }
+  } catch (const kube::ApiError& e) {
+    if (!e.is_not_found()) throw;
+  } catch (const std::exception& e) {
+    // A corrupt state only loses timers: start them afresh, and say so.
+    kube::log::error("the controller state is unreadable; outcome timers restart",
+                     {{"err", e.what()}});
+    impl_->state = {};
+  }
+}
+
+std::size_t Controller::run_pass(kube::TimePoint now) {
+  Impl& m = *impl_;
+  PassInputs in = m.view.snapshot(now);
+  std::lock_guard lock(m.mutex);
+  m.bucket.refill(now);
+  in.update_budget = m.bucket.available();
+  in.update_rule = m.options.update_rule;
+  in.eviction_tolerance = m.options.eviction_tolerance;
+  PassResult r = reconcile(in, m.models, m.state);
+  m.pod_policy = std::move(r.policy_of_pod);
+  ++m.stats.passes;
+  for (const StatusUpdate& u : r.statuses) m.write_status(u);
+  for (const PodAction& a : r.actions) {
+    if (a.kind == PodAction::Kind::Resize) {
+      m.resize(a, now);
+    } else {
+      m.evict(a, now);
+    }
+  }
+  m.bucket.take(r.actions.size());
+  m.models.forget_idle(
+      to_seconds(now) -
+      std::chrono::duration_cast<std::chrono::seconds>(m.options.idle_model_ttl).count());
+  m.save_state();
+  return r.actions.size();
+}
+
+void Controller::refresh(kube::TimePoint now) {
+  PassInputs in = impl_->view.snapshot(now);
+  std::lock_guard lock(impl_->mutex);
+  TrackedState scratch = impl_->state;
+  impl_->pod_policy = reconcile(in, impl_->models, scratch).policy_of_pod;
+}
+
+void Controller::on_usage(const usage::UsageWindow& w) {
+  std::string policy;
+  {
+    std::lock_guard lock(impl_->mutex);
+    auto it = impl_->pod_policy.find(w.ns + "/" + w.pod);
+    if (it == impl_->pod_policy.end()) {
+      ++impl_->stats.windows_unmatched;
+      return;
+    }
+    policy = it->second;
+    ++impl_->stats.windows;
+  }
+  recommender::Resources request;
+  double limit = 0;
+  if (auto pod = impl_->view.pod(w.ns, w.pod)) {
+    if (const kube::Container* c = find_container(*pod, w.container)) {
+      request = to_resources(c->resources.requests);
+      limit = to_resources(c->resources.limits).memory_bytes;
+    }
+  }
+  recommendation::ContainerModelKey key{policy, w.container};
+  recommender::Seconds start = w.start_unix_ms / 1000;
+  recommender::Seconds length =
+      std::max<recommender::Seconds>(1, (w.end_unix_ms - w.start_unix_ms) / 1000);
+  impl_->models.observe(
+      key,
+      {.start = start,
+       .length = length,
+       .cpu_cores = w.cpu_cores_mean,
+       .memory_peak_bytes = std::max(w.memory_peak_bytes, w.memory_working_set_max_bytes)},
+      request);
+  if (w.oom_kills > 0) {
+    impl_->models.on_oom(key, w.end_unix_ms / 1000, limit > 0 ? limit : w.memory_peak_bytes);
+  }
+}
+
+webhook::AdmissionResponse Controller::admit(const webhook::AdmissionRequest& request) const {
+  webhook::AdmissionResponse out{.uid = request.uid};
+  if (request.kind != "Pod" || request.operation != "CREATE" || request.object_json.empty()) {
+    return out;
+  }
+  kube::Pod pod = kube::decode<kube::Pod>(request.object_json);
+  if (pod.metadata.namespace_.empty()) pod.metadata.namespace_ = request.ns;
+  std::optional<PolicyObject> p = impl_->view.policy_for(pod);
+  if (!p || p->effective->mode == policy::UpdateMode::Off) return out;
+  auto now = kube::TimePoint(std::chrono::system_clock::now());
+  auto recs = policy_recommendations(*p->effective, p->key, impl_->models, now);
+  std::optional<actuator::LimitRangeItem> lr = impl_->view.limit_range(pod.metadata.namespace_);
+  actuator::ResizePlan plan = actuator::plan_resize(
+      {.pod = &pod,
+       .policy = &*p->effective,
+       .recommendations = capped_for_pod(pod, *p->effective, recs, lr ? &*lr : nullptr),
+       .limit_range = lr ? &*lr : nullptr});
+  if (plan.empty()) return out;
+  std::vector<webhook::ContainerResources> set;
+  for (const actuator::ContainerChange& c : plan.changes) {
+    webhook::ContainerResources r{.name = c.name};
+    for (const auto& [name, q] : c.after.requests) r.requests.emplace(name, q);
+    for (const auto& [name, q] : c.after.limits) r.limits.emplace(name, q);
+    set.push_back(std::move(r));
+  }
+  out.patch_json = webhook::container_resources_patch(request.object_json, set);
+  return out;
+}
+
+ControllerStats Controller::stats() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->stats;
+}
+
+const ClusterView& Controller::view() const { return impl_->view; }
+
+}  // namespace tailor::controller

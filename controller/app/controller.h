@@ -1,0 +1,72 @@
+// tailor-controller's work: usage windows into the live models, a periodic pass (reconcile.h)
+// whose statuses and actions it carries out through the API — policy status patches, one PATCH
+// of pods/{name}/resize per pod, evictions — and the answers fed back into the tracked state,
+// which is kept in a ConfigMap so outcome timers survive a restart. Also the webhook's decision
+// for new pods. Only the leader runs passes; every replica keeps its models fed.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "controller/app/cluster_view.h"
+#include "controller/kube/client/rest_client.h"
+#include "controller/usage/usage_server.h"
+#include "controller/webhook/admission_review.h"
+
+namespace tailor::controller {
+
+struct ControllerOptions {
+  std::string strategy = "default";  // recommender strategy: "default" or "vpa"
+  std::string state_namespace = "kube-system";
+  std::string state_config_map = "tailor-controller-state";
+  double updates_per_second = 2;  // global rate limit of resizes and recreations
+  double update_burst = 10;
+  actuator::UpdateRule update_rule{};
+  double eviction_tolerance = 0.5;
+  ClusterViewOptions view{};
+  std::chrono::hours idle_model_ttl{24 * 8};  // forget containers not seen for this long
+};
+
+struct ControllerStats {
+  std::uint64_t passes = 0;
+  std::uint64_t resizes = 0;            // PATCHes of /resize accepted by the API
+  std::uint64_t resize_errors = 0;      // refused or failed
+  std::uint64_t recreations = 0;        // evictions accepted
+  std::uint64_t eviction_refusals = 0;  // 429 (PDB) and other refusals
+  std::uint64_t status_updates = 0;
+  std::uint64_t windows = 0;            // usage windows folded into the models
+  std::uint64_t windows_unmatched = 0;  // pods not under any policy
+};
+
+class Controller {
+ public:
+  Controller(kube::RestClient& client, ControllerOptions options);
+  ~Controller();
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+
+  void start();  // informers
+  bool wait_for_sync(std::chrono::milliseconds timeout) const;
+  void stop();
+
+  // On becoming leader: reads the tracked state back.
+  void load_state();
+  // One pass (leader only); returns the number of actions taken.
+  std::size_t run_pass(kube::TimePoint now);
+  // A standby's pass: which pod belongs to which policy (to feed the models), nothing written.
+  void refresh(kube::TimePoint now);
+
+  void on_usage(const usage::UsageWindow& window);
+  webhook::AdmissionResponse admit(const webhook::AdmissionRequest& request) const;
+
+  ControllerStats stats() const;
+  const ClusterView& view() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tailor::controller

@@ -1,0 +1,187 @@
+#include "controller/app/reconcile.h"
+
+#include <gtest/gtest.h>
+
+#include "controller/kube/model/decode.h"
+#include "controller/policy/decode.h"
+#include "controller/policy/status.h"
+
+namespace tailor::controller {
+namespace {
+
+using recommender::kHour;
+using recommender::kMiB;
+
+const kube::TimePoint kStart = kube::parse_rfc3339("2026-11-22T00:00:00Z");
+
+class Owners : public policy::OwnerLookup {
+ public:
+  const kube::ObjectMeta* find(std::string_view ns,
+                               const kube::OwnerReference& owner) const override {
+    return ns == "shop" && owner.name == "web-5d9" ? &replica_set_ : nullptr;
+  }
+
+ private:
+  kube::ObjectMeta replica_set_ = [] {
+    kube::ObjectMeta m;
+    m.name = "web-5d9";
+    m.namespace_ = "shop";
+    m.uid = "rs-uid";
+    m.owner_references.push_back({.api_version = "apps/v1",
+                                  .kind = "Deployment",
+                                  .name = "web",
+                                  .uid = "d-uid",
+                                  .controller = true});
+    return m;
+  }();
+};
+
+std::shared_ptr<const kube::Pod> pod(const std::string& name,
+                                     const std::string& extra_status = "") {
+  return std::make_shared<const kube::Pod>(kube::decode<kube::Pod>(R"({
+    "metadata":{"name":")" + name + R"(","namespace":"shop","uid":"uid-)" +
+                                                                   name + R"(",
+      "generation":1,"creationTimestamp":"2026-11-22T00:00:00Z",
+      "ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-5d9",
+        "uid":"rs-uid","controller":true}]},
+    "spec":{"nodeName":"n1","containers":[{"name":"app","image":"busybox",
+      "resources":{"requests":{"cpu":"100m","memory":"100Mi"},
+                   "limits":{"cpu":"200m","memory":"200Mi"}}}]},
+    "status":{"phase":"Running","qosClass":"Burstable","startTime":"2026-11-22T00:00:00Z",
+      "conditions":[{"type":"Ready","status":"True"})" + extra_status +
+                                                                   R"(],
+      "containerStatuses":[{"name":"app","ready":true,"restartCount":0,
+        "allocatedResources":{"cpu":"100m","memory":"100Mi"},
+        "resources":{"requests":{"cpu":"100m","memory":"100Mi"},
+                     "limits":{"cpu":"200m","memory":"200Mi"}}}]}})"));
+}
+
+PolicyObject vsp(const std::string& mode, const std::string& extra_spec = "") {
+  auto d = policy::decode_vertical_scaling_policy(R"({
+    "apiVersion":"autoscaling.tailor.dev/v1alpha1","kind":"VerticalScalingPolicy",
+    "metadata":{"name":"web","namespace":"shop","uid":"p-uid",
+      "creationTimestamp":"2026-11-21T00:00:00Z"},
+    "spec":{"targetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},
+      "updatePolicy":{"mode":")" + mode + R"("})" +
+                                                  extra_spec + "}}");
+  PolicyObject p{.key = "shop/web", .metadata = d.object.metadata, .status = d.object.status};
+  policy::Validated v = policy::validate(d.object);
+  if (v.policy) {
+    p.effective = v.policy;
+  } else {
+    p.problems = v.problems;
+  }
+  return p;
+}
+
+class ReconcileTest : public ::testing::Test {
+ protected:
+  ReconcileTest()
+      : models_(
+            std::shared_ptr<const recommender::StrategyFactory>(recommender::make_vpa_strategy())) {
+    // Two hours of the app using 1 core and 400 MiB: far above its 100m / 100Mi.
+    for (recommender::Seconds t = to_seconds(kStart); t < to_seconds(kStart) + 2 * kHour; t += 60) {
+      models_.observe({"shop/web", "app"},
+                      {.start = t, .length = 60, .cpu_cores = 1.0, .memory_peak_bytes = 400 * kMiB},
+                      {.cpu_cores = 0.1, .memory_bytes = 100 * kMiB});
+    }
+  }
+
+  PassInputs inputs(std::vector<PolicyObject> policies,
+                    std::vector<std::shared_ptr<const kube::Pod>> pods) {
+    PassInputs in;
+    in.policies = std::move(policies);
+    in.pods = std::move(pods);
+    in.owners = std::make_shared<Owners>();
+    in.now = kStart + std::chrono::hours(2);
+    in.update_budget = 10;
+    in.largest_allocatable = {{"cpu", kube::Quantity::parse("8")},
+                              {"memory", kube::Quantity::parse("16Gi")}};
+    return in;
+  }
+
+  recommendation::ModelRegistry models_;
+  TrackedState state_;
+};
+
+TEST_F(ReconcileTest, RecommendsAndResizesAPodFarBelowItsTarget) {
+  PassResult r = reconcile(inputs({vsp("InPlaceOrRecreate")}, {pod("web-1")}), models_, state_);
+  ASSERT_EQ(r.statuses.size(), 1u);
+  const policy::PolicyStatus& s = r.statuses[0].status;
+  ASSERT_TRUE(s.recommendation.has_value());
+  ASSERT_EQ(s.recommendation->container_recommendations.size(), 1u);
+  EXPECT_EQ(s.recommendation->container_recommendations[0].container_name, "app");
+  const policy::PolicyCondition* provided =
+      policy::find_condition(s.conditions, policy::kRecommendationProvided);
+  ASSERT_NE(provided, nullptr);
+  EXPECT_EQ(provided->status, "True");
+  EXPECT_EQ(r.policy_of_pod.at("shop/web-1"), "shop/web");
+  ASSERT_EQ(r.actions.size(), 1u);
+  EXPECT_EQ(r.actions[0].kind, PodAction::Kind::Resize);
+  EXPECT_EQ(r.actions[0].uid, "uid-web-1");
+  EXPECT_NE(r.actions[0].body.find("\"resources\""), std::string::npos) << r.actions[0].body;
+  EXPECT_GT(kube::find_resource(r.actions[0].totals, "cpu")->as_double(), 0.9);
+}
+
+TEST_F(ReconcileTest, OffModeOnlyWritesStatus) {
+  PassResult r = reconcile(inputs({vsp("Off")}, {pod("web-1")}), models_, state_);
+  EXPECT_EQ(r.statuses.size(), 1u);
+  EXPECT_TRUE(r.actions.empty());
+}
+
+TEST_F(ReconcileTest, InfeasibleResizeIsRecreatedExceptInPlaceMode) {
+  std::string infeasible =
+      R"(,{"type":"PodResizePending","status":"True","reason":"Infeasible","observedGeneration":2,
+           "message":"Node didn't have enough capacity: cpu, requested: 1100, capacity: 1000"})";
+  auto resized = std::make_shared<kube::Pod>(*pod("web-1", infeasible));
+  resized->metadata.generation = 2;
+  for (const std::string mode : {"InPlaceOrRecreate", "InPlace"}) {
+    TrackedState state;
+    state.resizes["uid-web-1"] = {.pod_uid = "uid-web-1",
+                                  .generation = 2,
+                                  .status = actuator::ResizeStatus::Proposed,
+                                  .since = kStart + std::chrono::minutes(119),
+                                  .requested = kStart + std::chrono::minutes(119)};
+    PassResult r = reconcile(inputs({vsp(mode)}, {resized}), models_, state);
+    if (mode == "InPlace") {
+      EXPECT_TRUE(r.actions.empty()) << mode;
+    } else {
+      ASSERT_EQ(r.actions.size(), 1u) << mode;
+      EXPECT_EQ(r.actions[0].kind, PodAction::Kind::Recreate);
+    }
+  }
+}
+
+TEST_F(ReconcileTest, InvalidPolicyGetsConfigInvalidAndActsOnNothing) {
+  PolicyObject bad = vsp("InPlaceOrRecreate",
+                         R"(,"resourcePolicy":{"containerPolicies":[{"containerName":"*",
+                            "minAllowed":{"cpu":"2"},"maxAllowed":{"cpu":"1"}}]})");
+  ASSERT_FALSE(bad.effective.has_value());
+  PassResult r = reconcile(inputs({bad}, {pod("web-1")}), models_, state_);
+  ASSERT_EQ(r.statuses.size(), 1u);
+  const policy::PolicyCondition* c =
+      policy::find_condition(r.statuses[0].status.conditions, policy::kConfigInvalid);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->status, "True");
+  EXPECT_TRUE(r.actions.empty());
+  EXPECT_TRUE(r.policy_of_pod.empty());
+}
+
+TEST_F(ReconcileTest, ForgetsStateOfPodsThatAreGone) {
+  state_.resizes["uid-gone"] = {.pod_uid = "uid-gone"};
+  state_.last_change["uid-gone"] = kStart;
+  reconcile(inputs({vsp("Off")}, {pod("web-1")}), models_, state_);
+  EXPECT_TRUE(state_.resizes.empty());
+  EXPECT_TRUE(state_.last_change.empty());
+}
+
+TEST_F(ReconcileTest, RateLimitHoldsUpdatesBack) {
+  PassInputs in = inputs({vsp("InPlaceOrRecreate")}, {pod("web-1"), pod("web-2")});
+  in.update_budget = 1;
+  PassResult r = reconcile(in, models_, state_);
+  EXPECT_EQ(r.actions.size(), 1u);
+  EXPECT_EQ(r.skipped.size(), 1u);
+}
+
+}  // namespace
+}  // namespace tailor::controller
