@@ -134,15 +134,19 @@ void set_limits(const ResizeInputs& in, kube::PodSpec& spec, const std::vector<S
   }
 }
 
-bool same_controlled(const kube::ResourceRequirements& a, const kube::ResourceRequirements& b) {
-  for (std::string_view r : kControlled) {
-    for (auto [x, y] : {std::pair{&a.requests, &b.requests}, std::pair{&a.limits, &b.limits}}) {
-      const Quantity* qa = kube::find_resource(*x, r);
-      const Quantity* qb = kube::find_resource(*y, r);
-      if ((qa == nullptr) != (qb == nullptr) || (qa && *qa != *qb)) return false;
-    }
+bool resource_changed(const kube::ResourceRequirements& a, const kube::ResourceRequirements& b,
+                      std::string_view resource) {
+  for (auto [x, y] : {std::pair{&a.requests, &b.requests}, std::pair{&a.limits, &b.limits}}) {
+    const Quantity* qa = kube::find_resource(*x, resource);
+    const Quantity* qb = kube::find_resource(*y, resource);
+    if ((qa == nullptr) != (qb == nullptr) || (qa && *qa != *qb)) return true;
   }
-  return true;
+  return false;
+}
+
+bool same_controlled(const kube::ResourceRequirements& a, const kube::ResourceRequirements& b) {
+  return std::none_of(std::begin(kControlled), std::end(kControlled),
+                      [&](std::string_view r) { return resource_changed(a, b, r); });
 }
 
 ResourceList controlled_only(const ResourceList& list) {
@@ -211,6 +215,20 @@ ResizePlan plan_resize(const ResizeInputs& in) {
     plan.changes.clear();
   }
   return plan;
+}
+
+bool restarts_containers(const kube::Pod& pod, const ResizePlan& plan) {
+  for (const auto& change : plan.changes) {
+    const kube::Container* c = kube::find_container(pod.spec, change.name);
+    if (!c) continue;
+    for (const auto& policy : c->resize_policy) {
+      if (policy.restart_policy == "RestartContainer" &&
+          resource_changed(change.before, change.after, policy.resource_name)) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 }  // namespace tailor::actuator

@@ -52,4 +52,9 @@ struct ResizePlan {
 
 ResizePlan plan_resize(const ResizeInputs& inputs);
 
+// Whether applying the plan restarts a container: a changed resource whose resizePolicy is
+// RestartContainer (a policy on an unchanged resource restarts nothing). Such a resize is
+// disruptive and counts against the workload's disruption limit.
+bool restarts_containers(const kube::Pod& pod, const ResizePlan& plan);
+
 }  // namespace tailor::actuator

@@ -237,3 +237,25 @@ TEST(PlanAtCreation, DefaultLimitsScaleAndQosMayChange) {
 
 }  // namespace
 }  // namespace tailor::actuator
+
+namespace tailor::actuator {
+namespace {
+
+using namespace testing_support;
+
+TEST(RestartsContainers, OnlyForAChangedResourceWithRestartContainer) {
+  kube::Pod pod = running_pod({container("app", "cpu=100m,memory=100Mi")});
+  pod.spec.containers[0].resize_policy = {{"cpu", "NotRequired"}, {"memory", "RestartContainer"}};
+  policy::EffectivePolicy policy = default_policy();
+  ResizePlan cpu_only =
+      plan_resize(ResizeInputs{&pod, &policy, {recommendation("app", "cpu=200m,memory=100Mi")}});
+  ASSERT_FALSE(cpu_only.empty());
+  EXPECT_FALSE(restarts_containers(pod, cpu_only));
+  ResizePlan memory =
+      plan_resize(ResizeInputs{&pod, &policy, {recommendation("app", "cpu=100m,memory=200Mi")}});
+  ASSERT_FALSE(memory.empty());
+  EXPECT_TRUE(restarts_containers(pod, memory));
+}
+
+}  // namespace
+}  // namespace tailor::actuator
