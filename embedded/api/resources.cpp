@@ -1,6 +1,11 @@
 #include "embedded/api/resources.h"
 
 #include <algorithm>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
 
 namespace tailor::kube::embedded {
 namespace {
@@ -182,6 +187,63 @@ std::vector<ResourceInfo> all_builtin() {
   return all;
 }
 
+// Custom resources: registrations per owner and key; ResourceInfos are pooled and never freed.
+struct Registration {
+  const void* owner;
+  std::string key;
+  std::vector<const ResourceInfo*> infos;
+};
+
+using Refresher = std::shared_ptr<const std::function<void()>>;
+
+struct CustomRegistry {
+  std::shared_mutex mu;
+  std::deque<std::unique_ptr<const ResourceInfo>> pool;
+  std::vector<Registration> registrations;
+  std::map<const void*, Refresher> refreshers;
+
+  const ResourceInfo* pooled(ResourceInfo info) {
+    for (const auto& p : pool) {
+      if (*p == info) return p.get();
+    }
+    pool.push_back(std::make_unique<const ResourceInfo>(std::move(info)));
+    return pool.back().get();
+  }
+};
+
+// Leaked on purpose: clusters may be torn down during static destruction.
+CustomRegistry& custom() {
+  static CustomRegistry* registry = new CustomRegistry;
+  return *registry;
+}
+
+thread_local bool refreshing = false;
+
+void refresh_custom() {
+  if (refreshing) return;  // a refresher looking resources up sees the state it is building
+  std::vector<Refresher> refreshers;
+  {
+    std::shared_lock lock(custom().mu);
+    for (const auto& [owner, r] : custom().refreshers) refreshers.push_back(r);
+  }
+  refreshing = true;
+  try {
+    for (const Refresher& r : refreshers) (*r)();
+  } catch (...) {
+    refreshing = false;
+    throw;
+  }
+  refreshing = false;
+}
+
+const ResourceInfo* find_builtin(const std::string& group, const std::string& version,
+                                 const std::string& resource) {
+  for (const ResourceInfo& r : builtin_resources()) {
+    if (r.group == group && r.version == version && r.resource == resource) return &r;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 const std::vector<ResourceInfo>& builtin_resources() {
@@ -191,19 +253,67 @@ const std::vector<ResourceInfo>& builtin_resources() {
 
 const ResourceInfo* find_resource(const std::string& group, const std::string& version,
                                   const std::string& resource) {
-  for (const ResourceInfo& r : builtin_resources()) {
-    if (r.group == group && r.version == version && r.resource == resource) return &r;
+  if (const ResourceInfo* r = find_builtin(group, version, resource)) return r;
+  refresh_custom();
+  std::shared_lock lock(custom().mu);
+  for (const Registration& reg : custom().registrations) {
+    for (const ResourceInfo* r : reg.infos) {
+      if (r->group == group && r->version == version && r->resource == resource) return r;
+    }
   }
   return nullptr;
 }
 
+std::vector<const ResourceInfo*> served_resources() {
+  std::vector<const ResourceInfo*> out;
+  for (const ResourceInfo& r : builtin_resources()) out.push_back(&r);
+  refresh_custom();
+  std::shared_lock lock(custom().mu);
+  for (const Registration& reg : custom().registrations) {
+    for (const ResourceInfo* r : reg.infos) {
+      bool shadowed = std::any_of(out.begin(), out.end(), [&](const ResourceInfo* o) {
+        return o->group == r->group && o->version == r->version && o->resource == r->resource;
+      });
+      if (!shadowed) out.push_back(r);
+    }
+  }
+  return out;
+}
+
 std::vector<std::pair<std::string, std::string>> served_group_versions() {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const ResourceInfo& r : builtin_resources()) {
-    std::pair<std::string, std::string> gv{r.group, r.version};
+  for (const ResourceInfo* r : served_resources()) {
+    std::pair<std::string, std::string> gv{r->group, r->version};
     if (std::find(out.begin(), out.end(), gv) == out.end()) out.push_back(gv);
   }
   return out;
+}
+
+std::vector<const ResourceInfo*> serve_custom_resources(const void* owner, const std::string& key,
+                                                        std::vector<ResourceInfo> infos) {
+  CustomRegistry& reg = custom();
+  std::unique_lock lock(reg.mu);
+  std::erase_if(reg.registrations,
+                [&](const Registration& r) { return r.owner == owner && r.key == key; });
+  std::vector<const ResourceInfo*> pointers;
+  for (ResourceInfo& info : infos) pointers.push_back(reg.pooled(std::move(info)));
+  if (!pointers.empty()) reg.registrations.push_back({owner, key, pointers});
+  return pointers;
+}
+
+void forget_custom_resources(const void* owner) {
+  std::unique_lock lock(custom().mu);
+  std::erase_if(custom().registrations, [&](const Registration& r) { return r.owner == owner; });
+  custom().refreshers.erase(owner);
+}
+
+void set_custom_resource_refresher(const void* owner, std::function<void()> refresh) {
+  std::unique_lock lock(custom().mu);
+  if (refresh) {
+    custom().refreshers[owner] = std::make_shared<const std::function<void()>>(std::move(refresh));
+  } else {
+    custom().refreshers.erase(owner);
+  }
 }
 
 }  // namespace tailor::kube::embedded

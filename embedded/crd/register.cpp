@@ -1,7 +1,82 @@
+// CRDs in the REST handler: defaulting and validation of CustomResourceDefinitions, and of custom
+// objects their structural schema (pruning, defaults, validation) as admission plugins.
+#include "embedded/api/resources.h"
+#include "embedded/crd/custom_resources.h"
+#include "embedded/crd/schema.h"
 #include "embedded/server/features.h"
+#include "embedded/storage/object_meta.h"
 
 namespace tailor::kube::embedded {
+namespace {
 
-void add_custom_resources(ApiExtensions&, ObjectStore&) {}
+bool is_crd(const ResourceInfo& r) {
+  return r.group == "apiextensions.k8s.io" && r.resource == "customresourcedefinitions";
+}
+
+bool is_builtin(const ResourceInfo& r) {
+  const std::vector<ResourceInfo>& all = builtin_resources();
+  return &r >= all.data() && &r < all.data() + all.size();
+}
+
+void check_immutable(const bj::object& next, const bj::object& old, std::string_view path,
+                     std::vector<FieldCause>& causes) {
+  std::string now = string_at(next, path);
+  if (now != string_at(old, path)) {
+    causes.push_back({"FieldValueInvalid", "Invalid value: \"" + now + "\": field is immutable",
+                      std::string(path)});
+  }
+}
+
+void admit_definition(AdmissionRequest& request) {
+  if (!is_crd(request.resource) || request.subresource == "status") return;
+  crd::default_definition(request.object);
+  if (request.operation == AdmissionOperation::Create) request.object.erase("status");
+  std::vector<FieldCause> causes = crd::validation_errors(request.object);
+  if (request.old_object) {
+    check_immutable(request.object, *request.old_object, "spec.group", causes);
+    check_immutable(request.object, *request.old_object, "spec.names.plural", causes);
+  }
+  if (!causes.empty()) {
+    throw invalid("apiextensions.k8s.io", "CustomResourceDefinition",
+                  meta_string(request.object, "name"), std::move(causes));
+  }
+}
+
+const bj::object* schema_for(const crd::CustomResources& crds, const AdmissionRequest& request,
+                             std::shared_ptr<const crd::Definition>& holder) {
+  if (is_builtin(request.resource)) return nullptr;
+  holder = crds.definition(request.resource);
+  const crd::Version* v = holder ? holder->version(request.resource.version) : nullptr;
+  return v ? v->schema.get() : nullptr;
+}
+
+}  // namespace
+
+void add_custom_resources(ApiExtensions& extensions, ObjectStore& store) {
+  auto crds = std::make_shared<crd::CustomResources>(store);
+  crds->start(crds);
+  extensions.mutating.push_back([crds](AdmissionRequest& request) {
+    if (is_crd(request.resource)) return admit_definition(request);
+    std::shared_ptr<const crd::Definition> d;
+    const bj::object* schema = schema_for(*crds, request, d);
+    if (!schema) return;
+    // With a status subresource, status is written only through it (ignored on create).
+    if (request.operation == AdmissionOperation::Create &&
+        request.resource.has_subresource("status")) {
+      request.object.erase("status");
+    }
+    crd::prune(request.object, *schema);
+    crd::apply_defaults(request.object, *schema);
+  });
+  extensions.validating.push_back([crds](AdmissionRequest& request) {
+    std::shared_ptr<const crd::Definition> d;
+    const bj::object* schema = schema_for(*crds, request, d);
+    if (!schema) return;
+    std::vector<FieldCause> causes = crd::violations(request.object, *schema);
+    if (!causes.empty()) {
+      throw invalid(d->group, d->kind, meta_string(request.object, "name"), std::move(causes));
+    }
+  });
+}
 
 }  // namespace tailor::kube::embedded

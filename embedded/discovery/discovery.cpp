@@ -31,9 +31,11 @@ std::string group_version(const std::string& group, const std::string& version) 
 }
 
 bj::object subresource_kind(const ResourceInfo& r, const std::string& subresource) {
-  if (subresource == "eviction") return {{"group", "policy"}, {"version", "v1"}, {"kind", "Eviction"}};
+  if (subresource == "eviction")
+    return {{"group", "policy"}, {"version", "v1"}, {"kind", "Eviction"}};
   if (subresource == "binding") return {{"group", ""}, {"version", "v1"}, {"kind", "Binding"}};
-  if (subresource == "scale") return {{"group", "autoscaling"}, {"version", "v1"}, {"kind", "Scale"}};
+  if (subresource == "scale")
+    return {{"group", "autoscaling"}, {"version", "v1"}, {"kind", "Scale"}};
   return {{"group", r.group}, {"version", r.version}, {"kind", r.kind}};
 }
 
@@ -48,10 +50,9 @@ bj::object aggregated_resource(const ResourceInfo& r) {
   if (!r.categories.empty()) o["categories"] = strings(r.categories);
   bj::array subs;
   for (const std::string& s : r.subresources) {
-    subs.push_back(bj::object{
-        {"subresource", s},
-        {"responseKind", subresource_kind(r, s)},
-        {"verbs", subresource_verbs(s)}});
+    subs.push_back(bj::object{{"subresource", s},
+                              {"responseKind", subresource_kind(r, s)},
+                              {"verbs", subresource_verbs(s)}});
   }
   if (!subs.empty()) o["subresources"] = std::move(subs);
   return o;
@@ -80,8 +81,8 @@ std::string aggregated_discovery(bool core) {
   for (const auto& [group, version] : served_group_versions()) {
     if (group.empty() != core) continue;
     bj::array resources;
-    for (const ResourceInfo& r : builtin_resources()) {
-      if (r.group == group && r.version == version) resources.push_back(aggregated_resource(r));
+    for (const ResourceInfo* r : served_resources()) {
+      if (r->group == group && r->version == version) resources.push_back(aggregated_resource(*r));
     }
     items.push_back(
         bj::object{{"metadata", bj::object{{"name", group}, {"creationTimestamp", nullptr}}},
@@ -148,7 +149,8 @@ std::optional<std::string> legacy_api_group(const std::string& group) {
 std::optional<std::string> legacy_resource_list(const std::string& group,
                                                 const std::string& version) {
   bj::array resources;
-  for (const ResourceInfo& r : builtin_resources()) {
+  for (const ResourceInfo* info : served_resources()) {
+    const ResourceInfo& r = *info;
     if (r.group != group || r.version != version) continue;
     bj::object o{{"name", r.resource},
                  {"singularName", r.singular},
@@ -194,7 +196,8 @@ std::string openapi_v3_root() {
 // kubectl's validation looks for before relying on server-side field validation.
 std::optional<std::string> openapi_v3_group_version(const std::string& path) {
   bj::object paths;
-  for (const ResourceInfo& r : builtin_resources()) {
+  for (const ResourceInfo* info : served_resources()) {
+    const ResourceInfo& r = *info;
     if (openapi_path(r.group, r.version) != path) continue;
     std::string url =
         "/" + path + (r.namespaced ? "/namespaces/{namespace}/" : "/") + r.resource + "/{name}";

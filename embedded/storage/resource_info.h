@@ -31,6 +31,7 @@ struct ResourceInfo {
   std::string api_version() const;  // "v1", "coordination.k8s.io/v1"
   std::string list_kind() const { return kind + "List"; }
   GroupResource group_resource() const { return {group, resource}; }
+  bool operator==(const ResourceInfo&) const = default;
 };
 
 }  // namespace tailor::kube::embedded

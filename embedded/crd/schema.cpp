@@ -1,0 +1,344 @@
+#include "embedded/crd/schema.h"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+
+#include "embedded/storage/object_meta.h"
+
+namespace tailor::kube::embedded::crd {
+namespace {
+
+const bj::object* member_object(const bj::object& o, std::string_view key) {
+  const bj::value* v = o.if_contains(key);
+  return v && v->is_object() ? &v->as_object() : nullptr;
+}
+
+bool flag(const bj::object& o, std::string_view key) {
+  const bj::value* v = o.if_contains(key);
+  return v && v->is_bool() && v->as_bool();
+}
+
+std::string type_of(const bj::object& schema) {
+  const bj::value* t = schema.if_contains("type");
+  return t && t->is_string() ? std::string(t->as_string()) : "";
+}
+
+// ---- structural checks of the CRD's schema ----
+
+const std::vector<std::string> kTypes = {"array",  "boolean", "integer",
+                                         "number", "object",  "string"};
+
+void check_node(const bj::value& node, const std::string& path, const std::string& empty_type_why,
+                std::vector<FieldCause>& out);
+
+void check_children(const bj::object& s, const std::string& path, std::vector<FieldCause>& out) {
+  if (const bj::object* props = member_object(s, "properties")) {
+    for (const auto& [name, child] : *props) {
+      check_node(child, path + ".properties[" + std::string(name) + "]",
+                 "must not be empty for specified object fields", out);
+    }
+    if (s.contains("additionalProperties") && s.at("additionalProperties").is_object()) {
+      out.push_back({"FieldValueForbidden",
+                     "Forbidden: additionalProperties and properties are mutual exclusive",
+                     path + ".additionalProperties"});
+    }
+  }
+  if (const bj::value* ap = s.if_contains("additionalProperties"); ap && ap->is_object()) {
+    check_node(*ap, path + ".additionalProperties", "must not be empty for specified object fields",
+               out);
+  }
+  if (type_of(s) == "array") {
+    const bj::value* items = s.if_contains("items");
+    if (!items) {
+      out.push_back({"FieldValueRequired", "Required value: must be specified", path + ".items"});
+    } else {
+      check_node(*items, path + ".items", "must not be empty for specified array items", out);
+    }
+  }
+}
+
+void check_pattern(const bj::object& s, const std::string& path, std::vector<FieldCause>& out) {
+  const bj::value* p = s.if_contains("pattern");
+  if (!p || !p->is_string()) return;
+  try {
+    std::regex compiled{std::string(p->as_string())};
+  } catch (const std::regex_error& e) {
+    out.push_back({"FieldValueInvalid",
+                   "Invalid value: " + bj::serialize(*p) +
+                       ": must be a valid regular expression, but isn't: " + e.what(),
+                   path + ".pattern"});
+  }
+}
+
+void check_node(const bj::value& node, const std::string& path, const std::string& empty_type_why,
+                std::vector<FieldCause>& out) {
+  if (!node.is_object()) {
+    out.push_back({"FieldValueInvalid",
+                   "Invalid value: " + bj::serialize(node) + ": must be a schema object", path});
+    return;
+  }
+  const bj::object& s = node.as_object();
+  std::string type = type_of(s);
+  bool untyped_ok =
+      flag(s, "x-kubernetes-int-or-string") || flag(s, "x-kubernetes-preserve-unknown-fields");
+  if (type.empty() && !untyped_ok) {
+    out.push_back({"FieldValueRequired", "Required value: " + empty_type_why, path + ".type"});
+  } else if (!type.empty() && std::find(kTypes.begin(), kTypes.end(), type) == kTypes.end()) {
+    std::string supported;
+    for (const std::string& t : kTypes) supported += (supported.empty() ? "\"" : ", \"") + t + "\"";
+    out.push_back({"FieldValueNotSupported",
+                   "Unsupported value: \"" + type + "\": supported values: " + supported,
+                   path + ".type"});
+  }
+  check_pattern(s, path, out);
+  check_children(s, path, out);
+}
+
+// ---- pruning and defaulting ----
+
+void prune_value(bj::value& value, const bj::object& schema);
+
+void prune_object(bj::object& o, const bj::object& schema, bool root) {
+  const bj::object* props = member_object(schema, "properties");
+  const bj::value* additional = schema.if_contains("additionalProperties");
+  bool preserve = flag(schema, "x-kubernetes-preserve-unknown-fields");
+  std::vector<std::string> unknown;
+  for (auto& [key, child] : o) {
+    if (root && (key == "apiVersion" || key == "kind" || key == "metadata")) continue;
+    if (props && props->contains(key) && props->at(key).is_object()) {
+      prune_value(child, props->at(key).as_object());
+    } else if (additional && additional->is_object()) {
+      prune_value(child, additional->as_object());
+    } else if (!preserve && !(additional && additional->is_bool() && additional->as_bool())) {
+      unknown.emplace_back(key);
+    }
+  }
+  for (const std::string& key : unknown) o.erase(key);
+}
+
+void prune_value(bj::value& value, const bj::object& schema) {
+  if (value.is_object()) {
+    prune_object(value.as_object(), schema, false);
+  } else if (value.is_array()) {
+    const bj::object* items = member_object(schema, "items");
+    if (!items) return;
+    for (bj::value& v : value.as_array()) prune_value(v, *items);
+  }
+}
+
+void default_value(bj::value& value, const bj::object& schema);
+
+void default_object(bj::object& o, const bj::object& schema) {
+  if (const bj::object* props = member_object(schema, "properties")) {
+    for (const auto& [key, child] : *props) {
+      if (!child.is_object()) continue;
+      const bj::object& cs = child.as_object();
+      const bj::value* def = cs.if_contains("default");
+      bj::value* present = o.if_contains(key);
+      bool null_to_default = present && present->is_null() && !flag(cs, "nullable");
+      if (def && (!present || null_to_default)) o[key] = *def;
+      if (bj::value* v = o.if_contains(key)) default_value(*v, cs);
+    }
+  }
+  if (const bj::object* additional = member_object(schema, "additionalProperties")) {
+    for (auto& [key, child] : o) default_value(child, *additional);
+  }
+}
+
+void default_value(bj::value& value, const bj::object& schema) {
+  if (value.is_object()) {
+    default_object(value.as_object(), schema);
+  } else if (value.is_array()) {
+    if (const bj::object* items = member_object(schema, "items")) {
+      for (bj::value& v : value.as_array()) default_value(v, *items);
+    }
+  }
+}
+
+// ---- validation ----
+
+std::string json_type(const bj::value& v) {
+  if (v.is_null()) return "null";
+  if (v.is_string()) return "string";
+  if (v.is_bool()) return "boolean";
+  if (v.is_object()) return "object";
+  if (v.is_array()) return "array";
+  if (v.is_double()) return "number";
+  return "integer";
+}
+
+bool integral(const bj::value& v) {
+  if (v.is_int64() || v.is_uint64()) return true;
+  return v.is_double() &&
+         v.as_double() == static_cast<double>(static_cast<long long>(v.as_double()));
+}
+
+bool has_type(const bj::value& v, const std::string& type) {
+  if (type == "integer") return integral(v);
+  if (type == "number") return v.is_number();
+  return json_type(v) == type;
+}
+
+// A value in "Invalid value: ..." (strings quoted, as Go's %q).
+std::string shown(const bj::value& v) { return bj::serialize(v); }
+
+class Validator {
+ public:
+  std::vector<FieldCause> causes;
+
+  void value(const bj::value& v, const bj::object& s, const std::string& path) {
+    if (v.is_null()) {
+      if (!flag(s, "nullable") && !untyped(s)) type_error(v, type_of(s), path);
+      return;
+    }
+    if (!type_ok(v, s, path)) return;
+    enumeration(v, s, path);
+    if (v.is_number()) bounds(v, s, path);
+    if (v.is_string()) pattern(v, s, path);
+    if (v.is_object()) object(v.as_object(), s, path);
+    if (v.is_array()) {
+      if (const bj::object* items = member_object(s, "items")) {
+        const bj::array& a = v.as_array();
+        for (std::size_t i = 0; i < a.size(); ++i)
+          value(a[i], *items, path + "[" + std::to_string(i) + "]");
+      }
+    }
+  }
+
+  void object(const bj::object& o, const bj::object& s, const std::string& path) {
+    std::string prefix = path.empty() ? "" : path + ".";
+    if (const bj::value* req = s.if_contains("required"); req && req->is_array()) {
+      for (const bj::value& name : req->as_array()) {
+        if (name.is_string() && !o.contains(name.as_string())) {
+          causes.push_back(
+              {"FieldValueRequired", "Required value", prefix + std::string(name.as_string())});
+        }
+      }
+    }
+    const bj::object* props = member_object(s, "properties");
+    const bj::object* additional = member_object(s, "additionalProperties");
+    for (const auto& [key, child] : o) {
+      if (path.empty() && (key == "apiVersion" || key == "kind" || key == "metadata")) continue;
+      if (props && props->contains(key) && props->at(key).is_object()) {
+        value(child, props->at(key).as_object(), prefix + std::string(key));
+      } else if (additional) {
+        value(child, *additional, prefix + std::string(key));
+      }
+    }
+  }
+
+ private:
+  static bool untyped(const bj::object& s) {
+    return type_of(s).empty() && !flag(s, "x-kubernetes-int-or-string");
+  }
+
+  bool type_ok(const bj::value& v, const bj::object& s, const std::string& path) {
+    if (flag(s, "x-kubernetes-int-or-string")) {
+      if (integral(v) || v.is_string()) return true;
+      type_error(v, "integer,string", path);
+      return false;
+    }
+    std::string type = type_of(s);
+    if (type.empty() || has_type(v, type)) return true;
+    type_error(v, type, path);
+    return false;
+  }
+
+  void type_error(const bj::value& v, const std::string& type, const std::string& path) {
+    std::string actual = json_type(v);
+    causes.push_back({"FieldValueTypeInvalid",
+                      "Invalid value: \"" + actual + "\": " + path + " in body must be of type " +
+                          type + ": \"" + actual + "\"",
+                      path});
+  }
+
+  void enumeration(const bj::value& v, const bj::object& s, const std::string& path) {
+    const bj::value* e = s.if_contains("enum");
+    if (!e || !e->is_array()) return;
+    const bj::array& allowed = e->as_array();
+    if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return;
+    std::string supported;
+    for (const bj::value& a : allowed) supported += (supported.empty() ? "" : ", ") + shown(a);
+    causes.push_back({"FieldValueNotSupported",
+                      "Unsupported value: " + shown(v) + ": supported values: " + supported, path});
+  }
+
+  void bounds(const bj::value& v, const bj::object& s, const std::string& path) {
+    double x = v.to_number<double>();
+    auto limit = [&](std::string_view key, std::string_view exclusive, bool lower) {
+      const bj::value* l = s.if_contains(key);
+      if (!l || !l->is_number()) return;
+      double b = l->to_number<double>();
+      bool strict = flag(s, exclusive);
+      bool ok = lower ? (strict ? x > b : x >= b) : (strict ? x < b : x <= b);
+      if (ok) return;
+      std::string relation =
+          std::string(lower ? "greater than" : "less than") + (strict ? "" : " or equal to");
+      causes.push_back({"FieldValueInvalid",
+                        "Invalid value: " + shown(v) + ": " + path + " in body should be " +
+                            relation + " " + bj::serialize(*l),
+                        path});
+    };
+    limit("minimum", "exclusiveMinimum", true);
+    limit("maximum", "exclusiveMaximum", false);
+  }
+
+  void pattern(const bj::value& v, const bj::object& s, const std::string& path) {
+    const bj::value* p = s.if_contains("pattern");
+    if (!p || !p->is_string()) return;
+    std::string text(v.as_string());
+    try {
+      if (std::regex_search(text, compiled(std::string(p->as_string())))) return;
+    } catch (const std::regex_error&) {
+      return;  // rejected when the CRD was written (see check_pattern)
+    }
+    causes.push_back({"FieldValueInvalid",
+                      "Invalid value: " + shown(v) + ": " + path + " in body should match '" +
+                          std::string(p->as_string()) + "'",
+                      path});
+  }
+
+  static const std::regex& compiled(const std::string& pattern) {
+    thread_local std::map<std::string, std::regex> cache;
+    auto it = cache.find(pattern);
+    if (it == cache.end()) it = cache.emplace(pattern, std::regex(pattern)).first;
+    return it->second;
+  }
+};
+
+}  // namespace
+
+std::vector<FieldCause> structural_errors(const bj::value& schema, const std::string& path) {
+  std::vector<FieldCause> out;
+  if (!schema.is_object()) {
+    out.push_back({"FieldValueRequired", "Required value: schemas are required", path});
+    return out;
+  }
+  const bj::object& s = schema.as_object();
+  std::string type = type_of(s);
+  if (type.empty()) {
+    out.push_back(
+        {"FieldValueRequired", "Required value: must not be empty at the root", path + ".type"});
+  } else if (type != "object") {
+    out.push_back({"FieldValueInvalid",
+                   "Invalid value: \"" + type + "\": must be object at the root", path + ".type"});
+  }
+  check_pattern(s, path, out);
+  check_children(s, path, out);
+  return out;
+}
+
+void prune(bj::object& object, const bj::object& schema) { prune_object(object, schema, true); }
+
+void apply_defaults(bj::object& object, const bj::object& schema) {
+  default_object(object, schema);
+}
+
+std::vector<FieldCause> violations(const bj::object& object, const bj::object& schema) {
+  Validator v;
+  v.object(object, schema, "");
+  return v.causes;
+}
+
+}  // namespace tailor::kube::embedded::crd

@@ -1,0 +1,260 @@
+// Mutating admission webhooks through the real kubectl: an HTTPS webhook server in the test
+// (its CA in the configuration's caBundle) that mutates pods, denies them, answers too late, or
+// is not there at all, under failurePolicy Fail and Ignore.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <mutex>
+
+#include "../crd/kubectl_runner.h"
+#include "controller/kube/http/base64.h"
+#include "controller/kube/http/server.h"
+#include "controller/kube/http/tls_certs.h"
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+namespace bj = boost::json;
+
+// Answers AdmissionReviews by path: /mutate labels the pod, /deny refuses it, /slow answers
+// after the caller has given up, /broken answers 500.
+class WebhookServer {
+ public:
+  WebhookServer() : ca_(http::make_ca("webhook-ca")) {
+    http::CertificateAndKey cert = http::make_server_certificate(
+        ca_, "webhook", {"localhost", "hook.default.svc"}, {"127.0.0.1"});
+    http::ServerOptions options;
+    options.tls =
+        http::TlsServerConfig{.cert_chain_pem = cert.cert_pem, .private_key_pem = cert.key_pem};
+    server_ = std::make_unique<http::Server>(options, [this](http::Exchange& e) { handle(e); });
+    server_->start();
+  }
+
+  std::uint16_t port() const { return server_->port(); }
+  std::string ca_bundle() const { return base64_encode(ca_.cert_pem); }
+  std::vector<bj::object> reviews() {
+    std::lock_guard lock(mu_);
+    return reviews_;
+  }
+
+ private:
+  void handle(http::Exchange& e) {
+    const http::ServerRequest& req = e.request();
+    bj::object review = bj::parse(req.body).as_object();
+    {
+      std::lock_guard lock(mu_);
+      reviews_.push_back(review);
+    }
+    std::string uid(review.at("request").at("uid").as_string());
+    bj::object response{{"uid", uid}, {"allowed", true}};
+    if (req.path == "/mutate") {
+      std::string patch = R"([{"op":"add","path":"/metadata/labels/mutated","value":"yes"}])";
+      response["patchType"] = "JSONPatch";
+      response["patch"] = base64_encode(patch);
+    } else if (req.path == "/deny") {
+      response["allowed"] = false;
+      response["status"] = bj::object{
+          {"code", 403}, {"reason", "Forbidden"}, {"message", "pods named bad are not allowed"}};
+    } else if (req.path == "/slow") {
+      e.wait_closed(std::chrono::seconds(10));
+    } else if (req.path == "/broken") {
+      e.respond({500, {{"Content-Type", "text/plain"}}, "oops"});
+      return;
+    }
+    bj::object body{{"apiVersion", "admission.k8s.io/v1"},
+                    {"kind", "AdmissionReview"},
+                    {"response", std::move(response)}};
+    e.respond({200, {{"Content-Type", "application/json"}}, bj::serialize(body)});
+  }
+
+  http::CertificateAndKey ca_;
+  std::unique_ptr<http::Server> server_;
+  std::mutex mu_;
+  std::vector<bj::object> reviews_;
+};
+
+class KubectlWebhookTest : public KubectlClusterTest {
+ protected:
+  // A configuration with one webhook on pod creation.
+  std::string configuration(const std::string& name, const std::string& client_config,
+                            const std::string& policy, int timeout = 10,
+                            const std::string& extra = "") {
+    return "apiVersion: admissionregistration.k8s.io/v1\n"
+           "kind: MutatingWebhookConfiguration\n"
+           "metadata: {name: " +
+           name +
+           "}\n"
+           "webhooks:\n"
+           "- name: " +
+           name +
+           ".tailor.dev\n"
+           "  clientConfig:\n" +
+           client_config +
+           "  rules:\n"
+           "  - {operations: [CREATE], apiGroups: [\"\"], apiVersions: [v1], resources: [pods]}\n"
+           "  failurePolicy: " +
+           policy +
+           "\n"
+           "  sideEffects: None\n"
+           "  admissionReviewVersions: [v1]\n"
+           "  timeoutSeconds: " +
+           std::to_string(timeout) + "\n" + extra;
+  }
+
+  std::string url_config(const std::string& path, std::uint16_t port) {
+    return "    url: https://127.0.0.1:" + std::to_string(port) + path +
+           "\n"
+           "    caBundle: " +
+           hooks_.ca_bundle() + "\n";
+  }
+
+  // The first configuration is applied, later ones replace it (PUT).
+  void install(const std::string& yaml) {
+    write("hook.yaml", yaml);
+    KubectlResult r = kubectl((installed_ ? "replace" : "apply") + std::string(" -f hook.yaml"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    installed_ = true;
+  }
+
+  bool installed_ = false;
+
+  KubectlResult run_pod(const std::string& name) {
+    return kubectl("run " + name + " --image=nginx:1.25");
+  }
+
+  WebhookServer hooks_;
+};
+
+TEST_F(KubectlWebhookTest, MutatingWebhookPatchIsApplied) {
+  install(configuration("mutate", url_config("/mutate", hooks_.port()), "Fail"));
+  KubectlResult r = run_pod("web");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "pod/web created\n");
+  KubectlResult label = kubectl("get pod web -o jsonpath={.metadata.labels}");
+  EXPECT_EQ(label.out, R"({"mutated":"yes","run":"web"})") << label.err;
+  std::vector<bj::object> reviews = hooks_.reviews();
+  ASSERT_EQ(reviews.size(), 1u);
+  const bj::object& request = reviews[0].at("request").as_object();
+  EXPECT_EQ(request.at("operation"), "CREATE");
+  EXPECT_EQ(request.at("namespace"), "default");
+  EXPECT_EQ(request.at("kind"), (bj::object{{"group", ""}, {"version", "v1"}, {"kind", "Pod"}}));
+  EXPECT_EQ(request.at("object").at("metadata").at("name"), "web");
+  // Other kinds and operations do not match the rules.
+  ASSERT_EQ(kubectl("create configmap c --from-literal=a=b").exit_code, 0);
+  ASSERT_EQ(kubectl("label pod web extra=1").exit_code, 0);
+  EXPECT_EQ(hooks_.reviews().size(), 1u);
+}
+
+TEST_F(KubectlWebhookTest, DenialIsTheWebhooksStatus) {
+  install(configuration("deny", url_config("/deny", hooks_.port()), "Ignore"));
+  KubectlResult r = run_pod("bad");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err,
+            "Error from server (Forbidden): admission webhook \"deny.tailor.dev\" denied the "
+            "request: pods named bad are not allowed\n");
+  EXPECT_NE(kubectl("get pod bad").exit_code, 0);
+}
+
+TEST_F(KubectlWebhookTest, TimeoutFailsClosedUnderFail) {
+  install(configuration("slow", url_config("/slow", hooks_.port()), "Fail", 1));
+  KubectlResult r = run_pod("web");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err,
+            "Error from server (InternalError): Internal error occurred: failed calling "
+            "webhook \"slow.tailor.dev\": failed to call webhook: Post \"https://127.0.0.1:" +
+                std::to_string(hooks_.port()) + "/slow?timeout=1s\": context deadline exceeded\n");
+}
+
+TEST_F(KubectlWebhookTest, TimeoutIsIgnoredUnderIgnore) {
+  install(configuration("slow", url_config("/slow", hooks_.port()), "Ignore", 1));
+  KubectlResult r = run_pod("web");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(hooks_.reviews().size(), 1u);
+}
+
+TEST_F(KubectlWebhookTest, UnreachableWebhookFailsOrIsIgnored) {
+  std::uint16_t closed;
+  {
+    http::Server probe({}, [](http::Exchange&) {});
+    probe.start();
+    closed = probe.port();
+  }
+  install(configuration("down", url_config("/", closed), "Fail"));
+  KubectlResult failed = run_pod("web");
+  EXPECT_NE(failed.exit_code, 0);
+  EXPECT_TRUE(failed.err.starts_with(
+      "Error from server (InternalError): Internal error occurred: failed calling webhook "
+      "\"down.tailor.dev\": failed to call webhook: Post \"https://127.0.0.1:" +
+      std::to_string(closed) + "/?timeout=10s\": dial tcp 127.0.0.1:" + std::to_string(closed) +
+      ": connect: connection refused\n"))
+      << failed.err;
+  install(configuration("down", url_config("/", closed), "Ignore"));
+  KubectlResult ignored = run_pod("web");
+  EXPECT_EQ(ignored.exit_code, 0) << ignored.err;
+}
+
+TEST_F(KubectlWebhookTest, UntrustedCertificateAndBadStatusAreFailures) {
+  std::string wrong_ca =
+      "    url: https://127.0.0.1:" + std::to_string(hooks_.port()) +
+      "/mutate\n    caBundle: " + base64_encode(http::make_ca("someone-else").cert_pem) + "\n";
+  install(configuration("tls", wrong_ca, "Fail"));
+  KubectlResult r = run_pod("web");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("failed calling webhook \"tls.tailor.dev\": failed to call webhook: Post "
+                       "\"https://127.0.0.1:" +
+                       std::to_string(hooks_.port()) + "/mutate?timeout=10s\": tls: "),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(hooks_.reviews().empty());
+  install(configuration("tls", url_config("/broken", hooks_.port()), "Fail"));
+  KubectlResult broken = run_pod("web");
+  EXPECT_NE(broken.err.find("failed calling webhook \"tls.tailor.dev\": failed to call webhook: "
+                            "the server responded with the status code 500 but did not return "
+                            "more information"),
+            std::string::npos)
+      << broken.err;
+}
+
+TEST_F(KubectlWebhookTest, ServiceReferenceIsCalledOnLoopback) {
+  std::string service = "    service: {namespace: default, name: hook, path: /mutate, port: " +
+                        std::to_string(hooks_.port()) + "}\n    caBundle: " + hooks_.ca_bundle() +
+                        "\n";
+  install(configuration("svc", service, "Fail"));
+  ASSERT_EQ(run_pod("web").exit_code, 0);
+  EXPECT_EQ(kubectl("get pod web -o jsonpath={.metadata.labels.mutated}").out, "yes");
+}
+
+TEST_F(KubectlWebhookTest, SelectorsLimitWhatIsSentToTheWebhook) {
+  install(configuration("mutate", url_config("/mutate", hooks_.port()), "Fail", 10,
+                        "  namespaceSelector: {matchLabels: {tailor: enabled}}\n"
+                        "  objectSelector:\n"
+                        "    matchExpressions: [{key: skip, operator: DoesNotExist}]\n"));
+  ASSERT_EQ(run_pod("plain").exit_code, 0);
+  EXPECT_TRUE(hooks_.reviews().empty());
+  ASSERT_EQ(kubectl("label namespace default tailor=enabled").exit_code, 0);
+  ASSERT_EQ(kubectl("run skipped --image=nginx:1.25 --labels=skip=yes").exit_code, 0);
+  EXPECT_TRUE(hooks_.reviews().empty());
+  ASSERT_EQ(run_pod("web").exit_code, 0);
+  EXPECT_EQ(hooks_.reviews().size(), 1u);
+  EXPECT_EQ(kubectl("get pod web -o jsonpath={.metadata.labels.mutated}").out, "yes");
+}
+
+TEST_F(KubectlWebhookTest, InvalidConfigurationsAreRejected) {
+  std::string yaml = configuration("bad", url_config("/mutate", hooks_.port()), "Sometimes", 31);
+  write("bad.yaml", yaml);
+  KubectlResult r = kubectl("apply -f bad.yaml");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("The MutatingWebhookConfiguration \"bad\" is invalid: "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("webhooks[0].failurePolicy: Unsupported value: \"Sometimes\": supported "
+                       "values: \"Fail\", \"Ignore\""),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be "
+                       "between 1 and 30 seconds"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing
