@@ -139,6 +139,13 @@ ObservedResize observe_resize(const kube::Pod& pod) {
 
 Decision track(ResizeState& state, const kube::Pod& pod, policy::UpdateMode mode,
                const Timeouts& timeouts, kube::TimePoint now) {
+  if (state.generation != 0 && pod.metadata.generation > state.generation) {
+    return {Action::Done,
+            "superseded: the pod changed since this resize (generation " +
+                std::to_string(state.generation) + " -> " +
+                std::to_string(pod.metadata.generation) + ")",
+            std::nullopt};
+  }
   ObservedResize seen = observe_resize(pod);
   if (seen.status != state.status) {
     state.status = seen.status;

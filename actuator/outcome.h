@@ -73,7 +73,9 @@ struct Timeouts {
   std::chrono::seconds in_progress = policy::kDefaultInProgressTimeout;
 };
 
-// Advances `state` (restarting the timer when the outcome changed) and decides.
+// Advances `state` (restarting the timer when the outcome changed) and decides. A pod whose
+// generation moved past the tracked resize was changed since (by someone else, or a new resize
+// not recorded here): the state is done with, and the pod is judged afresh.
 // InPlace mode never recreates: what would recreate waits or retries later instead.
 Decision track(ResizeState& state, const kube::Pod& pod, policy::UpdateMode mode,
                const Timeouts& timeouts, kube::TimePoint now);

@@ -249,3 +249,19 @@ TEST(ResizeStates, BadCheckpointsSayWhatIsWrong) {
 
 }  // namespace
 }  // namespace tailor::actuator
+
+namespace tailor::actuator {
+namespace {
+
+TEST(TrackResize, ANewerGenerationSupersedesTheTrackedResize) {
+  ResizeState state;
+  state.generation = 2;
+  kube::Pod pod = pod_with({pending("Deferred", kDeferredMessage, 3)});
+  pod.metadata.generation = 3;
+  Decision d = track(state, pod, UpdateMode::InPlaceOrRecreate, Timeouts{}, at(1));
+  EXPECT_EQ(d.action, Action::Done);
+  EXPECT_EQ(d.reason, "superseded: the pod changed since this resize (generation 2 -> 3)");
+}
+
+}  // namespace
+}  // namespace tailor::actuator
