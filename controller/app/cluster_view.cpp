@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 #include <map>
 
+#include "actuator/decode_inputs.h"
 #include "controller/kube/client/informer.h"
 #include "controller/kube/client/list_watch.h"
 #include "controller/kube/model/decode.h"
@@ -34,16 +35,6 @@ struct NamespacedLimitRange {
   std::string ns;
   std::vector<actuator::LimitRangeItem> items;
 };
-
-kube::ResourceList resource_list(const bj::object& o, std::string_view key) {
-  kube::ResourceList out;
-  const bj::value* v = o.if_contains(key);
-  if (!v || !v->is_object()) return out;
-  for (const auto& [name, q] : v->as_object()) {
-    if (q.is_string()) out.insert_or_assign(name, kube::Quantity::parse(q.as_string()));
-  }
-  return out;
-}
 
 // Owners known at snapshot time, held for the pass.
 class OwnerSnapshot : public policy::OwnerLookup {
@@ -94,26 +85,6 @@ PolicyObject policy_object(const policy::Decoded<T>& d, policy::PolicyApi api) {
 
 }  // namespace
 
-std::vector<actuator::LimitRangeItem> decode_limit_range_items(std::string_view json) {
-  bj::value v = bj::parse(json);
-  std::vector<actuator::LimitRangeItem> out;
-  const bj::value* limits = v.as_object().if_contains("spec");
-  if (limits && limits->is_object()) limits = limits->as_object().if_contains("limits");
-  if (!limits || !limits->is_array()) return out;
-  for (const bj::value& item : limits->as_array()) {
-    if (!item.is_object()) continue;
-    const bj::object& o = item.as_object();
-    const bj::value* type = o.if_contains("type");
-    out.push_back({.type = type && type->is_string() ? std::string(type->as_string()) : "",
-                   .max = resource_list(o, "max"),
-                   .min = resource_list(o, "min"),
-                   .default_limit = resource_list(o, "default"),
-                   .default_request = resource_list(o, "defaultRequest"),
-                   .max_limit_request_ratio = resource_list(o, "maxLimitRequestRatio")});
-  }
-  return out;
-}
-
 struct ClusterView::Impl {
   kube::RestClient& client;
   ClusterViewOptions options;
@@ -142,7 +113,7 @@ struct ClusterView::Impl {
               bj::value v = bj::parse(j);
               const bj::value* ns = v.at("metadata").as_object().if_contains("namespace");
               return NamespacedLimitRange{ns && ns->is_string() ? std::string(ns->as_string()) : "",
-                                          decode_limit_range_items(j)};
+                                          actuator::decode_limit_range(j)};
             },
             named("limitranges")) {
     if (options.watch_vpa) {

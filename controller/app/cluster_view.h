@@ -19,9 +19,6 @@ namespace resources {
 extern const kube::ResourceType kVerticalScalingPolicies, kVerticalPodAutoscalers, kConfigMaps;
 }
 
-// One core/v1 LimitRange's items (for actuator capping); throws on malformed JSON.
-std::vector<actuator::LimitRangeItem> decode_limit_range_items(std::string_view json);
-
 struct ClusterViewOptions {
   bool watch_vpa = true;  // only when the API serves autoscaling.k8s.io/v1
   std::vector<std::string> vpa_recommender_names{"tailor"};

@@ -344,7 +344,8 @@ webhook::AdmissionResponse Controller::admit(const webhook::AdmissionRequest& re
       {.pod = &pod,
        .policy = &*p->effective,
        .recommendations = capped_for_pod(pod, *p->effective, recs, lr ? &*lr : nullptr),
-       .limit_range = lr ? &*lr : nullptr});
+       .limit_range = lr ? &*lr : nullptr,
+       .at_creation = true});
   if (plan.empty()) return out;
   std::vector<webhook::ContainerResources> set;
   for (const actuator::ContainerChange& c : plan.changes) {
