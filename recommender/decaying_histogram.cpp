@@ -7,8 +7,6 @@ namespace tailor::recommender {
 namespace {
 // VPA renormalizes when the decay factor would exceed 2^100.
 constexpr Seconds kMaxDecayExponent = 100;
-// Drift of the multiplied factor stays below 64 ulps before an exact recomputation.
-constexpr int kExactEvery = 64;
 
 // Go's Time.Round: halfway values round up (away from the past).
 Seconds round_to(Seconds t, Seconds d) {
@@ -21,35 +19,29 @@ Seconds round_to(Seconds t, Seconds d) {
 DecayingHistogram::DecayingHistogram(const HistogramOptions& options, Seconds half_life)
     : options_(&options), half_life_(half_life), min_bucket_(options.num_buckets() - 1) {}
 
-double DecayingHistogram::decay_factor(Seconds time) {
-  if (time > renormalize_after_ || !has_reference_) [[unlikely]] {
-    if (!has_reference_) {
-      // VPA starts from the zero time, so its first sample always renormalizes to round(t).
-      reference_ = round_to(time, half_life_);
-      has_reference_ = true;
-      last_factor_ = 0;
-    } else {
-      shift_reference(time);
-    }
-    renormalize_after_ = reference_ + half_life_ * kMaxDecayExponent;
+void DecayingHistogram::renormalize(Seconds time) {
+  if (!has_reference_) {
+    // VPA starts from the zero time, so its first sample always renormalizes to round(t).
+    reference_ = round_to(time, half_life_);
+    has_reference_ = true;
+    invalidate_factor();
+  } else {
+    shift_reference(time);
   }
-  return cached_exp2(time);
+  renormalize_after_ = reference_ + half_life_ * kMaxDecayExponent;
 }
 
-double DecayingHistogram::cached_exp2(Seconds time) {
+double DecayingHistogram::exact_exp2(Seconds time) {
+  if (cached_steps_left_ < 0) cached_steps_left_ = 0;  // a failed fast path on step_ 0
   const Seconds step = time - last_time_;
   if (last_factor_ > 0 && step == 0) return last_factor_;
-  if (last_factor_ > 0 && step == step_ && step > 0 && ++steps_since_exact_ < kExactEvery) {
-    last_factor_ *= step_factor_;
-  } else {
-    last_factor_ =
-        std::exp2(static_cast<double>(time - reference_) / static_cast<double>(half_life_));
-    if (step != step_ && step > 0) {
-      step_ = step;
-      step_factor_ = std::exp2(static_cast<double>(step) / static_cast<double>(half_life_));
-    }
-    steps_since_exact_ = 0;
+  last_factor_ =
+      std::exp2(static_cast<double>(time - reference_) / static_cast<double>(half_life_));
+  if (step != step_ && step > 0) {
+    step_ = step;
+    step_factor_ = std::exp2(static_cast<double>(step) / static_cast<double>(half_life_));
   }
+  cached_steps_left_ = step_ > 0 ? kExactEvery : 0;
   last_time_ = time;
   return last_factor_;
 }
@@ -60,7 +52,7 @@ void DecayingHistogram::shift_reference(Seconds new_reference) {
       static_cast<double>(reference_ - new_reference) / static_cast<double>(half_life_) + 0.5);
   scale(std::ldexp(1.0, static_cast<int>(exponent)));
   reference_ = new_reference;
-  last_factor_ = 0;  // the cached factor was relative to the old reference
+  invalidate_factor();  // the cached factor was relative to the old reference
 }
 
 void DecayingHistogram::scale(double factor) {
@@ -91,18 +83,9 @@ double DecayingHistogram::bucket_weight(int bucket) const {
   return i >= 0 && i < int(weights_.size()) ? weights_[i] : 0.0;
 }
 
-void DecayingHistogram::add_sample(double value, double weight, Seconds time) {
-  if (!(weight >= 0) || !std::isfinite(value)) return;  // never poison the histogram
-  weight *= decay_factor(time);
-  const int bucket = options_->find_bucket(value);
-  float& w = slot(bucket);
-  w += static_cast<float>(weight);
-  total_weight_ += weight;
-  // The range check first: almost every sample lands inside the known range.
-  if ((bucket < min_bucket_ || bucket > max_bucket_) && w >= options_->epsilon()) {
-    min_bucket_ = std::min(min_bucket_, bucket);
-    max_bucket_ = std::max(max_bucket_, bucket);
-  }
+void DecayingHistogram::widen_range(int bucket) {
+  min_bucket_ = std::min(min_bucket_, bucket);
+  max_bucket_ = std::max(max_bucket_, bucket);
 }
 
 void DecayingHistogram::load_weight(int bucket, double weight) {
@@ -117,7 +100,7 @@ void DecayingHistogram::set_reference(Seconds reference) {
   reference_ = reference;
   renormalize_after_ = reference + half_life_ * kMaxDecayExponent;
   has_reference_ = true;
-  last_factor_ = 0;
+  invalidate_factor();
 }
 
 void DecayingHistogram::subtract_sample(double value, double weight, Seconds time) {

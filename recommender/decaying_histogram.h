@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -20,7 +21,18 @@ class DecayingHistogram {
 
   // Weight must be finite and >= 0 and value finite; callers validate (the model rejects bad
   // samples before they get here). Out-of-range values land in the first or last bucket.
-  void add_sample(double value, double weight, Seconds time);
+  [[gnu::always_inline]] void add_sample(double value, double weight, Seconds time) {
+    if (!(weight >= 0) || !std::isfinite(value)) return;  // never poison the histogram
+    weight *= decay_factor(time);
+    const int bucket = options_->find_bucket(value);
+    float& w = slot(bucket);
+    w += static_cast<float>(weight);
+    total_weight_ += weight;
+    // The range check first: almost every sample lands inside the known range.
+    if ((bucket < min_bucket_ || bucket > max_bucket_) && w >= options_->epsilon()) {
+      widen_range(bucket);
+    }
+  }
   void subtract_sample(double value, double weight, Seconds time);
 
   // VPA semantics: the end of the first bucket where the cumulative weight reaches p * total
@@ -46,8 +58,25 @@ class DecayingHistogram {
   std::size_t state_bytes() const { return sizeof(*this) + weights_.capacity() * sizeof(float); }
 
  private:
-  double decay_factor(Seconds time);
-  double cached_exp2(Seconds time);
+  // Inline fast paths (ingestion is the hot loop); the rare cases are out of line.
+  double decay_factor(Seconds time) {
+    if (time > renormalize_after_ || !has_reference_) [[unlikely]]
+      renormalize(time);
+    if (time - last_time_ == step_ && --cached_steps_left_ > 0) [[likely]] {
+      last_time_ = time;
+      return last_factor_ *= step_factor_;
+    }
+    return exact_exp2(time);
+  }
+  void renormalize(Seconds time);
+  void invalidate_factor() {
+    last_factor_ = 0;
+    cached_steps_left_ = 0;
+  }
+  double exact_exp2(Seconds time);
+  void widen_range(int bucket);
+  // Drift of the multiplied factor stays below 64 ulps before an exact recomputation.
+  static constexpr int kExactEvery = 64;
   void shift_reference(Seconds new_reference);
   void scale(double factor);
   float& slot(int bucket) {  // grows the stored range to include bucket
@@ -64,7 +93,9 @@ class DecayingHistogram {
   double step_factor_ = 0;
   Seconds last_time_ = 0;
   Seconds step_ = 0;
-  std::int32_t steps_since_exact_ = 0;
+  // Multiplications left before the next exact exp2; 0 while last_factor_ is not valid for
+  // step_ (so the fast path never runs on a stale or zero factor).
+  std::int32_t cached_steps_left_ = 0;
   std::vector<float> weights_;  // weights_[i] is bucket first_stored_ + i
   double total_weight_ = 0;
   Seconds reference_ = 0;

@@ -23,11 +23,9 @@ class HistogramOptions {
     if (key >= table_.size()) return num_buckets_ - 1;
     int bucket = table_[key];
     // The table is built from the exact thresholds; the cheaper argument may land one cell off.
-    if (value >= threshold_[bucket + 1]) {
-      ++bucket;
-    } else if (value < threshold_[bucket]) {
-      --bucket;
-    }
+    // Branch-free: usage noise makes the correction unpredictable.
+    bucket += static_cast<int>(value >= threshold_[bucket + 1]);
+    bucket -= static_cast<int>(value < threshold_[bucket]);
     return bucket;
   }
   // The reference formula (one log per call); find_bucket must agree with it.

@@ -22,10 +22,10 @@ VpaContainerModel::VpaContainerModel(const VpaModelConfig& config)
 
 bool VpaContainerModel::add_cpu_sample(Seconds start, double cores, double request_cores) {
   if (!valid_usage(cores) || (has_cpu_ && start <= last_cpu_sample_)) return false;
-  if (!valid_usage(request_cores)) request_cores = 0;
-  if (request_cores != last_request_) {
+  if (request_cores != last_request_) [[unlikely]] {
     last_request_ = request_cores;
-    last_weight_ = std::max(whole_millicores(request_cores), config_.min_cpu_sample_weight);
+    const double valid = valid_usage(request_cores) ? request_cores : 0;
+    last_weight_ = std::max(whole_millicores(valid), config_.min_cpu_sample_weight);
   }
   // Weighting by the request makes history decay faster after the request grows, which is how
   // VPA reacts to CPU starvation.
