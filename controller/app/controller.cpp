@@ -6,6 +6,7 @@
 
 #include "actuator/resize_error.h"
 #include "actuator/resize_plan.h"
+#include "controller/app/controller_metrics.h"
 #include "controller/app/quantities.h"
 #include "controller/kube/client/events.h"
 #include "controller/kube/client/events_sink.h"
@@ -162,6 +163,7 @@ void Controller::Impl::evict(const PodAction& a, kube::TimePoint now) {
   }
   switch (actuator::classify_eviction(code)) {
     case actuator::EvictionResult::Evicted:
+      controller_metrics().recreation("evicted");
       ++stats.recreations;
       state.resizes.erase(a.uid);
       events.event(pod_ref(a), kube::kEventTypeNormal, "Recreating",
@@ -171,6 +173,7 @@ void Controller::Impl::evict(const PodAction& a, kube::TimePoint now) {
       state.resizes.erase(a.uid);
       break;
     default:
+      controller_metrics().recreation(code == 429 ? "blocked" : "failed");
       ++stats.eviction_refusals;
       events.event(pod_ref(a), kube::kEventTypeWarning, "EvictionRefused",
                    "Could not evict to recreate (" + a.reason + "): " + message);
@@ -190,12 +193,19 @@ void Controller::Impl::resize(const PodAction& a, kube::TimePoint now) {
                             .requested_totals = a.totals};
     state.quota_refusals.erase(a.policy);
     ++stats.resizes;
+    controller_metrics().resize("requested");
     events.event(pod_ref(a), kube::kEventTypeNormal, "ResizeRequested",
                  "Resizing in place (" + a.reason + ")");
     return;
   } catch (const kube::ApiError& e) {
     ++stats.resize_errors;
-    switch (actuator::classify_resize_error(e.code(), e.status_message())) {
+    actuator::ResizeErrorAction what =
+        actuator::classify_resize_error(e.code(), e.status_message());
+    controller_metrics().resize(what == actuator::ResizeErrorAction::Recreate        ? "unsupported"
+                                : what == actuator::ResizeErrorAction::QuotaExceeded ? "quota"
+                                : what == actuator::ResizeErrorAction::Rejected      ? "refused"
+                                                                                     : "failed");
+    switch (what) {
       case actuator::ResizeErrorAction::Recreate: {
         PodAction recreate = a;
         recreate.kind = PodAction::Kind::Recreate;
@@ -216,6 +226,7 @@ void Controller::Impl::resize(const PodAction& a, kube::TimePoint now) {
     }
   } catch (const std::exception& e) {
     ++stats.resize_errors;
+    controller_metrics().resize("failed");
     kube::log::error("resize failed", {{"pod", a.ns + "/" + a.name}, {"err", e.what()}});
   }
 }
@@ -258,7 +269,32 @@ void Controller::load_state() {
   }
 }
 
+namespace {
+
+void count_policies(const std::vector<PolicyObject>& policies,
+                    const std::vector<StatusUpdate>& updates) {
+  std::map<std::string, double> counts;
+  for (std::string_view type :
+       {policy::kRecommendationProvided, policy::kNoPodsMatched, policy::kConfigInvalid,
+        policy::kConfigUnsupported, policy::kOverlappingPolicy, policy::kResizeQuotaExceeded}) {
+    counts[std::string(type)] = 0;
+  }
+  for (const PolicyObject& p : policies) {
+    const policy::PolicyStatus* status = &p.status;
+    for (const StatusUpdate& u : updates) {
+      if (u.key == p.key && u.api == p.api) status = &u.status;
+    }
+    for (const policy::PolicyCondition& c : status->conditions) {
+      if (c.status == "True" && counts.count(c.type)) ++counts[c.type];
+    }
+  }
+  for (const auto& [type, n] : counts) controller_metrics().set_policies(type, n);
+}
+
+}  // namespace
+
 std::size_t Controller::run_pass(kube::TimePoint now) {
+  auto started = std::chrono::steady_clock::now();
   Impl& m = *impl_;
   PassInputs in = m.view.snapshot(now);
   std::lock_guard lock(m.mutex);
@@ -282,6 +318,10 @@ std::size_t Controller::run_pass(kube::TimePoint now) {
       to_seconds(now) -
       std::chrono::duration_cast<std::chrono::seconds>(m.options.idle_model_ttl).count());
   m.save_state();
+  count_policies(in.policies, r.statuses);
+  controller_metrics().set_models(static_cast<double>(m.models.size()),
+                                  static_cast<double>(m.models.state_bytes()));
+  controller_metrics().pass(std::chrono::steady_clock::now() - started, r.actions.size());
   return r.actions.size();
 }
 
@@ -299,8 +339,10 @@ void Controller::on_usage(const usage::UsageWindow& w) {
     auto it = impl_->pod_policy.find(w.ns + "/" + w.pod);
     if (it == impl_->pod_policy.end()) {
       ++impl_->stats.windows_unmatched;
+      controller_metrics().usage_window(false);
       return;
     }
+    controller_metrics().usage_window(true);
     policy = it->second;
     ++impl_->stats.windows;
   }

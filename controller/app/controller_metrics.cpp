@@ -1,0 +1,78 @@
+#include "controller/app/controller_metrics.h"
+
+#include "controller/kube/observe/metrics.h"
+
+namespace tailor::controller {
+
+namespace m = kube::metrics;
+
+struct ControllerMetrics::Impl {
+  m::Vec<prometheus::Counter> resizes, recreations, windows, actions;
+  m::HistogramVec pass_duration;
+  m::Vec<prometheus::Gauge> policies, models, model_bytes;
+
+  explicit Impl(m::Registry& r)
+      : resizes(r.counter({.subsystem = "controller",
+                           .name = "resizes_total",
+                           .help = "In-place resizes (PATCH pods/{name}/resize) by outcome."})),
+        recreations(r.counter({.subsystem = "controller",
+                               .name = "recreations_total",
+                               .help = "Pods evicted to be recreated right-sized, by result."})),
+        windows(r.counter({.subsystem = "controller",
+                           .name = "usage_windows_total",
+                           .help = "Usage windows received, by whether a policy covers the pod."})),
+        actions(r.counter({.subsystem = "controller",
+                           .name = "pass_actions_total",
+                           .help = "Resizes and recreations decided by passes."})),
+        pass_duration(r.histogram({.subsystem = "controller",
+                                   .name = "pass_duration_seconds",
+                                   .help = "Time of one pass: recommendations, decisions, writes."},
+                                  m::exponential_buckets(0.001, 2, 16))),
+        policies(r.gauge({.subsystem = "controller",
+                          .name = "policies",
+                          .help = "Policies whose condition of this type is True."})),
+        models(r.gauge({.subsystem = "controller",
+                        .name = "models",
+                        .help = "Containers the recommender keeps usage models for."})),
+        model_bytes(r.gauge({.subsystem = "controller",
+                             .name = "model_bytes",
+                             .help = "Bytes of state of the usage models."})) {}
+};
+
+ControllerMetrics::ControllerMetrics(m::Registry& registry)
+    : impl_(std::make_unique<Impl>(registry)) {}
+
+ControllerMetrics::~ControllerMetrics() = default;
+
+void ControllerMetrics::resize(std::string_view outcome) {
+  impl_->resizes.with({{"outcome", std::string(outcome)}}).Increment();
+}
+
+void ControllerMetrics::recreation(std::string_view result) {
+  impl_->recreations.with({{"result", std::string(result)}}).Increment();
+}
+
+void ControllerMetrics::pass(std::chrono::nanoseconds duration, std::size_t actions) {
+  impl_->pass_duration.with().Observe(std::chrono::duration<double>(duration).count());
+  impl_->actions.with().Increment(static_cast<double>(actions));
+}
+
+void ControllerMetrics::usage_window(bool matched) {
+  impl_->windows.with({{"matched", matched ? "true" : "false"}}).Increment();
+}
+
+void ControllerMetrics::set_policies(std::string_view condition, double count) {
+  impl_->policies.with({{"condition", std::string(condition)}}).Set(count);
+}
+
+void ControllerMetrics::set_models(double containers, double bytes) {
+  impl_->models.with().Set(containers);
+  impl_->model_bytes.with().Set(bytes);
+}
+
+ControllerMetrics& controller_metrics() {
+  static ControllerMetrics metrics(m::registry());
+  return metrics;
+}
+
+}  // namespace tailor::controller
