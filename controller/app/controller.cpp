@@ -232,7 +232,9 @@ void Controller::Impl::resize(const PodAction& a, kube::TimePoint now) {
 }
 
 Controller::Controller(kube::RestClient& client, ControllerOptions options)
-    : impl_(std::make_unique<Impl>(client, std::move(options))) {}
+    : impl_(std::make_unique<Impl>(client, std::move(options))) {
+  controller_metrics();  // the series exist from the start
+}
 
 Controller::~Controller() { stop(); }
 

@@ -39,8 +39,22 @@ struct ControllerMetrics::Impl {
                              .help = "Bytes of state of the usage models."})) {}
 };
 
+// Every known series starts at zero, so dashboards and rate() see it before the first event.
 ControllerMetrics::ControllerMetrics(m::Registry& registry)
-    : impl_(std::make_unique<Impl>(registry)) {}
+    : impl_(std::make_unique<Impl>(registry)) {
+  for (const char* outcome : {"requested", "refused", "quota", "unsupported", "failed"}) {
+    impl_->resizes.with({{"outcome", outcome}});
+  }
+  for (const char* result : {"evicted", "blocked", "failed"}) {
+    impl_->recreations.with({{"result", result}});
+  }
+  impl_->windows.with({{"matched", "true"}});
+  impl_->windows.with({{"matched", "false"}});
+  impl_->actions.with();
+  impl_->pass_duration.with();
+  impl_->models.with();
+  impl_->model_bytes.with();
+}
 
 ControllerMetrics::~ControllerMetrics() = default;
 
