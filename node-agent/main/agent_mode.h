@@ -1,0 +1,22 @@
+// --actuation=agent (embedded-cluster nodes, no kubelet): the agent registers the node, admits
+// pods and resizes (ResizeManager), runs the admitted pods through the CRI (PodRuntime), and
+// applies resizes. Runs until SIGINT/SIGTERM.
+#pragma once
+
+#include <signal.h>
+
+#include "controller/kube/client/events.h"
+#include "controller/kube/client/rest_client.h"
+#include "controller/kube/observe/health.h"
+#include "node-agent/agent_options.h"
+#include "node-agent/node_agent_metrics.h"
+
+namespace tailor::kube::node {
+
+int run_agent_mode(const AgentOptions& options, RestClient& client, NodeAgentMetrics& metrics,
+                   health::Checks& checks, EventRecorder& recorder, sigset_t signals);
+
+// Blocks until one of `signals` arrives (they are blocked in every thread).
+void wait_for_signal(sigset_t signals);
+
+}  // namespace tailor::kube::node
