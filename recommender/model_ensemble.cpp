@@ -37,10 +37,13 @@ ModelEnsemble::ModelEnsemble(const HistogramOptions& options, const EnsembleConf
       histogram_models_ + config.profile_ranks.size() * config.profile_margins.size();
   limits_.zeros(n);
   costs_.zeros(n);
-  idle_.zeros(n);
-  limit_sum_.zeros(n);
-  excess_.zeros(n);
-  changes_.zeros(n);
+  if (config.shortfall_price > 0) {
+    sums_ = std::make_unique<FigureSums>();
+    for (arma::vec* v : {&sums_->idle, &sums_->limits, &sums_->excess, &sums_->changes}) {
+      v->zeros(n);
+    }
+  }
+  if (!config.profile_ranks.empty()) profile_ = std::make_unique<DailyProfile>();
 }
 
 void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
@@ -82,28 +85,29 @@ void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
 // each model would have applied (never below min_limit, as the minimum resources apply).
 void ModelEnsemble::score_ratios(double usage, double weight, double decay,
                                  const arma::vec& previous) {
+  FigureSums& f = *sums_;
   const arma::vec applied = arma::clamp(previous, min_limit_, arma::datum::inf);
-  idle_ = decay * idle_ + weight * arma::clamp(applied - usage, 0.0, arma::datum::inf);
-  limit_sum_ = decay * limit_sum_ + weight * applied;
-  excess_ = decay * excess_ + weight * arma::clamp(usage - applied, 0.0, arma::datum::inf);
-  usage_sum_ = decay * usage_sum_ + weight * usage;
-  window_sum_ = decay * window_sum_ + weight;
+  f.idle = decay * f.idle + weight * arma::clamp(applied - usage, 0.0, arma::datum::inf);
+  f.limits = decay * f.limits + weight * applied;
+  f.excess = decay * f.excess + weight * arma::clamp(usage - applied, 0.0, arma::datum::inf);
+  f.usage = decay * f.usage + weight * usage;
+  f.windows = decay * f.windows + weight;
   const arma::vec next = arma::clamp(limits_, min_limit_, arma::datum::inf);
-  changes_ =
-      decay * changes_ + arma::abs(next - applied) / arma::clamp(applied, 1e-12, arma::datum::inf);
-  const double per_day = static_cast<double>(kDay) / kCostUnit / window_sum_;
-  costs_ = idle_ / arma::clamp(limit_sum_, 1e-300, arma::datum::inf) +
-           config_->shortfall_price * excess_ / std::max(usage_sum_, 1e-300) +
-           config_->change_price * per_day * changes_;
+  f.changes =
+      decay * f.changes + arma::abs(next - applied) / arma::clamp(applied, 1e-12, arma::datum::inf);
+  const double per_day = static_cast<double>(kDay) / kCostUnit / f.windows;
+  costs_ = f.idle / arma::clamp(f.limits, 1e-300, arma::datum::inf) +
+           config_->shortfall_price * f.excess / std::max(f.usage, 1e-300) +
+           config_->change_price * per_day * f.changes;
 }
 
 void ModelEnsemble::add(double usage, Seconds time) {
   histogram_.add_sample(usage, time);
-  if (!config_->profile_ranks.empty()) profile_.observe(usage, time);
+  if (profile_) profile_->observe(usage, time);
 }
 
 bool ModelEnsemble::profile_ready() const {
-  return limits_.n_elem > histogram_models_ && profile_.days() >= config_->profile_min_days;
+  return profile_ && profile_->days() >= config_->profile_min_days;
 }
 
 void ModelEnsemble::recompute_limits(Seconds next_window) {
@@ -117,7 +121,7 @@ void ModelEnsemble::recompute_limits(Seconds next_window) {
     }
   }
   for (int rank : config_->profile_ranks) {
-    const double peak = profile_.peak(next_window, next_window + config_->profile_lookahead, rank);
+    const double peak = profile_->peak(next_window, next_window + config_->profile_lookahead, rank);
     for (double margin : config_->profile_margins) limits_[m++] = peak * (1 + margin);
   }
 }
@@ -131,8 +135,10 @@ double ModelEnsemble::best_limit() const { return has_sample_ ? limits_[best_mod
 
 std::size_t ModelEnsemble::state_bytes() const {
   return sizeof(*this) - sizeof(histogram_) + histogram_.state_bytes() +
-         (limits_.n_elem + costs_.n_elem + percentiles_.n_elem + margin_factors_.n_elem) *
-             sizeof(double);
+         (limits_.n_elem + costs_.n_elem + percentiles_.n_elem + margin_factors_.n_elem +
+          (sums_ ? 4 * limits_.n_elem : 0)) *
+             sizeof(double) +
+         (sums_ ? sizeof(FigureSums) : 0) + (profile_ ? profile_->state_bytes() : 0);
 }
 
 }  // namespace tailor::recommender

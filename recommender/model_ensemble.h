@@ -1,6 +1,7 @@
 #pragma once
 
 #include <armadillo>
+#include <memory>
 #include <vector>
 
 #include "recommender/daily_profile.h"
@@ -67,15 +68,18 @@ class ModelEnsemble {
   const EnsembleConfig* config_;
   EnsembleHistogram histogram_;
   arma::vec percentiles_;
-  arma::vec margin_factors_;  // 1 + margin
-  DailyProfile profile_;
+  arma::vec margin_factors_;               // 1 + margin
+  std::unique_ptr<DailyProfile> profile_;  // only with profile models
   arma::uword histogram_models_ = 0;
   arma::vec limits_;  // per model: (half-life, percentile, margin), then (rank, profile margin)
   arma::vec costs_;
-  // Decayed sums for the figures: per model Σ idle limit, Σ limit, Σ usage above the limit and
-  // Σ relative limit changes; Σ usage and Σ window weight.
-  arma::vec idle_, limit_sum_, excess_, changes_;
-  double usage_sum_ = 0, window_sum_ = 0;
+  // Decayed sums for the figures, only with shortfall_price > 0: per model Σ idle limit,
+  // Σ limit, Σ usage above the limit and Σ relative limit changes; Σ usage, Σ window weight.
+  struct FigureSums {
+    arma::vec idle, limits, excess, changes;
+    double usage = 0, windows = 0;
+  };
+  std::unique_ptr<FigureSums> sums_;
   double min_limit_ = 0;
   double level_ = 0;  // running usage level that makes costs unit-free
   Seconds last_time_ = 0;

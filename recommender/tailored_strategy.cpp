@@ -6,10 +6,11 @@
 
 namespace tailor::recommender {
 
-TailoredStrategy::TailoredStrategy(const TailoredConfig& config)
-    : config_(&config),
-      cpu_(cpu_histogram_options(), config.cpu, config.min_resources.cpu_cores),
-      memory_(memory_histogram_options(), config.memory, config.min_resources.memory_bytes) {
+TailoredStrategy::TailoredStrategy(std::shared_ptr<const TailoredConfig> shared)
+    : config_(std::move(shared)),
+      cpu_(cpu_histogram_options(), config_->cpu, config_->min_resources.cpu_cores),
+      memory_(memory_histogram_options(), config_->memory, config_->min_resources.memory_bytes) {
+  const TailoredConfig& config = *config_;
   if (config.down_confidence < 0 || config.down_confidence > kSlots * kHour ||
       !(config.down_threshold >= 0 && config.down_threshold < 1) ||
       !(config.cpu_up_threshold >= 0) || !(config.memory_up_threshold >= 0)) {
@@ -123,7 +124,8 @@ std::size_t TailoredStrategy::state_bytes() const {
 namespace {
 class TailoredFactory final : public StrategyFactory {
  public:
-  explicit TailoredFactory(const TailoredConfig& config) : config_(config) {}
+  explicit TailoredFactory(const TailoredConfig& config)
+      : config_(std::make_shared<const TailoredConfig>(config)) {}
   std::string name() const override { return "default"; }
   std::string update_rule() const override {
     return "up at once (cpu >25%, memory any), down only after 24h of targets >=5% lower and "
@@ -134,7 +136,7 @@ class TailoredFactory final : public StrategyFactory {
   }
 
  private:
-  TailoredConfig config_;
+  std::shared_ptr<const TailoredConfig> config_;
 };
 }  // namespace
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 
 #include "recommender/model_ensemble.h"
 #include "recommender/strategy.h"
@@ -58,7 +59,11 @@ struct TailoredConfig {
 class TailoredStrategy final : public Strategy {
  public:
   // Throws std::invalid_argument for an invalid config (see EnsembleConfig, down_confidence).
-  explicit TailoredStrategy(const TailoredConfig& config);
+  // The strategy shares the config (one copy for all containers of a factory) and may outlive
+  // the factory.
+  explicit TailoredStrategy(std::shared_ptr<const TailoredConfig> config);
+  explicit TailoredStrategy(const TailoredConfig& config)
+      : TailoredStrategy(std::make_shared<const TailoredConfig>(config)) {}
 
   void observe(const UsageSample& sample, const Resources& request) override;
   void on_oom(Seconds time, double limit_bytes) override;
@@ -77,7 +82,7 @@ class TailoredStrategy final : public Strategy {
   Resources recent_max_target(Seconds now) const;
   bool may_decrease(double target, double recent_max, double request, Seconds now) const;
 
-  const TailoredConfig* config_;
+  std::shared_ptr<const TailoredConfig> config_;
   ModelEnsemble cpu_;
   ModelEnsemble memory_;
   double last_memory_peak_ = 0;

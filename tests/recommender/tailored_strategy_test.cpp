@@ -184,3 +184,20 @@ TEST(TailoredStrategy, BadSamplesDoNotPoisonTheModel) {
 
 }  // namespace
 }  // namespace tailor::recommender
+
+namespace tailor::recommender {
+namespace {
+
+TEST(TailoredStrategy, OutlivesItsFactory) {
+  // Controllers keep strategies per container and may drop the factory (ASan checks the rest).
+  auto strategy = make_default_strategy()->create();
+  for (int i = 0; i < 4 * kPerDay; ++i) {
+    strategy->observe({i * kWindow, kWindow, 0.5, kGiB}, {1, 2 * kGiB});
+  }
+  const Recommendation r = strategy->recommend(4 * kDay);
+  EXPECT_GE(r.target.cpu_cores, 0.5);
+  EXPECT_LT(r.target.cpu_cores, 1.0);
+}
+
+}  // namespace
+}  // namespace tailor::recommender
