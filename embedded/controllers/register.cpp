@@ -1,9 +1,32 @@
+#include "embedded/controllers/handlers.h"
+#include "embedded/controllers/loops.h"
 #include "embedded/server/features.h"
 
 namespace tailor::kube::embedded {
 
-void add_eviction_and_binding(ApiExtensions&, ObjectStore&) {}
+void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store) {
+  extensions.handlers["pods/eviction"] = eviction_handler(store);
+  extensions.handlers["pods/binding"] = binding_handler(store);
+  for (const char* workload : {"deployments.apps", "replicasets.apps", "statefulsets.apps"}) {
+    extensions.handlers[std::string(workload) + "/scale"] = scale_handler(store);
+  }
+  extensions.mutating.push_back(default_workload);
+  extensions.validating.push_back(validate_workload_selector);
+}
 
-std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore&) { return {}; }
+std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
+                                                             const ApiExtensions& extensions) {
+  auto shared = std::make_shared<const ApiExtensions>(extensions);
+  std::vector<std::unique_ptr<ControlLoop>> loops;
+  loops.push_back(make_scheduler(store));
+  loops.push_back(make_simulated_kubelet(store));
+  loops.push_back(make_replicaset_controller(store, shared));
+  loops.push_back(make_deployment_controller(store));
+  loops.push_back(make_statefulset_controller(store, shared));
+  loops.push_back(make_daemonset_controller(store, shared));
+  loops.push_back(make_garbage_collector(store));
+  loops.push_back(make_disruption_controller(store));
+  return loops;
+}
 
 }  // namespace tailor::kube::embedded

@@ -161,11 +161,18 @@ std::optional<std::string> legacy_resource_list(const std::string& group,
     if (!r.categories.empty()) o["categories"] = strings(r.categories);
     resources.push_back(std::move(o));
     for (const std::string& s : r.subresources) {
-      resources.push_back(bj::object{{"name", r.resource + "/" + s},
-                                     {"singularName", ""},
-                                     {"namespaced", r.namespaced},
-                                     {"kind", subresource_kind(r, s).at("kind")},
-                                     {"verbs", subresource_verbs(s)}});
+      bj::object kind = subresource_kind(r, s);
+      bj::object sub{
+          {"name", r.resource + "/" + s}, {"singularName", ""}, {"namespaced", r.namespaced}};
+      // A kind from another group version is named with it (kubectl drain looks for
+      // pods/eviction in policy/v1 this way).
+      if (kind.at("group").as_string() != r.group || kind.at("version").as_string() != r.version) {
+        sub["group"] = kind.at("group");
+        sub["version"] = kind.at("version");
+      }
+      sub["kind"] = kind.at("kind");
+      sub["verbs"] = subresource_verbs(s);
+      resources.push_back(std::move(sub));
     }
   }
   if (resources.empty()) return std::nullopt;

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "controller/kube/http/base64.h"
 #include "controller/kube/http/server.h"
 #include "controller/kube/http/tls_certs.h"
-#include "controller/kube/http/base64.h"
 #include "embedded/api/resources.h"
 #include "embedded/server/features.h"
 #include "embedded/server/simulated_nodes.h"
@@ -128,7 +128,8 @@ void Cluster::start() {
   impl_->server = std::make_unique<http::Server>(
       so, [handler](http::Exchange& exchange) { handler->handle(exchange); });
   impl_->server->start();
-  if (impl_->options.control_loops) impl_->control_loops = make_control_loops(store);
+  if (impl_->options.control_loops)
+    impl_->control_loops = make_control_loops(store, api.extensions);
   for (auto& loop : impl_->control_loops) loop->start();
 }
 

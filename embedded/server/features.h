@@ -18,14 +18,18 @@ void add_quota_and_limit_ranges(ApiExtensions& extensions, ObjectStore& store);
 // protobuf/: Kubernetes protobuf request bodies; selfsubjectaccessreviews.
 void add_protobuf_bodies(ApiExtensions& extensions);
 void add_access_reviews(ApiExtensions& extensions);
-// controllers/: pods/eviction (PodDisruptionBudgets) and pods/binding.
+// controllers/: pods/eviction (PodDisruptionBudgets), pods/binding, the scale subresource of
+// workloads, and the workloads' defaulting and selector validation.
 void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store);
 // crd/: CustomResourceDefinitions and their custom resources, served dynamically.
 void add_custom_resources(ApiExtensions& extensions, ObjectStore& store);
 // webhooks/: MutatingWebhookConfigurations called on create.
 void add_mutating_webhooks(ApiExtensions& extensions, ObjectStore& store);
 
-// controllers/: scheduler, workload controllers, garbage collector, disruption controller.
-std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store);
+// controllers/: scheduler, simulated kubelet, workload controllers, garbage collector,
+// disruption controller. Pods the controllers create pass `extensions`' admission plugins, as
+// they would through the API.
+std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
+                                                             const ApiExtensions& extensions);
 
 }  // namespace tailor::kube::embedded

@@ -44,7 +44,9 @@ bj::object node_object(const YAML::Node& n, std::size_t index) {
   return bj::object{
       {"apiVersion", "v1"},
       {"kind", "Node"},
-      {"metadata", bj::object{{"name", name}, {"labels", std::move(labels)}}},
+      {"metadata", bj::object{{"name", name},
+                              {"labels", std::move(labels)},
+                              {"annotations", bj::object{{kSimulatedNodeAnnotation, "true"}}}}},
       {"spec", bj::object{}},
       {"status",
        bj::object{{"capacity", std::move(capacity)},

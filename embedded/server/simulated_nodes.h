@@ -6,8 +6,8 @@
 //     capacity: {cpu: "4", memory: 8Gi, pods: "110"}
 //     allocatable: {cpu: 3800m, memory: 7Gi}   # default: capacity
 //
-// Each becomes a Ready Node reporting kubelet v1.35.0. Quantities are canonicalized as
-// Kubernetes serializes them.
+// Each becomes a Ready Node reporting kubelet v1.35.0, annotated as simulated (tailor-cluster's
+// simulated kubelet runs their pods). Quantities are canonicalized as Kubernetes serializes them.
 #pragma once
 
 #include <stdexcept>
@@ -17,6 +17,8 @@
 #include "embedded/storage/object_store.h"
 
 namespace tailor::kube::embedded {
+
+inline constexpr const char* kSimulatedNodeAnnotation = "tailor.dev/simulated-node";
 
 class NodesFileError : public std::runtime_error {
  public:

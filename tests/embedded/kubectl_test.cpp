@@ -32,6 +32,14 @@ class KubectlTest : public ClusterTest {
     ClusterTest::SetUp();
   }
 
+  // The API alone: the scheduler's status writes and events would add watch rows and describe
+  // lines (the control loops have their own kubectl tests in tests/embedded/controllers).
+  ClusterOptions cluster_options() override {
+    ClusterOptions o;
+    o.control_loops = false;
+    return o;
+  }
+
   void write(const std::string& name, const std::string& content) {
     std::ofstream(dir_ / name) << content;
   }

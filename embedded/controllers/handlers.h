@@ -1,0 +1,21 @@
+// Private to controllers/: the subresource handlers and admission plugins register.cpp adds.
+#pragma once
+
+#include "embedded/api/extensions.h"
+#include "embedded/storage/object_store.h"
+
+namespace tailor::kube::embedded {
+
+// POST pods/<name>/eviction (policy/v1 Eviction), honouring PodDisruptionBudgets.
+SubresourceHandler eviction_handler(ObjectStore& store);
+// POST pods/<name>/binding (v1 Binding).
+SubresourceHandler binding_handler(ObjectStore& store);
+// GET, PUT, PATCH <workload>/<name>/scale (autoscaling/v1 Scale).
+SubresourceHandler scale_handler(ObjectStore& store);
+// Defaults of apps/v1 and batch/v1 workloads (strategy, revisionHistoryLimit, pod template
+// defaults, ...) on create and update, as kube-apiserver's defaulting does.
+void default_workload(AdmissionRequest& request);
+// The selector is required and must select the template's labels (422 as kube-apiserver).
+void validate_workload_selector(AdmissionRequest& request);
+
+}  // namespace tailor::kube::embedded
