@@ -45,8 +45,9 @@ bool frees_requests(const AllocatedPod& from, const AllocatedPod& to) {
   return false;
 }
 
-std::string describe(const Pod& pod) {
-  return "pod " + pod.metadata.namespace_ + "/" + pod.metadata.name;
+std::string without_digits(std::string text) {
+  std::erase_if(text, [](char c) { return c >= '0' && c <= '9'; });
+  return text;
 }
 
 }  // namespace
@@ -334,7 +335,8 @@ void ResizeManager::complete(PodState& state) {
 }
 
 void ResizeManager::fail_actuation(PodState& state, const std::string& error) {
-  if (state.actuation_error != error) {
+  // One event per kind of failure: usage figures change on every retry of the same refusal.
+  if (!state.actuation_error || without_digits(*state.actuation_error) != without_digits(error)) {
     event(state, kEventTypeWarning, "ResizeError", error);
     log::warning("Resize not applied", {{"pod", kobj(state.pod)}, {"error", error}});
   }

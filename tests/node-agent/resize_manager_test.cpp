@@ -317,9 +317,12 @@ TEST_F(ResizeManagerTest, ActuationErrorIsReportedAndRetriedWithBackoff) {
   EXPECT_EQ(manager_->retry_failed(), clock_ + 500ms);  // not yet due
   EXPECT_EQ(runtime_.actuations, before);
   clock_ += 500ms;
+  runtime_.error = "container app: memory limit (134217728) below current usage (190000000)";
   EXPECT_EQ(manager_->retry_failed(), clock_ + 1000ms);  // failed again: backoff doubles
   EXPECT_EQ(runtime_.actuations, before + 1);
+  // The same refusal with other usage figures is not a new event; the condition follows.
   EXPECT_EQ(std::count(events_.reasons.begin(), events_.reasons.end(), "ResizeError"), 1);
+  EXPECT_EQ(status_.condition(pod.metadata.uid, kPodResizeInProgress)->message, *runtime_.error);
 
   runtime_.error.reset();  // usage dropped
   clock_ += 1000ms;
