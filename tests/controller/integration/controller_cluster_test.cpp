@@ -1,0 +1,207 @@
+// tailor-controller's work against a live tailor-cluster, judged through the real kubectl: the
+// policy CRD from the chart, a policy and a pod, usage windows, then passes.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "controller/app/controller.h"
+#include "controller/kube/client/rest_client.h"
+#include "tests/embedded/kubectl_cluster_test.h"
+
+namespace tailor::controller {
+namespace {
+
+using kube::embedded::ClusterOptions;
+
+constexpr const char* kNodes = R"(nodes:
+- name: node-1
+  capacity: {cpu: "4", memory: 8Gi, pods: "110"}
+)";
+
+std::string policy_yaml(const std::string& mode) {
+  return R"(apiVersion: autoscaling.tailor.dev/v1alpha1
+kind: VerticalScalingPolicy
+metadata: {name: web, namespace: default}
+spec:
+  selector: {matchLabels: {app: web}}
+  updatePolicy: {mode: ")" +
+         mode + "\"}\n";  // quoted: YAML reads a bare Off as false, as kubectl does
+}
+
+constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
+ "metadata":{"name":"web-1","labels":{"app":"web"}},
+ "spec":{"nodeName":"node-1","containers":[{"name":"app","image":"busybox",
+   "resources":{"requests":{"cpu":"100m","memory":"100Mi"},
+                "limits":{"cpu":"200m","memory":"200Mi"}}}]}})";
+
+// What the node would report for a running pod: Ready, allocated and actual resources.
+constexpr const char* kRunning = R"({"status":{"phase":"Running","startTime":"2026-01-01T00:00:00Z",
+ "conditions":[{"type":"Ready","status":"True"}],
+ "containerStatuses":[{"name":"app","ready":true,"restartCount":0,"image":"busybox",
+   "imageID":"","started":true,"state":{"running":{"startedAt":"2026-01-01T00:00:00Z"}},
+   "allocatedResources":{"cpu":"100m","memory":"100Mi"},
+   "resources":{"requests":{"cpu":"100m","memory":"100Mi"},
+                "limits":{"cpu":"200m","memory":"200Mi"}}}]}})";
+
+class ControllerClusterTest : public kube::embedded::testing::KubectlClusterTest {
+ protected:
+  ClusterOptions cluster_options() override {
+    std::ofstream(nodes_file()) << kNodes;
+    ClusterOptions o;
+    o.nodes_file = nodes_file();
+    o.control_loops = false;  // the test plays the node: pod status is its own
+    return o;
+  }
+
+  std::string nodes_file() const {
+    return "/tmp/tailor-controller-nodes-" + std::to_string(::getpid()) + ".yaml";
+  }
+
+  void SetUp() override {
+    KubectlClusterTest::SetUp();
+    auto crd = kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR +
+                       "/charts/tailor/crds/verticalscalingpolicies.yaml");
+    ASSERT_EQ(crd.exit_code, 0) << crd.err;
+    auto established = kubectl(
+        "wait --for=condition=Established --timeout=10s "
+        "crd/verticalscalingpolicies.autoscaling.tailor.dev");
+    ASSERT_EQ(established.exit_code, 0) << established.err;
+    write("pod.json", kPod);
+    ASSERT_EQ(kubectl("create -f pod.json").exit_code, 0);
+    write("running.json", kRunning);
+    auto status =
+        kubectl("patch pod web-1 --subresource status --type merge --patch-file running.json");
+    ASSERT_EQ(status.exit_code, 0) << status.err;
+    client_ = std::make_unique<kube::RestClient>(rest_config());
+  }
+
+  void apply_policy(const std::string& mode) {
+    write("vsp.yaml", policy_yaml(mode));
+    auto r = kubectl("apply -f vsp.yaml");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+
+  std::unique_ptr<Controller> start_controller() {
+    ControllerOptions o;
+    o.view.watch_vpa = false;
+    o.strategy = "vpa";
+    auto c = std::make_unique<Controller>(*client_, o);
+    c->start();
+    EXPECT_TRUE(c->wait_for_sync(std::chrono::seconds(10)));
+    return c;
+  }
+
+  // The informers see what kubectl wrote a moment ago.
+  void settle() { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }
+
+  // Two hours of the app using a whole core and 400 MiB, ending now.
+  void feed_usage(Controller& c) {
+    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::system_clock::now().time_since_epoch())
+                   .count();
+    for (std::int64_t end = now - 2 * 3600 * 1000; end <= now; end += 60'000) {
+      c.on_usage({.node = "node-1",
+                  .ns = "default",
+                  .pod = "web-1",
+                  .pod_uid = "",
+                  .container = "app",
+                  .start_unix_ms = end - 60'000,
+                  .end_unix_ms = end,
+                  .samples = 12,
+                  .cpu_cores_mean = 1.0,
+                  .cpu_cores_max = 1.2,
+                  .memory_working_set_max_bytes = 400.0 * 1024 * 1024,
+                  .memory_peak_bytes = 400.0 * 1024 * 1024});
+    }
+  }
+
+  kube::TimePoint now() const { return kube::TimePoint(std::chrono::system_clock::now()); }
+
+  std::unique_ptr<kube::RestClient> client_;
+};
+
+TEST_F(ControllerClusterTest, RecommendsAndResizesInPlace) {
+  apply_policy("InPlaceOrRecreate");
+  auto c = start_controller();
+  settle();
+  c->run_pass(now());  // learns which pod is under which policy
+  feed_usage(*c);
+  EXPECT_GT(c->stats().windows, 100u);
+  EXPECT_EQ(c->run_pass(now()), 1u);
+  EXPECT_EQ(c->stats().resizes, 1u);
+
+  auto provided = kubectl(
+      "get vsp web -o "
+      "'jsonpath={.status.conditions[?(@.type==\"RecommendationProvided\")].status}'");
+  EXPECT_EQ(provided.out, "True") << provided.err;
+  auto target = kubectl(
+      "get vsp web -o 'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
+  EXPECT_FALSE(target.out.empty()) << target.err;
+  // The resize went through pods/web-1/resize: desired resources changed, generation bumped.
+  auto cpu = kubectl("get pod web-1 -o 'jsonpath={.spec.containers[0].resources.requests.cpu}'");
+  EXPECT_NE(cpu.out, "100m");
+  EXPECT_EQ(kubectl("get pod web-1 -o 'jsonpath={.metadata.generation}'").out, "2");
+  auto events = kubectl("get events --field-selector reason=ResizeRequested -o name");
+  EXPECT_FALSE(events.out.empty());
+  // kubectl get vsp shows the printer columns with the target.
+  auto table = kubectl("get vsp web");
+  EXPECT_NE(table.out.find("InPlaceOrRecreate"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find(target.out), std::string::npos) << table.out;
+}
+
+TEST_F(ControllerClusterTest, OffModeOnlyWritesStatus) {
+  apply_policy("Off");
+  auto c = start_controller();
+  settle();
+  c->run_pass(now());
+  feed_usage(*c);
+  EXPECT_EQ(c->run_pass(now()), 0u);
+  EXPECT_EQ(kubectl("get pod web-1 -o 'jsonpath={.metadata.generation}'").out, "1");
+  auto target = kubectl(
+      "get vsp web -o "
+      "'jsonpath={.status.recommendation.containerRecommendations[0].target.memory}'");
+  EXPECT_FALSE(target.out.empty());
+}
+
+TEST_F(ControllerClusterTest, TrackedResizeSurvivesARestart) {
+  apply_policy("InPlaceOrRecreate");
+  std::string uid = kubectl("get pod web-1 -o 'jsonpath={.metadata.uid}'").out;
+  {
+    auto c = start_controller();
+    settle();
+    c->run_pass(now());
+    feed_usage(*c);
+    ASSERT_EQ(c->run_pass(now()), 1u);
+  }
+  auto state =
+      kubectl("get configmap tailor-controller-state -n kube-system -o 'jsonpath={.data.state}'");
+  ASSERT_EQ(state.exit_code, 0) << state.err;
+  EXPECT_NE(state.out.find(uid), std::string::npos) << state.out;
+  // A new controller reads the state back: the resize in flight is followed, not sent again.
+  auto again = start_controller();
+  again->load_state();
+  settle();
+  again->run_pass(now());
+  feed_usage(*again);
+  EXPECT_EQ(again->run_pass(now()), 0u);
+  EXPECT_EQ(again->stats().resizes, 0u);
+}
+
+TEST_F(ControllerClusterTest, InvalidPolicyGetsConfigInvalid) {
+  write("bad.yaml", policy_yaml("InPlaceOrRecreate") + R"(  resourcePolicy:
+    containerPolicies:
+    - containerName: "*"
+      minAllowed: {cpu: "2"}
+      maxAllowed: {cpu: "1"}
+)");
+  ASSERT_EQ(kubectl("apply -f bad.yaml").exit_code, 0);
+  auto c = start_controller();
+  settle();
+  EXPECT_EQ(c->run_pass(now()), 0u);
+  auto invalid = kubectl(
+      "get vsp web -o 'jsonpath={.status.conditions[?(@.type==\"ConfigInvalid\")].message}'");
+  EXPECT_NE(invalid.out.find("maxAllowed"), std::string::npos) << invalid.out << invalid.err;
+}
+
+}  // namespace
+}  // namespace tailor::controller
