@@ -59,6 +59,7 @@ struct PodRecord {
   std::map<std::string, ContainerStatus> exited;  // exited attempts never change, by id
   std::optional<PodStatus> written;
   std::string last_patch;
+  bool sandbox_stopped = false;
 };
 
 struct PodRuntime::Impl {
@@ -155,6 +156,20 @@ struct PodRuntime::Impl {
       }
     }
     write_status(*rec, pod.pod, observed);
+    stop_finished_sandbox(*rec, pod.pod);
+  }
+
+  // A pod that reached Succeeded or Failed never runs again: its sandbox is stopped (the kubelet
+  // does the same), its containers and status stay until the pod is deleted.
+  void stop_finished_sandbox(PodRecord& rec, const Pod& pod) {
+    if (rec.sandbox_stopped || !rec.written || rec.sandbox_id.empty()) return;
+    if (rec.written->phase != "Succeeded" && rec.written->phase != "Failed") return;
+    try {
+      runtime.stop_pod_sandbox(rec.sandbox_id);
+      rec.sandbox_stopped = true;
+    } catch (const CriError& e) {
+      log::error(e, "Failed to stop the sandbox of a finished pod", {{"pod", ref(pod)}});
+    }
   }
 
   // nullopt when the sandbox runs, else why it does not.

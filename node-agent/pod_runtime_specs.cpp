@@ -74,7 +74,7 @@ PodSandboxSpec sandbox_spec(const RuntimePod& runtime_pod, const PodRuntimeOptio
   out.name = pod.metadata.name;
   out.uid = pod.metadata.uid;
   out.ns = pod.metadata.namespace_;
-  out.hostname = options.node_name;  // the node's network namespace
+  // No hostname: sandboxes share the node's network and UTS namespaces (runc refuses one).
   if (!options.log_root.empty()) {
     out.log_directory = options.log_root + "/" + pod.metadata.namespace_ + "_" + pod.metadata.name +
                         "_" + pod.metadata.uid;

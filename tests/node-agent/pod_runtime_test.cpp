@@ -247,7 +247,8 @@ TEST_F(PodRuntimeTest, TerminalPhasesFollowTheRestartPolicy) {
     sync(json);
     cri_.exit(cri_.latest("app").status.id, c.exit_code, "");
     sync(json);
-    EXPECT_EQ(cri_.containers.size(), 1u);  // not restarted
+    EXPECT_EQ(cri_.containers.size(), 1u);               // not restarted
+    EXPECT_FALSE(cri_.sandboxes.begin()->second.ready);  // a finished pod's sandbox is stopped
     EXPECT_EQ(api_.last_status().at("phase"), c.phase);
     EXPECT_EQ(api_.last_container().at("state").at("terminated").at("reason"), c.reason);
   }
