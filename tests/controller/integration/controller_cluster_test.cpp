@@ -6,6 +6,8 @@
 
 #include "controller/app/controller.h"
 #include "controller/kube/client/rest_client.h"
+#include "controller/kube/http/base64.h"
+#include "controller/webhook/webhook_server.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::controller {
@@ -201,6 +203,48 @@ TEST_F(ControllerClusterTest, InvalidPolicyGetsConfigInvalid) {
   auto invalid = kubectl(
       "get vsp web -o 'jsonpath={.status.conditions[?(@.type==\"ConfigInvalid\")].message}'");
   EXPECT_NE(invalid.out.find("maxAllowed"), std::string::npos) << invalid.out << invalid.err;
+}
+
+TEST_F(ControllerClusterTest, WebhookSizesNewPodsThroughTheApiServer) {
+  apply_policy("InPlaceOrRecreate");
+  auto c = start_controller();
+  webhook::WebhookServer hook({.address = "127.0.0.1", .dns_names = {"localhost"}},
+                              [&](const webhook::AdmissionRequest& r) { return c->admit(r); });
+  hook.start();
+  write("hook.yaml", R"(apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: tailor}
+webhooks:
+- name: pods.tailor.dev
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  failurePolicy: Ignore
+  timeoutSeconds: 2
+  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+  clientConfig:
+    url: )" + hook.url() +
+                         R"(
+    caBundle: )" + kube::base64_encode(hook.ca_pem()) +
+                         "\n");
+  auto registered = kubectl("apply -f hook.yaml");
+  ASSERT_EQ(registered.exit_code, 0) << registered.err;
+  settle();
+  c->run_pass(now());
+  feed_usage(*c);
+  c->run_pass(now());
+  std::string second = kPod;
+  second.replace(second.find("web-1"), 5, "web-2");
+  write("pod2.json", second);
+  auto created = kubectl("create -f pod2.json");
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  auto cpu = kubectl("get pod web-2 -o 'jsonpath={.spec.containers[0].resources.requests.cpu}'");
+  EXPECT_NE(cpu.out, "100m") << "the webhook did not size the new pod";
+  EXPECT_FALSE(cpu.out.empty());
+  auto target = kubectl(
+      "get vsp web -o "
+      "'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
+  EXPECT_EQ(cpu.out, target.out);
+  EXPECT_GE(hook.stats().patched, 1u);
 }
 
 }  // namespace
