@@ -3,6 +3,7 @@
 // against one quota with Kubernetes' message.
 #pragma once
 
+#include <boost/json/fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ std::string pretty_print(const ResourceList& list);
 // container must state that resource. "must specify limits.cpu for: a,b; requests.memory for: a"
 // naming what is missing; nullopt when nothing is.
 std::optional<std::string> missing_required(const Pod& pod, const ResourceList& hard);
+
+// Whether a quota's scopes (spec.scopes, spec.scopeSelector) select the pod: Terminating,
+// NotTerminating, BestEffort, NotBestEffort, PriorityClass. A quota without scopes selects all.
+bool quota_selects(const boost::json::object& quota, const boost::json::object& pod);
 
 struct QuotaState {
   std::string name;

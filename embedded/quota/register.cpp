@@ -44,10 +44,20 @@ std::vector<ObjectPtr> in_namespace(ObjectStore& store, const char* resource,
 
 ResourceList usage(const bj::object& pod) { return pod_quota_usage(decode_pod(pod)); }
 
-ResourceList namespace_usage(ObjectStore& store, const std::string& ns) {
+// What the namespace's stored pods selected by `quota` use, without the pod named `skip`.
+ResourceList quota_usage(const bj::object& quota, const std::vector<ObjectPtr>& pods,
+                         const std::string& skip = "") {
   ResourceList total;
-  for (const ObjectPtr& pod : in_namespace(store, "pods", ns)) add_resources(total, usage(*pod));
+  for (const ObjectPtr& pod : pods) {
+    if (meta_string(*pod, "name") == skip || !quota_selects(quota, *pod)) continue;
+    add_resources(total, usage(*pod));
+  }
   return total;
+}
+
+// The usage `pod` adds to `quota` (nothing when the quota does not select it).
+ResourceList selected_usage(const bj::object& quota, const bj::object* pod) {
+  return pod && quota_selects(quota, *pod) ? usage(*pod) : ResourceList{};
 }
 
 ResourceList hard_of(const bj::object& quota) {
@@ -87,45 +97,47 @@ void write_quota_status(ObjectStore& store, const std::string& ns, const std::st
   }
 }
 
-// Checks `requested` against every quota of the namespace, then records the new usage.
-void charge(ObjectStore& store, const AdmissionRequest& r, const ResourceList& requested,
-            const ResourceList& usage_after) {
+// Checks the change from `before` (null on create) to r.object against every quota of the
+// namespace that selects the pod, then records each quota's new usage.
+void charge(ObjectStore& store, const AdmissionRequest& r, const bj::object* before) {
   std::vector<ObjectPtr> quotas = in_namespace(store, "resourcequotas", r.ns);
   if (quotas.empty()) return;
-  ResourceList used = namespace_usage(store, r.ns);
+  std::vector<ObjectPtr> pods = in_namespace(store, "pods", r.ns);
   Pod pod = decode_pod(r.object);
+  std::vector<ResourceList> totals;
   for (const ObjectPtr& quota : quotas) {
-    QuotaState state{meta_string(*quota, "name"), hard_of(*quota), mask(used, hard_of(*quota))};
-    if (auto missing = missing_required(pod, state.hard)) {
-      throw forbidden_pod(r, "failed quota: " + state.name + ": " + *missing);
+    ResourceList others = quota_usage(*quota, pods, r.name);
+    ResourceList old_usage = selected_usage(*quota, before);
+    ResourceList new_usage = selected_usage(*quota, &r.object);
+    if (quota_selects(*quota, r.object)) {
+      QuotaState state{meta_string(*quota, "name"), hard_of(*quota), others};
+      add_resources(state.used, old_usage);
+      state.used = mask(state.used, state.hard);
+      if (auto missing = missing_required(pod, state.hard)) {
+        throw forbidden_pod(r, "failed quota: " + state.name + ": " + *missing);
+      }
+      if (auto message = quota_exceeded(state, positive_delta(new_usage, old_usage))) {
+        throw forbidden_pod(r, *message);
+      }
     }
-    if (auto message = quota_exceeded(state, requested)) throw forbidden_pod(r, *message);
+    add_resources(others, new_usage);
+    totals.push_back(std::move(others));
   }
   if (r.dry_run) return;
-  for (const ObjectPtr& quota : quotas) {
-    write_quota_status(store, r.ns, meta_string(*quota, "name"), usage_after);
+  for (std::size_t i = 0; i < quotas.size(); ++i) {
+    write_quota_status(store, r.ns, meta_string(*quotas[i], "name"), totals[i]);
   }
 }
 
 void admit_pod_quota(ObjectStore& store, AdmissionRequest& r) {
-  if (is_pod_create(r)) {
-    ResourceList requested = usage(r.object);
-    ResourceList after = namespace_usage(store, r.ns);
-    add_resources(after, requested);
-    charge(store, r, requested, after);
-  } else if (is_pod_resize(r)) {
-    ResourceList before = usage(*r.old_object);
-    ResourceList now = usage(r.object);
-    ResourceList after = namespace_usage(store, r.ns);
-    for (const auto& [name, q] : before) after[name] -= q;
-    add_resources(after, now);
-    charge(store, r, positive_delta(now, before), after);
-  }
+  if (is_pod_create(r)) charge(store, r, nullptr);
+  if (is_pod_resize(r)) charge(store, r, r.old_object);
 }
 
 void default_quota_status(ObjectStore& store, AdmissionRequest& r) {
   if (!is_core(r, "resourcequotas") || r.operation != AdmissionOperation::Create) return;
-  r.object["status"] = quota_status(r.object, namespace_usage(store, r.ns));
+  r.object["status"] =
+      quota_status(r.object, quota_usage(r.object, in_namespace(store, "pods", r.ns)));
 }
 
 void default_limit_ranges(AdmissionRequest& r) {

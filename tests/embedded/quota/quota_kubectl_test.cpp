@@ -73,6 +73,22 @@ TEST_F(QuotaKubectlTest, ResizeBeyondQuotaIsForbidden) {
   EXPECT_EQ(jsonpath("quota compute", ".status.used.requests\\.cpu"), "800m");
 }
 
+TEST_F(QuotaKubectlTest, ScopedQuotaCountsOnlyItsPods) {
+  create("quota", R"({"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"best-effort"},
+    "spec":{"hard":{"pods":"1"},"scopes":["BestEffort"]}})");
+  create("p1", pod("p1", "100m"));  // Burstable: not counted
+  create("b1", R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"b1"},
+    "spec":{"containers":[{"name":"app","image":"nginx:1.25"}]}})");
+  KubectlResult r = kubectl(
+      "create -f " + write("b2.json", R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"b2"},
+    "spec":{"containers":[{"name":"app","image":"nginx:1.25"}]}})"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "Error from server (Forbidden): error when creating \"b2.json\": pods \"b2\" is "
+            "forbidden: exceeded quota: best-effort, requested: pods=1, used: pods=1, limited: "
+            "pods=1\n");
+}
+
 TEST_F(QuotaKubectlTest, QuotaTableColumns) {
   create("quota", kQuota);
   create("p1", pod("p1", "250m"));

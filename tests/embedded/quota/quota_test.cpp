@@ -63,6 +63,24 @@ TEST(MissingRequired, NamesEachQuotaResourceAndItsContainers) {
             "must specify limits.memory for: a,b; requests.cpu for: a");
 }
 
+TEST(QuotaScopes, SelectPodsAsThePodEvaluator) {
+  bj::object best_effort = pod_with(R"([{"name":"a"}])", R"({"qosClass":"BestEffort"})");
+  bj::object burstable = pod_with(R"([{"name":"a","resources":{"requests":{"cpu":"1"}}}])",
+                                  R"({"qosClass":"Burstable"})");
+  burstable["spec"].as_object()["activeDeadlineSeconds"] = 30;
+  burstable["spec"].as_object()["priorityClassName"] = "high";
+  auto quota = [](const std::string& spec) { return parse(R"({"spec":)" + spec + "}"); };
+  EXPECT_TRUE(quota_selects(quota(R"({"hard":{"pods":"1"}})"), best_effort));
+  EXPECT_TRUE(quota_selects(quota(R"({"scopes":["BestEffort"]})"), best_effort));
+  EXPECT_FALSE(quota_selects(quota(R"({"scopes":["BestEffort"]})"), burstable));
+  EXPECT_TRUE(quota_selects(quota(R"({"scopes":["NotBestEffort","Terminating"]})"), burstable));
+  EXPECT_FALSE(quota_selects(quota(R"({"scopes":["NotTerminating"]})"), burstable));
+  const char* high = R"({"scopeSelector":{"matchExpressions":[
+      {"scopeName":"PriorityClass","operator":"In","values":["high"]}]}})";
+  EXPECT_TRUE(quota_selects(quota(high), burstable));
+  EXPECT_FALSE(quota_selects(quota(high), best_effort));
+}
+
 TEST(PositiveDelta, KeepsOnlyIncreases) {
   EXPECT_EQ(positive_delta(list({{"requests.cpu", "1"}, {"requests.memory", "1Gi"}}),
                            list({{"requests.cpu", "500m"}, {"requests.memory", "2Gi"}})),
