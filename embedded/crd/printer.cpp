@@ -234,6 +234,15 @@ void set_printer(const ResourceInfo& resource, const std::vector<PrinterColumn>&
 namespace tailor::kube::embedded {
 
 const Printer* custom_resource_printer(const ResourceInfo& resource) {
+  // CustomResourceDefinitions themselves print their creation time, as kube-apiserver does.
+  static const Printer kDefinitions{
+      {name_column(),
+       {"Created At", "date", "", "Time when the CustomResourceDefinition was created", 0}},
+      [](const bj::object& o, TimePoint) {
+        return bj::array{meta_string(o, "name"), meta_string(o, "creationTimestamp")};
+      }};
+  if (resource.group == "apiextensions.k8s.io" && resource.resource == "customresourcedefinitions")
+    return &kDefinitions;
   crd::Printers& all = crd::printers();
   std::lock_guard lock(all.mu);
   auto it = all.by_resource.find(&resource);

@@ -3,6 +3,8 @@
 // defaulted, validated, patched (also through /status) and removed with its CRD.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "kubectl_runner.h"
 
 namespace tailor::kube::embedded::testing {
@@ -124,6 +126,12 @@ TEST_F(KubectlCrdTest, CrdIsEstablishedAndListedByApiResources) {
       "get crd verticalscalingpolicies.autoscaling.tailor.dev "
       "-o jsonpath={.status.acceptedNames.shortNames}/{.status.storedVersions}");
   EXPECT_EQ(names.out, "[\"vsp\"]/[\"v1alpha1\"]") << names.err;
+  KubectlResult crds = kubectl("get crd");
+  EXPECT_TRUE(std::regex_search(
+      crds.out, std::regex("^NAME +CREATED AT\n"
+                           "verticalscalingpolicies.autoscaling.tailor.dev +"
+                           "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\n$")))
+      << crds.out;
   KubectlResult r = kubectl("api-resources --api-group=autoscaling.tailor.dev");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("verticalscalingpolicies   vsp          autoscaling.tailor.dev/v1alpha1   "
