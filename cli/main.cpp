@@ -2,13 +2,15 @@
 #include <string>
 #include <vector>
 
+#include "cli/cluster_command.h"
 #include "cli/replay_command.h"
 
 namespace {
 const char* kUsage =
     "Usage: tailor VERB [ARGS...]\n"
     "Verbs:\n"
-    "  replay TRACE...   score recommenders on usage traces (tailor replay --help)\n";
+    "  replay TRACE...   score recommenders on usage traces (tailor replay --help)\n"
+    "  cluster up|down   a local cluster on real containerd (tailor cluster --help)\n";
 }
 
 int main(int argc, char** argv) {
@@ -23,6 +25,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (verb == "replay") return tailor::cli::run_replay(args, std::cout, std::cerr);
+  if (verb == "cluster") return tailor::cli::run_cluster(args, std::cout, std::cerr);
   std::cerr << "tailor: unknown verb '" << verb << "'\n" << kUsage;
   return 2;
 }

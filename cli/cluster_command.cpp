@@ -1,0 +1,261 @@
+#include "cli/cluster_command.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+#include <thread>
+
+#include "cli/cluster_nodes.h"
+#include "cli/cluster_process.h"
+
+namespace tailor::cli {
+namespace {
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+constexpr const char* kDefaultAllocatable = "cpu=2,memory=2Gi";
+
+const char* kUsage =
+    "Usage:\n"
+    "  tailor cluster up --dir DIR [--nodes N] [--node-allocatable cpu=2,memory=2Gi]...\n"
+    "                    [--no-controller] [--bin-dir DIR] [--scripts-dir DIR]\n"
+    "  tailor cluster down --dir DIR\n"
+    "up starts, in the background, a real containerd per node, tailor-cluster, one\n"
+    "tailor-node-agent per node (embedded mode: it runs the pods) and tailor-controller, writes\n"
+    "DIR/kubeconfig and returns when the nodes are Ready. Repeat --node-allocatable to size nodes\n"
+    "differently (the last one repeats). down stops everything and removes the containers and\n"
+    "cgroups it made; logs stay in DIR. Both need root.\n";
+
+int to_int(const std::string& flag, const std::string& value) {
+  std::size_t used = 0;
+  int n = 0;
+  try {
+    n = std::stoi(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || n < 1) {
+    throw std::invalid_argument(flag + ": want a positive number, got \"" + value + "\"");
+  }
+  return n;
+}
+
+fs::path self_dir() {
+  std::error_code error;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+  return error ? fs::current_path() : exe.parent_path();
+}
+
+// The checkout's scripts/containerd: given, or found above the binary (build/bin/tailor).
+fs::path scripts_dir(const ClusterUpOptions& options) {
+  if (!options.scripts_dir.empty()) return options.scripts_dir;
+  for (fs::path dir = self_dir(); dir.has_relative_path(); dir = dir.parent_path()) {
+    if (fs::exists(dir / "scripts/containerd/start.sh")) return dir / "scripts/containerd";
+  }
+  throw std::runtime_error("cannot find scripts/containerd above " + self_dir().string() +
+                           "; pass --scripts-dir");
+}
+
+fs::path binary(const ClusterUpOptions& options, const std::string& name, const char* hint) {
+  const fs::path path = (options.bin_dir.empty() ? self_dir() : fs::path(options.bin_dir)) / name;
+  if (::access(path.c_str(), X_OK) != 0) {
+    throw std::runtime_error(name + " not found at " + path.string() + " (" + hint + ")");
+  }
+  return path;
+}
+
+void wait_for_file(const fs::path& file, const fs::path& pid_file, const fs::path& log) {
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!fs::exists(file)) {
+    if (!running_pid(pid_file)) {
+      throw std::runtime_error(pid_file.stem().string() + " exited; " + log.string() + ":\n" +
+                               log_tail(log));
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw std::runtime_error(file.string() + " did not appear within 30 s");
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+}
+
+std::string node_name(int index) { return "tailor-node-" + std::to_string(index); }
+fs::path node_dir(const fs::path& dir, int index) {
+  return dir / ("node-" + std::to_string(index));
+}
+
+struct Started {
+  std::vector<std::string> nodes;
+  std::vector<fs::path> watched_pid_files;  // must stay up while we wait
+};
+
+void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs::path& scripts,
+                 Started& started, std::ostream& out) {
+  const fs::path agent = binary(options, "tailor-node-agent", "build the tailor-node-agent target");
+  const auto sizes = node_sizes(options);
+  for (int i = 1; i <= static_cast<int>(sizes.size()); ++i) {
+    const fs::path node = node_dir(dir, i);
+    fs::create_directories(node / "agent");
+    const std::string socket = start_containerd(scripts, node / "containerd");
+    out << "node " << node_name(i) << ": containerd at " << socket << ", allocatable "
+        << sizes[i - 1] << "\n";
+    start_background({agent.string(), "--kubeconfig", (dir / "kubeconfig").string(), "--node-name",
+                      node_name(i), "--runtime-endpoint", "unix://" + socket, "--checkpoint-dir",
+                      (node / "agent").string(), "--actuation", "agent", "--node-allocatable",
+                      sizes[i - 1], "--metrics-bind-address", "127.0.0.1:0"},
+                     node / "agent.log", node / "agent.pid");
+    started.nodes.push_back(node_name(i));
+    started.watched_pid_files.push_back(node / "agent.pid");
+  }
+}
+
+void cluster_down(const fs::path& dir, std::ostream& out, std::ostream& err) {
+  stop_background(dir / "controller.pid", 5s);
+  for (int i = 1; fs::exists(node_dir(dir, i)); ++i) {
+    if (stop_background(node_dir(dir, i) / "agent.pid", 10s)) out << "stopped agent " << i << "\n";
+  }
+  for (int i = 1; fs::exists(node_dir(dir, i)); ++i) {
+    const fs::path containerd = node_dir(dir, i) / "containerd";
+    if (!fs::exists(containerd)) continue;
+    try {
+      remove_node_pods(containerd / "containerd.sock", dir / "kubeconfig");
+      stop_containerd(scripts_dir({}), containerd);
+      out << "stopped containerd of node " << node_name(i) << "\n";
+    } catch (const std::exception& e) {
+      err << "tailor cluster down: node " << node_name(i) << ": " << e.what() << "\n";
+    }
+  }
+  if (stop_background(dir / "cluster.pid", 10s)) out << "stopped tailor-cluster\n";
+}
+
+int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream& err) {
+  const fs::path dir = fs::absolute(options.dir);
+  fs::create_directories(dir);
+  if (running_pid(dir / "cluster.pid")) {
+    err << "tailor cluster up: already running in " << dir.string()
+        << " (tailor cluster down --dir " << dir.string() << ")\n";
+    return 1;
+  }
+  if (::geteuid() != 0) {
+    err << "tailor cluster up: must run as root (containerd needs cgroups and mounts)\n";
+    return 1;
+  }
+  try {
+    node_sizes(options);  // bad flags fail before anything starts
+    const fs::path scripts = scripts_dir(options);
+    const fs::path cluster = binary(options, "tailor-cluster", "build the tailor-cluster target");
+    const auto controller = options.controller ? binary(options, "tailor-controller",
+                                                        "build it, or pass --no-controller")
+                                               : fs::path();
+    run_command({(scripts / "install.sh").string()});
+    fs::remove(dir / "kubeconfig");
+    start_background({cluster.string(), "--dir", (dir / "cluster").string(), "--port", "0",
+                      "--write-kubeconfig", (dir / "kubeconfig").string()},
+                     dir / "cluster.log", dir / "cluster.pid");
+    wait_for_file(dir / "kubeconfig", dir / "cluster.pid", dir / "cluster.log");
+    Started started;
+    started.watched_pid_files.push_back(dir / "cluster.pid");
+    start_nodes(options, dir, scripts, started, out);
+    if (options.controller) {
+      start_background({controller.string(), "--kubeconfig", (dir / "kubeconfig").string(),
+                        "--metrics-bind-address", "127.0.0.1:0"},
+                       dir / "controller.log", dir / "controller.pid");
+      started.watched_pid_files.push_back(dir / "controller.pid");
+    }
+    wait_for_ready_nodes(dir / "kubeconfig", started.nodes, started.watched_pid_files,
+                         std::chrono::seconds(options.ready_timeout_seconds));
+    out << "cluster up: " << started.nodes.size() << " node(s) Ready\n"
+        << "  export KUBECONFIG=" << (dir / "kubeconfig").string() << "\n"
+        << "  logs: " << dir.string() << "/*.log, " << dir.string() << "/node-*/agent.log\n"
+        << "  stop: tailor cluster down --dir " << dir.string() << "\n";
+    return 0;
+  } catch (const std::exception& e) {
+    err << "tailor cluster up: " << e.what() << "\nstopping what was started\n";
+    cluster_down(dir, out, err);
+    return 1;
+  }
+}
+
+}  // namespace
+
+ClusterUpOptions parse_cluster_up(const std::vector<std::string>& args) {
+  ClusterUpOptions options;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string flag = args[i], value;
+    const auto equals = flag.find('=');
+    const bool inline_value = flag.rfind("--", 0) == 0 && equals != std::string::npos;
+    if (inline_value) {
+      value = flag.substr(equals + 1);
+      flag = flag.substr(0, equals);
+    }
+    auto take = [&]() -> std::string {
+      if (inline_value) return value;
+      if (i + 1 >= args.size()) throw std::invalid_argument(flag + ": missing value");
+      return args[++i];
+    };
+    if (flag == "--dir") {
+      options.dir = take();
+    } else if (flag == "--nodes") {
+      options.nodes = to_int(flag, take());
+    } else if (flag == "--node-allocatable") {
+      const std::string size = take();
+      if (size.find('=') == std::string::npos) {
+        throw std::invalid_argument("--node-allocatable: want cpu=…,memory=…, got \"" + size +
+                                    "\"");
+      }
+      options.node_allocatable.push_back(size);
+    } else if (flag == "--no-controller") {
+      options.controller = false;
+    } else if (flag == "--bin-dir") {
+      options.bin_dir = take();
+    } else if (flag == "--scripts-dir") {
+      options.scripts_dir = take();
+    } else {
+      throw std::invalid_argument("unknown flag " + flag);
+    }
+  }
+  if (options.dir.empty()) throw std::invalid_argument("--dir is required");
+  return options;
+}
+
+std::vector<std::string> node_sizes(const ClusterUpOptions& options) {
+  const int given = static_cast<int>(options.node_allocatable.size());
+  const int nodes = options.nodes > 0 ? options.nodes : std::max(given, 1);
+  if (given > nodes) {
+    throw std::invalid_argument(std::to_string(given) + " --node-allocatable flags for " +
+                                std::to_string(nodes) + " node(s)");
+  }
+  std::vector<std::string> out = options.node_allocatable;
+  if (out.empty()) out.push_back(kDefaultAllocatable);
+  while (static_cast<int>(out.size()) < nodes) out.push_back(out.back());
+  return out;
+}
+
+int run_cluster(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    (args.empty() ? err : out) << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    if (args[0] == "up") return cluster_up(parse_cluster_up(rest), out, err);
+    if (args[0] == "down") {
+      if (rest.size() != 2 || rest[0] != "--dir") throw std::invalid_argument("want --dir DIR");
+      const fs::path dir = fs::absolute(rest[1]);
+      if (!fs::exists(dir)) {
+        out << "nothing to stop in " << dir.string() << "\n";
+        return 0;
+      }
+      cluster_down(dir, out, err);
+      return 0;
+    }
+  } catch (const std::invalid_argument& e) {
+    err << "tailor cluster " << args[0] << ": " << e.what() << "\n" << kUsage;
+    return 2;
+  }
+  err << "tailor cluster: unknown verb '" << args[0] << "'\n" << kUsage;
+  return 2;
+}
+
+}  // namespace tailor::cli

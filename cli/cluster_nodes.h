@@ -1,0 +1,29 @@
+// The node side of `tailor cluster`: each node's private containerd (start, image preload check,
+// stop), the removal of what ran on it, and the wait until the nodes report Ready.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tailor::cli {
+
+// scripts/start.sh DIR in its own session, then waits until the CRI lists the preloaded busybox
+// and pause images. Returns the socket path.
+std::string start_containerd(const std::filesystem::path& scripts,
+                             const std::filesystem::path& dir);
+// scripts/stop.sh DIR.
+void stop_containerd(const std::filesystem::path& scripts, const std::filesystem::path& dir);
+
+// Stops and removes every pod the node ran (containers, sandboxes, pod cgroups), through the CRI.
+void remove_node_pods(const std::filesystem::path& socket, const std::filesystem::path& kubeconfig);
+
+// Polls the API until every node has Ready=True; throws when `timeout` passes or a process whose
+// pid file is in `watched` exits (with the tail of its log, next to its pid file).
+void wait_for_ready_nodes(const std::filesystem::path& kubeconfig,
+                          const std::vector<std::string>& nodes,
+                          const std::vector<std::filesystem::path>& watched,
+                          std::chrono::seconds timeout);
+
+}  // namespace tailor::cli
