@@ -88,8 +88,8 @@ class DaemonSetController : public WatchLoop {
       if (is_terminating(*s)) continue;
       try {
         sync(*s, owned[meta_string(*s, "uid")]);
-      } catch (const StatusError&) {
-        requeue();
+      } catch (const std::exception&) {
+        // Looked at again on the next pass: it changed or went meanwhile, or is invalid.
       }
     }
   }

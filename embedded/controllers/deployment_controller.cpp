@@ -66,8 +66,8 @@ class DeploymentController : public WatchLoop {
       std::sort(sets.begin(), sets.end(), older);
       try {
         sync(*d, sets);
-      } catch (const StatusError&) {
-        requeue();  // a set changed or went meanwhile
+      } catch (const std::exception&) {
+        // Looked at again on the next pass: it changed or went meanwhile, or is invalid.
       }
     }
   }

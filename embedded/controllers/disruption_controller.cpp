@@ -33,8 +33,8 @@ class DisruptionController : public WatchLoop {
     for (const ObjectPtr& pdb : list) {
       try {
         sync(*pdb);
-      } catch (const StatusError&) {
-        requeue();
+      } catch (const std::exception&) {
+        // Looked at again on the next pass: it changed or went meanwhile, or is invalid.
       }
     }
   }
@@ -86,7 +86,6 @@ class DisruptionController : public WatchLoop {
       });
       if (pending && t && *t + kDeletionTimeout > now) disrupted[name] = when;
     }
-    if (!disrupted.empty()) requeue();
     BudgetInputs in;
     in.min_available = find_path(pdb, "spec.minAvailable");
     in.max_unavailable = find_path(pdb, "spec.maxUnavailable");

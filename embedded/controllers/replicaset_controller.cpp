@@ -46,8 +46,8 @@ class ReplicaSetController : public WatchLoop {
       if (is_terminating(*rs)) continue;
       try {
         sync(*rs, owned[meta_string(*rs, "uid")]);
-      } catch (const StatusError&) {
-        requeue();  // the set changed or went meanwhile
+      } catch (const std::exception&) {
+        // Looked at again on the next pass: it changed or went meanwhile, or is invalid.
       }
     }
   }
@@ -110,7 +110,6 @@ class ReplicaSetController : public WatchLoop {
         const bj::value* v = labels.if_contains(kv.key());
         return v && *v == kv.value();
       });
-      if (is_pod_ready(*p) && !is_pod_available(*p, min_ready, now)) requeue();
     }
     std::string stamp = format_rfc3339(now);
     modify(

@@ -62,7 +62,13 @@ class Scheduler : public WatchLoop {
     }
     if (pending.empty()) return;
     std::map<std::string, NodeUsage> usage = node_usage();
-    for (const ObjectPtr& pod : pending) schedule(*pod, usage);
+    for (const ObjectPtr& pod : pending) {
+      try {
+        schedule(*pod, usage);
+      } catch (const StatusError&) {
+        // Deleted or bound by someone else meanwhile: seen again with the next change.
+      }
+    }
   }
 
  private:

@@ -52,8 +52,8 @@ class StatefulSetController : public WatchLoop {
       if (is_terminating(*s)) continue;
       try {
         sync(*s, owned[meta_string(*s, "uid")]);
-      } catch (const StatusError&) {
-        requeue();
+      } catch (const std::exception&) {
+        // Looked at again on the next pass: it changed or went meanwhile, or is invalid.
       }
     }
   }

@@ -49,7 +49,7 @@ void WatchLoop::run() {
     try {
       reconcile();
     } catch (const std::exception&) {
-      dirty_ = true;  // level-triggered: the next pass tries again
+      // Not retried at once (a lasting failure would spin): the resync period brings it back.
     }
   }
 }

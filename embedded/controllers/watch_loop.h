@@ -28,8 +28,9 @@ class WatchLoop : public ControlLoop {
   void stop() override;
 
  protected:
-  // Brings the world towards the cached state's wishes; exceptions are caught and retried on the
-  // next pass (a conflict or a vanished object is normal here).
+  // Brings the world towards the cached state's wishes. Level-triggered: whatever fails is tried
+  // again on the next pass (after the next change, or the resync period at the latest), so
+  // waits such as minReadySeconds and a budget's disruptedPods expiry also end by resync.
   virtual void reconcile() = 0;
   // Called for each change before the cache is updated (for loops that react to transitions).
   virtual void observe(const StoredEvent&) {}
@@ -43,8 +44,6 @@ class WatchLoop : public ControlLoop {
                    const Mutation& mutate, UpdateScope scope = UpdateScope::Main);
   void remove(const ResourceInfo& resource, const boost::json::object& object,
               std::int64_t grace_seconds);
-  // Asks for another pass soon (e.g. waiting for a delay to elapse).
-  void requeue() { dirty_ = true; }
 
   ObjectStore& store_;
 
@@ -59,7 +58,7 @@ class WatchLoop : public ControlLoop {
   std::map<const ResourceInfo*, ObjectMap> cache_;
   std::thread thread_;
   std::atomic<bool> stopping_{false};
-  bool dirty_ = true;
+  bool dirty_ = true;  // a pass is due (the first one, at start)
 };
 
 }  // namespace tailor::kube::embedded
