@@ -1,0 +1,86 @@
+// The chart's files as the tests read them: charts/tailor of this checkout, its values, and its
+// templates reduced to YAML documents (chart_template.h).
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tests/charts/chart_template.h"
+
+namespace tailor::charts {
+
+inline std::filesystem::path chart_dir() {
+  return std::filesystem::path(TAILOR_SOURCE_DIR) / "charts" / "tailor";
+}
+
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Files of a chart folder with this extension, sorted.
+inline std::vector<std::filesystem::path> chart_files(const std::string& folder,
+                                                      const std::string& extension) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& entry : std::filesystem::directory_iterator(chart_dir() / folder)) {
+    if (entry.path().extension() == extension) out.push_back(entry.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+inline const YAML::Node& chart_values() {
+  static const YAML::Node values = YAML::LoadFile((chart_dir() / "values.yaml").string());
+  return values;
+}
+
+struct RenderedDocument {
+  std::string file;  // e.g. "controller-deployment.yaml"
+  YAML::Node node;
+};
+
+// Every non-empty document of every templates/*.yaml after the substitution (rendered once).
+// Throws std::runtime_error naming the file, with its substituted text, when one does not parse.
+inline const std::vector<RenderedDocument>& rendered_documents() {
+  static const std::vector<RenderedDocument> documents = [] {
+    std::vector<RenderedDocument> out;
+    for (const auto& path : chart_files("templates", ".yaml")) {
+      const std::string yaml = substitute_actions(read_file(path), chart_values());
+      try {
+        for (const YAML::Node& doc : YAML::LoadAll(yaml)) {
+          if (!doc.IsNull()) out.push_back({path.filename().string(), doc});
+        }
+      } catch (const YAML::Exception& e) {
+        throw std::runtime_error(path.filename().string() + ": " + e.what() + "\n" + yaml);
+      }
+    }
+    return out;
+  }();
+  return documents;
+}
+
+// The one rendered document of this kind in the template files whose name starts with
+// `file_prefix` (names of objects are mostly TEMPLATE after the substitution).
+inline YAML::Node document(const std::string& kind, const std::string& file_prefix = "") {
+  std::vector<YAML::Node> found;
+  for (const auto& doc : rendered_documents()) {
+    if (doc.node["kind"].as<std::string>("") == kind && doc.file.rfind(file_prefix, 0) == 0) {
+      found.push_back(doc.node);
+    }
+  }
+  if (found.size() != 1) {
+    throw std::runtime_error(std::to_string(found.size()) + " documents of kind " + kind +
+                             " in templates/" + file_prefix + "*");
+  }
+  return found.front();
+}
+
+}  // namespace tailor::charts

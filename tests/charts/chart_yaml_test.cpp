@@ -1,0 +1,403 @@
+// The Helm chart without Helm: Chart.yaml and values.yaml parse, every template's YAML parses
+// after the substitution of chart_template.h, every reference of a template resolves (values,
+// named templates, files), and the objects carry what Tailor's processes need: flags the real
+// binaries accept, probe paths, ports, RBAC verbs, the webhook's settings.
+#include <fnmatch.h>
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+
+#include "controller/kube/observe/common_options.h"
+#include "node-agent/agent_options.h"
+#include "tests/charts/chart_files.h"
+#include "tests/charts/child_process.h"
+
+namespace tailor::charts {
+namespace {
+
+std::vector<std::string> strings(const YAML::Node& sequence) {
+  std::vector<std::string> out;
+  for (const auto& item : sequence) out.push_back(item.as<std::string>());
+  return out;
+}
+
+// Values leaves ("controller.ports.usage"), maps and lists counting as leaves when empty.
+void value_leaves(const YAML::Node& node, const std::string& prefix, std::set<std::string>& out) {
+  if (!node.IsMap() || node.size() == 0) {
+    out.insert(prefix);
+    return;
+  }
+  for (const auto& entry : node) {
+    const std::string key = entry.first.as<std::string>();
+    value_leaves(entry.second, prefix.empty() ? key : prefix + "." + key, out);
+  }
+}
+
+std::set<std::string> all_value_references() {
+  std::set<std::string> out;
+  for (const auto& path : chart_files("templates", ".yaml")) {
+    auto refs = value_references(read_file(path));
+    out.insert(refs.begin(), refs.end());
+  }
+  auto helpers = value_references(read_file(chart_dir() / "templates" / "_helpers.tpl"));
+  out.insert(helpers.begin(), helpers.end());
+  return out;
+}
+
+YAML::Node container(const YAML::Node& workload) {
+  return workload["spec"]["template"]["spec"]["containers"][0];
+}
+
+// "--name=value" -> {"name", "value"}.
+std::map<std::string, std::string> flags_of(const YAML::Node& c) {
+  std::map<std::string, std::string> out;
+  for (const std::string& arg : strings(c["args"])) {
+    const auto eq = arg.find('=');
+    EXPECT_EQ(arg.rfind("--", 0), 0u) << arg;
+    out[arg.substr(2, eq - 2)] = eq == std::string::npos ? "" : arg.substr(eq + 1);
+  }
+  return out;
+}
+
+// "group/resource[/sub]:verb" for every verb of every rule (resourceNames appended).
+std::set<std::string> permissions(const YAML::Node& role) {
+  std::set<std::string> out;
+  for (const auto& rule : role["rules"]) {
+    std::string names;
+    for (const auto& n : rule["resourceNames"]) names += "#" + n.as<std::string>();
+    for (const auto& group : rule["apiGroups"]) {
+      for (const auto& resource : rule["resources"]) {
+        for (const auto& verb : rule["verbs"]) {
+          out.insert(group.as<std::string>() + "/" + resource.as<std::string>() + names + ":" +
+                     verb.as<std::string>());
+        }
+      }
+    }
+  }
+  return out;
+}
+
+TEST(ChartTemplateTest, SubstitutionDropsControlLinesAndFillsValues) {
+  YAML::Node values = YAML::Load("a: {b: 3, list: [1]}\nname: web\n");
+  const std::string text =
+      "{{- /* a comment\n over lines */}}\n"
+      "{{- $a := .Values.a }}\n"
+      "{{- if .Values.a }}\n"
+      "replicas: {{ .Values.a.b }}\n"
+      "port: {{ $a.b }}\n"
+      "name: {{ .Values.name | quote }}\n"
+      "ns: {{ .Release.Namespace }}\n"
+      "full: {{ include \"x\" . }}-controller\n"
+      "list: {{ .Values.a.list }}\n"
+      "labels:\n"
+      "  {{- include \"labels\" . | nindent 2 }}\n"
+      "{{- end }}\n";
+  EXPECT_EQ(substitute_actions(text, values),
+            "\nreplicas: 3\nport: 3\nname: \"web\"\nns: kube-system\n"
+            "full: TEMPLATE-controller\nlist: TEMPLATE\nlabels:\n");
+  EXPECT_EQ(value_references(text), (std::set<std::string>{"a", "a.b", "name", "a.list"}));
+  EXPECT_EQ(template_names(text, "include"), (std::set<std::string>{"x", "labels"}));
+  EXPECT_EQ(unclosed_blocks(text), 0);
+  EXPECT_EQ(unclosed_blocks("{{ if .x }}{{ range .y }}{{ end }}"), 1);
+}
+
+TEST(ChartYamlTest, ChartYamlIsAHelm3Chart) {
+  const YAML::Node chart = YAML::LoadFile((chart_dir() / "Chart.yaml").string());
+  EXPECT_EQ(chart["apiVersion"].as<std::string>(), "v2");
+  EXPECT_EQ(chart["name"].as<std::string>(), "tailor");
+  EXPECT_EQ(chart["type"].as<std::string>(), "application");
+  EXPECT_TRUE(std::regex_match(chart["version"].as<std::string>(),
+                               std::regex(R"(\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)")));
+  EXPECT_FALSE(chart["appVersion"].as<std::string>().empty());
+}
+
+TEST(ChartYamlTest, ValuesParseAndEveryValueIsUsed) {
+  const YAML::Node& values = chart_values();
+  ASSERT_TRUE(values.IsMap());
+  EXPECT_EQ(values["controller"]["replicas"].as<int>(), 2);
+  EXPECT_EQ(values["nodeAgent"]["actuation"].as<std::string>(), "kubelet");
+  const auto used = all_value_references();
+  std::set<std::string> leaves;
+  value_leaves(values, "", leaves);
+  for (const std::string& leaf : leaves) {
+    // A leaf is used when a template reads it or a map above it (toYaml .Values.x.resources).
+    bool read = false;
+    for (std::string path = leaf; !path.empty() && !read;) {
+      read = used.count(path) > 0;
+      const auto dot = path.rfind('.');
+      path = dot == std::string::npos ? "" : path.substr(0, dot);
+    }
+    EXPECT_TRUE(read) << "values.yaml: " << leaf << " is read by no template";
+  }
+}
+
+TEST(ChartYamlTest, EveryTemplateReferenceResolves) {
+  const std::string helpers = read_file(chart_dir() / "templates" / "_helpers.tpl");
+  const auto defined = template_names(helpers, "define");
+  EXPECT_EQ(unclosed_blocks(helpers), 0);
+  auto files = chart_files("templates", ".yaml");
+  files.push_back(chart_dir() / "templates" / "_helpers.tpl");
+  files.push_back(chart_dir() / "templates" / "NOTES.txt");
+  for (const auto& path : files) {
+    const std::string text = read_file(path);
+    const std::string name = path.filename().string();
+    EXPECT_EQ(unclosed_blocks(text), 0) << name;
+    for (const std::string& ref : value_references(text)) {
+      EXPECT_TRUE(value_at(chart_values(), ref))
+          << name << ": .Values." << ref << " is not in values.yaml";
+    }
+    for (const char* verb : {"include", "template"}) {
+      for (const std::string& used : template_names(text, verb)) {
+        EXPECT_TRUE(defined.count(used))
+            << name << ": " << verb << " \"" << used << "\" is not defined in _helpers.tpl";
+      }
+    }
+    for (const std::string& pattern : file_patterns(text)) {
+      int matches = 0;
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(chart_dir())) {
+        const auto relative = std::filesystem::relative(entry.path(), chart_dir()).string();
+        matches += ::fnmatch(pattern.c_str(), relative.c_str(), FNM_PATHNAME) == 0;
+      }
+      EXPECT_GT(matches, 0) << name << ": .Files pattern " << pattern << " matches no file";
+    }
+  }
+}
+
+TEST(ChartYamlTest, EveryTemplateParsesAsKubernetesObjects) {
+  std::vector<RenderedDocument> docs;
+  ASSERT_NO_THROW(docs = rendered_documents());
+  std::set<std::string> files_with_objects, kinds;
+  for (const auto& doc : docs) {
+    ASSERT_TRUE(doc.node.IsMap()) << doc.file;
+    EXPECT_TRUE(doc.node["apiVersion"].IsScalar()) << doc.file;
+    EXPECT_TRUE(doc.node["kind"].IsScalar()) << doc.file;
+    EXPECT_TRUE(doc.node["metadata"]["name"].IsScalar()) << doc.file;
+    files_with_objects.insert(doc.file);
+    kinds.insert(doc.node["kind"].as<std::string>());
+  }
+  for (const auto& path : chart_files("templates", ".yaml")) {
+    EXPECT_TRUE(files_with_objects.count(path.filename().string())) << path;
+  }
+  for (const char* kind :
+       {"Deployment", "DaemonSet", "Service", "ServiceAccount", "ClusterRole", "ClusterRoleBinding",
+        "Role", "RoleBinding", "MutatingWebhookConfiguration", "Secret", "Certificate", "Issuer",
+        "ServiceMonitor", "PodMonitor", "ConfigMap"}) {
+    EXPECT_TRUE(kinds.count(kind)) << kind;
+  }
+}
+
+TEST(ChartYamlTest, CrdsAreInHelmsCrdsDirectory) {
+  std::set<std::string> kinds;
+  for (const auto& path : chart_files("crds", ".yaml")) {
+    const YAML::Node crd = YAML::LoadFile(path.string());
+    EXPECT_EQ(crd["kind"].as<std::string>(), "CustomResourceDefinition") << path;
+    EXPECT_EQ(read_file(path).find("{{"), std::string::npos)
+        << path << ": Helm never renders crds/";
+    kinds.insert(crd["spec"]["names"]["kind"].as<std::string>());
+  }
+  EXPECT_EQ(kinds, (std::set<std::string>{"VerticalScalingPolicy", "VerticalScalingCheckpoint"}));
+}
+
+TEST(ChartYamlTest, ControllerDeploymentWiring) {
+  const YAML::Node deployment = document("Deployment", "controller");
+  EXPECT_EQ(deployment["metadata"]["namespace"].as<std::string>(), "kube-system");
+  EXPECT_EQ(deployment["spec"]["replicas"].as<int>(), 2);
+  const YAML::Node c = container(deployment);
+  auto flags = flags_of(c);
+  EXPECT_EQ(flags["leader-elect"], "true");
+  EXPECT_EQ(flags["leader-elect-resource-namespace"], "kube-system");
+  EXPECT_EQ(flags["webhook-port"], "8443");
+  std::set<std::string> ports;
+  for (const auto& p : c["ports"]) ports.insert(p["name"].as<std::string>());
+  EXPECT_EQ(ports, (std::set<std::string>{"webhook", "usage", "metrics", "health"}));
+  EXPECT_EQ(c["livenessProbe"]["httpGet"]["path"].as<std::string>(), "/livez");
+  EXPECT_EQ(c["readinessProbe"]["httpGet"]["path"].as<std::string>(), "/readyz");
+  EXPECT_EQ(c["livenessProbe"]["httpGet"]["port"].as<std::string>(), "health");
+  EXPECT_EQ(c["readinessProbe"]["httpGet"]["port"].as<std::string>(), "health");
+  EXPECT_EQ(flags["health-probe-bind-address"], "0.0.0.0:8081");
+  // The certificate files come from the mounted Secret.
+  const std::string mount = c["volumeMounts"][0]["mountPath"].as<std::string>();
+  EXPECT_EQ(flags["webhook-cert-file"], mount + "/tls.crt");
+  EXPECT_EQ(flags["webhook-key-file"], mount + "/tls.key");
+  const YAML::Node volume = deployment["spec"]["template"]["spec"]["volumes"][0];
+  EXPECT_EQ(volume["name"].as<std::string>(), c["volumeMounts"][0]["name"].as<std::string>());
+  EXPECT_TRUE(volume["secret"]["secretName"].IsScalar());
+
+  const YAML::Node service = document("Service", "controller");
+  std::map<std::string, std::pair<int, std::string>> service_ports;
+  for (const auto& p : service["spec"]["ports"]) {
+    service_ports[p["name"].as<std::string>()] = {p["port"].as<int>(),
+                                                  p["targetPort"].as<std::string>()};
+  }
+  EXPECT_EQ(service_ports["webhook"], std::make_pair(443, std::string("webhook")));
+  EXPECT_EQ(service_ports["usage"], std::make_pair(9443, std::string("usage")));
+  EXPECT_EQ(service_ports["metrics"], std::make_pair(8080, std::string("metrics")));
+}
+
+// The real tailor-controller parses the Deployment's arguments: with a kubeconfig that does not
+// exist it gets past its flags and stops at loading the configuration (exit 1), not at a bad
+// flag (exit 2).
+TEST(ChartYamlTest, TailorControllerAcceptsTheDeploymentsArguments) {
+  const std::string binary = tailor_binary("tailor-controller");
+  ASSERT_EQ(::access(binary.c_str(), X_OK), 0) << binary << " is not built";
+  std::string command = binary;
+  for (std::string arg : strings(container(document("Deployment", "controller"))["args"])) {
+    arg = std::regex_replace(arg, std::regex(R"(\$\(POD_NAME\))"), "tailor-controller-0");
+    command += " '" + arg + "'";
+  }
+  const auto bad = run_command(binary + " --no-such-flag=1");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  const auto r = run_command(command + " --kubeconfig=/nonexistent/kubeconfig");
+  EXPECT_EQ(r.exit_code, 1) << command << "\n" << r.output;
+  EXPECT_NE(r.output.find("kubeconfig"), std::string::npos) << r.output;
+}
+
+TEST(ChartYamlTest, NodeAgentOptionsAcceptTheDaemonSetsArguments) {
+  const YAML::Node daemonset = document("DaemonSet", "node-agent");
+  std::vector<std::string> args;
+  for (std::string arg : strings(container(daemonset)["args"])) {
+    args.push_back(std::regex_replace(arg, std::regex(R"(\$\(NODE_NAME\))"), "node-1"));
+  }
+  kube::config::Schema schema("tailor-node-agent", "test");
+  kube::observe::CommonOptions common;
+  kube::observe::add_common_options(schema, common);
+  kube::node::AgentOptions options;
+  kube::node::add_agent_options(schema, options);
+  ASSERT_NO_THROW(schema.parse(args));
+  ASSERT_NO_THROW(kube::node::validate(options));
+  EXPECT_EQ(options.node_name, "node-1");
+  EXPECT_EQ(options.actuation, kube::node::Actuation::Kubelet);
+  EXPECT_EQ(options.runtime_endpoint, "unix:///run/containerd/containerd.sock");
+  EXPECT_EQ(options.cgroup_root, "/sys/fs/cgroup");
+  EXPECT_EQ(common.metrics_bind_address.port, 8080);
+
+  const YAML::Node c = container(daemonset);
+  EXPECT_EQ(c["env"][0]["name"].as<std::string>(), "NODE_NAME");
+  EXPECT_EQ(c["env"][0]["valueFrom"]["fieldRef"]["fieldPath"].as<std::string>(), "spec.nodeName");
+  const YAML::Node pod = daemonset["spec"]["template"]["spec"];
+  EXPECT_FALSE(pod["hostPID"].as<bool>());
+  std::map<std::string, std::string> host_paths;
+  for (const auto& v : pod["volumes"]) {
+    host_paths[v["hostPath"]["path"].as<std::string>()] = v["hostPath"]["type"].as<std::string>();
+  }
+  EXPECT_EQ(host_paths["/run/containerd/containerd.sock"], "Socket");
+  EXPECT_EQ(host_paths["/sys/fs/cgroup"], "Directory");
+  EXPECT_EQ(host_paths["/var/lib/tailor-node-agent"], "DirectoryOrCreate");
+  EXPECT_EQ(c["readinessProbe"]["httpGet"]["path"].as<std::string>(), "/readyz");
+  EXPECT_EQ(chart_values()["nodeAgent"]["tolerations"][0]["operator"].as<std::string>(), "Exists");
+}
+
+// Both branches of the `if` stay after the substitution, so the conditional rules are listed
+// too (VPA rules: controller.watchVPA; agent-actuation rules: nodeAgent.actuation=agent).
+TEST(ChartYamlTest, ClusterRolesGrantExactlyWhatTheProcessesCall) {
+  const std::set<std::string> controller = {
+      "/pods:get",
+      "/pods:list",
+      "/pods:watch",
+      "/pods:patch",
+      "/pods/resize:patch",
+      "/pods/eviction:create",
+      "/events:create",
+      "/events:patch",
+      "/nodes:list",
+      "/nodes:watch",
+      "/limitranges:list",
+      "/limitranges:watch",
+      "apps/replicasets:get",
+      "apps/replicasets:list",
+      "apps/replicasets:watch",
+      "apps/deployments:get",
+      "apps/deployments:list",
+      "apps/deployments:watch",
+      "apps/statefulsets:get",
+      "apps/statefulsets:list",
+      "apps/statefulsets:watch",
+      "apps/daemonsets:get",
+      "apps/daemonsets:list",
+      "apps/daemonsets:watch",
+      "batch/jobs:get",
+      "batch/jobs:list",
+      "batch/jobs:watch",
+      "batch/cronjobs:get",
+      "batch/cronjobs:list",
+      "batch/cronjobs:watch",
+      "autoscaling.tailor.dev/verticalscalingpolicies:get",
+      "autoscaling.tailor.dev/verticalscalingpolicies:list",
+      "autoscaling.tailor.dev/verticalscalingpolicies:watch",
+      "autoscaling.tailor.dev/verticalscalingpolicies/status:patch",
+      "autoscaling.k8s.io/verticalpodautoscalers:get",
+      "autoscaling.k8s.io/verticalpodautoscalers:list",
+      "autoscaling.k8s.io/verticalpodautoscalers:watch",
+      "autoscaling.k8s.io/verticalpodautoscalers/status:patch"};
+  EXPECT_EQ(permissions(document("ClusterRole", "controller")), controller);
+  // In its own namespace: the leader Lease and the state ConfigMap, by name.
+  const std::set<std::string> controller_namespaced = {
+      "coordination.k8s.io/leases:create",          "coordination.k8s.io/leases#TEMPLATE:get",
+      "coordination.k8s.io/leases#TEMPLATE:update", "/configmaps:create",
+      "/configmaps#tailor-controller-state:get",    "/configmaps#tailor-controller-state:patch"};
+  EXPECT_EQ(permissions(document("Role", "controller")), controller_namespaced);
+  const std::set<std::string> node_agent = {
+      "/pods:get", "/pods:list", "/pods:watch", "/pods/status:patch", "/nodes:get",
+      "/events:create", "/events:patch",
+      // --actuation=agent only:
+      "/pods:delete", "/nodes:create", "/nodes/status:patch", "coordination.k8s.io/leases:create",
+      "coordination.k8s.io/leases:patch"};
+  EXPECT_EQ(permissions(document("ClusterRole", "node-agent")), node_agent);
+  for (const char* file : {"controller", "node-agent"}) {
+    const YAML::Node binding = document("ClusterRoleBinding", file);
+    EXPECT_EQ(binding["roleRef"]["name"].as<std::string>(),
+              document("ClusterRole", file)["metadata"]["name"].as<std::string>());
+    EXPECT_EQ(binding["subjects"][0]["namespace"].as<std::string>(), "kube-system");
+  }
+}
+
+TEST(ChartYamlTest, MutatingWebhookOnPodCreateNeverBlocksPods) {
+  const YAML::Node config = document("MutatingWebhookConfiguration", "webhook");
+  ASSERT_EQ(config["webhooks"].size(), 1u);
+  const YAML::Node hook = config["webhooks"][0];
+  EXPECT_EQ(hook["failurePolicy"].as<std::string>(), "Ignore");
+  EXPECT_EQ(hook["timeoutSeconds"].as<int>(), 2);
+  EXPECT_EQ(hook["sideEffects"].as<std::string>(), "None");
+  EXPECT_EQ(strings(hook["admissionReviewVersions"]), std::vector<std::string>{"v1"});
+  const YAML::Node rule = hook["rules"][0];
+  EXPECT_EQ(strings(rule["operations"]), std::vector<std::string>{"CREATE"});
+  EXPECT_EQ(strings(rule["resources"]), std::vector<std::string>{"pods"});
+  const YAML::Node service = hook["clientConfig"]["service"];
+  EXPECT_EQ(service["path"].as<std::string>(), "/mutate-pods");
+  EXPECT_EQ(service["port"].as<int>(), 443);
+  EXPECT_EQ(service["name"].as<std::string>(),
+            document("Service", "controller")["metadata"]["name"].as<std::string>());
+  EXPECT_TRUE(hook["clientConfig"]["caBundle"].IsDefined());
+  EXPECT_TRUE(config["metadata"]["annotations"]["cert-manager.io/inject-ca-from"].IsScalar());
+  const YAML::Node excluded = hook["namespaceSelector"]["matchExpressions"][0];
+  EXPECT_EQ(excluded["key"].as<std::string>(), "kubernetes.io/metadata.name");
+  EXPECT_EQ(excluded["operator"].as<std::string>(), "NotIn");
+  // The release namespace, then the range over webhook.excludedNamespaces (TEMPLATE here).
+  EXPECT_EQ(excluded["values"][0].as<std::string>(), "kube-system");
+  EXPECT_EQ(strings(chart_values()["webhook"]["excludedNamespaces"]),
+            std::vector<std::string>{"kube-system"});
+  // The generated Secret and cert-manager's Certificate name the Secret the controller mounts.
+  const std::string mounted =
+      document("Deployment",
+               "controller")["spec"]["template"]["spec"]["volumes"][0]["secret"]["secretName"]
+          .as<std::string>();
+  EXPECT_EQ(document("Secret")["metadata"]["name"].as<std::string>(), mounted);
+  EXPECT_EQ(document("Certificate")["spec"]["secretName"].as<std::string>(), mounted);
+  EXPECT_EQ(document("Secret")["type"].as<std::string>(), "kubernetes.io/tls");
+}
+
+TEST(ChartYamlTest, DashboardsShipInAConfigMapGrafanaPicksUp) {
+  const YAML::Node configmap = document("ConfigMap", "dashboards");
+  EXPECT_EQ(configmap["metadata"]["labels"]["grafana_dashboard"].as<std::string>(), "1");
+  EXPECT_EQ(file_patterns(read_file(chart_dir() / "templates" / "dashboards-configmap.yaml")),
+            std::set<std::string>{"dashboards/*.json"});
+  const YAML::Node monitor = document("ServiceMonitor");
+  EXPECT_EQ(monitor["spec"]["endpoints"][0]["port"].as<std::string>(), "metrics");
+  EXPECT_EQ(document("PodMonitor")["spec"]["podMetricsEndpoints"][0]["port"].as<std::string>(),
+            "metrics");
+  EXPECT_FALSE(chart_values()["metrics"]["serviceMonitor"]["enabled"].as<bool>());
+}
+
+}  // namespace
+}  // namespace tailor::charts

@@ -1,0 +1,142 @@
+// The Grafana dashboards are valid JSON with the shape Grafana's dashboard model expects
+// (uid, title, schemaVersion, templating, panels with id, type, gridPos on the 24-column grid,
+// datasource and targets), and they show what the issue asks for. Their PromQL is evaluated by
+// the real Prometheus in dashboard_prometheus_test.cpp.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "tests/charts/dashboards.h"
+#include "tests/charts/promql.h"
+
+namespace tailor::charts {
+namespace {
+
+namespace bj = boost::json;
+
+struct MetricNamesCase {
+  std::string expr;
+  std::set<std::string> names;
+};
+
+TEST(PromqlTest, MetricNamesSkipFunctionsLabelsAndDurations) {
+  const std::vector<MetricNamesCase> cases = {
+      {"up", {"up"}},
+      {R"(sum by (outcome) (rate(tailor_controller_resizes_total{job=~".*"}[1m])))",
+       {"tailor_controller_resizes_total"}},
+      {R"re(histogram_quantile(0.99, sum by (le, operation) (rate(a_bucket{x="by (y)"}[5m])))re",
+       {"a_bucket"}},
+      {"sum(rate(a_sum[1m])) / sum(rate(a_count[1m])) > bool 0 offset 5m", {"a_sum", "a_count"}},
+      {"a * on (instance) group_left (node) b unless c", {"a", "b", "c"}},
+      {"max without (pod) (x:recorded:rate5m) and 1e3 < Inf", {"x:recorded:rate5m"}},
+      {"sum(x) by (le)", {"x"}},
+  };
+  for (const auto& c : cases) EXPECT_EQ(metric_names(c.expr), c.names) << c.expr;
+  EXPECT_THROW(metric_names("sum(x{a=\"b\")"), std::invalid_argument);
+}
+
+TEST(PromqlTest, GrafanaVariablesAreReplacedAndUnknownOnesRejected) {
+  EXPECT_EQ(substitute_grafana_variables(R"(rate(x{job=~"$job"}[$__rate_interval]))"),
+            R"(rate(x{job=~".*"}[1m]))");
+  EXPECT_EQ(substitute_grafana_variables("increase(x[$__range])"), "increase(x[1h])");
+  EXPECT_THROW(substitute_grafana_variables(R"(x{pod="$pod"})"), std::invalid_argument);
+  EXPECT_THROW(substitute_grafana_variables("x[$__range_s]"), std::invalid_argument);
+}
+
+bool is_int(const bj::object& o, const char* key) {
+  return o.contains(key) && o.at(key).is_int64();
+}
+
+TEST(DashboardJsonTest, DashboardsHaveGrafanasShape) {
+  const auto all = dashboards();
+  ASSERT_EQ(all.size(), 2u);
+  std::set<std::string> uids;
+  for (const Dashboard& d : all) {
+    SCOPED_TRACE(d.file);
+    EXPECT_TRUE(uids.insert(std::string(d.json.at("uid").as_string())).second);
+    EXPECT_LE(d.json.at("uid").as_string().size(), 40u);  // Grafana's limit
+    EXPECT_FALSE(d.json.at("title").as_string().empty());
+    EXPECT_TRUE(is_int(d.json, "schemaVersion"));
+    std::set<std::string> variables;
+    for (const auto& v : d.json.at("templating").at("list").as_array()) {
+      variables.insert(std::string(v.at("name").as_string()));
+    }
+    EXPECT_TRUE(variables.count("datasource"));
+    std::set<std::int64_t> ids;
+    std::vector<bj::object> boxes;
+    for (const auto& value : d.json.at("panels").as_array()) {
+      const bj::object& p = value.as_object();
+      const std::string title(p.at("title").as_string());
+      SCOPED_TRACE(title);
+      ASSERT_TRUE(is_int(p, "id"));
+      EXPECT_TRUE(ids.insert(p.at("id").as_int64()).second) << "duplicate panel id";
+      const std::string type(p.at("type").as_string());
+      EXPECT_TRUE(type == "row" || type == "timeseries" || type == "stat") << type;
+      EXPECT_FALSE(title.empty());
+      const bj::object& pos = p.at("gridPos").as_object();
+      for (const char* k : {"h", "w", "x", "y"}) ASSERT_TRUE(is_int(pos, k)) << k;
+      EXPECT_GT(pos.at("w").as_int64(), 0);
+      EXPECT_GT(pos.at("h").as_int64(), 0);
+      EXPECT_LE(pos.at("x").as_int64() + pos.at("w").as_int64(), 24);
+      boxes.push_back(pos);
+      if (type == "row") continue;
+      EXPECT_EQ(p.at("datasource").at("uid").as_string(), "${datasource}");
+      EXPECT_TRUE(p.at("fieldConfig").at("defaults").as_object().contains("unit"));
+      const auto& targets = p.at("targets").as_array();
+      ASSERT_FALSE(targets.empty());
+      std::set<std::string> refs;
+      for (const auto& t : targets) {
+        EXPECT_TRUE(refs.insert(std::string(t.at("refId").as_string())).second);
+        EXPECT_FALSE(t.at("expr").as_string().empty());
+      }
+    }
+    // No two panels overlap on the grid.
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+        auto v = [](const bj::object& b, const char* k) { return b.at(k).as_int64(); };
+        const bool apart = v(boxes[i], "x") + v(boxes[i], "w") <= v(boxes[j], "x") ||
+                           v(boxes[j], "x") + v(boxes[j], "w") <= v(boxes[i], "x") ||
+                           v(boxes[i], "y") + v(boxes[i], "h") <= v(boxes[j], "y") ||
+                           v(boxes[j], "y") + v(boxes[j], "h") <= v(boxes[i], "y");
+        EXPECT_TRUE(apart) << "panels " << i << " and " << j << " overlap";
+      }
+    }
+  }
+}
+
+// Every query uses only variables Grafana or the dashboard defines.
+TEST(DashboardJsonTest, QueriesUseOnlyKnownVariables) {
+  const auto queries = panel_queries();
+  EXPECT_GT(queries.size(), 20u);
+  for (const auto& q : queries) {
+    EXPECT_NO_THROW(substitute_grafana_variables(q.expr)) << q.dashboard << " / " << q.panel;
+    EXPECT_FALSE(metric_names(q.expr).empty()) << q.expr;
+  }
+}
+
+// What each dashboard must show (the issue's list), by the metric a panel queries.
+TEST(DashboardJsonTest, DashboardsShowTheIssuesPanels) {
+  std::map<std::string, std::string> text;  // file -> all expressions
+  for (const auto& q : panel_queries()) text[q.dashboard] += q.expr + "\n";
+  const std::map<std::string, std::vector<std::string>> wanted = {
+      {"controller.json",
+       {"by (outcome) (rate(tailor_controller_resizes_total", "tailor_controller_recreations_total",
+        "histogram_quantile(0.5, sum by (le) (rate(tailor_controller_pass_duration_seconds_bucket",
+        "histogram_quantile(0.99, sum by (le) (rate(tailor_controller_pass_duration_seconds_bucket",
+        "by (condition) (tailor_controller_policies", "tailor_controller_models{",
+        "tailor_controller_model_bytes{", "tailor_controller_usage_windows_total"}},
+      {"node-agent.json",
+       {"by (state) (rate(tailor_node_resize_requests_total", "tailor_node_pod_pending_resizes",
+        "tailor_node_pod_in_progress_resizes",
+        "tailor_node_pod_resize_duration_milliseconds_bucket",
+        "tailor_node_cri_operation_duration_seconds_bucket",
+        "tailor_node_cri_operation_errors_total"}}};
+  for (const auto& [file, needles] : wanted) {
+    for (const auto& needle : needles) {
+      EXPECT_NE(text[file].find(needle), std::string::npos) << file << " lacks " << needle;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tailor::charts

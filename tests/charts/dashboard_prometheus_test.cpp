@@ -1,0 +1,291 @@
+// Every PromQL expression of the dashboards, evaluated by the real Prometheus (Debian's
+// `prometheus` package, scripts/install-deps.sh) scraping a real tailor-controller process that
+// runs against an in-process tailor-cluster, and the node agent's metrics (NodeAgentMetrics on a
+// registry served by observe::Endpoint, since the agent binary needs a container runtime): no
+// query may fail, each must return series, and every metric name a panel uses must be one
+// Prometheus has scraped.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include "controller/kube/observe/endpoint.h"
+#include "embedded/server/cluster.h"
+#include "node-agent/node_agent_metrics.h"
+#include "tests/charts/child_process.h"
+#include "tests/charts/dashboards.h"
+#include "tests/charts/promql.h"
+#include "tests/controller/kube/observe/http_get.h"
+
+namespace tailor::charts {
+namespace {
+
+namespace fs = std::filesystem;
+namespace bj = boost::json;
+using namespace std::chrono_literals;
+
+std::uint16_t free_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+std::string url_encode(std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '_' || c == '-' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    }
+  }
+  return out;
+}
+
+// Every series of the node agent's metrics that the dashboard filters on, recorded through
+// NodeAgentMetrics as the agent records them.
+void record_node_agent_activity(kube::node::NodeAgentMetrics& m) {
+  using kube::node::ResizeState;
+  for (auto s : {ResizeState::Proposed, ResizeState::Completed, ResizeState::Deferred,
+                 ResizeState::Infeasible, ResizeState::Canceled}) {
+    m.resize(s);
+  }
+  m.requested_resize("cpu", "requests", "increase");
+  m.requested_resize("memory", "limits", "decrease");
+  m.resize_duration(std::chrono::milliseconds(40), true);
+  m.resize_duration(std::chrono::milliseconds(900), false);
+  m.set_pending("deferred", 1);
+  m.set_in_progress(1);
+  m.infeasible("insufficient_node_allocatable");
+  m.deferred_accepted(kube::node::RetryTrigger::PodResizedDown);
+  m.checkpoint_error("io");
+  m.cri_operation("container_update", std::chrono::milliseconds(3), false);
+  m.cri_operation("container_status", std::chrono::milliseconds(1), true);
+}
+
+// The peers, started once for the suite.
+struct Stack {
+  fs::path dir;
+  std::unique_ptr<kube::embedded::Cluster> cluster;
+  kube::metrics::Registry agent_registry;
+  kube::health::Checks agent_checks;
+  std::unique_ptr<kube::node::NodeAgentMetrics> agent_metrics;
+  std::unique_ptr<kube::observe::Endpoint> agent_endpoint;
+  std::uint16_t controller_metrics_port = 0;
+  std::unique_ptr<ChildProcess> controller;
+  std::uint16_t prometheus_port = 0;
+  std::unique_ptr<ChildProcess> prometheus;
+
+  ~Stack() {
+    prometheus.reset();
+    controller.reset();
+    agent_endpoint.reset();
+    cluster.reset();
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+
+  std::string logs() const {
+    return "--- tailor-controller:\n" + (controller ? controller->log() : "") +
+           "\n--- prometheus:\n" + (prometheus ? prometheus->log() : "");
+  }
+};
+
+// The answer of the Prometheus HTTP API, as JSON ("status": "success" or "error").
+bj::value prometheus_api(std::uint16_t port, const std::string& target) {
+  auto answer = kube::testing::http_get(port, target);
+  try {
+    return bj::parse(answer.body);
+  } catch (const std::exception&) {
+    return bj::object{{"status", "error"},
+                      {"error", "HTTP " + std::to_string(answer.status) + ": " + answer.body}};
+  }
+}
+
+class DashboardPrometheusTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    try {
+      stack_ = start_stack();
+    } catch (const std::exception& e) {
+      setup_error_ = e.what();
+    }
+  }
+  static void TearDownTestSuite() { stack_.reset(); }
+
+  void SetUp() override { ASSERT_TRUE(stack_) << "the stack did not start: " << setup_error_; }
+
+  static std::unique_ptr<Stack> start_stack() {
+    const std::string prometheus = find_on_path("prometheus");
+    if (prometheus.empty()) {
+      throw std::runtime_error(
+          "the prometheus binary is not installed: run scripts/install-deps.sh (Debian package "
+          "'prometheus')");
+    }
+    const std::string kubectl = find_on_path("kubectl");
+    if (kubectl.empty()) throw std::runtime_error("kubectl is not installed");
+    const std::string controller = tailor_binary("tailor-controller");
+    if (::access(controller.c_str(), X_OK) != 0) {
+      throw std::runtime_error(controller + " is not built");
+    }
+    auto s = std::make_unique<Stack>();
+    char tmpl[] = "/tmp/tailor-chart-test-XXXXXX";
+    if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
+    s->dir = tmpl;
+
+    kube::embedded::ClusterOptions cluster_options;
+    cluster_options.control_loops = false;
+    s->cluster = std::make_unique<kube::embedded::Cluster>(cluster_options);
+    s->cluster->start();
+    const std::string kubeconfig = (s->dir / "kubeconfig").string();
+    s->cluster->write_kubeconfig(kubeconfig);
+    // The chart's CRDs, as Helm installs them from crds/.
+    const std::string kubectl_env =
+        "env HOME=" + s->dir.string() + " " + kubectl + " --kubeconfig " + kubeconfig + " ";
+    auto applied = run_command(kubectl_env + "apply -f " + (chart_dir() / "crds").string());
+    if (applied.exit_code != 0) throw std::runtime_error("kubectl apply: " + applied.output);
+    auto established = run_command(kubectl_env +
+                                   "wait --for=condition=Established --timeout=10s "
+                                   "crd/verticalscalingpolicies.autoscaling.tailor.dev");
+    if (established.exit_code != 0) throw std::runtime_error("kubectl wait: " + established.output);
+
+    s->agent_metrics = std::make_unique<kube::node::NodeAgentMetrics>(s->agent_registry);
+    record_node_agent_activity(*s->agent_metrics);
+    s->agent_endpoint = std::make_unique<kube::observe::Endpoint>("127.0.0.1", 0, s->agent_registry,
+                                                                  s->agent_checks);
+    s->agent_endpoint->start();
+
+    s->controller_metrics_port = free_port();
+    s->controller = std::make_unique<ChildProcess>(
+        std::vector<std::string>{
+            controller, "--kubeconfig=" + kubeconfig, "--webhook-port=0", "--leader-elect=false",
+            "--watch-vpa=false", "--pass-interval=1s", "--usage-bind-address=127.0.0.1:0",
+            "--metrics-bind-address=127.0.0.1:" + std::to_string(s->controller_metrics_port)},
+        s->dir / "controller.log");
+
+    s->prometheus_port = free_port();
+    std::ofstream(s->dir / "prometheus.yml")
+        << "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n"
+           "scrape_configs:\n"
+           "  - job_name: tailor-controller\n    static_configs:\n"
+           "      - targets: ['127.0.0.1:"
+        << s->controller_metrics_port
+        << "']\n"
+           "  - job_name: tailor-node-agent\n    static_configs:\n"
+           "      - targets: ['127.0.0.1:"
+        << s->agent_endpoint->port() << "']\n";
+    s->prometheus = std::make_unique<ChildProcess>(
+        std::vector<std::string>{
+            prometheus, "--config.file=" + (s->dir / "prometheus.yml").string(),
+            "--storage.tsdb.path=" + (s->dir / "data").string(),
+            "--web.listen-address=127.0.0.1:" + std::to_string(s->prometheus_port),
+            "--log.level=warn"},
+        s->dir / "prometheus.log");
+    wait_until_scraped(*s);
+    return s;
+  }
+
+  // Until Prometheus has four scrapes of both targets after the controller's first pass (rate()
+  // needs two samples before the end of a range query, which may lag the last scrape).
+  static void wait_until_scraped(Stack& s) {
+    const std::string query =
+        "count_over_time(tailor_controller_policies{condition=\"RecommendationProvided\"}[1m]) "
+        ">= 4 and on() count_over_time(tailor_node_resize_requests_total{state=\"completed\"}"
+        "[1m]) >= 4";
+    for (auto deadline = std::chrono::steady_clock::now() + 45s;
+         std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(250ms)) {
+      if (!s.controller->running())
+        throw std::runtime_error("tailor-controller exited\n" + s.logs());
+      if (!s.prometheus->running()) throw std::runtime_error("prometheus exited\n" + s.logs());
+      try {
+        auto answer = prometheus_api(s.prometheus_port, "/api/v1/query?query=" + url_encode(query));
+        if (!answer.at("data").at("result").as_array().empty()) return;
+      } catch (const std::exception&) {
+        // Prometheus is not listening yet.
+      }
+    }
+    throw std::runtime_error("Prometheus did not scrape both targets in time\n" + s.logs());
+  }
+
+  static std::set<std::string> known_metric_names() {
+    auto answer = prometheus_api(stack_->prometheus_port, "/api/v1/label/__name__/values");
+    std::set<std::string> out;
+    for (const auto& name : answer.at("data").as_array()) {
+      out.insert(std::string(name.as_string()));
+    }
+    return out;
+  }
+
+  // A range query as Grafana sends it, over the last minute; the parsed answer.
+  static bj::value query_range(const std::string& promql) {
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+    auto seconds = [](std::int64_t ms) {
+      return std::to_string(ms / 1000) + "." + std::to_string(1000 + ms % 1000).substr(1);
+    };
+    return prometheus_api(stack_->prometheus_port,
+                          "/api/v1/query_range?query=" + url_encode(promql) + "&start=" +
+                              seconds(now - 60'000) + "&end=" + seconds(now) + "&step=1");
+  }
+
+  static inline std::unique_ptr<Stack> stack_;
+  static inline std::string setup_error_;
+};
+
+TEST_F(DashboardPrometheusTest, ControllerServesTheChartsProbePaths) {
+  for (const char* path : {"/livez", "/readyz", "/metrics"}) {
+    auto answer = kube::testing::http_get(stack_->controller_metrics_port, path);
+    EXPECT_EQ(answer.status, 200) << path << ": " << answer.body;
+  }
+}
+
+TEST_F(DashboardPrometheusTest, EveryPanelQueryEvaluatesWithSeries) {
+  const auto queries = panel_queries();
+  ASSERT_FALSE(queries.empty());
+  for (const PanelQuery& q : queries) {
+    SCOPED_TRACE(q.dashboard + " / " + q.panel + ": " + q.expr);
+    const std::string promql = substitute_grafana_variables(q.expr);
+    const bj::value answer = query_range(promql);
+    ASSERT_EQ(answer.at("status").as_string(), "success") << bj::serialize(answer);
+    EXPECT_FALSE(answer.at("data").at("result").as_array().empty())
+        << "no series: a label value or metric the panel filters on does not exist";
+  }
+}
+
+TEST_F(DashboardPrometheusTest, EveryMetricAPanelUsesIsKnownToPrometheus) {
+  const auto known = known_metric_names();
+  std::set<std::string> used;
+  for (const PanelQuery& q : panel_queries()) {
+    for (const std::string& name : metric_names(q.expr)) {
+      used.insert(name);
+      EXPECT_TRUE(known.count(name)) << q.dashboard << " / " << q.panel << ": " << name
+                                     << " is not a metric Prometheus scraped";
+    }
+  }
+  EXPECT_GE(used.size(), 20u);
+}
+
+TEST_F(DashboardPrometheusTest, TemplateVariablesFindTheirJobs) {
+  for (const PanelQuery& q : variable_queries()) {
+    SCOPED_TRACE(q.dashboard + " variable " + q.panel + ": " + q.expr);
+    const bj::value answer = query_range(substitute_grafana_variables(q.expr));
+    ASSERT_EQ(answer.at("status").as_string(), "success") << bj::serialize(answer);
+    EXPECT_FALSE(answer.at("data").at("result").as_array().empty());
+  }
+}
+
+}  // namespace
+}  // namespace tailor::charts
