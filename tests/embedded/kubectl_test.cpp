@@ -11,61 +11,19 @@
 #include <sstream>
 #include <thread>
 
-#include "cluster_fixture.h"
+#include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {
 namespace {
 
-constexpr const char* kKubectl = "/usr/bin/kubectl";
+using Result = KubectlResult;
 
-struct Result {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-class KubectlTest : public ClusterTest {
+// The API alone: the scheduler's status writes and events would add watch rows and describe
+// lines (the control loops have their own kubectl tests in tests/embedded/controllers).
+class KubectlTest : public ApiOnlyKubectlTest {
  protected:
-  void SetUp() override {
-    ASSERT_EQ(::access(kKubectl, X_OK), 0)
-        << kKubectl << " is missing: these tests need the real kubectl";
-    ClusterTest::SetUp();
-  }
-
-  // The API alone: the scheduler's status writes and events would add watch rows and describe
-  // lines (the control loops have their own kubectl tests in tests/embedded/controllers).
-  ClusterOptions cluster_options() override {
-    ClusterOptions o;
-    o.control_loops = false;
-    return o;
-  }
-
-  void write(const std::string& name, const std::string& content) {
-    std::ofstream(dir_ / name) << content;
-  }
-
-  // HOME points at the test's directory so kubectl's discovery cache starts empty.
-  FILE* start(const std::string& args) {
-    std::string cmd = "cd " + dir_.string() + " && env HOME=" + dir_.string() +
-                      " KUBECONFIG=" + kubeconfig_ + " " + kKubectl + " " + args + " 2>" +
-                      err_file();
-    return ::popen(cmd.c_str(), "r");
-  }
-
-  Result finish(FILE* p) {
-    if (!p) return {-1, "", "popen failed"};
-    std::string out;
-    char buf[4096];
-    while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    int status = ::pclose(p);
-    std::stringstream err;
-    err << std::ifstream(err_file()).rdbuf();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err.str()};
-  }
-
-  Result kubectl(const std::string& args) { return finish(start(args)); }
-
-  std::string err_file() const { return (dir_ / "stderr").string(); }
+  FILE* start(const std::string& args) { return start_kubectl(dir_, kubeconfig_, args); }
+  Result finish(FILE* p) { return finish_kubectl(dir_, p); }
 };
 
 const char* kPod =
@@ -362,8 +320,7 @@ TEST_F(KubectlTest, ApiResourcesFromAggregatedDiscovery) {
   std::string out = std::regex_replace(r.out, std::regex(" +"), " ");
   EXPECT_NE(out.find("\npods po v1 true Pod\n"), std::string::npos) << r.out;
   EXPECT_NE(out.find("\nleases coordination.k8s.io/v1 true Lease\n"), std::string::npos) << r.out;
-  EXPECT_NE(out.find("\ndeployments deploy apps/v1 true Deployment\n"), std::string::npos)
-      << r.out;
+  EXPECT_NE(out.find("\ndeployments deploy apps/v1 true Deployment\n"), std::string::npos) << r.out;
 }
 
 }  // namespace

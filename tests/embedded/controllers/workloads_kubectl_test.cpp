@@ -12,27 +12,19 @@
 #include <sstream>
 #include <thread>
 
-#include "../cluster_fixture.h"
 #include "embedded/api/resources.h"
+#include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
 
-constexpr const char* kKubectl = "/usr/bin/kubectl";
+using Result = KubectlResult;
 
-struct Result {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-class WorkloadsTest : public ClusterTest {
+class WorkloadsTest : public KubectlClusterTest {
  protected:
   void SetUp() override {
-    ASSERT_EQ(::access(kKubectl, X_OK), 0)
-        << kKubectl << " is missing: these tests need the real kubectl";
     char tmpl[] = "/tmp/tailor-nodes-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     nodes_dir_ = tmpl;
@@ -40,11 +32,11 @@ class WorkloadsTest : public ClusterTest {
         << "nodes:\n"
            "- name: n1\n  capacity: {cpu: \"2\", memory: 4Gi, pods: \"110\"}\n"
            "- name: n2\n  capacity: {cpu: \"2\", memory: 4Gi, pods: \"110\"}\n";
-    ClusterTest::SetUp();
+    KubectlClusterTest::SetUp();
   }
 
   void TearDown() override {
-    ClusterTest::TearDown();
+    KubectlClusterTest::TearDown();
     std::filesystem::remove_all(nodes_dir_);
   }
 
@@ -52,21 +44,6 @@ class WorkloadsTest : public ClusterTest {
     ClusterOptions o;
     o.nodes_file = nodes_dir_ + "/nodes.yaml";
     return o;
-  }
-
-  Result kubectl(const std::string& args) {
-    std::string err = (dir_ / "stderr").string();
-    std::string cmd = "cd " + dir_.string() + " && env HOME=" + dir_.string() +
-                      " KUBECONFIG=" + kubeconfig_ + " " + kKubectl + " " + args + " 2>" + err;
-    FILE* p = ::popen(cmd.c_str(), "r");
-    if (!p) return {-1, "", "popen failed"};
-    std::string out;
-    char buf[4096];
-    while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    int status = ::pclose(p);
-    std::stringstream e;
-    e << std::ifstream(err).rdbuf();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, e.str()};
   }
 
   Result apply(const std::string& name, const std::string& yaml) {

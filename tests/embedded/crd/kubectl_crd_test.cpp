@@ -5,7 +5,7 @@
 
 #include <regex>
 
-#include "kubectl_runner.h"
+#include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {
 namespace {

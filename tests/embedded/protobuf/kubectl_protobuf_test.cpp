@@ -6,23 +6,16 @@
 #include <utility>
 #include <vector>
 
-#include "kubectl_runner.h"
 #include "tests/embedded/cluster_fixture.h"
+#include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
 
-class KubectlProtobufTest : public ClusterTest {
+class KubectlProtobufTest : public KubectlClusterTest {
  protected:
-  void SetUp() override {
-    ASSERT_EQ(::access(kKubectl, X_OK), 0)
-        << kKubectl << " is missing: these tests need the real kubectl";
-    ClusterTest::SetUp();
-  }
-  KubectlResult kubectl(const std::string& args) { return run_kubectl(dir_, kubeconfig_, args); }
-
   bj::value get_json(const std::string& what) {
     KubectlResult r = kubectl("get " + what + " -o json");
     EXPECT_EQ(r.exit_code, 0) << r.err;

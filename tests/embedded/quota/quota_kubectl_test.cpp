@@ -3,7 +3,7 @@
 // defaults in the stored pod.
 #include <boost/json.hpp>
 
-#include "../resize/kubectl_runner.h"
+#include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {
 namespace {
@@ -22,7 +22,7 @@ const char* kLimitRange = R"({"apiVersion":"v1","kind":"LimitRange","metadata":{
   "spec":{"limits":[{"type":"Container","max":{"cpu":"2"},
     "default":{"cpu":"500m","memory":"256Mi"},"defaultRequest":{"cpu":"100m","memory":"64Mi"}}]}})";
 
-class QuotaKubectlTest : public KubectlClusterTest {
+class QuotaKubectlTest : public ApiOnlyKubectlTest {
  protected:
   std::string jsonpath(const std::string& what, const std::string& path) {
     KubectlResult r = kubectl("get " + what + " -o jsonpath='{" + path + "}'");

@@ -2,7 +2,7 @@
 // and on each rejection, and that plain pod patches cannot change resources.
 #include <boost/json.hpp>
 
-#include "kubectl_runner.h"
+#include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {
 namespace {
@@ -12,10 +12,10 @@ const char* kPod = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},
    "requests":{"cpu":"100m","memory":"128Mi","ephemeral-storage":"1Gi"},
    "limits":{"cpu":"200m","memory":"256Mi"}}}]}})";
 
-class ResizeKubectlTest : public KubectlClusterTest {
+class ResizeKubectlTest : public ApiOnlyKubectlTest {
  protected:
   void SetUp() override {
-    KubectlClusterTest::SetUp();
+    ApiOnlyKubectlTest::SetUp();
     if (HasFatalFailure()) return;
     create("web", kPod);
   }

@@ -6,10 +6,10 @@
 #include <boost/json.hpp>
 #include <mutex>
 
-#include "../crd/kubectl_runner.h"
 #include "controller/kube/http/base64.h"
 #include "controller/kube/http/server.h"
 #include "controller/kube/http/tls_certs.h"
+#include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {
 namespace {
