@@ -297,7 +297,11 @@ bj::value smp(const bj::value& target, const bj::value& patch) {
     } else if (value.is_array()) {
       bj::array items;
       for (const bj::value& e : value.as_array()) {
-        if (!(e.is_object() && e.as_object().contains("$patch"))) items.push_back(e);
+        if (!e.is_object()) {
+          items.push_back(e);
+        } else if (!e.as_object().contains("$patch")) {
+          items.push_back(smp(bj::object{}, e));  // a null inside means absent, as anywhere
+        }
       }
       result[key] = std::move(items);
     } else {

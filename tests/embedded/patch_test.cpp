@@ -83,6 +83,12 @@ TEST(StrategicMergePatch, ListsMergeByKeyWithDirectives) {
            R"({"spec":{"b":2,"c":3}})"},
           {R"({"spec":{"a":1,"b":2}})", R"({"spec":{"$patch":"replace","c":3}})",
            R"({"spec":{"c":3}})"},
+          // A list new to the object: nulls inside its elements mean absent, not null.
+          {R"({"status":{}})",
+           R"({"status":{"containerStatuses":[{"name":"a","state":{"running":{},"terminated":null}}]}})",
+           R"({"status":{"containerStatuses":[{"name":"a","state":{"running":{}}}]}})"},
+          {R"({"status":{}})", R"({"status":{"hostIPs":[{"ip":"10.0.0.1","extra":null}]}})",
+           R"({"status":{"hostIPs":[{"ip":"10.0.0.1"}]}})"},
       }) {
     EXPECT_EQ(bj::serialize(strategic_merge_patch(bj::parse(c.target), bj::parse(c.patch))), c.want)
         << c.patch;
