@@ -46,6 +46,10 @@ void watch_objects(const RestContext& c, http::Exchange& exchange);
 using Change = std::function<bj::object(const bj::object&)>;
 ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateScope scope);
 
+// The request body (JSON, or Kubernetes protobuf when the decoder is installed) as an object of
+// the target's kind, with its namespace checked against the URL; 400/415 Status errors otherwise.
+bj::object body_object(const RestContext& c);
+
 // Accept asks for a meta.k8s.io Table.
 bool wants_table(const http::ServerRequest& request);
 TableRequest table_request(const RestContext& c);

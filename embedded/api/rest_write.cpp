@@ -24,19 +24,6 @@ bj::value parse_json(const std::string& body) {
   return v;
 }
 
-bj::object checked_object(const RestContext& c, bj::value v);
-
-// The request body as an object of the target's kind, with its namespace checked against the URL.
-bj::object body_object(const RestContext& c) {
-  std::string type = media_type(c.request.header("Content-Type"));
-  const ProtobufDecoder& protobuf = c.options.extensions.protobuf;
-  if (type == "application/vnd.kubernetes.protobuf" && protobuf) {
-    return checked_object(c, protobuf(*c.target.resource, c.request.body));
-  }
-  if (type != "application/json" && !type.empty()) throw unsupported_media_type(type);
-  return checked_object(c, parse_json(c.request.body));
-}
-
 bj::object checked_object(const RestContext& c, bj::value v) {
   if (!v.is_object()) throw bad_request("the body of the request must be a JSON object");
   bj::object& o = v.as_object();
@@ -153,6 +140,16 @@ std::int64_t grace_period(const RestContext& c, const bj::value& options) {
 }
 
 }  // namespace
+
+bj::object body_object(const RestContext& c) {
+  std::string type = media_type(c.request.header("Content-Type"));
+  const ProtobufDecoder& protobuf = c.options.extensions.protobuf;
+  if (type == "application/vnd.kubernetes.protobuf" && protobuf) {
+    return checked_object(c, protobuf(*c.target.resource, c.request.body));
+  }
+  if (type != "application/json" && !type.empty()) throw unsupported_media_type(type);
+  return checked_object(c, parse_json(c.request.body));
+}
 
 void apply_create_defaults(const ResourceInfo& r, bj::object& object) {
   if (!r.group.empty()) return;

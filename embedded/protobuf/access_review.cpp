@@ -4,7 +4,6 @@
 #include <string>
 
 #include "embedded/api/rest.h"
-#include "embedded/protobuf/body_decoder.h"
 
 namespace tailor::kube::embedded {
 namespace {
@@ -49,23 +48,6 @@ std::string verb_of(const RestContext& c) {
   return m;
 }
 
-std::string media_type(std::string_view content_type) {
-  std::string t(content_type.substr(0, content_type.find(';')));
-  while (!t.empty() && t.back() == ' ') t.pop_back();
-  return t;
-}
-
-bj::object review_from_body(const RestContext& c) {
-  const std::string type = media_type(c.request.header("Content-Type"));
-  if (type == kProtobufMediaType) return decode_protobuf_body(*c.target.resource, c.request.body);
-  if (type != "application/json" && !type.empty()) throw unsupported_media_type(type);
-  boost::system::error_code ec;
-  bj::value v = bj::parse(c.request.body, ec);
-  if (ec) throw bad_request("the body of the request is not valid JSON: " + ec.message());
-  if (!v.is_object()) throw bad_request("the body of the request must be a JSON object");
-  return std::move(v.get_object());
-}
-
 }  // namespace
 
 bj::object review_self_access(bj::object review) {
@@ -85,7 +67,7 @@ http::ServerResponse serve_self_subject_access_review(const RestContext& c) {
   if (c.request.method != "POST" || !c.target.name.empty()) {
     throw method_not_supported(r.group_resource(), verb_of(c));
   }
-  bj::object review = review_from_body(c);
+  bj::object review = body_object(c);
   const std::string api_version = review.contains("apiVersion") && review["apiVersion"].is_string()
                                       ? std::string(review["apiVersion"].get_string())
                                       : r.api_version();
