@@ -36,21 +36,29 @@ struct NamespacedLimitRange {
   std::vector<actuator::LimitRangeItem> items;
 };
 
-// Owners known at snapshot time, held for the pass.
+using OwnerInformers =
+    std::vector<std::pair<std::string, std::unique_ptr<Informer<kube::PartialObjectMetadata>>>>;
+
+// Owners looked up in the informers' stores when a pass asks for them (no copy of every workload
+// per pass or per admission); the ones found are held until the pass ends.
 class OwnerSnapshot : public policy::OwnerLookup {
  public:
-  void add(const std::string& kind, std::shared_ptr<const kube::PartialObjectMetadata> o) {
-    objects_[kind + "/" + o->metadata.namespace_ + "/" + o->metadata.name] = std::move(o);
-  }
+  explicit OwnerSnapshot(const OwnerInformers& informers) : informers_(informers) {}
   const kube::ObjectMeta* find(std::string_view ns,
                                const kube::OwnerReference& owner) const override {
-    auto it = objects_.find(owner.kind + "/" + std::string(ns) + "/" + owner.name);
-    if (it == objects_.end() || it->second->metadata.uid != owner.uid) return nullptr;
-    return &it->second->metadata;
+    for (const auto& [kind, informer] : informers_) {
+      if (kind != owner.kind) continue;
+      auto o = informer->store().get(ns, owner.name);
+      if (!o || o->metadata.uid != owner.uid) return nullptr;
+      held_.push_back(o);
+      return &o->metadata;
+    }
+    return nullptr;
   }
 
  private:
-  std::map<std::string, std::shared_ptr<const kube::PartialObjectMetadata>> objects_;
+  const OwnerInformers& informers_;
+  mutable std::vector<std::shared_ptr<const kube::PartialObjectMetadata>> held_;
 };
 
 const std::vector<std::pair<std::string, kube::ResourceType>>& owner_kinds() {
@@ -161,11 +169,7 @@ struct ClusterView::Impl {
   }
 
   std::shared_ptr<OwnerSnapshot> owner_snapshot() const {
-    auto snap = std::make_shared<OwnerSnapshot>();
-    for (const auto& [kind, informer] : owners) {
-      for (auto& o : informer->store().list()) snap->add(kind, o);
-    }
-    return snap;
+    return std::make_shared<OwnerSnapshot>(owners);
   }
 };
 

@@ -281,11 +281,11 @@ void count_policies(const std::vector<PolicyObject>& policies,
         policy::kConfigUnsupported, policy::kOverlappingPolicy, policy::kResizeQuotaExceeded}) {
     counts[std::string(type)] = 0;
   }
+  std::map<std::pair<std::string, policy::PolicyApi>, const policy::PolicyStatus*> updated;
+  for (const StatusUpdate& u : updates) updated[{u.key, u.api}] = &u.status;
   for (const PolicyObject& p : policies) {
-    const policy::PolicyStatus* status = &p.status;
-    for (const StatusUpdate& u : updates) {
-      if (u.key == p.key && u.api == p.api) status = &u.status;
-    }
+    auto it = updated.find({p.key, p.api});
+    const policy::PolicyStatus* status = it == updated.end() ? &p.status : it->second;
     for (const policy::PolicyCondition& c : status->conditions) {
       if (c.status == "True" && counts.count(c.type)) ++counts[c.type];
     }

@@ -1,6 +1,7 @@
 #include "controller/app/reconcile.h"
 
 #include <algorithm>
+#include <set>
 
 #include "actuator/resize_plan.h"
 #include "controller/app/quantities.h"
@@ -140,10 +141,10 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
   std::vector<actuator::Candidate> candidates;
   std::vector<PodAction> pending;
   std::map<std::string, actuator::WorkloadReplicas, std::less<>> workloads;
-  std::map<std::string, bool> seen;
+  std::set<std::string> seen;
   for (std::size_t i = 0; i < in.pods.size(); ++i) {
     const kube::Pod& pod = *in.pods[i];
-    seen[pod.metadata.uid] = true;
+    seen.insert(pod.metadata.uid);
     if (!assignment.policy_of_pod[i]) continue;
     std::size_t pi = active_index[*assignment.policy_of_pod[i]];
     const PolicyObject& po = in.policies[pi];

@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "controller/kube/http/url.h"
 #include "controller/kube/observe/endpoint.h"
 #include "embedded/server/cluster.h"
 #include "node-agent/node_agent_metrics.h"
@@ -26,33 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 namespace bj = boost::json;
 using namespace std::chrono_literals;
-
-std::uint16_t free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
-std::string url_encode(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '_' || c == '-' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
-    }
-  }
-  return out;
-}
 
 // Every series of the node agent's metrics that the dashboard filters on, recorded through
 // NodeAgentMetrics as the agent records them.
@@ -167,7 +141,7 @@ class DashboardPrometheusTest : public ::testing::Test {
                                                                   s->agent_checks);
     s->agent_endpoint->start();
 
-    s->controller_metrics_port = free_port();
+    s->controller_metrics_port = kube::testing::free_loopback_port();
     s->controller = std::make_unique<ChildProcess>(
         std::vector<std::string>{
             controller, "--kubeconfig=" + kubeconfig, "--webhook-port=0", "--leader-elect=false",
@@ -175,7 +149,7 @@ class DashboardPrometheusTest : public ::testing::Test {
             "--metrics-bind-address=127.0.0.1:" + std::to_string(s->controller_metrics_port)},
         s->dir / "controller.log");
 
-    s->prometheus_port = free_port();
+    s->prometheus_port = kube::testing::free_loopback_port();
     std::ofstream(s->dir / "prometheus.yml")
         << "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n"
            "scrape_configs:\n"
@@ -210,7 +184,8 @@ class DashboardPrometheusTest : public ::testing::Test {
         throw std::runtime_error("tailor-controller exited\n" + s.logs());
       if (!s.prometheus->running()) throw std::runtime_error("prometheus exited\n" + s.logs());
       try {
-        auto answer = prometheus_api(s.prometheus_port, "/api/v1/query?query=" + url_encode(query));
+        auto answer = prometheus_api(s.prometheus_port,
+                                     "/api/v1/query?query=" + kube::http::percent_encode(query));
         if (!answer.at("data").at("result").as_array().empty()) return;
       } catch (const std::exception&) {
         // Prometheus is not listening yet.
@@ -237,8 +212,9 @@ class DashboardPrometheusTest : public ::testing::Test {
       return std::to_string(ms / 1000) + "." + std::to_string(1000 + ms % 1000).substr(1);
     };
     return prometheus_api(stack_->prometheus_port,
-                          "/api/v1/query_range?query=" + url_encode(promql) + "&start=" +
-                              seconds(now - 60'000) + "&end=" + seconds(now) + "&step=1");
+                          "/api/v1/query_range?query=" + kube::http::percent_encode(promql) +
+                              "&start=" + seconds(now - 60'000) + "&end=" + seconds(now) +
+                              "&step=1");
   }
 
   static inline std::unique_ptr<Stack> stack_;

@@ -26,6 +26,20 @@ struct HttpAnswer {
   }
 };
 
+// A loopback port free right now (bound, read and released), for peers started as processes
+// that cannot report the port they picked.
+inline std::uint16_t free_loopback_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
 inline std::string dechunk(const std::string& raw) {
   std::string out;
   std::size_t pos = 0;

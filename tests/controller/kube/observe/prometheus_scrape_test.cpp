@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "controller/kube/http/url.h"
 #include "controller/kube/observe/endpoint.h"
 #include "tests/controller/kube/observe/http_get.h"
 
@@ -33,40 +34,13 @@ std::string find_prometheus() {
   return "";
 }
 
-std::uint16_t free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
-std::string url_encode(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '_' || c == '-' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
-    }
-  }
-  return out;
-}
-
 // A Prometheus server process in a temporary directory, stopped on destruction.
 class PrometheusServer {
  public:
   PrometheusServer(const std::string& binary, std::uint16_t target_port) {
     char tmpl[] = "/tmp/tailor-prometheus-XXXXXX";
     dir_ = ::mkdtemp(tmpl);
-    port_ = free_port();
+    port_ = testing::free_loopback_port();
     std::ofstream(dir_ / "prometheus.yml")
         << "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n"
            "scrape_configs:\n  - job_name: tailor\n    static_configs:\n"
@@ -128,7 +102,7 @@ class PrometheusServer {
 std::string query_value(std::uint16_t port, const std::string& promql) {
   testing::HttpAnswer a;
   try {
-    a = testing::http_get(port, "/api/v1/query?query=" + url_encode(promql));
+    a = testing::http_get(port, "/api/v1/query?query=" + http::percent_encode(promql));
   } catch (const std::runtime_error&) {
     return "";  // not listening yet
   }
