@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
+
+#include "recommender/checkpoint_text.h"
 
 namespace tailor::recommender {
 namespace {
@@ -60,6 +63,25 @@ int DailyProfile::days() const {
                      [](float v) { return v >= 0; });
   }
   return n;
+}
+
+void DailyProfile::save(CheckpointWriter& out) const {
+  std::array<std::int64_t, kDays> days;
+  std::copy(day_.begin(), day_.end(), days.begin());
+  out.integer(newest_day_).integers(days.data(), days.size()).floats(peaks_.data(), peaks_.size());
+}
+
+void DailyProfile::load(CheckpointReader& in) {
+  const std::int64_t newest = in.integer("profile newest day");
+  if (newest < -1 || newest > INT32_MAX) in.fail("profile newest day out of range");
+  const std::vector<std::int64_t> days = in.integers("profile days", kDays);
+  for (std::int64_t d : days) {
+    if (d < -1 || d > newest) in.fail("profile days are out of order");
+  }
+  const std::vector<float> peaks = in.floats("profile peaks", peaks_.size(), true);
+  newest_day_ = static_cast<std::int32_t>(newest);
+  std::copy(days.begin(), days.end(), day_.begin());
+  std::copy(peaks.begin(), peaks.end(), peaks_.begin());
 }
 
 }  // namespace tailor::recommender

@@ -8,6 +8,9 @@
 
 namespace tailor::recommender {
 
+class CheckpointReader;
+class CheckpointWriter;
+
 // The daily shape of a load: for each hour of the day, the peak window-mean usage seen in that
 // hour on each of the last kDays days. Most serving load repeats daily, so the same hour on past
 // days predicts the coming hours better than any window of recent history (which has to cover
@@ -28,6 +31,9 @@ class DailyProfile {
   // Days with at least one sample among those kept.
   int days() const;
   std::size_t state_bytes() const { return sizeof(*this); }
+  // Checkpoint; load() throws CheckpointError for days out of order or peaks not finite.
+  void save(CheckpointWriter& out) const;
+  void load(CheckpointReader& in);
 
  private:
   double hour_level(int hour_of_day, int rank) const;

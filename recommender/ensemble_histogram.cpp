@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "recommender/checkpoint_text.h"
+
 namespace tailor::recommender {
 namespace {
 // Rows are rescaled once the newest weight would exceed 2^40: float keeps 24 bits of mantissa,
@@ -87,6 +89,33 @@ arma::mat EnsembleHistogram::percentiles(const arma::vec& ps) const {
 std::size_t EnsembleHistogram::state_bytes() const {
   return sizeof(*this) + weights_.n_elem * sizeof(float) +
          (inverse_half_lives_.n_elem + totals_.n_elem) * sizeof(double);
+}
+
+void EnsembleHistogram::save(CheckpointWriter& out) const {
+  out.integer(has_reference_).integer(reference_).integer(first_bucket_).integer(weights_.n_cols);
+  out.reals(totals_.memptr(), totals_.n_elem).floats(weights_.memptr(), weights_.n_elem);
+}
+
+void EnsembleHistogram::load(CheckpointReader& in) {
+  const bool has_reference = in.integer("histogram reference flag") != 0;
+  const Seconds reference = in.integer("histogram reference");
+  const std::int64_t first = in.integer("histogram first bucket");
+  const std::int64_t columns = in.integer("histogram bucket count");
+  if (first < 0 || columns < 0 || first + columns > options_->num_buckets()) {
+    in.fail("histogram buckets [" + std::to_string(first) + ", " + std::to_string(first + columns) +
+            ") outside [0, " + std::to_string(options_->num_buckets()) + ")");
+  }
+  const std::vector<double> totals = in.reals("histogram totals", weights_.n_rows);
+  for (double t : totals) {
+    if (t < 0) in.fail("histogram totals are negative");
+  }
+  const std::vector<float> weights =
+      in.floats("histogram weights", weights_.n_rows * static_cast<std::size_t>(columns));
+  has_reference_ = has_reference;
+  reference_ = reference;
+  first_bucket_ = static_cast<int>(first);
+  totals_ = arma::vec(totals);
+  weights_ = arma::fmat(weights.data(), weights_.n_rows, static_cast<arma::uword>(columns));
 }
 
 }  // namespace tailor::recommender

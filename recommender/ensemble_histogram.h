@@ -8,6 +8,9 @@
 
 namespace tailor::recommender {
 
+class CheckpointReader;
+class CheckpointWriter;
+
 // One exponential-bucket histogram per half-life, stored as the rows of one float matrix over
 // the bucket range in use, so that all percentiles of all half-lives come out of one cumulative
 // sum. Each row decays by 2^(-age / half_life); rows share a reference time that moves forward
@@ -22,6 +25,10 @@ class EnsembleHistogram {
   arma::mat percentiles(const arma::vec& ps) const;
   bool empty() const { return weights_.n_cols == 0; }
   std::size_t state_bytes() const;
+  // Checkpoint: the exact weights. load() reads into a histogram with the same options and
+  // half-lives; it throws CheckpointError for weights that do not fit them.
+  void save(CheckpointWriter& out) const;
+  void load(CheckpointReader& in);
 
  private:
   void rescale_to(Seconds new_reference);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "recommender/checkpoint_text.h"
+
 namespace tailor::recommender {
 
 ModelEnsemble::ModelEnsemble(const HistogramOptions& options, const EnsembleConfig& config,
@@ -139,6 +141,59 @@ std::size_t ModelEnsemble::state_bytes() const {
           (sums_ ? 4 * limits_.n_elem : 0)) *
              sizeof(double) +
          (sums_ ? sizeof(FigureSums) : 0) + (profile_ ? profile_->state_bytes() : 0);
+}
+
+namespace {
+void save_vec(CheckpointWriter& out, const arma::vec& v) { out.reals(v.memptr(), v.n_elem); }
+
+arma::vec load_vec(CheckpointReader& in, const char* what, arma::uword n) {
+  const std::vector<double> v = in.reals(what, n);
+  for (double x : v) {
+    if (x < 0) in.fail(std::string(what) + " has a negative entry");
+  }
+  return arma::vec(v);
+}
+}  // namespace
+
+void ModelEnsemble::save(CheckpointWriter& out) const {
+  out.integer(static_cast<std::int64_t>(config_->half_lives.size()))
+      .integer(static_cast<std::int64_t>(limits_.n_elem));
+  out.integer(has_sample_).integer(last_time_).real(level_);
+  save_vec(out, limits_);
+  save_vec(out, costs_);
+  histogram_.save(out);
+  if (sums_) {
+    for (const arma::vec* v : {&sums_->idle, &sums_->limits, &sums_->excess, &sums_->changes}) {
+      save_vec(out, *v);
+    }
+    out.real(sums_->usage).real(sums_->windows);
+  }
+  if (profile_) profile_->save(out);
+}
+
+void ModelEnsemble::load(CheckpointReader& in) {
+  const std::int64_t half_lives = in.integer("ensemble half-life count");
+  const std::int64_t models = in.integer("ensemble model count");
+  if (half_lives != static_cast<std::int64_t>(config_->half_lives.size()) ||
+      models != static_cast<std::int64_t>(limits_.n_elem)) {
+    in.fail("ensemble of " + std::to_string(half_lives) + " half-lives and " +
+            std::to_string(models) + " models, this configuration has " +
+            std::to_string(config_->half_lives.size()) + " and " + std::to_string(limits_.n_elem));
+  }
+  has_sample_ = in.integer("ensemble sample flag") != 0;
+  last_time_ = in.integer("ensemble last sample time");
+  level_ = in.non_negative("ensemble usage level");
+  limits_ = load_vec(in, "ensemble limits", limits_.n_elem);
+  costs_ = load_vec(in, "ensemble costs", costs_.n_elem);
+  histogram_.load(in);
+  if (sums_) {
+    for (arma::vec* v : {&sums_->idle, &sums_->limits, &sums_->excess, &sums_->changes}) {
+      *v = load_vec(in, "ensemble figure sums", limits_.n_elem);
+    }
+    sums_->usage = in.non_negative("ensemble usage sum");
+    sums_->windows = in.non_negative("ensemble window sum");
+  }
+  if (profile_) profile_->load(in);
 }
 
 }  // namespace tailor::recommender

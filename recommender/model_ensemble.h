@@ -9,6 +9,9 @@
 
 namespace tailor::recommender {
 
+class CheckpointReader;
+class CheckpointWriter;
+
 // Autopilot-style ensemble (Rzadca et al., EuroSys 2020, section 4.2) for one resource: every
 // model m = (half-life, percentile, margin) proposes a limit L_m = (1 + margin) * percentile of
 // its decayed usage histogram. Each model is scored on what its own limit would have done:
@@ -58,6 +61,11 @@ class ModelEnsemble {
   const arma::vec& limits() const { return limits_; }
   const arma::vec& costs() const { return costs_; }
   std::size_t state_bytes() const;
+  // Checkpoint: histograms, limits, costs and the running level, exactly. load() reads into a
+  // fresh ensemble with the same options and config; it throws CheckpointError for a
+  // checkpoint of another shape (e.g. other half-lives or models) or with invalid values.
+  void save(CheckpointWriter& out) const;
+  void load(CheckpointReader& in);
 
  private:
   void add(double usage, Seconds time);

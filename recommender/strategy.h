@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "recommender/resources.h"
@@ -16,6 +17,13 @@ struct UsageSample {
   Seconds length = 0;
   double cpu_cores = 0;
   double memory_peak_bytes = 0;
+};
+
+// The samples behind a model (what a checkpoint's status shows).
+struct SampleSpan {
+  Seconds first = 0;
+  Seconds last = 0;
+  long count = 0;
 };
 
 // One container's recommender plus its update rule, driven by replay (and by the controller).
@@ -34,6 +42,16 @@ class Strategy {
   // Tells the strategy what was applied (its update rule may keep state).
   virtual void applied(const Resources& /*request*/, Seconds /*now*/) {}
   virtual std::size_t state_bytes() const = 0;
+
+  // Checkpoints: the strategy's durable state as compact text, tagged with the strategy and
+  // format version. restore() is for a strategy that has seen nothing yet; it throws
+  // CheckpointError (recommender/checkpoint.h) saying what is wrong for a corrupt checkpoint or
+  // one of another strategy or configuration, and then leaves the strategy as it was.
+  // restore(save()) recommends what the saved strategy recommends. A strategy that keeps no
+  // durable state saves nothing (empty) and refuses every checkpoint.
+  virtual std::string save() const { return {}; }
+  virtual void restore(std::string_view checkpoint);
+  virtual SampleSpan samples() const { return {}; }
 };
 
 // Builds one Strategy per container.

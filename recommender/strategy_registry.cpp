@@ -1,8 +1,13 @@
 #include <stdexcept>
 
+#include "recommender/checkpoint.h"
 #include "recommender/strategy.h"
 
 namespace tailor::recommender {
+
+void Strategy::restore(std::string_view) {
+  throw CheckpointError("checkpoint: this strategy keeps no durable state to restore");
+}
 
 std::vector<std::string> strategy_names() { return {"vpa", "default"}; }
 

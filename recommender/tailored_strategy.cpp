@@ -4,6 +4,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "recommender/checkpoint.h"
+#include "recommender/checkpoint_text.h"
+
 namespace tailor::recommender {
 
 TailoredStrategy::TailoredStrategy(std::shared_ptr<const TailoredConfig> shared)
@@ -22,6 +25,9 @@ TailoredStrategy::TailoredStrategy(std::shared_ptr<const TailoredConfig> shared)
 }
 
 void TailoredStrategy::observe(const UsageSample& s, const Resources&) {
+  if (samples_.count == 0 || s.start < samples_.first) samples_.first = s.start;
+  if (samples_.count == 0 || s.start > samples_.last) samples_.last = s.start;
+  ++samples_.count;
   cpu_.observe(s.cpu_cores, s.start, s.length);
   if (s.memory_peak_bytes > 0 && std::isfinite(s.memory_peak_bytes)) {
     memory_.observe(s.memory_peak_bytes, s.start, s.length);
@@ -119,6 +125,56 @@ void TailoredStrategy::applied(const Resources&, Seconds now) {
 std::size_t TailoredStrategy::state_bytes() const {
   return sizeof(*this) - sizeof(cpu_) - sizeof(memory_) + cpu_.state_bytes() +
          memory_.state_bytes();
+}
+
+namespace {
+constexpr std::string_view kCheckpointTag = "default1";
+}  // namespace
+
+// The whole state, exactly: both ensembles (histograms, limits, costs), the OOM floor, the
+// update rule's last change and the day of hourly target maxima that decreases wait on.
+std::string TailoredStrategy::save() const {
+  CheckpointWriter out(kCheckpointTag);
+  out.integer(samples_.first).integer(samples_.last).integer(samples_.count);
+  out.real(last_memory_peak_).real(oom_floor_).integer(oom_until_);
+  out.integer(last_change_).integer(changed_);
+  std::array<double, kSlots> cpu, memory;
+  for (int i = 0; i < kSlots; ++i) {
+    cpu[i] = slot_max_[i].cpu_cores;
+    memory[i] = slot_max_[i].memory_bytes;
+  }
+  out.integers(slot_hour_.data(), kSlots).reals(cpu.data(), kSlots).reals(memory.data(), kSlots);
+  cpu_.save(out);
+  memory_.save(out);
+  return out.str();
+}
+
+void TailoredStrategy::restore(std::string_view checkpoint) {
+  if (samples_.count > 0) throw CheckpointError("checkpoint: the strategy already has samples");
+  CheckpointReader in(checkpoint, kCheckpointTag);
+  TailoredStrategy r(config_);
+  r.samples_ = {in.integer("first sample time"), in.integer("last sample time"),
+                in.integer("sample count")};
+  if (r.samples_.count < 0 || r.samples_.last < r.samples_.first) {
+    in.fail("sample times or count are inconsistent");
+  }
+  r.last_memory_peak_ = in.non_negative("last memory peak");
+  r.oom_floor_ = in.non_negative("OOM floor");
+  r.oom_until_ = in.integer("OOM hold end");
+  r.last_change_ = in.integer("last change time");
+  r.changed_ = in.integer("changed flag") != 0;
+  const std::vector<std::int64_t> hours = in.integers("target hours", kSlots);
+  const std::vector<double> cpu = in.reals("hourly CPU targets", kSlots);
+  const std::vector<double> memory = in.reals("hourly memory targets", kSlots);
+  for (int i = 0; i < kSlots; ++i) {
+    if (hours[i] < -1 || cpu[i] < 0 || memory[i] < 0) in.fail("hourly targets out of range");
+    r.slot_hour_[i] = hours[i];
+    r.slot_max_[i] = {cpu[i], memory[i]};
+  }
+  r.cpu_.load(in);
+  r.memory_.load(in);
+  in.finish();
+  *this = std::move(r);
 }
 
 namespace {

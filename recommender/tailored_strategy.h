@@ -72,6 +72,9 @@ class TailoredStrategy final : public Strategy {
                                   Seconds pod_age) override;
   void applied(const Resources& request, Seconds now) override;
   std::size_t state_bytes() const override;
+  std::string save() const override;
+  void restore(std::string_view checkpoint) override;
+  SampleSpan samples() const override { return samples_; }
 
   // The request the rule would move to from `request` (keeps a resource that may not go down).
   Resources next_request(const Recommendation& r, const Resources& request, Seconds now) const;
@@ -85,6 +88,7 @@ class TailoredStrategy final : public Strategy {
   std::shared_ptr<const TailoredConfig> config_;
   ModelEnsemble cpu_;
   ModelEnsemble memory_;
+  SampleSpan samples_;
   double last_memory_peak_ = 0;
   double oom_floor_ = 0;
   Seconds oom_until_ = 0;

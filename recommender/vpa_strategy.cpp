@@ -1,3 +1,4 @@
+#include "recommender/checkpoint.h"
 #include "recommender/strategy.h"
 #include "recommender/update_rule.h"
 #include "recommender/vpa_estimator.h"
@@ -20,6 +21,19 @@ class VpaStrategy final : public Strategy {
     return r.target;
   }
   std::size_t state_bytes() const override { return model_.state_bytes(); }
+  // VPA's own checkpoint (scaled histograms, sample span and count); the update rule keeps no
+  // state.
+  std::string save() const override { return format_checkpoint(model_.save()); }
+  void restore(std::string_view checkpoint) override {
+    if (!checkpoint.starts_with("v1;")) {
+      throw CheckpointError("checkpoint: not one of the vpa strategy (want 'v1;...')");
+    }
+    model_.load(parse_checkpoint(std::string(checkpoint)));
+  }
+  SampleSpan samples() const override {
+    const ModelCheckpoint c = model_.save();
+    return {c.first_sample, c.last_sample, c.total_samples};
+  }
 
  private:
   VpaContainerModel model_;

@@ -1,0 +1,169 @@
+// Strategy checkpoints: restore(save(x)) recommends what x does, and a corrupt checkpoint is
+// refused with a reason, leaving the strategy usable and empty.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "recommender/checkpoint.h"
+#include "recommender/strategy.h"
+#include "recommender/tailored_strategy.h"
+
+namespace tailor::recommender {
+namespace {
+
+constexpr Seconds kWindow = 300;
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+// Three days of a daily cycle with a load step on day 2 and one OOM kill.
+void feed(Strategy& s, Seconds from, Seconds to) {
+  for (Seconds t = from; t < to; t += kWindow) {
+    const double phase = std::sin(static_cast<double>(t) / kDay * 2 * M_PI);
+    const double step = t >= 2 * kDay ? 1.5 : 1.0;
+    const Resources request{1.0, 2 * kGiB};
+    s.observe({t, kWindow, step * (0.6 + 0.3 * phase), step * (1.0 + 0.2 * phase) * kGiB}, request);
+    if (t == kDay + 7 * kWindow) s.on_oom(t, 1.2 * kGiB);
+    if (t % kHour == 0) s.recommend(t);  // the default rule remembers hourly targets
+  }
+}
+
+void expect_same(const Recommendation& a, const Recommendation& b) {
+  EXPECT_EQ(a.target, b.target);
+  EXPECT_EQ(a.lower_bound, b.lower_bound);
+  EXPECT_EQ(a.upper_bound, b.upper_bound);
+  EXPECT_EQ(a.uncapped_target, b.uncapped_target);
+}
+
+class StrategyCheckpoint : public testing::TestWithParam<std::string> {
+ protected:
+  std::unique_ptr<StrategyFactory> factory = make_strategy(GetParam());
+};
+
+TEST_P(StrategyCheckpoint, RestoredStrategyRecommendsTheSame) {
+  auto original = factory->create();
+  feed(*original, 0, 3 * kDay);
+  const std::string text = original->save();
+  auto restored = factory->create();
+  restored->restore(text);
+  const Seconds now = 3 * kDay;
+  expect_same(original->recommend(now), restored->recommend(now));
+  EXPECT_EQ(original->samples().count, 3 * kDay / kWindow);
+  EXPECT_EQ(restored->samples().count, original->samples().count);
+  EXPECT_EQ(restored->samples().first, 0);
+  EXPECT_EQ(restored->samples().last, 3 * kDay - kWindow);
+  // The update rule decides the same from the restored state.
+  const Recommendation r = original->recommend(now);
+  for (const Resources& request : {Resources{0.2, 0.5 * kGiB}, Resources{4, 8 * kGiB}}) {
+    EXPECT_EQ(original->update(r, request, now, kDay), restored->update(r, request, now, kDay));
+  }
+}
+
+TEST_P(StrategyCheckpoint, CheckpointsOfOtherStrategiesAreRefused) {
+  auto original = factory->create();
+  feed(*original, 0, kDay);
+  const std::string other = GetParam() == "vpa" ? "default" : "vpa";
+  auto foreign = make_strategy(other)->create();
+  EXPECT_THROW(foreign->restore(original->save()), CheckpointError);
+}
+
+TEST_P(StrategyCheckpoint, CorruptCheckpointsLeaveTheStrategyEmpty) {
+  auto original = factory->create();
+  feed(*original, 0, kDay);
+  const std::string good = original->save();
+  const std::string cut = good.substr(0, good.size() / 2);
+  std::string nan = good;
+  nan.replace(nan.find(';', 3) + 1, 1, "nan");
+  for (const std::string& bad : {std::string(), std::string("garbage"), cut, nan, good + ";1",
+                                 good.substr(0, good.find(';')) + ";x"}) {
+    auto s = factory->create();
+    try {
+      s->restore(bad);
+      ADD_FAILURE() << "accepted: " << bad.substr(0, 80);
+    } catch (const CheckpointError& e) {
+      EXPECT_NE(std::string(e.what()).find("checkpoint"), std::string::npos) << e.what();
+    }
+    // Not poisoned: still empty, and a good checkpoint still restores into it.
+    EXPECT_EQ(s->samples().count, 0);
+    s->restore(good);
+    expect_same(s->recommend(kDay), original->recommend(kDay));
+  }
+}
+
+TEST_P(StrategyCheckpoint, RestoreIntoAStrategyWithSamplesIsRefused) {
+  auto original = factory->create();
+  feed(*original, 0, kDay);
+  auto busy = factory->create();
+  feed(*busy, 0, kHour);
+  EXPECT_THROW(busy->restore(original->save()), CheckpointError);
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, StrategyCheckpoint, testing::Values("vpa", "default"));
+
+TEST(DefaultStrategyCheckpoint, ContinuesExactlyAsTheOriginal) {
+  auto factory = make_default_strategy();
+  auto original = factory->create();
+  feed(*original, 0, 2 * kDay);
+  auto restored = factory->create();
+  restored->restore(original->save());
+  feed(*original, 2 * kDay, 4 * kDay);
+  feed(*restored, 2 * kDay, 4 * kDay);
+  expect_same(original->recommend(4 * kDay), restored->recommend(4 * kDay));
+  EXPECT_EQ(original->save(), restored->save());
+}
+
+TEST(DefaultStrategyCheckpoint, IsCompact) {
+  auto original = make_default_strategy()->create();
+  feed(*original, 0, 3 * kDay);
+  // Both ensembles' histograms, limits and costs (36 + 18 models) in text.
+  EXPECT_LT(original->save().size(), 6u * 1024) << original->save().size();
+  auto vpa = make_vpa_strategy()->create();
+  feed(*vpa, 0, 3 * kDay);
+  EXPECT_LT(vpa->save().size(), 1024u);
+}
+
+TEST(DefaultStrategyCheckpoint, OptionalModelsRoundTrip) {
+  TailoredConfig config;
+  config.cpu.profile_ranks = {1, 2};
+  config.cpu.shortfall_price = 2;
+  config.cpu.change_price = 0.1;
+  TailoredStrategy original(config), restored(config);
+  feed(original, 0, 4 * kDay);
+  restored.restore(original.save());
+  expect_same(original.recommend(4 * kDay), restored.recommend(4 * kDay));
+  EXPECT_EQ(original.save(), restored.save());
+}
+
+TEST(DefaultStrategyCheckpoint, AnotherConfigurationIsRefusedWithTheReason) {
+  TailoredConfig other;
+  other.cpu.half_lives = {kHour, kDay};
+  auto original = make_default_strategy()->create();
+  feed(*original, 0, kDay);
+  TailoredStrategy s(other);
+  try {
+    s.restore(original->save());
+    FAIL() << "accepted a checkpoint of another configuration";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("half-lives"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DefaultStrategyCheckpoint, BucketsOutsideTheHistogramAreRefused) {
+  TailoredStrategy s(TailoredConfig{});
+  s.observe({0, kWindow, 0.5, kGiB}, {1, kGiB});
+  std::string text = s.save();
+  // The CPU histogram's first bucket (field 21 after the tag) moved past the last bucket.
+  std::size_t at = 0;
+  for (int i = 0; i < 21; ++i) at = text.find(';', at) + 1;
+  const std::size_t end = text.find(';', at);
+  text.replace(at, end - at, "100000");
+  TailoredStrategy fresh(TailoredConfig{});
+  try {
+    fresh.restore(text);
+    FAIL() << "accepted";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("outside"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tailor::recommender
