@@ -74,4 +74,31 @@ std::size_t ModelRegistry::state_bytes() const {
   return bytes;
 }
 
+std::vector<ContainerModelKey> ModelRegistry::keys() const {
+  std::lock_guard lock(mutex_);
+  std::vector<ContainerModelKey> out;
+  out.reserve(models_.size());
+  for (const auto& [key, m] : models_) out.push_back(key);
+  return out;
+}
+
+std::optional<ModelRegistry::SavedModel> ModelRegistry::save(const ContainerModelKey& key) const {
+  std::lock_guard lock(mutex_);
+  auto it = models_.find(key);
+  if (it == models_.end()) return std::nullopt;
+  SavedModel saved{it->second.strategy->save(), it->second.strategy->samples()};
+  if (saved.state.empty()) return std::nullopt;
+  return saved;
+}
+
+bool ModelRegistry::restore(const ContainerModelKey& key, std::string_view state) {
+  // Parsed outside the lock: a big checkpoint must not stall the usage stream.
+  std::unique_ptr<recommender::Strategy> strategy = factory_->create();
+  strategy->restore(state);
+  // Idle-time accounting starts at the last sample the checkpoint holds.
+  const Seconds last_seen = strategy->samples().last;
+  std::lock_guard lock(mutex_);
+  return models_.try_emplace(key, Model{std::move(strategy), last_seen}).second;
+}
+
 }  // namespace tailor::recommendation

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "recommender/strategy.h"
@@ -18,6 +19,7 @@ namespace tailor::recommendation {
 
 using recommender::Recommendation;
 using recommender::Resources;
+using recommender::SampleSpan;
 using recommender::Seconds;
 using recommender::UsageSample;
 
@@ -44,6 +46,19 @@ class ModelRegistry {
 
   std::size_t size() const;
   std::size_t state_bytes() const;
+
+  // Checkpoints (VerticalScalingCheckpoint objects; controller/app/checkpoints.h).
+  struct SavedModel {
+    std::string state;  // the strategy's compact checkpoint text
+    SampleSpan samples;
+  };
+  std::vector<ContainerModelKey> keys() const;
+  // nullopt when the container is not tracked or its strategy keeps no durable state.
+  std::optional<SavedModel> save(const ContainerModelKey& key) const;
+  // Restores the container's model from a checkpoint, unless it already has a live model
+  // (fed since this process started, so newer): then false and the checkpoint is ignored.
+  // Throws recommender::CheckpointError for a corrupt checkpoint; no model is created then.
+  bool restore(const ContainerModelKey& key, std::string_view state);
 
  private:
   struct Model {

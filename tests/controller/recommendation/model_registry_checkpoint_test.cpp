@@ -1,0 +1,73 @@
+// The registry's checkpoint plumbing: save per container, restore into a fresh registry, and
+// live models win over checkpoints; corrupt checkpoints create nothing.
+#include <gtest/gtest.h>
+
+#include "controller/recommendation/model_registry.h"
+#include "recommender/checkpoint.h"
+
+namespace tailor::recommendation {
+namespace {
+
+using recommender::kHour;
+using recommender::kMiB;
+
+class RegistryCheckpoint : public testing::TestWithParam<std::string> {
+ protected:
+  std::shared_ptr<const recommender::StrategyFactory> factory =
+      recommender::make_strategy(GetParam());
+
+  static void feed(ModelRegistry& r, const ContainerModelKey& key, Seconds from, Seconds to,
+                   double cpu) {
+    for (Seconds t = from; t < to; t += 60) {
+      r.observe(key, {.start = t, .length = 60, .cpu_cores = cpu, .memory_peak_bytes = 500 * kMiB},
+                {.cpu_cores = 1, .memory_bytes = 1024 * kMiB});
+    }
+  }
+};
+
+TEST_P(RegistryCheckpoint, RestoredRegistryRecommendsTheSame) {
+  ModelRegistry live(factory);
+  const ContainerModelKey app{"shop/web", "app"};
+  feed(live, app, 0, 3 * kHour, 1.5);
+  auto saved = live.save(app);
+  ASSERT_TRUE(saved.has_value());
+  EXPECT_EQ(saved->samples.count, 180);
+  EXPECT_EQ(saved->samples.last, 3 * kHour - 60);
+  EXPECT_FALSE(live.save({"shop/web", "other"}).has_value());
+  EXPECT_EQ(live.keys(), std::vector<ContainerModelKey>{app});
+
+  ModelRegistry restarted(factory);
+  EXPECT_TRUE(restarted.restore(app, saved->state));
+  auto a = live.recommend(app, 3 * kHour), b = restarted.recommend(app, 3 * kHour);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->target, b->target);
+  EXPECT_EQ(restarted.containers("shop/web"), std::vector<std::string>{"app"});
+  // Idle accounting starts at the checkpoint's last sample.
+  EXPECT_EQ(restarted.forget_idle(3 * kHour - 60), 0u);
+  EXPECT_EQ(restarted.forget_idle(3 * kHour), 1u);
+}
+
+TEST_P(RegistryCheckpoint, LiveModelsWinOverCheckpoints) {
+  ModelRegistry old_run(factory), standby(factory);
+  const ContainerModelKey app{"shop/web", "app"};
+  feed(old_run, app, 0, 2 * kHour, 3.0);
+  feed(standby, app, kHour, 2 * kHour, 0.2);
+  const auto before = standby.recommend(app, 2 * kHour);
+  EXPECT_FALSE(standby.restore(app, old_run.save(app)->state));
+  EXPECT_EQ(standby.recommend(app, 2 * kHour)->target, before->target);
+}
+
+TEST_P(RegistryCheckpoint, CorruptCheckpointCreatesNoModel) {
+  ModelRegistry r(factory);
+  const ContainerModelKey app{"shop/web", "app"};
+  EXPECT_THROW(r.restore(app, "v1;not;a;checkpoint"), recommender::CheckpointError);
+  EXPECT_THROW(r.restore(app, ""), recommender::CheckpointError);
+  EXPECT_EQ(r.size(), 0u);
+  feed(r, app, 0, kHour, 1.0);  // a later sample starts the model afresh
+  EXPECT_EQ(r.save(app)->samples.count, 60);
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, RegistryCheckpoint, testing::Values("vpa", "default"));
+
+}  // namespace
+}  // namespace tailor::recommendation
