@@ -58,6 +58,7 @@ struct PodRecord {
   std::map<std::string, std::string> images;      // resolved names, by container
   std::map<std::string, ContainerStatus> exited;  // exited attempts never change, by id
   std::optional<PodStatus> written;
+  std::optional<PodRunSpec> run;  // of the last sync
   std::string last_patch;
   bool sandbox_stopped = false;
 };
@@ -140,6 +141,7 @@ struct PodRuntime::Impl {
     auto rec = record(pod.pod.metadata.uid);
     std::lock_guard lock(rec->mutex);
     if (is_terminated(pod.pod.metadata.uid)) return;  // a late event after the teardown
+    rec->run = pod.run;
     std::vector<ObservedContainer> observed;
     if (auto failure = ensure_sandbox(*rec, pod, allocated)) {
       for (const auto& container : pod.pod.spec.containers) {
@@ -403,36 +405,83 @@ struct PodRuntime::Impl {
     pods.erase(uid);
   }
 
-  void restart_container(const RuntimePod& pod, const std::string& name,
-                         const ResourceAmounts& allocated) {
-    const Container* container = find_container(pod.pod.spec, name);
+  // ---- resizePolicy RestartContainer
+
+  const Container& spec_container(const Pod& pod, const std::string& name) const {
+    const Container* container = find_container(pod.spec, name);
     if (!container) {
-      throw std::invalid_argument("pod " + pod.pod.metadata.namespace_ + "/" +
-                                  pod.pod.metadata.name + " has no container \"" + name + "\"");
+      throw std::invalid_argument("pod " + pod.metadata.namespace_ + "/" + pod.metadata.name +
+                                  " has no container \"" + name + "\"");
     }
-    auto rec = record(pod.pod.metadata.uid);
-    std::lock_guard lock(rec->mutex);
-    if (rec->sandbox_id.empty()) {
-      throw std::runtime_error("restarting container " + name + ": pod " +
-                               pod.pod.metadata.namespace_ + "/" + pod.pod.metadata.name +
-                               " has no sandbox on this node");
+    return *container;
+  }
+
+  std::string sandbox_of(const PodRecord& rec, const Pod& pod, const std::string& name) const {
+    if (rec.sandbox_id.empty()) {
+      throw std::runtime_error("restarting container " + name + ": pod " + pod.metadata.namespace_ +
+                               "/" + pod.metadata.name + " has no sandbox on this node");
     }
-    auto attempts = attempts_by_name(runtime.list_containers(in_sandbox(rec->sandbox_id)));
+    return rec.sandbox_id;
+  }
+
+  // Stops the newest attempt of `name` when it runs.
+  void stop_running(const PodRecord& rec, const Pod& pod, const std::string& name,
+                    std::int64_t grace) {
+    auto attempts =
+        attempts_by_name(runtime.list_containers(in_sandbox(sandbox_of(rec, pod, name))));
     const Attempts& mine = attempts[name];
-    std::uint32_t attempt = 0;
-    if (!mine.empty()) {
-      attempt = mine.front().attempt + 1;
-      if (mine.front().state == ContainerState::Running) {
-        runtime.stop_container(mine.front().id, pod.run.termination_grace_period_seconds);
-      }
+    if (!mine.empty() && mine.front().state == ContainerState::Running) {
+      runtime.stop_container(mine.front().id, grace);
     }
-    ObservedContainer observed{.name = name, .image = container->image};
-    start_attempt(*rec, pod, *container, attempt, allocated, mine, observed);
+  }
+
+  // Starts the attempt after the newest one with `allocated`; throws when it cannot start.
+  void start_next(PodRecord& rec, const RuntimePod& pod, const std::string& name,
+                  const ResourceAmounts& allocated) {
+    const Container& container = spec_container(pod.pod, name);
+    auto attempts =
+        attempts_by_name(runtime.list_containers(in_sandbox(sandbox_of(rec, pod.pod, name))));
+    const Attempts& mine = attempts[name];
+    const std::uint32_t attempt = mine.empty() ? 0 : mine.front().attempt + 1;
+    ObservedContainer observed{.name = name, .image = container.image};
+    start_attempt(rec, pod, container, attempt, allocated, mine, observed);
     if (!observed.waiting_reason.empty()) {
       throw std::runtime_error("restarting container " + name + ": " + observed.waiting_reason +
                                ": " + observed.waiting_message);
     }
-    rec->last_patch.clear();  // the next sync reports the new restart count
+    rec.last_patch.clear();  // the next sync reports the new restart count
+  }
+
+  void restart_container(const RuntimePod& pod, const std::string& name,
+                         const ResourceAmounts& allocated) {
+    spec_container(pod.pod, name);
+    auto rec = record(pod.pod.metadata.uid);
+    std::lock_guard lock(rec->mutex);
+    stop_running(*rec, pod.pod, name, pod.run.termination_grace_period_seconds);
+    start_next(*rec, pod, name, allocated);
+  }
+
+  // The run spec of the last sync: what a restart for a resize needs beyond the Pod model.
+  RuntimePod runtime_pod(const PodRecord& rec, const Pod& pod) const {
+    if (!rec.run) {
+      throw std::runtime_error("pod " + pod.metadata.namespace_ + "/" + pod.metadata.name +
+                               " is not run by this node's pod runtime");
+    }
+    return RuntimePod{pod, *rec.run};
+  }
+
+  void stop_for_restart(const Pod& pod, const std::string& name) {
+    spec_container(pod, name);
+    auto rec = record(pod.metadata.uid);
+    std::lock_guard lock(rec->mutex);
+    stop_running(*rec, pod, name, runtime_pod(*rec, pod).run.termination_grace_period_seconds);
+  }
+
+  void start_after_restart(const Pod& pod, const std::string& name,
+                           const ResourceAmounts& allocated) {
+    auto rec = record(pod.metadata.uid);
+    std::lock_guard lock(rec->mutex);
+    start_next(*rec, runtime_pod(*rec, pod), name, allocated);
   }
 
   void recover() {
@@ -491,6 +540,13 @@ void PodRuntime::terminate_pod(const RuntimePod& pod, bool deleted_from_api) {
 void PodRuntime::restart_container(const RuntimePod& pod, const std::string& container_name,
                                    const ResourceAmounts& allocated) {
   impl_->restart_container(pod, container_name, allocated);
+}
+void PodRuntime::stop_for_restart(const Pod& pod, const std::string& name) {
+  impl_->stop_for_restart(pod, name);
+}
+void PodRuntime::start_after_restart(const Pod& pod, const std::string& name,
+                                     const ResourceAmounts& allocated) {
+  impl_->start_after_restart(pod, name, allocated);
 }
 void PodRuntime::recover() { impl_->recover(); }
 void PodRuntime::remove_orphans(const std::vector<std::string>& live_uids) {

@@ -26,6 +26,7 @@
 
 #include "controller/kube/model/pod.h"
 #include "node-agent/cgroup_values.h"
+#include "node-agent/container_restarter.h"
 #include "node-agent/cri_client.h"
 #include "node-agent/pod_cgroup.h"
 
@@ -108,10 +109,10 @@ struct RunningPod {
   std::vector<RunningContainer> containers{};
 };
 
-class PodRuntime {
+class PodRuntime : public ContainerRestarter {
  public:
   PodRuntime(RuntimeService& runtime, ImageService& images, PodApi& api, PodRuntimeOptions options);
-  ~PodRuntime();
+  ~PodRuntime() override;
   PodRuntime(const PodRuntime&) = delete;
   PodRuntime& operator=(const PodRuntime&) = delete;
 
@@ -133,6 +134,11 @@ class PodRuntime {
   // restartCount + 1) with `allocated`. Throws CriError when the runtime fails.
   void restart_container(const RuntimePod& pod, const std::string& container_name,
                          const ResourceAmounts& allocated);
+  // The same in two halves for the resize path (CriPodResources), with the run spec of the pod's
+  // last sync_pod: a pod this runtime never synced cannot be restarted (runtime_error).
+  void stop_for_restart(const Pod& pod, const std::string& container_name) override;
+  void start_after_restart(const Pod& pod, const std::string& container_name,
+                           const ResourceAmounts& allocated) override;
 
   // Adopts what the runtime already runs (after an agent restart): containers labelled with a
   // pod uid are found by their labels, so sync_pod continues them instead of starting copies.

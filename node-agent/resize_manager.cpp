@@ -7,6 +7,7 @@
 #include "controller/kube/observe/log.h"
 #include "node-agent/allocation_state.h"
 #include "node-agent/resize_queue.h"
+#include "node-agent/resource_bounds.h"
 
 namespace tailor::kube::node {
 namespace {
@@ -176,10 +177,17 @@ void ResizeManager::process(PodState& state, std::optional<RetryTrigger> trigger
 void ResizeManager::admit_new(PodState& state) {
   const Pod& pod = state.pod;
   AdmissionResult result;
+  std::string reason;
   try {
     result = admit_pod(pod, options_.node_allocatable, others_allocated(pod.metadata.uid));
   } catch (const AdmissionError& e) {
     result = {AdmissionVerdict::Infeasible, e.what()};
+  }
+  if (result.verdict == AdmissionVerdict::Accept) {
+    if (auto why = unrepresentable_resources(pod)) {
+      result = {AdmissionVerdict::Infeasible, *why};
+      reason = "UnexpectedAdmissionError";
+    }
   }
   if (result.verdict == AdmissionVerdict::Accept) {
     allocations_[pod.metadata.uid] = desired_allocation(pod);
@@ -188,7 +196,7 @@ void ResizeManager::admit_new(PodState& state) {
   }
   // As the kubelet rejects a pod that does not fit: phase Failed, reason OutOf<resource>.
   state.rejected = true;
-  const std::string reason = "OutOf" + rejected_resource(result.message);
+  if (reason.empty()) reason = "OutOf" + rejected_resource(result.message);
   const std::string message = "Pod was rejected: " + result.message;
   event(state, kEventTypeWarning, reason, message);
   try {
@@ -237,6 +245,12 @@ void ResizeManager::decide_resize(PodState& state, std::optional<RetryTrigger> t
   try {
     result = admit_resize(pod, allocated_requests(pod, allocated), options_.node_allocatable,
                           others_allocated(pod.metadata.uid), options_.admission);
+    // A value no cgroup can hold can never be applied: final, like a lack of capacity.
+    if (result.verdict != AdmissionVerdict::Infeasible) {
+      if (auto why = unrepresentable_resources(pod)) {
+        result = {AdmissionVerdict::Infeasible, *why};
+      }
+    }
   } catch (const std::exception& e) {
     result = {AdmissionVerdict::Infeasible, e.what()};
   }

@@ -1,10 +1,13 @@
 #include "node-agent/resize_manager_cri.h"
 
+#include <algorithm>
+
 #include "controller/kube/model/qos.h"
 #include "controller/kube/observe/log.h"
 #include "node-agent/actual_resources.h"
 #include "node-agent/allocation_state.h"
 #include "node-agent/pod_actuation.h"
+#include "node-agent/resize_restarts.h"
 
 namespace tailor::kube::node {
 namespace {
@@ -39,7 +42,23 @@ PodOverhead overhead_of(const Pod& pod) {
   return out;
 }
 
+std::string pod_ref(const Pod& pod) { return pod.metadata.namespace_ + "/" + pod.metadata.name; }
+
+std::vector<ContainerResizePolicy> resize_policy_of(const Pod& pod, const std::string& name) {
+  const Container* container = find_container(pod.spec, name);
+  return container ? container->resize_policy : std::vector<ContainerResizePolicy>{};
+}
+
 }  // namespace
+
+// What one actuation does: containers to restart (with their allocation), the in-place resize.
+struct CriPodResources::Plan {
+  std::vector<std::pair<std::string, ResourceAmounts>> restarts;
+  PodResize resize;
+  std::string pod_path;
+  std::string sandbox_id;
+  std::vector<std::string> container_ids;  // parallel to resize.containers
+};
 
 std::string pod_cgroup_path_of(const Pod& pod, CgroupDriver driver) {
   return cgroup_path(pod_cgroup_name(pod.metadata.uid, pod_qos(pod)), driver);
@@ -51,13 +70,19 @@ CriPodResources::CriPodResources(RuntimeService& cri, CriPodResourcesOptions opt
 CriPodResources::Running CriPodResources::locate(const Pod& pod) {
   ContainerFilter filter;
   filter.label_selector[kPodUidLabel] = pod.metadata.uid;
-  filter.state = ContainerState::Running;
+  std::map<std::string, ContainerSummary> newest;
+  for (ContainerSummary& summary : cri_.list_containers(filter)) {
+    auto it = newest.find(summary.name);
+    if (it == newest.end() || it->second.attempt < summary.attempt) {
+      newest[summary.name] = std::move(summary);
+    }
+  }
   Running running;
-  for (const ContainerSummary& summary : cri_.list_containers(filter)) {
-    auto it = running.containers.find(summary.name);
-    if (it != running.containers.end() && it->second.attempt > summary.attempt) continue;
+  for (const auto& [name, summary] : newest) {
+    running.known.insert(name);
+    if (summary.state != ContainerState::Running) continue;
     running.sandbox_id = summary.pod_sandbox_id;
-    running.containers[summary.name] = cri_.container_status(summary.id);
+    running.containers[name] = cri_.container_status(summary.id);
   }
   return running;
 }
@@ -87,38 +112,82 @@ RuntimeReport CriPodResources::read(const Pod& pod, const AllocatedPod& allocati
   return report(pod, allocation, locate(pod));
 }
 
-ActuationReport CriPodResources::actuate(const Pod& pod, const AllocatedPod& allocation) {
-  ActuationReport out;
-  const Running running = locate(pod);
-  if (running.containers.empty()) return out;  // not started yet: nothing to resize
-
+CriPodResources::Plan CriPodResources::plan(const Pod& pod, const AllocatedPod& allocation,
+                                            const Running& running) const {
+  Plan out;
+  out.pod_path = pod_cgroup_path_of(pod, options_.driver);
+  out.sandbox_id = running.sandbox_id;
   std::vector<ResourceAmounts> all;
-  PodResize resize;
-  const std::string pod_path = pod_cgroup_path_of(pod, options_.driver);
-  const CgroupFiles pod_cgroup(options_.cgroups, pod_path);
-  PodActuationTarget target{&cri_, &pod_cgroup, running.sandbox_id, {}, {}};
+  std::vector<RunningContainerResize> changes;
   for (const auto* list : {&allocation.containers, &allocation.init_containers}) {
     for (const AllocatedContainer& c : *list) {
       const ResourceAmounts amounts = amounts_of(c.resources);
       all.push_back(amounts);
       auto it = running.containers.find(c.name);
-      if (it == running.containers.end() || !it->second.resources) continue;
-      resize.containers.push_back(
-          {c.name, values_of(*it->second.resources), container_cgroup_values(amounts)});
-      target.container_ids.push_back(it->second.id);
-      target.container_cgroups.emplace_back(
-          options_.cgroups, container_cgroup_path(pod_path, it->second.id, options_.driver));
+      if (it == running.containers.end()) {
+        if (running.known.contains(c.name)) continue;  // exited: it restarts with the allocation
+        throw std::runtime_error("container \"" + c.name + "\" of pod " + pod_ref(pod) +
+                                 " does not exist in the runtime");
+      }
+      if (!it->second.resources) continue;
+      changes.push_back({c.name, resize_policy_of(pod, c.name),
+                         actual_resources(*it->second.resources, amounts), amounts});
     }
   }
-  try {
-    resize.pod_actuated = pod_cgroup.read();
-    resize.pod_desired = pod_cgroup_values(all, overhead_of(pod), pod_qos(pod));
-    const ActuationResult result = actuate_pod_resize(resize, target);
-    if (result.error) out.error = *result.error;
-    if (!result.sandbox_update_supported && sandbox_update_supported_) {
-      sandbox_update_supported_ = false;
-      log::info("The runtime does not implement UpdatePodSandboxResources; carrying on without it");
+  const ContainerResizePlan split = plan_container_resizes(changes);
+  for (const RunningContainerResize& c : changes) {
+    if (std::find(split.restart.begin(), split.restart.end(), c.name) != split.restart.end()) {
+      out.restarts.emplace_back(c.name, c.allocated);
+      continue;
     }
+    const ContainerStatus& status = running.containers.at(c.name);
+    out.resize.containers.push_back(
+        {c.name, values_of(*status.resources), container_cgroup_values(c.allocated)});
+    out.container_ids.push_back(status.id);
+  }
+  out.resize.pod_desired = pod_cgroup_values(all, overhead_of(pod), pod_qos(pod));
+  if (!out.restarts.empty() && !options_.restarter) {
+    throw std::runtime_error("container \"" + out.restarts.front().first + "\" of pod " +
+                             pod_ref(pod) +
+                             " needs a restart (resizePolicy RestartContainer), and this node "
+                             "agent has no pod runtime to restart it");
+  }
+  return out;
+}
+
+// Restarts are split around the in-place resize: stopped containers hold no limits while the
+// pod cgroup moves, and they start inside the new pod limit.
+std::optional<std::string> CriPodResources::apply(const Pod& pod, const Plan& plan) {
+  const CgroupFiles pod_cgroup(options_.cgroups, plan.pod_path);
+  PodActuationTarget target{&cri_, &pod_cgroup, plan.sandbox_id, plan.container_ids, {}};
+  for (const std::string& id : plan.container_ids) {
+    target.container_cgroups.emplace_back(
+        options_.cgroups, container_cgroup_path(plan.pod_path, id, options_.driver));
+  }
+  PodResize resize = plan.resize;
+  resize.pod_actuated = pod_cgroup.read();
+  for (const auto& [name, amounts] : plan.restarts) options_.restarter->stop_for_restart(pod, name);
+  const ActuationResult result = actuate_pod_resize(resize, target);
+  if (!result.sandbox_update_supported && sandbox_update_supported_) {
+    sandbox_update_supported_ = false;
+    log::info("The runtime does not implement UpdatePodSandboxResources; carrying on without it");
+  }
+  if (result.error) return result.error;
+  for (const auto& [name, amounts] : plan.restarts) {
+    options_.restarter->start_after_restart(pod, name, amounts);
+    log::info(
+        "Restarted container for its resize (resizePolicy RestartContainer)",
+        {{"pod", log::kobj(pod.metadata.namespace_, pod.metadata.name)}, {"container", name}});
+  }
+  return std::nullopt;
+}
+
+ActuationReport CriPodResources::actuate(const Pod& pod, const AllocatedPod& allocation) {
+  ActuationReport out;
+  const Running running = locate(pod);
+  if (running.containers.empty()) return out;  // not started yet: nothing to resize
+  try {
+    out.error = apply(pod, plan(pod, allocation, running));
   } catch (const std::exception& e) {
     out.error = e.what();
   }

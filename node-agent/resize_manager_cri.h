@@ -3,11 +3,17 @@
 // allocation as the kubelet does, applies them with the safe-order plan (pod_actuation: pod
 // cgroup raised first / lowered last, container decreases before increases, memory never below
 // usage), and reads back what the runtime applied (ContainerStatus → actual resources).
+// resizePolicy RestartContainer (resize_restarts.h): such containers are stopped first, the pod
+// cgroup and the other containers are resized in place, then they start with the new resources
+// (restart count + 1), as the kubelet orders it. An allocated container the runtime has never
+// heard of (not even exited) while the pod runs is an error naming it, not a silent success.
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 
+#include "node-agent/container_restarter.h"
 #include "node-agent/cri_client.h"
 #include "node-agent/pod_cgroup.h"
 #include "node-agent/resize_manager.h"
@@ -17,6 +23,9 @@ namespace tailor::kube::node {
 struct CriPodResourcesOptions {
   CgroupLayout cgroups{};
   CgroupDriver driver = CgroupDriver::Cgroupfs;
+  // Restarts containers for resizePolicy RestartContainer (the embedded pod runtime). Without
+  // one, a resize that needs a restart fails with an error saying so.
+  ContainerRestarter* restarter = nullptr;
 };
 
 class CriPodResources : public PodResourcesRuntime {
@@ -29,8 +38,12 @@ class CriPodResources : public PodResourcesRuntime {
   struct Running {
     std::string sandbox_id;
     std::map<std::string, ContainerStatus> containers;  // by container name, running only
+    std::set<std::string> known;                        // names with any container, any state
   };
+  struct Plan;
   Running locate(const Pod& pod);
+  Plan plan(const Pod& pod, const AllocatedPod& allocation, const Running& running) const;
+  std::optional<std::string> apply(const Pod& pod, const Plan& plan);
   RuntimeReport report(const Pod& pod, const AllocatedPod& allocation, const Running& running);
 
   RuntimeService& cri_;

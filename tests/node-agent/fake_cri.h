@@ -1,8 +1,10 @@
-// An in-memory CRI runtime and image service for the embedded pod runtime's tests: sandboxes and
-// containers with states the test drives (exit, OOM kill), and a log of the calls made.
+// An in-memory CRI runtime and image service for the embedded pod runtime's and the resize path's
+// tests: sandboxes and containers with states the test drives (exit, OOM kill), a log of the
+// calls made, and failures the test injects (an error per call name).
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,7 @@ class FakeCri final : public RuntimeService, public ImageService {
     containers.erase(id);
   }
   std::vector<ContainerSummary> list_containers(const ContainerFilter& filter) override {
+    fail_if_asked("ListContainers");
     std::vector<ContainerSummary> out;
     for (const auto& [id, c] : containers) {
       if (!filter.pod_sandbox_id.empty() && c.sandbox_id != filter.pod_sandbox_id) continue;
@@ -95,6 +98,8 @@ class FakeCri final : public RuntimeService, public ImageService {
     return container(id).status;
   }
   void update_container_resources(const std::string& id, const LinuxResources& r) override {
+    calls.push_back("UpdateContainerResources " + id);
+    fail_if_asked("UpdateContainerResources");
     container(id).status.resources = r;
   }
   SandboxUpdateOutcome update_pod_sandbox_resources(const std::string&,
@@ -133,8 +138,13 @@ class FakeCri final : public RuntimeService, public ImageService {
   std::vector<std::string> calls;
   bool fail_sandbox = false;
   int status_calls = 0;
+  // The next calls of these methods ("ListContainers", "UpdateContainerResources") fail so.
+  std::map<std::string, CriError> errors;
 
  private:
+  void fail_if_asked(const std::string& method) const {
+    if (auto it = errors.find(method); it != errors.end()) throw it->second;
+  }
   static std::int64_t now_ns() { return 1'700'000'000'000'000'000; }
   Sandbox& sandbox(const std::string& id) {
     const auto it = sandboxes.find(id);
