@@ -1,0 +1,340 @@
+// The node side of KEP-1287's flow-control sequence, assembled as tailor-node-agent's agent mode
+// assembles it: an in-process tailor-cluster with the node registered at a given allocatable,
+// the ResizeManager on its own worker thread (ResizeManagerLoop), CriPodResources on the real
+// containerd, RestPodStatusWriter, the allocation checkpoint in a file, and PodRuntime running
+// the pods. The test plays the pod informer: it hands each watch event to the worker at the
+// moment the KEP says the kubelet sees it, so every intermediate state can be checked.
+//
+// Two decorators give the test control over timing without faking anything: HeldRuntime holds
+// UpdateContainerResources calls on their way to the real containerd (so a resize can be
+// overlapped by the next one), and RecordingStatusWriter records the resourceVersion each
+// status patch was built against (so a patch rejected for a stale version shows as rebuilt).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "controller/kube/client/rest_client.h"
+#include "controller/kube/model/decode.h"
+#include "embedded/server/cluster.h"
+#include "node-agent/allocation_state.h"
+#include "node-agent/checkpoint.h"
+#include "node-agent/node_agent_metrics.h"
+#include "node-agent/node_registration.h"
+#include "node-agent/pod_runtime.h"
+#include "node-agent/pod_status.h"
+#include "node-agent/resize_manager.h"
+#include "node-agent/resize_manager_cri.h"
+#include "node-agent/resize_manager_loop.h"
+#include "tests/node-agent/containerd/runtime_fixture.h"
+
+namespace tailor::kube::node::testing {
+
+inline constexpr std::chrono::seconds kKepWait{30};
+
+// Forwards to the real runtime; while held, UpdateContainerResources waits for release().
+class HeldRuntime : public RuntimeService {
+ public:
+  explicit HeldRuntime(RuntimeService& inner) : inner_(inner) {}
+
+  void hold() {
+    std::lock_guard lock(mutex_);
+    holding_ = true;
+  }
+  void release() {
+    {
+      std::lock_guard lock(mutex_);
+      holding_ = false;
+    }
+    changed_.notify_all();
+  }
+  // True once a call is waiting at the hold.
+  bool wait_until_held(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, timeout, [this] { return held_calls_ > 0; });
+  }
+
+  RuntimeVersion version() override { return inner_.version(); }
+  std::string run_pod_sandbox(const PodSandboxSpec& s) override {
+    return inner_.run_pod_sandbox(s);
+  }
+  void stop_pod_sandbox(const std::string& id) override { inner_.stop_pod_sandbox(id); }
+  void remove_pod_sandbox(const std::string& id) override { inner_.remove_pod_sandbox(id); }
+  std::string create_container(const std::string& sandbox, const ContainerSpec& c,
+                               const PodSandboxSpec& s) override {
+    return inner_.create_container(sandbox, c, s);
+  }
+  void start_container(const std::string& id) override { inner_.start_container(id); }
+  void stop_container(const std::string& id, std::int64_t grace) override {
+    inner_.stop_container(id, grace);
+  }
+  void remove_container(const std::string& id) override { inner_.remove_container(id); }
+  std::vector<ContainerSummary> list_containers(const ContainerFilter& f) override {
+    return inner_.list_containers(f);
+  }
+  ContainerStatus container_status(const std::string& id) override {
+    return inner_.container_status(id);
+  }
+  void update_container_resources(const std::string& id, const LinuxResources& r) override {
+    {
+      std::unique_lock lock(mutex_);
+      ++held_calls_;
+      changed_.notify_all();
+      // Bounded, so a failed test cannot hang the worker thread forever.
+      changed_.wait_for(lock, std::chrono::seconds(60), [this] { return !holding_; });
+      --held_calls_;
+    }
+    inner_.update_container_resources(id, r);
+  }
+  SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
+                                                    const LinuxResources& r) override {
+    return inner_.update_pod_sandbox_resources(id, r);
+  }
+
+ private:
+  RuntimeService& inner_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool holding_ = false;
+  int held_calls_ = 0;
+};
+
+// Forwards to the real writer; records, per update, the resourceVersions of the pods its patch
+// was built against (more than one: the first was stale and the pod was read again).
+class RecordingStatusWriter : public PodStatusWriter {
+ public:
+  explicit RecordingStatusWriter(PodStatusWriter& inner) : inner_(inner) {}
+
+  void update(const Pod& cached, const Change& change) override {
+    {
+      std::lock_guard lock(mutex_);
+      builds_.emplace_back();
+    }
+    inner_.update(cached, [this, &change](const Pod& current) {
+      {
+        std::lock_guard lock(mutex_);
+        builds_.back().push_back(current.metadata.resource_version);
+      }
+      return change(current);
+    });
+  }
+  void reject(const Pod& pod, const std::string& reason, const std::string& message) override {
+    inner_.reject(pod, reason, message);
+  }
+
+  // The builds of every update that had to rebuild its patch.
+  std::vector<std::vector<std::string>> rebuilt() const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::vector<std::string>> out;
+    for (const auto& versions : builds_) {
+      if (versions.size() > 1) out.push_back(versions);
+    }
+    return out;
+  }
+  void clear() {
+    std::lock_guard lock(mutex_);
+    builds_.clear();
+  }
+
+ private:
+  PodStatusWriter& inner_;
+  mutable std::mutex mutex_;
+  std::vector<std::vector<std::string>> builds_;
+};
+
+class RecordingEvents : public ResizeEventSink {
+ public:
+  void event(const Pod& pod, const std::string&, const std::string& reason,
+             const std::string&) override {
+    std::lock_guard lock(mutex_);
+    reasons_[pod.metadata.name].push_back(reason);
+  }
+  std::vector<std::string> reasons(const std::string& pod) const {
+    std::lock_guard lock(mutex_);
+    auto it = reasons_.find(pod);
+    return it == reasons_.end() ? std::vector<std::string>{} : it->second;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::vector<std::string>> reasons_;
+};
+
+class FileCheckpoint : public AllocationCheckpoint {
+ public:
+  explicit FileCheckpoint(const CheckpointStore& store) : store_(store) {}
+  void save(const Checkpoint& checkpoint) override { store_.save(checkpoint); }
+
+ private:
+  const CheckpointStore& store_;
+};
+
+class KepFlowNode : public RealContainerd {
+ protected:
+  static constexpr const char* kNode = "kep-node";
+
+  // The node's size; the KEP's numbers assume one that can hold 2 CPUs but not 100.
+  virtual ResourceList allocatable() const = 0;
+
+  void SetUp() override {
+    RealContainerd::SetUp();
+    if (HasFatalFailure()) return;
+    char tmpl[] = "/tmp/tailor-kep-flow-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    cluster_ = std::make_unique<embedded::Cluster>(
+        embedded::ClusterOptions{.dir = (dir_ / "cluster").string()});
+    cluster_->start();
+    RestConfig config;
+    config.server = cluster_->url();
+    config.ca_pem = cluster_->ca_pem();
+    config.bearer_token = cluster_->token();
+    config.qps = 0;
+    config.max_retries = 0;
+    client_ = std::make_unique<RestClient>(config);
+    registration_ = std::make_unique<NodeRegistration>(
+        *client_,
+        NodeIdentity{.name = kNode,
+                     .allocatable = allocatable(),
+                     .runtime_version = "containerd://" + cri_->version().runtime_version});
+    registration_->register_node();
+    images_ = connect_image_service({socket_, std::chrono::seconds(10), std::chrono::seconds(10)});
+    pod_api_ = rest_pod_api(*client_);
+    pods_ = std::make_unique<PodRuntime>(
+        *cri_, *images_, *pod_api_,
+        PodRuntimeOptions{.node_name = kNode, .log_root = (dir_ / "logs").string()});
+    held_ = std::make_unique<HeldRuntime>(*cri_);
+    resources_ = std::make_unique<CriPodResources>(*held_, CriPodResourcesOptions{kV1});
+    rest_status_ = std::make_unique<RestPodStatusWriter>(*client_);
+    status_ = std::make_unique<RecordingStatusWriter>(*rest_status_);
+    std::filesystem::create_directories(dir_ / "checkpoint");
+    store_ = std::make_unique<CheckpointStore>(dir_ / "checkpoint");
+    checkpoint_ = std::make_unique<FileCheckpoint>(*store_);
+    ResizeManagerOptions options;
+    options.node_allocatable = allocatable();
+    manager_ = std::make_unique<ResizeManager>(options, *resources_, *status_, events_,
+                                               *checkpoint_, metrics_);
+    // The periodic safety-net retry stays out of the way: every retry here has a cause.
+    loop_ = std::make_unique<ResizeManagerLoop>(*manager_, std::chrono::minutes(10));
+    loop_->start();
+  }
+
+  void TearDown() override {
+    if (held_) held_->release();
+    loop_.reset();
+    if (pods_) pods_->remove_orphans({});
+    pods_.reset();
+    manager_.reset();
+    registration_.reset();
+    client_.reset();
+    cluster_.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  ObjectRef ref(const std::string& name, std::string subresource = "") const {
+    return ObjectRef{resources::kPods, "default", name, std::move(subresource)};
+  }
+  Pod get(const std::string& name) { return decode_pod(client_->get(ref(name))); }
+
+  // A one-container pod bound to the node, requesting only `cpu` (as the KEP's pod); returns
+  // the pod (JSON) as the API server stored it.
+  std::string create_pod(const std::string& name, const std::string& cpu) {
+    const std::string body =
+        R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+        R"("},"spec":{"nodeName":")" + kNode +
+        R"(","terminationGracePeriodSeconds":1,"containers":[{"name":"c","image":"busybox",)"
+        R"("command":["sleep","3600"],"resources":{"requests":{"cpu":")" +
+        cpu + R"("}}}]}})";
+    return client_->create(ref(""), body);
+  }
+
+  // A user's resize of container c through pods/{name}/resize; the pod (JSON) as stored after.
+  std::string resize_cpu(const std::string& name, const std::string& cpu) {
+    const std::string body =
+        R"({"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":")" + cpu +
+        R"("}}}]}})";
+    return client_->patch(ref(name, "resize"), PatchType::StrategicMerge, body);
+  }
+
+  // The agent's watch delivers `pod`: the manager syncs it and the pod runtime runs what the
+  // manager admitted, on the worker thread, as agent mode does.
+  void deliver(const std::string& pod_json) {
+    auto pod = std::make_shared<RuntimePod>(decode_runtime_pod(pod_json));
+    loop_->post([this, pod](ResizeManager& manager) {
+      manager.sync_pod(pod->pod);
+      if (const auto allocation = manager.allocation(pod->pod.metadata.uid)) {
+        PodAllocation amounts;
+        for (const AllocatedContainer& c : allocation->containers) {
+          amounts[c.name] = amounts_of(c.resources);
+        }
+        pods_->sync_pod(*pod, amounts);
+      }
+    });
+  }
+  // Waits until the worker has done everything delivered so far.
+  void settle() {
+    ASSERT_TRUE(loop_->run([](ResizeManager&) {}, kKepWait)) << "worker stuck";
+  }
+
+  // Delivers the pod's events until its container runs and the agent has reported it.
+  Pod run_until_running(const std::string& name) {
+    const auto deadline = std::chrono::steady_clock::now() + kKepWait;
+    while (std::chrono::steady_clock::now() < deadline) {
+      deliver(client_->get(ref(name)));
+      settle();
+      const Pod pod = get(name);
+      const kube::ContainerStatus* c = find_container_status(pod.status, "c");
+      if (c != nullptr && c->state.running && c->resources) return pod;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ADD_FAILURE() << name << " never ran";
+    return get(name);
+  }
+
+  // The pod's deletion as the node sees it: the API delete, the runtime stopping the pod (and
+  // removing it from the API when it is still there), then the watch's DELETED event.
+  void delete_pod(const std::string& name) {
+    RuntimePod pod = decode_runtime_pod(client_->get(ref(name)));
+    client_->remove(ref(name));
+    bool gone = false;
+    try {
+      pod = decode_runtime_pod(client_->get(ref(name)));  // with its deletionTimestamp
+    } catch (const ApiError& e) {
+      if (!e.is_not_found()) throw;
+      gone = true;
+    }
+    pods_->terminate_pod(pod, gone);
+    loop_->post([uid = pod.pod.metadata.uid](ResizeManager& m) { m.remove_pod(uid); });
+    settle();
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<embedded::Cluster> cluster_;
+  std::unique_ptr<RestClient> client_;
+  std::unique_ptr<NodeRegistration> registration_;
+  std::unique_ptr<ImageService> images_;
+  std::unique_ptr<PodApi> pod_api_;
+  std::unique_ptr<PodRuntime> pods_;
+  std::unique_ptr<HeldRuntime> held_;
+  std::unique_ptr<CriPodResources> resources_;
+  std::unique_ptr<RestPodStatusWriter> rest_status_;
+  std::unique_ptr<RecordingStatusWriter> status_;
+  std::unique_ptr<CheckpointStore> store_;
+  std::unique_ptr<FileCheckpoint> checkpoint_;
+  RecordingEvents events_;
+  metrics::Registry registry_;
+  NodeAgentMetrics metrics_{registry_};
+  std::unique_ptr<ResizeManager> manager_;
+  std::unique_ptr<ResizeManagerLoop> loop_;
+
+  static inline const CgroupLayout kV1{"/sys/fs/cgroup", CgroupVersion::V1};
+};
+
+}  // namespace tailor::kube::node::testing
