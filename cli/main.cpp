@@ -3,12 +3,14 @@
 #include <vector>
 
 #include "cli/cluster_command.h"
+#include "cli/demo_command.h"
 #include "cli/replay_command.h"
 
 namespace {
 const char* kUsage =
     "Usage: tailor VERB [ARGS...]\n"
     "Verbs:\n"
+    "  demo              Tailor's main job on a local cluster, to the end (tailor demo --help)\n"
     "  replay TRACE...   score recommenders on usage traces (tailor replay --help)\n"
     "  cluster up|down   a local cluster on real containerd (tailor cluster --help)\n";
 }
@@ -24,6 +26,7 @@ int main(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
+  if (verb == "demo") return tailor::cli::run_demo(args, std::cout, std::cerr);
   if (verb == "replay") return tailor::cli::run_replay(args, std::cout, std::cerr);
   if (verb == "cluster") return tailor::cli::run_cluster(args, std::cout, std::cerr);
   std::cerr << "tailor: unknown verb '" << verb << "'\n" << kUsage;
