@@ -1,0 +1,289 @@
+// kill -9 of the real tailor-node-agent (embedded mode, --actuation=agent) in the middle of a
+// three-container resize on a real containerd, then a restart: the resize completes (container
+// and pod cgroups, pod status), the checkpoint stays intact, no container restarts, and
+// Σ container limits ≤ pod limit in every consistent read of the cgroup files, including those
+// taken while the agent was writing them and while it was dead.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "controller/kube/client/rest_client.h"
+#include "controller/kube/model/decode.h"
+#include "controller/kube/model/encode.h"
+#include "controller/kube/model/qos.h"
+#include "embedded/server/cluster.h"
+#include "node-agent/allocation_state.h"
+#include "node-agent/checkpoint.h"
+#include "node-agent/resize_manager_cri.h"
+#include "tests/node-agent/containerd/kill9_agent.h"
+#include "tests/node-agent/containerd/runtime_fixture.h"
+
+namespace tailor::kube::node::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kNode = "kill9-node";
+const CgroupLayout kV1{"/sys/fs/cgroup", CgroupVersion::V1};
+
+// name → cpu and memory, requests = limits (Guaranteed: every container and the pod limited).
+using Sizes = std::vector<std::pair<std::string, std::pair<const char*, const char*>>>;
+const Sizes kSmall = {{"a", {"100m", "100Mi"}}, {"b", {"200m", "200Mi"}}, {"c", {"300m", "300Mi"}}};
+const Sizes kLarge = {{"a", {"50m", "50Mi"}}, {"b", {"300m", "300Mi"}}, {"c", {"400m", "400Mi"}}};
+
+ResourceRequirements requirements(const std::pair<const char*, const char*>& size) {
+  const ResourceList list{{"cpu", Quantity::parse(size.first)},
+                          {"memory", Quantity::parse(size.second)}};
+  return {.limits = list, .requests = list};
+}
+
+// What the files must hold for these sizes (containers in order a, b, c).
+PodCgroupSnapshot expected_files(const Sizes& sizes) {
+  PodCgroupSnapshot out;
+  std::vector<ResourceAmounts> all;
+  for (const auto& [name, size] : sizes) {
+    all.push_back(amounts_of(requirements(size)));
+    out.containers.push_back(container_cgroup_values(all.back()));
+  }
+  out.pod = pod_cgroup_values(all, {}, QosClass::Guaranteed);
+  return out;
+}
+
+std::string describe(const PodCgroupSnapshot& s) {
+  std::string out = "pod quota " + std::to_string(s.pod.cpu_quota_us.value_or(-2)) + " memory " +
+                    std::to_string(s.pod.memory_limit_bytes.value_or(-2));
+  for (const CgroupValues& c : s.containers) {
+    out += "; container quota " + std::to_string(c.cpu_quota_us.value_or(-2)) + " memory " +
+           std::to_string(c.memory_limit_bytes.value_or(-2));
+  }
+  return out;
+}
+
+class AgentKill9Test : public RealContainerd {
+ protected:
+  void SetUp() override {
+    RealContainerd::SetUp();
+    if (HasFatalFailure()) return;
+    char tmpl[] = "/tmp/tailor-kill9-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    embedded::ClusterOptions options;
+    options.control_loops = false;  // the pod is bound by the test; the agent is the kubelet
+    cluster_ = std::make_unique<embedded::Cluster>(options);
+    cluster_->start();
+    cluster_->write_kubeconfig((dir_ / "kubeconfig").string());
+    std::filesystem::create_directory(dir_ / "checkpoint");  // as the DaemonSet's hostPath is
+    RestConfig config;
+    config.server = cluster_->url();
+    config.ca_pem = cluster_->ca_pem();
+    config.bearer_token = cluster_->token();
+    config.qps = 0;
+    client_ = std::make_unique<RestClient>(config);
+    start_agent();
+  }
+
+  void TearDown() override {
+    if (client_ && agent_ && agent_->running()) {
+      try {  // the agent stops the containers and removes the pod cgroup
+        client_->remove(ref("three"));
+        wait_until("the pod is gone", 30s, [&] { return !find_pod(); });
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "removing the pod: " << e.what();
+      }
+    }
+    agent_.reset();
+    if (HasFailure()) std::cerr << "agent log:\n" << read_log(dir_ / "agent.log");
+    client_.reset();
+    cluster_.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  void start_agent() {
+    agent_ = std::make_unique<AgentProcess>(
+        std::vector<std::string>{
+            node_agent_binary().string(), "--kubeconfig", (dir_ / "kubeconfig").string(),
+            "--node-name", kNode, "--runtime-endpoint", "unix://" + socket_, "--checkpoint-dir",
+            (dir_ / "checkpoint").string(), "--actuation", "agent", "--node-allocatable",
+            "cpu=2,memory=2Gi", "--metrics-bind-address", "0"},
+        dir_ / "agent.log");
+  }
+
+  ObjectRef ref(const std::string& name, std::string subresource = "") {
+    return ObjectRef{resources::kPods, "default", name, std::move(subresource)};
+  }
+
+  std::optional<Pod> find_pod() {
+    try {
+      return decode_pod(client_->get(ref("three")));
+    } catch (const ApiError& e) {
+      if (e.is_not_found()) return std::nullopt;
+      throw;
+    }
+  }
+
+  void wait_until(const std::string& what, std::chrono::seconds timeout,
+                  const std::function<bool()>& done) {
+    for (const auto deadline = Clock::now() + timeout; !done(); std::this_thread::sleep_for(50ms)) {
+      if (Clock::now() > deadline) throw std::runtime_error("timed out waiting until " + what);
+    }
+  }
+
+  // The model's Pod has no command, so the pod is written as JSON.
+  Pod create_three(const Sizes& sizes) {
+    boost::json::array containers;
+    for (const auto& [name, size] : sizes) {
+      const boost::json::object amounts{{"cpu", size.first}, {"memory", size.second}};
+      containers.push_back({{"name", name},
+                            {"image", "busybox"},
+                            {"command", {"sleep", "3600"}},
+                            {"resources", {{"requests", amounts}, {"limits", amounts}}}});
+    }
+    const boost::json::object pod{{"apiVersion", "v1"},
+                                  {"kind", "Pod"},
+                                  {"metadata", {{"name", "three"}}},
+                                  {"spec",
+                                   {{"nodeName", kNode},
+                                    {"terminationGracePeriodSeconds", 1},
+                                    {"containers", std::move(containers)}}}};
+    client_->create(ref(""), boost::json::serialize(pod));
+    Pod running;
+    wait_until("the three containers run with their resources reported", 60s, [&] {
+      running = *find_pod();
+      const auto& statuses = running.status.container_statuses;
+      return statuses.size() == 3 &&
+             std::all_of(statuses.begin(), statuses.end(), [](const kube::ContainerStatus& s) {
+               // running, and the agent reported what the runtime applied
+               return s.state.running && s.resources;
+             });
+    });
+    return running;
+  }
+
+  void resize(const Sizes& sizes) {
+    ResizePatch patch;
+    for (const auto& [name, size] : sizes) patch.containers.push_back({name, requirements(size)});
+    client_->patch(ref("three", "resize"), PatchType::StrategicMerge, resize_patch(patch));
+  }
+
+  // Reads the files until `done` holds, checking the invariant in every consistent read.
+  PodCgroupSnapshot watch_files(const PodCgroupReader& reader, std::chrono::seconds timeout,
+                                const std::function<bool(const PodCgroupSnapshot&)>& done) {
+    for (const auto deadline = Clock::now() + timeout;;) {
+      const PodCgroupSnapshot s = reader.snapshot();
+      ++observations_;
+      const std::string violation = pod_limit_violation(s);
+      EXPECT_EQ(violation, "") << describe(s);
+      if (done(s)) return s;
+      if (Clock::now() > deadline) {
+        throw std::runtime_error("cgroup files stuck at " + describe(s));
+      }
+    }
+  }
+
+  // The API shows the resize done: allocated and actual resources are the spec's, no resize
+  // condition is left, nothing restarted.
+  void expect_status_done(const Sizes& sizes) {
+    Pod pod;
+    const auto done = [&] {
+      pod = *find_pod();
+      if (find_condition(pod.status, kPodResizeInProgress) ||
+          find_condition(pod.status, kPodResizePending)) {
+        return false;
+      }
+      for (const auto& [name, size] : sizes) {
+        const kube::ContainerStatus* s = find_container_status(pod.status, name);
+        if (!s || s->allocated_resources != requirements(size).requests || !s->resources ||
+            *s->resources != requirements(size)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    try {
+      wait_until("the status shows the resize done", 30s, done);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what() << "; last seen: " << to_json(pod);
+    }
+    for (const kube::ContainerStatus& s : pod.status.container_statuses) {
+      EXPECT_EQ(s.restart_count, 0) << s.name;
+    }
+    ContainerFilter filter;
+    filter.label_selector["io.kubernetes.pod.uid"] = pod.metadata.uid;
+    for (const ContainerSummary& c : cri_->list_containers(filter)) {
+      EXPECT_EQ(c.attempt, 0u) << c.name << " was restarted";
+      EXPECT_EQ(c.state, ContainerState::Running) << c.name;
+    }
+  }
+
+  // The checkpoint parses and its checksum holds (load throws CheckpointError otherwise).
+  AllocatedPod checkpointed(const std::string& uid) {
+    const std::optional<Checkpoint> checkpoint = CheckpointStore(dir_ / "checkpoint").load();
+    if (!checkpoint) throw std::runtime_error("no checkpoint written");
+    return checkpoint->pods.at(uid);
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<embedded::Cluster> cluster_;
+  std::unique_ptr<RestClient> client_;
+  std::unique_ptr<AgentProcess> agent_;
+  int observations_ = 0;
+};
+
+std::vector<std::string> container_ids(const Pod& pod) {
+  std::vector<std::string> ids;
+  for (const char* name : {"a", "b", "c"}) {
+    const std::string id = find_container_status(pod.status, name)->container_id;
+    ids.push_back(id.substr(id.find("://") + 3));
+  }
+  return ids;
+}
+
+TEST_F(AgentKill9Test, KilledInTheMiddleOfAThreeContainerResizeCompletesItAfterRestart) {
+  const Pod pod = create_three(kSmall);
+  const PodCgroupReader reader(kV1, pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs),
+                               container_ids(pod));
+  int kills_mid_resize = 0;
+  const Sizes* from = &kSmall;
+  // The poll can miss the ~6 container updates of one resize; resize back and forth until a
+  // kill lands between the first and the last update.
+  for (int attempt = 0; attempt < 6 && kills_mid_resize == 0; ++attempt) {
+    SCOPED_TRACE("attempt " + std::to_string(attempt));
+    const Sizes* to = from == &kSmall ? &kLarge : &kSmall;
+    const PodCgroupSnapshot old_files = expected_files(*from), new_files = expected_files(*to);
+    watch_files(reader, 30s, [&](const auto& s) { return s == old_files; });
+    resize(*to);
+    const PodCgroupSnapshot seen = watch_files(reader, 30s, [&](const auto& s) {
+      return s == new_files || s.containers != old_files.containers;
+    });
+    if (seen.containers != new_files.containers) {
+      agent_->kill9();  // some containers hold the new values, others do not yet
+      // The accepted allocation was recorded before the first write; the record still says
+      // "in flight" unless the agent finished in the moment between the read and the kill.
+      const AllocatedPod record = checkpointed(pod.metadata.uid);
+      for (std::size_t i = 0; i < record.containers.size(); ++i) {
+        EXPECT_EQ(record.containers[i].resources, requirements((*to)[i].second));
+      }
+      if (record.resize_in_progress) {
+        ++kills_mid_resize;
+        std::cerr << "killed in the middle of the resize at: " << describe(seen) << "\n";
+      }
+      EXPECT_EQ(pod_limit_violation(reader.snapshot()), "");  // where the dead agent left them
+      start_agent();
+    }
+    watch_files(reader, 60s, [&](const auto& s) { return s == new_files; });
+    expect_status_done(*to);
+    const AllocatedPod record = checkpointed(pod.metadata.uid);
+    EXPECT_FALSE(record.resize_in_progress);
+    for (std::size_t i = 0; i < record.containers.size(); ++i) {
+      EXPECT_EQ(record.containers[i].resources, requirements((*to)[i].second));
+    }
+    from = to;
+  }
+  EXPECT_GE(kills_mid_resize, 1) << "no kill landed in the middle of a resize";
+  std::cerr << observations_ << " consistent reads of the cgroup files\n";
+}
+
+}  // namespace
+}  // namespace tailor::kube::node::testing
