@@ -6,6 +6,7 @@
 
 #include "actuator/resize_error.h"
 #include "actuator/resize_plan.h"
+#include "controller/app/checkpoints.h"
 #include "controller/app/controller_metrics.h"
 #include "controller/app/quantities.h"
 #include "controller/kube/client/events.h"
@@ -84,7 +85,9 @@ struct Controller::Impl {
   ClusterView view;
   recommendation::ModelRegistry models;
   kube::EventRecorder events;
-  std::mutex mutex;  // state, bucket, pod_policy, stats
+  ModelCheckpoints checkpoints;
+  std::atomic<bool> acting_leader{false};  // ran the latest pass (not a standby's refresh)
+  std::mutex mutex;                        // state, bucket, pod_policy, stats
   TrackedState state;
   std::string saved_state;
   actuator::TokenBucket bucket;
@@ -97,7 +100,9 @@ struct Controller::Impl {
         view(c, options.view),
         models(std::shared_ptr<const recommender::StrategyFactory>(
             recommender::make_strategy(options.strategy))),
-        events(std::make_shared<kube::RestEventSink>(c), {"tailor-controller", ""}) {
+        events(std::make_shared<kube::RestEventSink>(c), {"tailor-controller", ""}),
+        checkpoints(c, models, events,
+                    {.strategy = options.strategy, .interval = options.checkpoint_interval}) {
     bucket.per_second = options.updates_per_second;
     bucket.burst = options.update_burst;
     bucket.tokens = options.update_burst;
@@ -269,6 +274,7 @@ void Controller::load_state() {
                      {{"err", e.what()}});
     impl_->state = {};
   }
+  impl_->checkpoints.load();
 }
 
 namespace {
@@ -295,10 +301,35 @@ void count_policies(const std::vector<PolicyObject>& policies,
 
 }  // namespace
 
+namespace {
+std::vector<std::pair<std::string, policy::PolicyApi>> policy_keys(
+    const std::vector<PolicyObject>& policies) {
+  std::vector<std::pair<std::string, policy::PolicyApi>> out;
+  out.reserve(policies.size());
+  for (const PolicyObject& p : policies) out.emplace_back(p.key, p.api);
+  return out;
+}
+}  // namespace
+
 std::size_t Controller::run_pass(kube::TimePoint now) {
-  auto started = std::chrono::steady_clock::now();
+  const auto started = std::chrono::steady_clock::now();
   Impl& m = *impl_;
+  m.acting_leader = true;
   PassInputs in = m.view.snapshot(now);
+  const std::size_t actions = act(in, now, started);
+  // Outside the pass's lock: checkpoint writes must not hold up the usage stream.
+  m.checkpoints.save(policy_keys(in.policies), now);
+  return actions;
+}
+
+void Controller::save_checkpoints(kube::TimePoint now) {
+  if (!impl_->acting_leader) return;
+  impl_->checkpoints.save(policy_keys(impl_->view.snapshot(now).policies), now, true);
+}
+
+std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
+                            std::chrono::steady_clock::time_point started) {
+  Impl& m = *impl_;
   std::lock_guard lock(m.mutex);
   m.bucket.refill(now);
   in.update_budget = m.bucket.available();
@@ -328,6 +359,7 @@ std::size_t Controller::run_pass(kube::TimePoint now) {
 }
 
 void Controller::refresh(kube::TimePoint now) {
+  impl_->acting_leader = false;
   PassInputs in = impl_->view.snapshot(now);
   std::lock_guard lock(impl_->mutex);
   TrackedState scratch = impl_->state;
@@ -403,8 +435,14 @@ webhook::AdmissionResponse Controller::admit(const webhook::AdmissionRequest& re
 }
 
 ControllerStats Controller::stats() const {
+  const ModelCheckpoints::Stats checkpoints = impl_->checkpoints.stats();
   std::lock_guard lock(impl_->mutex);
-  return impl_->stats;
+  ControllerStats s = impl_->stats;
+  s.checkpoints_restored = checkpoints.restored;
+  s.checkpoints_invalid = checkpoints.invalid;
+  s.checkpoints_written = checkpoints.written;
+  s.checkpoints_deleted = checkpoints.deleted;
+  return s;
 }
 
 const ClusterView& Controller::view() const { return impl_->view; }

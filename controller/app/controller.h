@@ -27,6 +27,8 @@ struct ControllerOptions {
   double eviction_tolerance = 0.5;
   ClusterViewOptions view{};
   std::chrono::hours idle_model_ttl{24 * 8};  // forget containers not seen for this long
+  // VerticalScalingCheckpoint writes (checkpoints.h); also on shutdown.
+  std::chrono::nanoseconds checkpoint_interval = std::chrono::minutes(1);
 };
 
 struct ControllerStats {
@@ -38,6 +40,10 @@ struct ControllerStats {
   std::uint64_t status_updates = 0;
   std::uint64_t windows = 0;            // usage windows folded into the models
   std::uint64_t windows_unmatched = 0;  // pods not under any policy
+  std::uint64_t checkpoints_restored = 0;
+  std::uint64_t checkpoints_invalid = 0;  // unreadable: their models started empty
+  std::uint64_t checkpoints_written = 0;
+  std::uint64_t checkpoints_deleted = 0;  // of policies that are gone
 };
 
 class Controller {
@@ -51,10 +57,15 @@ class Controller {
   bool wait_for_sync(std::chrono::milliseconds timeout) const;
   void stop();
 
-  // On becoming leader: reads the tracked state back.
+  // On becoming leader: reads the tracked state and the models' checkpoints back (a model
+  // already fed here is replaced only by a checkpoint with more samples). Throws when the
+  // API cannot be read, so that the caller retries before the first pass.
   void load_state();
-  // One pass (leader only); returns the number of actions taken.
+  // One pass (leader only); returns the number of actions taken. Writes the models'
+  // checkpoints once per checkpoint interval.
   std::size_t run_pass(kube::TimePoint now);
+  // Writes the models' checkpoints now (on shutdown); only if this replica runs passes.
+  void save_checkpoints(kube::TimePoint now);
   // A standby's pass: which pod belongs to which policy (to feed the models), nothing written.
   void refresh(kube::TimePoint now);
 
@@ -65,6 +76,9 @@ class Controller {
   const ClusterView& view() const;
 
  private:
+  // The pass under the lock; `started` is when it began (for its duration metric).
+  std::size_t act(PassInputs& in, kube::TimePoint now,
+                  std::chrono::steady_clock::time_point started);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -50,6 +50,10 @@ void add_options(Schema& s, MainOptions& o) {
          .yaml_key = "passInterval",
          .help = "How often recommendations and updates are computed."},
         &o.pass_interval);
+  s.add({.flag = "checkpoint-interval",
+         .yaml_key = "recommender.checkpointInterval",
+         .help = "How often the models are saved as VerticalScalingCheckpoints (and on exit)."},
+        &o.controller.checkpoint_interval);
   s.add({.flag = "updates-per-second",
          .yaml_key = "updater.updatesPerSecond",
          .help = "Global rate limit of resizes and recreations."},
@@ -205,6 +209,11 @@ int run(MainOptions& o, sigset_t signals) {
   kube::log::info("Shutting down", {{"signal", received}});
   stopping = true;
   passes.join();
+  try {
+    controller.save_checkpoints(kube::TimePoint(std::chrono::system_clock::now()));
+  } catch (const std::exception& e) {
+    kube::log::error(e, "Saving the checkpoints on exit failed");
+  }
   if (elector) elector->stop();
   if (webhook_server) webhook_server->stop();
   usage_server.stop();
