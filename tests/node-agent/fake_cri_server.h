@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include "node-agent/cri_messages.h"
 #include "proto/cri/api.grpc.pb.h"
