@@ -78,6 +78,9 @@ bj::object policy(const std::string& name, const char* kind, const std::string& 
                                 {"controlledValues", "RequestsAndLimits"}}}}}}}}};
 }
 
+// What a web pod's memory request grows to (250Mi used, plus the recommender's margin).
+constexpr std::int64_t kWebFinalMi = 300;
+
 std::string mi(std::int64_t n) { return std::to_string(n) + "Mi"; }
 
 }  // namespace
@@ -97,18 +100,24 @@ Plan plan_scenario(const std::vector<NodeView>& nodes) {
             .big_node = big.name,
             .small_memory_mi = memory_mi(small),
             .big_memory_mi = memory_mi(big)};
-  // The grower uses 10% more than the small node can allocate, so its target (usage plus a
-  // margin) is Infeasible there; the ballast and the cache fit side by side only as requested.
-  plan.grower_mi = plan.small_memory_mi * 11 / 10;
-  plan.ballast_mi = plan.small_memory_mi * 3 / 4;
-  plan.cache_mi = plan.small_memory_mi * 2 / 5;
+  // The grower, alone on the small node, uses 15% more than that node can allocate: its
+  // requests follow the recommendation up in place until the next step no longer fits the node
+  // at all (Infeasible). On the big node the ballast leaves room for the web pods as they grow
+  // but not for the cache's grown request (Deferred); once the ballast is gone, the cache and
+  // the grower's replacement both fit.
+  plan.grower_mi = plan.small_memory_mi * 115 / 100;
+  plan.cache_mi = 400;
+  plan.ballast_mi = plan.big_memory_mi - plan.web_replicas * kWebFinalMi - 64 - 100;
+  const std::int64_t after_ballast =
+      plan.web_replicas * kWebFinalMi + plan.cache_mi * 6 / 5 + plan.grower_mi * 6 / 5 + 128;
   if (small.name == big.name) {
     plan.why_no_fallbacks = "one node only: no smaller node to be Infeasible on";
   } else if (plan.small_memory_mi > 4096) {
     plan.why_no_fallbacks =
         "the smallest node has more than 4 GiB: the demo will not use that much";
-  } else if (plan.big_memory_mi < plan.small_memory_mi * 8 / 5 + 512) {
-    plan.why_no_fallbacks = "the largest node is not big enough for the grower's target";
+  } else if (plan.big_memory_mi < after_ballast || plan.big_memory_mi > 8192) {
+    plan.why_no_fallbacks =
+        "the largest node needs " + std::to_string(after_ballast) + "-8192 MiB for the cases";
   } else {
     plan.fallbacks = true;
   }
@@ -131,17 +140,17 @@ std::vector<std::string> workloads(const Plan& plan) {
       "(" + hold_memory(100) + ") & (sleep 40; " + hold_memory(150) + ") & " + kCpuWork;
   std::vector<std::string> out{bj::serialize(
       workload("Deployment", kWeb, plan.web_replicas,
-               pod_spec(web_script, resources("100m", "64Mi", "200m", "256Mi"), plan.big_node)))};
+               pod_spec(web_script, resources("100m", "64Mi", "200m", "512Mi"), plan.big_node)))};
   if (!plan.fallbacks) return out;
   bj::object ballast{{"apiVersion", "v1"},
                      {"kind", "Pod"},
                      {"metadata", bj::object{{"name", kBallast}, {"labels", {{"app", kBallast}}}}},
                      {"spec", pod_spec("sleep 86400", resources("10m", mi(plan.ballast_mi), "", ""),
-                                       plan.small_node)}};
+                                       plan.big_node)}};
   out.push_back(bj::serialize(ballast));
   out.push_back(bj::serialize(workload(
       "Deployment", kCache, 1,
-      pod_spec(hold_memory(plan.cache_mi), resources("50m", "64Mi", "", ""), plan.small_node))));
+      pod_spec(hold_memory(plan.cache_mi), resources("50m", "64Mi", "", ""), plan.big_node))));
   // Pinned to the small node for its first pod only: grower_unpin_patch() lifts the pin once that
   // pod is scheduled (a ReplicaSet, unlike a Deployment, does not roll its pods for that).
   out.push_back(bj::serialize(workload(

@@ -1,6 +1,6 @@
 // What the demo deploys, sized from the nodes it runs on: busybox workloads whose CPU and memory
 // use exceeds their requests (and changes), the policies that watch them, and a ballast pod that
-// holds capacity on the small node until the demo frees it.
+// holds capacity on the big node until the demo frees it.
 #pragma once
 
 #include <cstdint>
@@ -14,8 +14,8 @@ namespace tailor::cli::demo {
 // Workload names (also their `app` label).
 inline constexpr const char* kWeb = "web";          // in place, on the big node
 inline constexpr const char* kGrower = "grower";    // Infeasible on the small node -> recreated
-inline constexpr const char* kCache = "cache";      // Deferred on the small node until freed
-inline constexpr const char* kBallast = "ballast";  // holds the small node's memory
+inline constexpr const char* kCache = "cache";      // Deferred on the big node until freed
+inline constexpr const char* kBallast = "ballast";  // holds the big node's memory
 
 struct Plan {
   std::string small_node{}, big_node{};
@@ -29,7 +29,7 @@ struct Plan {
 
 // Picks the smallest and the largest Ready node (by allocatable memory) and sizes the workloads
 // so that the grower's memory target exceeds the small node's allocatable while fitting the big
-// one, and the cache's target fits the small node only once the ballast is gone.
+// one, and the cache's target fits the big node only once the ballast is gone.
 // Throws std::runtime_error when no node is Ready.
 Plan plan_scenario(const std::vector<NodeView>& nodes);
 

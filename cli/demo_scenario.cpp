@@ -55,11 +55,10 @@ void nudge(Api& api, const ScenarioOptions& o, const Plan& plan, const Tracker& 
       if (p->pending_reasons.count("Deferred")) progress.deferred_seen_at = t;
     }
   }
-  const bool grower_done = replacement_running(tracker, s) || t - progress.deferred_seen_at > 30;
   if (!progress.ballast_deleted && progress.deferred_seen_at >= 0 &&
-      t - progress.deferred_seen_at >= kShowDeferredSeconds && grower_done) {
-    view.line("freeing capacity on " + plan.small_node +
-              ": deleting pod ballast (requests memory " + std::to_string(plan.ballast_mi) + "Mi)");
+      t - progress.deferred_seen_at >= kShowDeferredSeconds) {
+    view.line("freeing capacity on " + plan.big_node + ": deleting pod ballast (requests memory " +
+              std::to_string(plan.ballast_mi) + "Mi)");
     api.delete_pod(o.ns, kBallast);
     progress.ballast_deleted = true;
   }
@@ -88,15 +87,16 @@ void deploy(Api& api, const ScenarioOptions& o, const Plan& plan, LiveView& view
       "VerticalScalingPolicies web, grower, cache: mode InPlaceOrRecreate, RequestsAndLimits");
   for (const auto& object : workloads(plan)) api.create(o.ns, object);
   view.line("Deployment web (" + std::to_string(plan.web_replicas) + " pods on " + plan.big_node +
-            "): CPU work and 100Mi, +150Mi after 40 s; requests cpu 100m memory 64Mi");
+            "): CPU work and 100Mi, +150Mi after 40 s; requests cpu 100m memory 64Mi, limits "
+            "cpu 200m memory 512Mi");
   if (plan.fallbacks) {
-    view.line("pod ballast on " + plan.small_node + ": requests memory " +
+    view.line("pod ballast on " + plan.big_node + ": requests memory " +
               std::to_string(plan.ballast_mi) + "Mi, uses nothing");
-    view.line("Deployment cache on " + plan.small_node + ": uses " + std::to_string(plan.cache_mi) +
-              "Mi, requests 64Mi (its resize will wait for the ballast: Deferred)");
-    view.line("ReplicaSet grower on " + plan.small_node + ": uses " +
+    view.line("Deployment cache on " + plan.big_node + ": uses " + std::to_string(plan.cache_mi) +
+              "Mi, requests 64Mi (its resize waits for the ballast to go: Deferred)");
+    view.line("ReplicaSet grower alone on " + plan.small_node + ": uses " +
               std::to_string(plan.grower_mi) + "Mi, more than the node's " +
-              std::to_string(plan.small_memory_mi) + "Mi (its resize is Infeasible)");
+              std::to_string(plan.small_memory_mi) + "Mi (resized up until Infeasible)");
   } else {
     view.warn("Infeasible and Deferred cases skipped: " + plan.why_no_fallbacks);
   }

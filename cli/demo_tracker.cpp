@@ -1,6 +1,7 @@
 #include "cli/demo_tracker.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "controller/kube/model/quantity.h"
 
@@ -67,6 +68,27 @@ std::string describe_pod_change(const std::map<std::string, ResourceMap>& req_be
   return out;
 }
 
+// Memory the controller wrote as plain bytes reads better in MiB ("292576801" -> "279Mi").
+std::string pretty(const std::string& name, const std::string& q) {
+  if (name != "memory" || q.empty() || q.find_first_not_of("0123456789") != std::string::npos) {
+    return q;
+  }
+  const double mi = std::stod(q) / (1024.0 * 1024.0);
+  return std::to_string(static_cast<long long>(mi + 0.5)) + "Mi";
+}
+
+// Whether a recommendation moved enough (10%) since it was last shown to be shown again.
+bool moved(const ResourceMap& shown, const ResourceMap& now) {
+  for (const auto& [name, q] : now) {
+    auto it = shown.find(name);
+    if (it == shown.end()) return true;
+    auto a = kube::Quantity::try_parse(it->second), b = kube::Quantity::try_parse(q);
+    if (!a || !b) return it->second != q;
+    if (std::abs(b->as_double() - a->as_double()) > 0.1 * a->as_double()) return true;
+  }
+  return false;
+}
+
 std::string short_uid(const std::string& uid) { return uid.substr(0, 8); }
 
 const ConditionView* pending(const PodView& pod) {
@@ -78,7 +100,9 @@ const ConditionView* pending(const PodView& pod) {
 
 std::string describe(const ResourceMap& resources) {
   std::string out;
-  for (const auto& [name, q] : resources) out += (out.empty() ? "" : ", ") + name + " " + q;
+  for (const auto& [name, q] : resources) {
+    out += (out.empty() ? "" : ", ") + name + " " + pretty(name, q);
+  }
   return out.empty() ? "none" : out;
 }
 
@@ -88,8 +112,9 @@ std::string describe_change(const ResourceMap& before, const ResourceMap& after,
     auto it = before.find(name);
     const bool changed = it == before.end() || !same_quantity(it->second, q);
     if (!changed && !all) continue;
-    out += (out.empty() ? "" : ", ") + name + " " + (it == before.end() ? "-" : it->second) +
-           (changed ? "→" + q : "");
+    out += (out.empty() ? "" : ", ") + name + " " +
+           (it == before.end() ? "-" : pretty(name, it->second)) +
+           (changed ? "→" + pretty(name, q) : "");
   }
   return out;
 }
@@ -118,9 +143,12 @@ void Tracker::observe_policies(const Snapshot& s, double t, std::vector<std::str
       const std::string key = policy.name + "/" + container;
       auto it = targets_.find(key);
       if (it != targets_.end() && same_resources(it->second, target)) continue;
-      out.push_back("recommendation  " + key + ": target " + describe(target) +
-                    (it == targets_.end() ? "" : " (was " + describe(it->second) + ")"));
       targets_[key] = target;
+      auto was = shown_targets_.find(key);
+      if (was != shown_targets_.end() && !moved(was->second, target)) continue;
+      out.push_back("recommendation  " + key + ": target " + describe(target) +
+                    (was == shown_targets_.end() ? "" : " (was " + describe(was->second) + ")"));
+      shown_targets_[key] = target;
       if (timings_.first_recommendation_at < 0) timings_.first_recommendation_at = t;
     }
   }
@@ -169,8 +197,12 @@ void Tracker::observe_pod(const PodView& pod, const Snapshot& s, double t,
     o.first_node = pod.node;
   }
   o.last_node = pod.node;
-  if (!same(desired(before, false), desired(pod, false)) ||
-      !same(desired(before, true), desired(pod, true))) {
+  // A resize the node applied before this snapshot shows as "resized in place" below; one
+  // still in flight shows here.
+  const bool applied = same(desired(pod, false), actual(pod, false));
+  if ((!same(desired(before, false), desired(pod, false)) ||
+       !same(desired(before, true), desired(pod, true))) &&
+      !applied) {
     out.push_back("resize requested  " + pod.name + ": " +
                   describe_pod_change(desired(before, false), desired(pod, false),
                                       desired(before, true), desired(pod, true)));

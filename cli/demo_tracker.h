@@ -61,9 +61,10 @@ class Tracker {
   // was its requests from the start.
   bool mark_replacement(PodOutcome& o) const;
 
-  std::map<std::string, PodOutcome> pods_;      // by ui{};
-  std::map<std::string, PodView> last_view_;    // uid -> last snapshot of the po{};
-  std::map<std::string, ResourceMap> targets_;  // "policy/container" -> targe{};
+  std::map<std::string, PodOutcome> pods_{};            // by uid
+  std::map<std::string, PodView> last_view_{};          // uid -> last snapshot of the pod
+  std::map<std::string, ResourceMap> targets_{};        // "policy/container" -> target
+  std::map<std::string, ResourceMap> shown_targets_{};  // as last printed
   std::set<std::string> seen_events_{};
   std::set<std::string> evicted_apps_{};
   Summary timings_{};

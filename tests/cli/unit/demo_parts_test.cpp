@@ -94,11 +94,12 @@ TEST(DemoPlan, SizesTheCasesFromTheSmallAndTheBigNode) {
   EXPECT_EQ(plan.small_node, "small");
   EXPECT_EQ(plan.big_node, "big");
   EXPECT_TRUE(plan.fallbacks) << plan.why_no_fallbacks;
-  // The grower outgrows the small node; ballast + the cache's grown request do not fit it, the
-  // initial requests (ballast + two 64Mi pods) do.
+  // The grower outgrows the small node. On the big node the initial requests fit next to the
+  // ballast, the cache's grown request does not, and without the ballast everything fits.
   EXPECT_GT(plan.grower_mi, plan.small_memory_mi);
-  EXPECT_GT(plan.ballast_mi + plan.cache_mi, plan.small_memory_mi);
-  EXPECT_LE(plan.ballast_mi + 2 * 64, plan.small_memory_mi);
+  EXPECT_LE(plan.ballast_mi + (plan.web_replicas + 1) * 64, plan.big_memory_mi);
+  EXPECT_GT(plan.ballast_mi + plan.web_replicas * 300 + plan.cache_mi, plan.big_memory_mi);
+  EXPECT_LT(plan.web_replicas * 300 + plan.cache_mi + plan.grower_mi * 5 / 4, plan.big_memory_mi);
   EXPECT_EQ(policies(plan).size(), 3u);
   EXPECT_EQ(workloads(plan).size(), 4u);
 }
