@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace tailor::policy {
 namespace {
@@ -203,6 +205,81 @@ TEST(AssignPolicies, OldestWinsAndLosersAreCounted) {
   EXPECT_EQ(overlap_message(old_dep, 2),
             "2 pods are also selected by VerticalScalingPolicy p-Deployment-web, which is older "
             "and acts on them; this policy leaves them alone");
+}
+
+// The assignment indexes policies by namespace and target; it must pick what checking every
+// policy in age order would: a mixed fleet of selector and targetRef policies (other kinds, API
+// groups and namespaces among them) against pods with and without controllers.
+TEST(AssignPolicies, SameAsCheckingEveryPolicyOldestFirst) {
+  const char* namespaces[] = {"ns", "other"};
+  const char* kinds[] = {"Deployment", "StatefulSet"};
+  const char* groups[] = {"apps/v1", "", "example.com/v1"};
+  std::vector<EffectivePolicy> policies;
+  for (int i = 0; i < 60; ++i) {
+    EffectivePolicy p;
+    p.metadata = meta("policy");
+    p.metadata.name = "p" + std::to_string(i);
+    p.metadata.namespace_ = namespaces[i % 2];
+    // Ages interleave selector and targetRef policies; i * 7 % 60 spreads them.
+    p.metadata.creation_timestamp = "2026-01-01T00:" + std::to_string(10 + i * 7 % 60 / 2) + ":" +
+                                    std::to_string(10 + i * 7 % 60 % 2 * 30) + "Z";
+    if (i % 3 == 0) {
+      p.selector = LabelSelector{{{"app", "w" + std::to_string(i % 4)}}, {}};
+    } else {
+      std::string name = "w" + std::to_string(i % 4);
+      p.target_ref = CrossVersionObjectReference{groups[i % 3], kinds[i % 2], name};
+    }
+    policies.push_back(std::move(p));
+  }
+  std::vector<ObjectMeta> metas;
+  std::vector<std::vector<WorkloadRef>> chains;
+  for (int i = 0; i < 40; ++i) {
+    ObjectMeta m = meta(("pod" + std::to_string(i)).c_str());
+    m.namespace_ = namespaces[i % 2];
+    m.labels = {{"app", "w" + std::to_string(i % 5)}};
+    std::vector<WorkloadRef> chain;
+    if (i % 4 != 3) {
+      chain.push_back({"apps/v1", "ReplicaSet", "rs", "uid-rs"});
+      chain.push_back({i % 3 == 0 ? "example.com/v1" : "apps/v1", kinds[i % 2],
+                       "w" + std::to_string(i % 4), "uid-w"});
+    }
+    metas.push_back(std::move(m));
+    chains.push_back(std::move(chain));
+  }
+  std::vector<PodRef> pods;
+  for (std::size_t i = 0; i < metas.size(); ++i) pods.push_back({&metas[i], chains[i]});
+  std::vector<const EffectivePolicy*> listed;
+  for (const EffectivePolicy& p : policies) listed.push_back(&p);
+  std::vector<std::size_t> by_age(policies.size());
+  for (std::size_t i = 0; i < by_age.size(); ++i) by_age[i] = i;
+  std::stable_sort(by_age.begin(), by_age.end(), [&](std::size_t a, std::size_t b) {
+    const auto& ma = policies[a].metadata;
+    const auto& mb = policies[b].metadata;
+    return std::tie(ma.creation_timestamp, ma.namespace_, ma.name) <
+           std::tie(mb.creation_timestamp, mb.namespace_, mb.name);
+  });
+
+  Assignment a = assign_policies(pods, listed);
+  std::size_t assigned = 0, lost = 0;
+  for (std::size_t pod = 0; pod < pods.size(); ++pod) {
+    std::optional<std::size_t> expected;
+    for (std::size_t index : by_age) {
+      if (!selects(policies[index], metas[pod], chains[pod])) continue;
+      if (expected) {
+        ++lost;
+      } else {
+        expected = index;
+      }
+    }
+    EXPECT_EQ(a.policy_of_pod[pod], expected) << metas[pod].name;
+    if (expected) ++assigned;
+  }
+  std::size_t counted = 0;
+  for (const auto& o : a.overlaps) counted += o.pods;
+  EXPECT_EQ(counted, lost);
+  // The fleet exercises both kinds of policy and overlaps (the test would prove little otherwise).
+  EXPECT_GT(assigned, 10u);
+  EXPECT_GT(lost, 5u);
 }
 
 TEST(ClaimVpa, DefaultRecommenderAndOthers) {
