@@ -100,7 +100,8 @@ int run(DemoOptions o, std::ostream& out, std::ostream& err) {
   const bool local = o.kubeconfig.empty();
   demo::LiveView view(out, &out == &std::cout && ::isatty(STDOUT_FILENO));
   demo::RunInfo run{.ns = local ? "tailor-demo" : "tailor-demo-" + random_suffix(),
-                    .cluster_kept = !local || o.keep};
+                    .cluster_kept = !local || o.keep,
+                    .namespace_kept = o.keep};
   demo::ScenarioResult result;
   if (local) {
     if (o.dir.empty()) o.dir = temp_dir();

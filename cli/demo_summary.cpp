@@ -104,6 +104,8 @@ std::string report_text(const Summary& s, const Plan& plan, const std::vector<Ch
   out << "\n== Look yourself\n";
   if (run.cluster_kept) {
     const std::string kc = "KUBECONFIG=" + run.kubeconfig + " ";
+    if (!run.namespace_kept)
+      out << "  (namespace " << run.ns << " was removed; --keep leaves it)\n";
     out << "  " << kc << "kubectl get vsp -n " << run.ns << "\n"
         << "  " << kc << "kubectl get pods -n " << run.ns << " -o wide\n"
         << "  " << kc << "kubectl describe pod -n " << run.ns << " <name>\n"
@@ -112,10 +114,12 @@ std::string report_text(const Summary& s, const Plan& plan, const std::vector<Ch
       out << "  stop the cluster: tailor cluster down --dir " << run.cluster_dir << "\n";
     }
   } else {
-    out << "  (the cluster is gone; run `tailor demo --keep` to leave it up, then:)\n"
-        << "  KUBECONFIG=DIR/kubeconfig kubectl get vsp -n " << run.ns << "\n"
-        << "  KUBECONFIG=DIR/kubeconfig kubectl get pods -n " << run.ns << " -o wide\n"
-        << "  KUBECONFIG=DIR/kubeconfig kubectl describe pod -n " << run.ns << " <name>\n";
+    const std::string kc = "KUBECONFIG=" + run.kubeconfig + " ";
+    out << "  (the cluster is stopped; logs stay in " << run.cluster_dir
+        << "; run `tailor demo --keep` to leave it up, then:)\n"
+        << "  " << kc << "kubectl get vsp -n " << run.ns << "\n"
+        << "  " << kc << "kubectl get pods -n " << run.ns << " -o wide\n"
+        << "  " << kc << "kubectl describe pod -n " << run.ns << " <name>\n";
   }
   return out.str();
 }

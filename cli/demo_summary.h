@@ -18,7 +18,8 @@ struct Check {
 
 struct RunInfo {
   std::string kubeconfig{}, ns{};
-  bool cluster_kept = false;  // the local cluster stays up (--keep, or --kubeconfig)
+  bool cluster_kept = false;    // the cluster stays up (--keep, or --kubeconfig)
+  bool namespace_kept = false;  // --keep
   std::string cluster_dir{};
   double duration_seconds = 0;
   std::string failure{};  // why the demo stopped early, if it did
