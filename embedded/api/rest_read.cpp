@@ -20,6 +20,23 @@ std::size_t parse_limit(const std::optional<std::string>& text) {
   return static_cast<std::size_t>(v);
 }
 
+// The list's head object ({"kind",...,"metadata":{...}}) with "items" appended: the stored JSON
+// texts joined as they are, never re-serialised.
+std::string list_body(std::string head, const std::vector<StoredPtr>& items) {
+  std::size_t size = head.size() + 16;
+  for (const StoredPtr& o : items) size += o->json().size() + 1;
+  std::string body = std::move(head);
+  body.reserve(size);
+  body.pop_back();  // the head's closing brace
+  body += R"(,"items":[)";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) body += ',';
+    body += items[i]->json();
+  }
+  body += "]}";
+  return body;
+}
+
 }  // namespace
 
 TimePoint RestContext::now() const {
@@ -73,7 +90,7 @@ http::ServerResponse list_objects(const RestContext& c) {
   }
   ObjectFilter filter;
   if (!labels.empty() || !fields.empty()) {
-    filter = [&](const bj::object& o) { return labels.matches(o) && fields.matches(o); };
+    filter = [&](const StoredObject& o) { return labels.matches(o) && fields.matches(o); };
   }
   ListPage page = c.store.list(r, c.target.ns, filter, limit, start_after);
   bj::object meta{{"resourceVersion", std::to_string(page.resource_version)}};
@@ -86,25 +103,19 @@ http::ServerResponse list_objects(const RestContext& c) {
     table["metadata"] = std::move(meta);
     return json_response(200, bj::serialize(table), kTableType);
   }
-  bj::array items;
-  items.reserve(page.items.size());
-  for (const ObjectPtr& o : page.items) items.push_back(*o);
-  bj::object list{{"kind", r.list_kind()},
-                  {"apiVersion", r.api_version()},
-                  {"metadata", std::move(meta)},
-                  {"items", std::move(items)}};
-  return json_response(200, bj::serialize(list));
+  bj::object head{{"kind", r.list_kind()}, {"apiVersion", r.api_version()}, {"metadata", meta}};
+  return json_response(200, list_body(bj::serialize(head), page.items));
 }
 
 http::ServerResponse get_object(const RestContext& c) {
   const ResourceInfo& r = *c.target.resource;
-  ObjectPtr o = c.store.get(r, c.target.ns, c.target.name);
+  StoredPtr o = c.store.get_stored(r, c.target.ns, c.target.name);
   if (wants_table(c.request)) {
     bj::object table = make_table(r, {o}, table_request(c));
-    table["metadata"] = bj::object{{"resourceVersion", meta_string(*o, "resourceVersion")}};
+    table["metadata"] = bj::object{{"resourceVersion", std::to_string(o->resource_version())}};
     return json_response(200, bj::serialize(table), kTableType);
   }
-  return json_response(200, bj::serialize(*o));
+  return json_response(200, o->json());
 }
 
 }  // namespace tailor::kube::embedded

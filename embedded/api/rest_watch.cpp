@@ -55,7 +55,8 @@ class EventWriter {
     } else if (!now && !(e.type == EventType::Modified && before)) {
       return true;
     }
-    return send(type, render(e.object));
+    if (table_) return send(type, render_table(e.object));
+    return send_line(type, e.object->json());
   }
 
   bool bookmark(std::uint64_t resource_version) {
@@ -71,23 +72,32 @@ class EventWriter {
   bool error(const StatusError& e) { return send("ERROR", bj::parse(e.to_json())); }
 
  private:
-  bool selected(const bj::object* o) const {
+  bool selected(const StoredObject* o) const {
     return o && labels_.matches(*o) && fields_.matches(*o);
   }
 
-  bj::value render(const ObjectPtr& o) {
-    if (!table_) return *o;
+  bj::object render_table(const StoredPtr& o) {
     TableRequest t = table_request(c_);
     t.column_definitions = first_;
     first_ = false;
     bj::object table = make_table(*c_.target.resource, {o}, t);
-    table["metadata"] = bj::object{{"resourceVersion", meta_string(*o, "resourceVersion")}};
+    table["metadata"] = bj::object{{"resourceVersion", std::to_string(o->resource_version())}};
     return table;
   }
 
-  bool send(std::string_view type, bj::value object) {
-    std::string line = bj::serialize(bj::object{{"type", type}, {"object", std::move(object)}});
-    line += '\n';
+  bool send(std::string_view type, const bj::value& object) {
+    return send_line(type, bj::serialize(object));
+  }
+
+  // The event envelope around the object's JSON text, which every watcher shares as stored.
+  bool send_line(std::string_view type, std::string_view object_json) {
+    std::string line;
+    line.reserve(object_json.size() + 32);
+    line += R"({"type":")";
+    line += type;
+    line += R"(","object":)";
+    line += object_json;
+    line += "}\n";
     return exchange_.write(line);
   }
 

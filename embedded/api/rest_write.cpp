@@ -288,6 +288,33 @@ ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateSc
   }
 }
 
+namespace {
+
+// DeleteOptions.propagationPolicy (or the legacy orphanDependents) as the finalizer the deletion
+// adds: Orphan -> "orphan", Foreground -> "foregroundDeletion"; "" for Background.
+std::string propagation_finalizer(const RestContext& c, const bj::value& options) {
+  std::string policy = c.request.query_param("propagationPolicy").value_or("");
+  if (options.is_object()) {
+    const bj::object& o = options.as_object();
+    if (const bj::value* p = o.if_contains("propagationPolicy"); p && p->is_string()) {
+      policy = p->as_string();
+    } else if (const bj::value* orphan = o.if_contains("orphanDependents");
+               orphan && orphan->is_bool() && policy.empty()) {
+      policy = orphan->as_bool() ? "Orphan" : "Background";
+    }
+  }
+  if (policy.empty() || policy == "Background") return "";
+  if (policy == "Orphan") return "orphan";
+  if (policy == "Foreground") return "foregroundDeletion";
+  throw invalid("meta.k8s.io", "DeleteOptions", "",
+                {{"FieldValueNotSupported",
+                  "Unsupported value: \"" + policy +
+                      "\": supported values: \"Foreground\", \"Background\", \"Orphan\"",
+                  "propagationPolicy"}});
+}
+
+}  // namespace
+
 http::ServerResponse delete_object(const RestContext& c) {
   if (!c.target.subresource.empty())
     throw method_not_supported(c.target.resource->group_resource(), "delete");
@@ -307,7 +334,9 @@ http::ServerResponse delete_object(const RestContext& c) {
     }
   }
   const ResourceInfo& r = *c.target.resource;
-  Removal removal = c.store.remove(r, c.target.ns, c.target.name, pre, grace_period(c, options));
+  std::string finalizer = propagation_finalizer(c, options);
+  Removal removal =
+      c.store.remove(r, c.target.ns, c.target.name, pre, grace_period(c, options), finalizer);
   if (!removal.deleted) return json_response(200, bj::serialize(*removal.object));
   const ObjectPtr& gone = removal.object;
   bj::object details{{"name", c.target.name}};

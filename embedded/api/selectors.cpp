@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "embedded/storage/object_meta.h"
+#include "embedded/storage/stored_object.h"
 
 namespace tailor::kube::embedded {
 namespace {
@@ -123,13 +124,21 @@ LabelSelector LabelSelector::parse(std::string_view text) {
 
 bool LabelSelector::matches(const bj::object& object) const {
   const bj::value* labels = find_path(object, "metadata.labels");
-  auto label = [&](const std::string& key) -> const bj::string* {
+  return matches_labels([&](const std::string& key) -> const bj::string* {
     if (!labels || !labels->is_object()) return nullptr;
     const bj::value* v = labels->as_object().if_contains(key);
     return v && v->is_string() ? &v->as_string() : nullptr;
-  };
+  });
+}
+
+bool LabelSelector::matches(const StoredObject& object) const {
+  return matches_labels([&](const std::string& key) { return object.label(key); });
+}
+
+template <typename Lookup>
+bool LabelSelector::matches_labels(const Lookup& label) const {
   for (const Requirement& r : requirements_) {
-    const bj::string* v = label(r.key);
+    const auto* v = label(r.key);
     auto in_values = [&] {
       return v &&
              std::find(r.values.begin(), r.values.end(), std::string_view(*v)) != r.values.end();
@@ -190,23 +199,16 @@ FieldSelector FieldSelector::parse(std::string_view text, const ResourceInfo& re
   return s;
 }
 
-namespace {
-
-std::string field_value(const bj::object& object, const std::string& field) {
-  // Events select "source" by its component.
-  const bj::value* v = find_path(object, field == "source" ? "source.component" : field);
-  if (!v) return field == "spec.unschedulable" || field == "spec.hostNetwork" ? "false" : "";
-  if (v->is_string()) return std::string(v->as_string());
-  if (v->is_bool()) return v->as_bool() ? "true" : "false";
-  if (v->is_null()) return "";
-  return bj::serialize(*v);
-}
-
-}  // namespace
-
 bool FieldSelector::matches(const bj::object& object) const {
   for (const Requirement& r : requirements_) {
-    if ((field_value(object, r.field) == r.value) != r.equals) return false;
+    if ((selectable_field_value(object, r.field) == r.value) != r.equals) return false;
+  }
+  return true;
+}
+
+bool FieldSelector::matches(const StoredObject& object) const {
+  for (const Requirement& r : requirements_) {
+    if ((object.field(r.field) == r.value) != r.equals) return false;
   }
   return true;
 }

@@ -11,6 +11,8 @@
 
 namespace tailor::kube::embedded {
 
+class StoredObject;
+
 class LabelSelector {
  public:
   enum class Op { Equals, NotEquals, In, NotIn, Exists, DoesNotExist, GreaterThan, LessThan };
@@ -23,10 +25,15 @@ class LabelSelector {
   static LabelSelector parse(std::string_view text);
   // Matches the object's metadata.labels.
   bool matches(const boost::json::object& object) const;
+  bool matches(const StoredObject& object) const;
   bool empty() const { return requirements_.empty(); }
   const std::vector<Requirement>& requirements() const { return requirements_; }
 
  private:
+  // label(key): the value of the label, null when absent.
+  template <typename Lookup>
+  bool matches_labels(const Lookup& label) const;
+
   std::vector<Requirement> requirements_;
 };
 
@@ -41,6 +48,7 @@ class FieldSelector {
   // Fields other than metadata.name / metadata.namespace must be selectable for resource.
   static FieldSelector parse(std::string_view text, const ResourceInfo& resource);
   bool matches(const boost::json::object& object) const;
+  bool matches(const StoredObject& object) const;
   bool empty() const { return requirements_.empty(); }
 
  private:

@@ -215,10 +215,10 @@ bj::value age_cell(const bj::object& o, TimePoint now) {
   return created ? bj::value(human_duration(now - *created)) : bj::value("<unknown>");
 }
 
-bj::object make_table(const ResourceInfo& resource, const std::vector<ObjectPtr>& objects,
+bj::object make_table(const ResourceInfo& resource, const std::vector<StoredPtr>& objects,
                       const TableRequest& request) {
-  const Printer* p = core_printer(resource.group.empty() ? resource.resource
-                                                        : resource.resource + "." + resource.group);
+  const Printer* p = core_printer(
+      resource.group.empty() ? resource.resource : resource.resource + "." + resource.group);
   if (!p) p = workload_printer(resource);
   if (!p) p = policy_printer(resource);
   if (!p) p = custom_resource_printer(resource);
@@ -236,9 +236,10 @@ bj::object make_table(const ResourceInfo& resource, const std::vector<ObjectPtr>
   }
   table["columnDefinitions"] = std::move(columns);
   bj::array rows;
-  for (const ObjectPtr& o : objects) {
-    rows.push_back(bj::object{{"cells", printer.cells(*o, request.now)},
-                              {"object", row_object(resource, *o, request.include)}});
+  for (const StoredPtr& stored : objects) {
+    bj::object o = stored->object();
+    rows.push_back(bj::object{{"cells", printer.cells(o, request.now)},
+                              {"object", row_object(resource, o, request.include)}});
   }
   table["rows"] = std::move(rows);
   return table;

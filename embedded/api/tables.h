@@ -47,7 +47,8 @@ struct TableRequest {
   TimePoint now;
 };
 
-boost::json::object make_table(const ResourceInfo& resource, const std::vector<ObjectPtr>& objects,
+// Parses one stored object at a time, so a Table of a large list holds one tree at a time.
+boost::json::object make_table(const ResourceInfo& resource, const std::vector<StoredPtr>& objects,
                                const TableRequest& request);
 
 // The pod STATUS column ("Running", "CrashLoopBackOff", "Init:0/1", "Terminating", ...).

@@ -99,8 +99,7 @@ void check_and_decrement(ObjectStore& store, const bj::object& pdb, const std::s
 
 std::vector<ObjectPtr> budgets_for(ObjectStore& store, const bj::object& pod) {
   std::vector<ObjectPtr> out;
-  ListPage page = store.list(budgets(), meta_string(pod, "namespace"), nullptr);
-  for (const ObjectPtr& pdb : page.items) {
+  for (const ObjectPtr& pdb : store.list_objects(budgets(), meta_string(pod, "namespace"))) {
     if (selector_matches(find_path(*pdb, "spec.selector"), pod)) out.push_back(pdb);
   }
   return out;

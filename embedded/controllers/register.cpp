@@ -26,6 +26,7 @@ std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
   loops.push_back(make_daemonset_controller(store, shared));
   loops.push_back(make_garbage_collector(store));
   loops.push_back(make_disruption_controller(store));
+  loops.push_back(make_quota_controller(store));
   return loops;
 }
 

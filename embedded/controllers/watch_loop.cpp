@@ -70,15 +70,16 @@ bool WatchLoop::drain(std::chrono::steady_clock::time_point deadline) {
 
 void WatchLoop::apply(const StoredEvent& e) {
   ObjectMap& objects = cache_[e.resource];
-  std::string key = key_of(*e.object);
+  std::string key = object_key(e.object->ns(), e.object->name());
   if (e.type == EventType::Deleted) {
     auto it = objects.find(key);
     if (it != objects.end() && version_of(*it->second) <= e.resource_version) objects.erase(it);
     return;
   }
   auto it = objects.find(key);
-  if (it == objects.end() || version_of(*it->second) <= version_of(*e.object)) {
-    objects[key] = e.object;
+  if (it == objects.end() || version_of(*it->second) <= e.object->resource_version()) {
+    // The loops read trees: parsed once here, then shared by every pass.
+    objects[key] = std::make_shared<const bj::object>(e.object->object());
   }
 }
 
@@ -109,10 +110,10 @@ ObjectPtr WatchLoop::modify(const ResourceInfo& resource, const bj::object& obje
 }
 
 void WatchLoop::remove(const ResourceInfo& resource, const bj::object& object,
-                       std::int64_t grace_seconds) {
+                       std::int64_t grace_seconds, const std::string& finalizer) {
   Preconditions pre{meta_string(object, "uid"), ""};
   Removal r = store_.remove(resource, meta_string(object, "namespace"), meta_string(object, "name"),
-                            pre, grace_seconds);
+                            pre, grace_seconds, finalizer);
   if (r.deleted) {
     auto it = cache_.find(&resource);
     if (it != cache_.end()) it->second.erase(key_of(object));

@@ -43,7 +43,7 @@ class WatchLoop : public ControlLoop {
   ObjectPtr modify(const ResourceInfo& resource, const boost::json::object& object,
                    const Mutation& mutate, UpdateScope scope = UpdateScope::Main);
   void remove(const ResourceInfo& resource, const boost::json::object& object,
-              std::int64_t grace_seconds);
+              std::int64_t grace_seconds, const std::string& finalizer = "");
 
   ObjectStore& store_;
 

@@ -102,7 +102,7 @@ void CustomResources::run() {
 void CustomResources::sync() {
   std::lock_guard lock(sync_mu_);
   std::set<std::string> present;
-  for (const ObjectPtr& crd : store_.list(crds(), "", {}).items) {
+  for (const ObjectPtr& crd : store_.list_objects(crds(), "")) {
     std::string name = meta_string(*crd, "name");
     present.insert(name);
     auto it = served_.find(name);
@@ -197,9 +197,9 @@ void CustomResources::forget(const std::string& name) {
 
 // As the CRD finalizer: every object goes (its finalizers are not waited for).
 void CustomResources::remove_objects(const ResourceInfo& resource) {
-  for (const ObjectPtr& o : store_.list(resource, "", {}).items) {
-    std::string ns = meta_string(*o, "namespace");
-    std::string name = meta_string(*o, "name");
+  for (const StoredPtr& o : store_.list(resource, "", {}).items) {
+    const std::string& ns = o->ns();
+    const std::string& name = o->name();
     try {
       if (store_.remove(resource, ns, name).deleted) continue;
       store_.modify(resource, ns, name, [](const bj::object& current) {

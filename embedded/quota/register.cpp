@@ -1,12 +1,13 @@
 // ResourceQuota and LimitRange admission on pod create and on pods/resize, the API's defaulting of
 // LimitRanges, and quota status (hard from spec, used recomputed from the namespace's pods on
-// every pod admission and quota create).
+// every pod admission and quota create; refresh_quota_status for the quota controller).
 #include <boost/json.hpp>
 
 #include "embedded/api/pod_qos.h"
 #include "embedded/api/resources.h"
 #include "embedded/quota/limit_range.h"
 #include "embedded/quota/quota.h"
+#include "embedded/quota/quota_status.h"
 #include "embedded/resize/resource_json.h"
 #include "embedded/server/features.h"
 #include "embedded/storage/object_meta.h"
@@ -39,7 +40,7 @@ StatusError forbidden_pod(const AdmissionRequest& r, const std::string& why) {
 
 std::vector<ObjectPtr> in_namespace(ObjectStore& store, const char* resource,
                                     const std::string& ns) {
-  return store.list(core(resource), ns, nullptr).items;
+  return store.list_objects(core(resource), ns);
 }
 
 ResourceList usage(const bj::object& pod) { return pod_quota_usage(decode_pod(pod)); }
@@ -166,6 +167,15 @@ void validate_limit_ranges(ObjectStore& store, AdmissionRequest& r) {
 }
 
 }  // namespace
+
+void refresh_quota_status(ObjectStore& store, const std::string& ns) {
+  std::vector<ObjectPtr> quotas = in_namespace(store, "resourcequotas", ns);
+  if (quotas.empty()) return;
+  std::vector<ObjectPtr> pods = in_namespace(store, "pods", ns);
+  for (const ObjectPtr& quota : quotas) {
+    write_quota_status(store, ns, meta_string(*quota, "name"), quota_usage(*quota, pods));
+  }
+}
 
 void add_quota_and_limit_ranges(ApiExtensions& extensions, ObjectStore& store) {
   ObjectStore* s = &store;

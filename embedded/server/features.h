@@ -15,6 +15,8 @@ namespace tailor::kube::embedded {
 void add_pod_resize(ApiExtensions& extensions, ObjectStore& store);
 // quota/: ResourceQuota and LimitRange admission on pod create and resize, quota status.
 void add_quota_and_limit_ranges(ApiExtensions& extensions, ObjectStore& store);
+// quota/: status.used recounted when pods are deleted or end.
+std::unique_ptr<ControlLoop> make_quota_controller(ObjectStore& store);
 // protobuf/: Kubernetes protobuf request bodies; selfsubjectaccessreviews.
 void add_protobuf_bodies(ApiExtensions& extensions);
 void add_access_reviews(ApiExtensions& extensions);

@@ -40,7 +40,13 @@ std::string_view event_type_name(EventType type) {
 
 std::string object_key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
 
-using Collection = std::map<std::string, ObjectPtr>;
+using Collection = std::map<std::string, StoredPtr>;
+
+namespace {
+
+ObjectPtr tree(bj::object object) { return std::make_shared<const bj::object>(std::move(object)); }
+
+}  // namespace
 
 struct ObjectStore::Impl {
   StoreOptions options;
@@ -68,21 +74,29 @@ struct ObjectStore::Impl {
     return it == collections.end() ? nullptr : &it->second;
   }
 
-  ObjectPtr find(const ResourceInfo& r, const std::string& ns, const std::string& name) const {
+  StoredPtr find(const ResourceInfo& r, const std::string& ns, const std::string& name) const {
     const Collection* c = find_collection(r);
     if (!c) return nullptr;
     auto it = c->find(object_key(r.namespaced ? ns : "", name));
     return it == c->end() ? nullptr : it->second;
   }
 
-  ObjectPtr stamp(bj::object& object) {
+  StoredPtr find_existing(const ResourceInfo& r, const std::string& ns,
+                          const std::string& name) const {
+    StoredPtr o = find(r, ns, name);
+    if (!o) throw not_found(r.group_resource(), name);
+    return o;
+  }
+
+  // Gives object the next resourceVersion and serialises it: the revision every reader shares.
+  StoredPtr stamp(const ResourceInfo& r, bj::object& object) {
     metadata(object)["resourceVersion"] = std::to_string(++rv);
-    return std::make_shared<const bj::object>(std::move(object));
+    return std::make_shared<const StoredObject>(r, object);
   }
 
   void record(StoredEvent event) {
     std::string key = resource_key(*event.resource);
-    std::string ns = meta_string(*event.object, "namespace");
+    const std::string& ns = event.object->ns();
     std::erase_if(watchers, [](const auto& w) {
       std::lock_guard lock(w->mu);
       return w->stopped;
@@ -98,23 +112,26 @@ struct ObjectStore::Impl {
     }
   }
 
-  ObjectPtr commit_update(const ResourceInfo& r, const ObjectPtr& old, bj::object next,
-                          UpdateScope scope) {
+  // current is old parsed: the base of the new revision and what it is compared with.
+  ObjectPtr commit_update(const ResourceInfo& r, const StoredPtr& old, bj::object current,
+                          bj::object next, UpdateScope scope) {
     bj::object result;
     if (scope == UpdateScope::Status) {
-      result = *old;
+      result = current;
       set_or_erase(result, "status", next.if_contains("status"));
     } else {
       result = std::move(next);
       bj::object& meta = metadata(result);
-      const bj::object& old_meta = old->at("metadata").as_object();
+      const bj::object& old_meta = current.at("metadata").as_object();
       for (std::string_view key : {"uid", "creationTimestamp", "generation", "deletionTimestamp",
                                    "deletionGracePeriodSeconds", "namespace", "name"}) {
         set_or_erase(meta, key, old_meta.if_contains(key));
       }
-      if (r.has_subresource("status")) set_or_erase(result, "status", old->if_contains("status"));
+      if (r.has_subresource("status")) {
+        set_or_erase(result, "status", current.if_contains("status"));
+      }
       if (r.tracks_generation) {
-        const bj::value* before = old->if_contains("spec");
+        const bj::value* before = current.if_contains("spec");
         const bj::value* after = result.if_contains("spec");
         bool changed = (before == nullptr) != (after == nullptr) || (before && *before != *after);
         if (changed) meta["generation"] = old_meta.at("generation").to_number<std::int64_t>() + 1;
@@ -122,9 +139,9 @@ struct ObjectStore::Impl {
       result["apiVersion"] = r.api_version();
       result["kind"] = r.kind;
     }
-    metadata(result)["resourceVersion"] = meta_string(*old, "resourceVersion");
-    if (result == *old) return old;  // no change: no new resourceVersion, no event
-    if (finalized(result)) return erase(r, old);
+    metadata(result)["resourceVersion"] = meta_string(current, "resourceVersion");
+    if (result == current) return tree(std::move(current));  // no change: no new RV, no event
+    if (finalized(result)) return erase(r, old, std::move(current));
     return replace(r, old, std::move(result));
   }
 
@@ -140,32 +157,39 @@ struct ObjectStore::Impl {
     return f && f->is_array() && !f->as_array().empty();
   }
 
-  ObjectPtr replace(const ResourceInfo& r, const ObjectPtr& old, bj::object result) {
-    ObjectPtr stored = stamp(result);
-    std::string ns = meta_string(*stored, "namespace");
-    collection(r)[object_key(ns, meta_string(*stored, "name"))] = stored;
-    record({EventType::Modified, &r, stored, old, rv});
-    return stored;
+  static bool has_finalizer(const bj::object& o, std::string_view name) {
+    const bj::value* f = find_path(o, "metadata.finalizers");
+    if (!f || !f->is_array()) return false;
+    const bj::array& a = f->as_array();
+    return std::any_of(a.begin(), a.end(),
+                       [&](const bj::value& v) { return v.is_string() && v.as_string() == name; });
   }
 
-  ObjectPtr erase(const ResourceInfo& r, const ObjectPtr& old) {
-    bj::object last = *old;
-    ObjectPtr deleted = stamp(last);
-    collection(r).erase(object_key(meta_string(*old, "namespace"), meta_string(*old, "name")));
+  ObjectPtr replace(const ResourceInfo& r, const StoredPtr& old, bj::object result) {
+    StoredPtr stored = stamp(r, result);
+    collection(r)[object_key(stored->ns(), stored->name())] = stored;
+    record({EventType::Modified, &r, stored, old, rv});
+    return tree(std::move(result));
+  }
+
+  // last: old parsed; it goes out as the DELETED event's object at the deletion's RV.
+  ObjectPtr erase(const ResourceInfo& r, const StoredPtr& old, bj::object last) {
+    StoredPtr deleted = stamp(r, last);
+    collection(r).erase(object_key(old->ns(), old->name()));
     record({EventType::Deleted, &r, deleted, old, rv});
-    return deleted;
+    return tree(std::move(last));
   }
 
   void erase_namespace_contents(const std::string& ns) {
     for (auto& [key, objects] : collections) {
       const ResourceInfo& r = *infos.at(key);
       if (!r.namespaced) continue;
-      std::vector<ObjectPtr> doomed;
+      std::vector<StoredPtr> doomed;
       for (auto it = objects.lower_bound(ns + "/");
            it != objects.end() && it->first.starts_with(ns + "/"); ++it) {
         doomed.push_back(it->second);
       }
-      for (const ObjectPtr& o : doomed) erase(r, o);
+      for (const StoredPtr& o : doomed) erase(r, o, o->object());
     }
   }
 };
@@ -212,75 +236,92 @@ ObjectPtr ObjectStore::create(const ResourceInfo& r, bj::object object) {
   }
   object["apiVersion"] = r.api_version();
   object["kind"] = r.kind;
-  ObjectPtr stored = impl_->stamp(object);
+  StoredPtr stored = impl_->stamp(r, object);
   impl_->collection(r)[object_key(ns, name)] = stored;
   impl_->record({EventType::Added, &r, stored, nullptr, impl_->rv});
-  return stored;
+  return tree(std::move(object));
 }
 
 ObjectPtr ObjectStore::get(const ResourceInfo& r, const std::string& ns,
                            const std::string& name) const {
-  std::shared_lock lock(impl_->mu);
-  ObjectPtr o = impl_->find(r, ns, name);
-  if (!o) throw not_found(r.group_resource(), name);
-  return o;
+  return tree(get_stored(r, ns, name)->object());
 }
+
+StoredPtr ObjectStore::get_stored(const ResourceInfo& r, const std::string& ns,
+                                  const std::string& name) const {
+  std::shared_lock lock(impl_->mu);
+  return impl_->find_existing(r, ns, name);
+}
+
+namespace {
+
+void check_version(const ResourceInfo& r, const StoredObject& old, const bj::object& wanted) {
+  std::string rv = meta_string(wanted, "resourceVersion");
+  if (!rv.empty() && rv != std::to_string(old.resource_version())) {
+    throw conflict(r.group_resource(), old.name(), kObjectModified);
+  }
+}
+
+}  // namespace
 
 ObjectPtr ObjectStore::update(const ResourceInfo& r, bj::object object, UpdateScope scope) {
   std::unique_lock lock(impl_->mu);
-  std::string name = meta_string(object, "name");
-  ObjectPtr old = impl_->find(r, meta_string(object, "namespace"), name);
-  if (!old) throw not_found(r.group_resource(), name);
-  std::string wanted = meta_string(object, "resourceVersion");
-  if (!wanted.empty() && wanted != meta_string(*old, "resourceVersion")) {
-    throw conflict(r.group_resource(), name, kObjectModified);
-  }
-  return impl_->commit_update(r, old, std::move(object), scope);
+  StoredPtr old =
+      impl_->find_existing(r, meta_string(object, "namespace"), meta_string(object, "name"));
+  check_version(r, *old, object);
+  return impl_->commit_update(r, old, old->object(), std::move(object), scope);
 }
 
 ObjectPtr ObjectStore::modify(const ResourceInfo& r, const std::string& ns, const std::string& name,
                               const Mutation& mutate, UpdateScope scope) {
   std::unique_lock lock(impl_->mu);
-  ObjectPtr old = impl_->find(r, ns, name);
-  if (!old) throw not_found(r.group_resource(), name);
-  bj::object next = mutate(*old);
-  std::string wanted = meta_string(next, "resourceVersion");
-  if (!wanted.empty() && wanted != meta_string(*old, "resourceVersion")) {
-    throw conflict(r.group_resource(), name, kObjectModified);
-  }
-  return impl_->commit_update(r, old, std::move(next), scope);
+  StoredPtr old = impl_->find_existing(r, ns, name);
+  bj::object current = old->object();
+  bj::object next = mutate(current);
+  check_version(r, *old, next);
+  return impl_->commit_update(r, old, std::move(current), std::move(next), scope);
 }
 
 Removal ObjectStore::remove(const ResourceInfo& r, const std::string& ns, const std::string& name,
-                            const Preconditions& pre, std::int64_t grace_seconds) {
+                            const Preconditions& pre, std::int64_t grace_seconds,
+                            const std::string& finalizer) {
   std::unique_lock lock(impl_->mu);
-  ObjectPtr old = impl_->find(r, ns, name);
-  if (!old) throw not_found(r.group_resource(), name);
-  std::string uid = meta_string(*old, "uid");
+  StoredPtr old = impl_->find_existing(r, ns, name);
+  bj::object current = old->object();
+  std::string uid = meta_string(current, "uid");
   if (!pre.uid.empty() && pre.uid != uid) {
     throw conflict(
         r.group_resource(), name,
         "Precondition failed: UID in precondition: " + pre.uid + ", UID in object meta: " + uid);
   }
-  std::string rv = meta_string(*old, "resourceVersion");
+  std::string rv = meta_string(current, "resourceVersion");
   if (!pre.resource_version.empty() && pre.resource_version != rv) {
     throw conflict(r.group_resource(), name,
                    "Precondition failed: ResourceVersion in precondition: " + pre.resource_version +
                        ", ResourceVersion in object meta: " + rv);
   }
-  if (grace_seconds > 0 || Impl::has_finalizers(*old)) {
+  bool add = !finalizer.empty() && !Impl::has_finalizer(current, finalizer);
+  if (grace_seconds > 0 || add || Impl::has_finalizers(current)) {
     TimePoint now =
         impl_->options.clock ? impl_->options.clock() : TimePoint(std::chrono::system_clock::now());
     std::string deadline = format_rfc3339(now + std::chrono::seconds(grace_seconds));
-    std::string marked = meta_string(*old, "deletionTimestamp");
-    if (!marked.empty() && marked <= deadline) return {old, false};
-    bj::object next = *old;
-    metadata(next)["deletionTimestamp"] = deadline;
-    metadata(next)["deletionGracePeriodSeconds"] = grace_seconds;
+    std::string marked = meta_string(current, "deletionTimestamp");
+    bool earlier_mark = !marked.empty() && marked <= deadline;
+    if (earlier_mark && !add) return {tree(std::move(current)), false};
+    bj::object next = current;
+    if (add) {
+      bj::value& finalizers = metadata(next)["finalizers"];
+      if (!finalizers.is_array()) finalizers = bj::array{};
+      finalizers.as_array().emplace_back(finalizer);
+    }
+    if (!earlier_mark) {
+      metadata(next)["deletionTimestamp"] = deadline;
+      metadata(next)["deletionGracePeriodSeconds"] = grace_seconds;
+    }
     return {impl_->replace(r, old, std::move(next)), false};
   }
   if (is_namespaces(r)) impl_->erase_namespace_contents(name);
-  return {impl_->erase(r, old), true};
+  return {impl_->erase(r, old, std::move(current)), true};
 }
 
 ListPage ObjectStore::list(const ResourceInfo& r, const std::string& ns, const ObjectFilter& filter,
@@ -301,10 +342,17 @@ ListPage ObjectStore::list(const ResourceInfo& r, const std::string& ns, const O
     page.items.push_back(it->second);
   }
   if (page.remaining) {
-    const bj::object& last = *page.items.back();
-    page.last_key = object_key(meta_string(last, "namespace"), meta_string(last, "name"));
+    const StoredObject& last = *page.items.back();
+    page.last_key = object_key(last.ns(), last.name());
   }
   return page;
+}
+
+std::vector<ObjectPtr> ObjectStore::list_objects(const ResourceInfo& r,
+                                                 const std::string& ns) const {
+  std::vector<ObjectPtr> out;
+  for (const StoredPtr& o : list(r, ns, nullptr).items) out.push_back(tree(o->object()));
+  return out;
 }
 
 std::shared_ptr<Watch> ObjectStore::watch(const ResourceInfo& r, const std::string& ns,
@@ -323,7 +371,7 @@ std::shared_ptr<Watch> ObjectStore::watch(const ResourceInfo& r, const std::stri
     for (const StoredEvent& e : impl_->history) {
       if (e.resource_version <= *after || resource_key(*e.resource) != state->resource_key)
         continue;
-      if (!state->ns.empty() && meta_string(*e.object, "namespace") != state->ns) continue;
+      if (!state->ns.empty() && e.object->ns() != state->ns) continue;
       state->queue.push_back(e);
     }
   } else if (const Collection* c = impl_->find_collection(r)) {

@@ -1,4 +1,5 @@
-// ObjectStore: the API server's in-memory storage. JSON documents per resource type, one global
+// ObjectStore: the API server's in-memory storage. JSON documents per resource type (each revision
+// kept once as shared, immutable JSON text: StoredObject), one global
 // monotonically increasing resourceVersion (like etcd's revision), uid / creationTimestamp /
 // generation bookkeeping, optimistic concurrency, and watches resumable within a bounded
 // history window (older resourceVersions get 410 Expired, as from kube-apiserver's watch cache).
@@ -17,9 +18,11 @@
 
 #include "controller/kube/model/time.h"
 #include "embedded/storage/resource_info.h"
+#include "embedded/storage/stored_object.h"
 
 namespace tailor::kube::embedded {
 
+// A JSON tree owned by the caller: what get() parses and what writes return.
 using ObjectPtr = std::shared_ptr<const boost::json::object>;
 
 enum class EventType { Added, Modified, Deleted };
@@ -28,8 +31,8 @@ std::string_view event_type_name(EventType type);  // "ADDED", "MODIFIED", "DELE
 struct StoredEvent {
   EventType type;
   const ResourceInfo* resource;
-  ObjectPtr object;    // after the change; for Deleted the last state at the deletion's RV
-  ObjectPtr previous;  // before the change (Modified, Deleted); null for Added
+  StoredPtr object;    // after the change; for Deleted the last state at the deletion's RV
+  StoredPtr previous;  // before the change (Modified, Deleted); null for Added
   std::uint64_t resource_version;
 };
 
@@ -66,7 +69,7 @@ struct Preconditions {
 };
 
 struct ListPage {
-  std::vector<ObjectPtr> items;
+  std::vector<StoredPtr> items;
   std::uint64_t resource_version = 0;
   std::string last_key;  // "namespace/name" of the last item when more remain; else ""
   std::size_t remaining = 0;
@@ -77,7 +80,7 @@ struct Removal {
   bool deleted = false;
 };
 
-using ObjectFilter = std::function<bool(const boost::json::object&)>;
+using ObjectFilter = std::function<bool(const StoredObject&)>;
 using Mutation = std::function<boost::json::object(const boost::json::object&)>;
 
 class ObjectStore {
@@ -90,7 +93,11 @@ class ObjectStore {
   // metadata.name (or generateName) and, when namespaced, metadata.namespace must be set; the
   // namespace must exist.
   ObjectPtr create(const ResourceInfo& resource, boost::json::object object);
+  // A parsed copy of the stored object.
   ObjectPtr get(const ResourceInfo& resource, const std::string& ns, const std::string& name) const;
+  // The stored revision itself (its JSON text as stored, no parse).
+  StoredPtr get_stored(const ResourceInfo& resource, const std::string& ns,
+                       const std::string& name) const;
   // PUT semantics: a non-empty metadata.resourceVersion must match (else 409 Conflict). Main
   // keeps the stored status when the type has a status subresource; Status changes only status.
   ObjectPtr update(const ResourceInfo& resource, boost::json::object object,
@@ -104,12 +111,17 @@ class ObjectStore {
   // deletes everything in it). Otherwise only marks it: deletionTimestamp (now + grace, never
   // later than an earlier mark) and deletionGracePeriodSeconds; the object goes when an update
   // removes its last finalizer at grace 0, or on a later delete with grace 0 (the kubelet's).
+  // A non-empty `finalizer` is added as the object is marked (DeleteOptions' propagationPolicy:
+  // "orphan" or "foregroundDeletion", which the garbage collector then works off).
   Removal remove(const ResourceInfo& resource, const std::string& ns, const std::string& name,
-                 const Preconditions& preconditions = {}, std::int64_t grace_seconds = 0);
+                 const Preconditions& preconditions = {}, std::int64_t grace_seconds = 0,
+                 const std::string& finalizer = "");
   // Objects sorted by namespace/name, after start_after ("namespace/name"), at most limit
-  // matching ones (0: all).
+  // matching ones (0: all). The items are the stored revisions, shared, not copies.
   ListPage list(const ResourceInfo& resource, const std::string& ns, const ObjectFilter& filter,
                 std::size_t limit = 0, const std::string& start_after = "") const;
+  // Every object of the type (in ns when given), parsed: for control loops and admission.
+  std::vector<ObjectPtr> list_objects(const ResourceInfo& resource, const std::string& ns) const;
   // Changes after resource_version `after`; nullopt: first an ADDED event per current object.
   // Throws 410 Expired when `after` is older than the history window.
   std::shared_ptr<Watch> watch(const ResourceInfo& resource, const std::string& ns,

@@ -87,7 +87,7 @@ class WebhookCaller {
   void admit(AdmissionRequest& request) {
     if (is_configuration(request.resource)) return admit_configuration(request);
     Write write = write_of(request);
-    for (const ObjectPtr& configuration : store_.list(configurations(), "", {}).items) {
+    for (const ObjectPtr& configuration : store_.list_objects(configurations(), "")) {
       for (const Webhook& hook : webhooks::parse_configuration(*configuration)) {
         if (webhooks::rules_match(hook.rules, write) && selected(hook, request, write)) {
           call(hook, request, write);

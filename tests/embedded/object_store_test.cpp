@@ -36,8 +36,8 @@ bj::object named(const std::string& name) {
 std::vector<std::string> drain(Watch& w) {
   std::vector<std::string> out;
   for (const StoredEvent& e : w.next(std::chrono::steady_clock::now())) {
-    out.push_back(std::string(event_type_name(e.type)) + " " + meta_string(*e.object, "name") +
-                  " " + meta_string(*e.object, "resourceVersion"));
+    out.push_back(std::string(event_type_name(e.type)) + " " + e.object->name() + " " +
+                  std::to_string(e.object->resource_version()));
   }
   return out;
 }
@@ -199,15 +199,15 @@ TEST_F(ObjectStoreTest, ListPagesInKeyOrder) {
   store.create(kPods, pod("a", "z"));
   ListPage first = store.list(kPods, "", nullptr, 2);
   ASSERT_EQ(first.items.size(), 2u);
-  EXPECT_EQ(meta_string(*first.items[0], "name"), "z");
+  EXPECT_EQ(first.items[0]->name(), "z");
   EXPECT_EQ(first.last_key, "default/p1");
   EXPECT_EQ(first.remaining, 2u);
   ListPage second = store.list(kPods, "", nullptr, 2, first.last_key);
   ASSERT_EQ(second.items.size(), 2u);
-  EXPECT_EQ(meta_string(*second.items[1], "name"), "p3");
+  EXPECT_EQ(second.items[1]->name(), "p3");
   EXPECT_EQ(second.remaining, 0u);
   EXPECT_EQ(store.list(kPods, "default", nullptr).items.size(), 3u);
-  auto only_p2 = [](const bj::object& o) { return meta_string(o, "name") == "p2"; };
+  auto only_p2 = [](const StoredObject& o) { return o.name() == "p2"; };
   EXPECT_EQ(store.list(kPods, "default", only_p2).items.size(), 1u);
 }
 
@@ -221,6 +221,19 @@ TEST_F(ObjectStoreTest, WatchFromNowAndFromResourceVersion) {
   EXPECT_EQ(drain(*initial), (std::vector<std::string>{"ADDED a 2", "DELETED a 5"}));
   EXPECT_EQ(drain(*resumed), (std::vector<std::string>{"ADDED a 2", "ADDED x 4", "DELETED a 5"}));
   EXPECT_EQ(initial->progress(), 5u);
+}
+
+// One serialised revision serves every reader: lists, gets and watchers share it.
+TEST_F(ObjectStoreTest, ReadersShareTheStoredRevision) {
+  auto w = store.watch(kPods, "", store.resource_version());
+  ObjectPtr created = store.create(kPods, pod("default", "a"));
+  std::vector<StoredEvent> events = w->next(std::chrono::steady_clock::now());
+  ASSERT_EQ(events.size(), 1u);
+  StoredPtr stored = store.get_stored(kPods, "default", "a");
+  EXPECT_EQ(events[0].object, stored);
+  EXPECT_EQ(store.list(kPods, "", nullptr).items.at(0), stored);
+  EXPECT_EQ(stored->json(), bj::serialize(*created));
+  EXPECT_EQ(*store.get(kPods, "default", "a"), *created);
 }
 
 TEST_F(ObjectStoreTest, WatchOlderThanHistoryIsExpired) {

@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 
 #include "embedded/api/resources.h"
+#include "embedded/storage/stored_object.h"
 
 namespace tailor::kube::embedded {
 namespace {
@@ -15,6 +16,13 @@ const boost::json::object kPod = boost::json::parse(R"({
                                      .as_object();
 
 const ResourceInfo& pods() { return *find_resource("", "v1", "pods"); }
+
+// Lists and watches match the stored revision's extracted metadata, never a tree: both forms
+// must answer alike.
+const StoredObject& stored_pod() {
+  static const StoredObject stored(pods(), kPod);
+  return stored;
+}
 
 TEST(LabelSelector, MatchesAsKubernetes) {
   struct Case {
@@ -40,7 +48,9 @@ TEST(LabelSelector, MatchesAsKubernetes) {
            {"rank>2", true},
            {"rank<3", false},
        }) {
-    EXPECT_EQ(LabelSelector::parse(c.selector).matches(kPod), c.match) << c.selector;
+    LabelSelector selector = LabelSelector::parse(c.selector);
+    EXPECT_EQ(selector.matches(kPod), c.match) << c.selector;
+    EXPECT_EQ(selector.matches(stored_pod()), c.match) << c.selector;
   }
 }
 
@@ -64,8 +74,12 @@ TEST(FieldSelector, SupportedFields) {
                                   {"metadata.namespace!=shop", false},
                                   {"spec.nodeName=n1,status.phase=Running", true},
                                   {"spec.nodeName==n2", false},
-                                  {"spec.hostNetwork=false", true}}) {
-    EXPECT_EQ(FieldSelector::parse(c.selector, pods()).matches(kPod), c.match) << c.selector;
+                                  {"spec.hostNetwork=false", true},
+                                  {"spec.restartPolicy=", true},
+                                  {"status.podIP!=", false}}) {
+    FieldSelector selector = FieldSelector::parse(c.selector, pods());
+    EXPECT_EQ(selector.matches(kPod), c.match) << c.selector;
+    EXPECT_EQ(selector.matches(stored_pod()), c.match) << c.selector;
   }
 }
 

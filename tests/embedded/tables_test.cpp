@@ -62,13 +62,16 @@ TEST(PodTable, StatusReadyRestarts) {
 }
 
 TEST(PodTable, RowCellsAndPartialObjectMetadata) {
-  auto pod = std::make_shared<const boost::json::object>(parse(
-      R"({"metadata":{"name":"web","creationTimestamp":"2026-01-01T00:00:00Z"},"spec":{"containers":[{"name":"a"}],"nodeName":"n1"},
+  const ResourceInfo& pods = *find_resource("", "v1", "pods");
+  auto pod = std::make_shared<const StoredObject>(
+      pods,
+      parse(
+          R"({"metadata":{"name":"web","creationTimestamp":"2026-01-01T00:00:00Z"},"spec":{"containers":[{"name":"a"}],"nodeName":"n1"},
           "status":{"phase":"Running","podIP":"10.0.0.1","containerStatuses":[{"name":"a","ready":true,"restartCount":1,"state":{"running":{}},
           "lastState":{"terminated":{"finishedAt":"2026-01-01T00:05:00Z"}}}]}})"));
   TableRequest request;
   request.now = *try_parse_rfc3339("2026-01-01T00:10:00Z");
-  boost::json::object table = make_table(*find_resource("", "v1", "pods"), {pod}, request);
+  boost::json::object table = make_table(pods, {pod}, request);
   EXPECT_EQ(table.at("columnDefinitions").as_array().size(), 9u);
   const boost::json::value& row = table.at("rows").at(0);
   EXPECT_EQ(boost::json::serialize(row.at("cells")),

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <chrono>
 #include <cstdio>
@@ -55,7 +56,7 @@ class WorkloadsTest : public KubectlClusterTest {
   std::vector<bj::object> pods(const std::string& label = "") {
     const ResourceInfo& r = *find_resource("", "v1", "pods");
     std::vector<bj::object> out;
-    for (const auto& p : cluster_->store().list(r, "default", nullptr).items) {
+    for (const auto& p : cluster_->store().list_objects(r, "default")) {
       const bj::value* labels = p->at("metadata").as_object().if_contains("labels");
       if (!label.empty() &&
           !(labels && labels->as_object().contains(label.substr(0, label.find('='))) &&
@@ -169,6 +170,38 @@ TEST_F(WorkloadsTest, ScaleAndReplaceDeletedPods) {
            });
   }));
   EXPECT_EQ(kubectl("get deploy web -o jsonpath={.status.availableReplicas}").out, "4");
+}
+
+// propagationPolicy=Orphan: the Deployment goes, its ReplicaSet stays (no longer owned) and
+// keeps its pods.
+TEST_F(WorkloadsTest, DeleteWithCascadeOrphanKeepsTheReplicaSet) {
+  ASSERT_EQ(apply("web.yaml", deployment("nginx:1.25", 2)).exit_code, 0);
+  ASSERT_TRUE(running_pods("app=web", 2));
+  Result deleted = kubectl("delete deployment web --cascade=orphan --timeout=20s");
+  ASSERT_EQ(deleted.exit_code, 0) << deleted.err;
+  EXPECT_EQ(deleted.out, "deployment.apps \"web\" deleted\n");
+  EXPECT_EQ(kubectl("get deployments").err, "No resources found in default namespace.\n");
+  Result rs = kubectl(
+      "get rs -o jsonpath='{range .items[*]}{.metadata.name} "
+      "[{.metadata.ownerReferences}]{\"\\n\"}{end}'");
+  EXPECT_TRUE(rs.out.starts_with("web-") && rs.out.ends_with(" []\n") &&
+              std::count(rs.out.begin(), rs.out.end(), '\n') == 1)
+      << rs.out << rs.err;
+  EXPECT_TRUE(running_pods("app=web", 2));
+}
+
+// propagationPolicy=Foreground: kubectl returns once the Deployment is gone, and the
+// foregroundDeletion finalizer holds it until its ReplicaSet (itself deleted in the foreground,
+// so after its pods) is gone.
+TEST_F(WorkloadsTest, DeleteWithCascadeForegroundGoesAfterItsDependents) {
+  ASSERT_EQ(apply("web.yaml", deployment("nginx:1.25", 2)).exit_code, 0);
+  ASSERT_TRUE(running_pods("app=web", 2));
+  Result deleted = kubectl("delete deployment web --cascade=foreground --timeout=30s");
+  ASSERT_EQ(deleted.exit_code, 0) << deleted.err;
+  EXPECT_EQ(deleted.out, "deployment.apps \"web\" deleted\n");
+  EXPECT_TRUE(pods("app=web").empty());
+  EXPECT_EQ(kubectl("get deployments,replicasets,pods").err,
+            "No resources found in default namespace.\n");
 }
 
 TEST_F(WorkloadsTest, StatefulSetPodsHaveOrdinalNames) {

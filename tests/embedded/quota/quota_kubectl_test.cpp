@@ -145,5 +145,25 @@ TEST_F(QuotaKubectlTest, LimitRangeTableColumns) {
   EXPECT_TRUE(r.out.starts_with("NAME     CREATED AT\nlimits   20")) << r.out;
 }
 
+// With the control loops running: the quota controller gives a deleted pod's usage back.
+class QuotaControllerKubectlTest : public KubectlClusterTest {};
+
+TEST_F(QuotaControllerKubectlTest, DeletedPodsLeaveStatusUsed) {
+  create("quota", kQuota);
+  create("p1", pod("p1", "600m"));
+  create("p2", pod("p2", "300m"));
+  KubectlResult used = kubectl("get quota compute -o jsonpath='{.status.used}'");
+  EXPECT_EQ(used.out, R"({"pods":"2","requests.cpu":"900m"})") << used.err;
+  KubectlResult deleted = kubectl("delete pod p1");  // unscheduled: deleted at once
+  ASSERT_EQ(deleted.exit_code, 0) << deleted.err;
+  KubectlResult waited =
+      kubectl("wait --for=jsonpath='{.status.used.pods}'=1 resourcequota/compute --timeout=30s");
+  EXPECT_EQ(waited.exit_code, 0) << waited.err;
+  used = kubectl("get quota compute -o jsonpath='{.status.used}'");
+  EXPECT_EQ(used.out, R"({"pods":"1","requests.cpu":"300m"})") << used.err;
+  // Room again for what did not fit before.
+  create("p3", pod("p3", "600m"));
+}
+
 }  // namespace
 }  // namespace tailor::kube::embedded::testing
