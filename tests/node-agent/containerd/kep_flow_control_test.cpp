@@ -212,8 +212,9 @@ class KepFlowControlTest : public KepFlowNode {
     const std::string resize1 = resize_cpu("kep", "1.5");
     expect_at(step("T=3"), resize1);
 
-    // T=4: the agent sees resize #1 and accepts it: checkpoint, PodResizeInProgress and
-    // allocatedResources before the runtime is asked. The runtime call is held here.
+    // T=4: the agent sees resize #1 and accepts it: checkpoint, then (per the KEP; see
+    // kAgentShowsAcceptanceBeforeActuation) PodResizeInProgress and allocatedResources, before
+    // the runtime applies it. The pod cgroup is raised first; the container update is held here.
     held_->hold();
     status_->clear();
     const std::uint64_t conflicts = rest_status_->conflicts();
