@@ -149,6 +149,20 @@ void add_agent_options(config::Schema& schema, AgentOptions& o) {
               .help = "Safety-net retry of Deferred resizes (they are retried at once when "
                       "capacity is freed)."},
              &o.resize_retry_period);
+  schema.add({.flag = "usage-endpoint",
+              .yaml_key = "usage.endpoint",
+              .help = "host:port of tailor-controller's usage stream (empty: usage is only "
+                      "exposed as metrics)."},
+             &o.usage_endpoint);
+  schema.add({.flag = "usage-sample-interval",
+              .yaml_key = "usage.sampleInterval",
+              .help = "How often each container's cgroup is read."},
+             &o.usage_sample_interval);
+  schema.add({.flag = "usage-report-interval",
+              .yaml_key = "usage.reportInterval",
+              .help = "Length of the usage windows sent to the controller (samples are "
+                      "aggregated locally)."},
+             &o.usage_report_interval);
 }
 
 void validate(const AgentOptions& o) {
@@ -158,6 +172,11 @@ void validate(const AgentOptions& o) {
   }
   if (o.resize_retry_period <= Duration::zero()) {
     throw config::ConfigError("--resize-retry-period must be positive");
+  }
+  if (o.usage_sample_interval <= Duration::zero() ||
+      o.usage_report_interval < o.usage_sample_interval) {
+    throw config::ConfigError(
+        "--usage-sample-interval must be positive and at most --usage-report-interval");
   }
 }
 

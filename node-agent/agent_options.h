@@ -9,6 +9,10 @@
 //   --node-allocatable cpu=2,memory=2Gi                 nodeAllocatable ("" : the Node's)
 //   --cpu-manager-policy none|static, --memory-manager-policy none|static
 //   --resize-retry-period 60s     resizeRetryPeriod     (safety-net retry of Deferred resizes)
+//   --usage-endpoint HOST:PORT    usage.endpoint        (the controller's usage stream; "": metrics
+//   only)
+//   --usage-sample-interval 5s, --usage-report-interval 15s   usage.sampleInterval,
+//   usage.reportInterval
 #pragma once
 
 #include <string>
@@ -37,6 +41,9 @@ struct AgentOptions {
   CpuManagerPolicy cpu_manager_policy = CpuManagerPolicy::None;
   MemoryManagerPolicy memory_manager_policy = MemoryManagerPolicy::None;
   Duration resize_retry_period = std::chrono::seconds(60);
+  std::string usage_endpoint;
+  Duration usage_sample_interval = std::chrono::seconds(5);
+  Duration usage_report_interval = std::chrono::seconds(15);
 };
 
 void add_agent_options(config::Schema& schema, AgentOptions& options);

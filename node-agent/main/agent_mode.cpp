@@ -11,6 +11,7 @@
 #include "controller/kube/observe/log.h"
 #include "node-agent/allocation_state.h"
 #include "node-agent/checkpoint.h"
+#include "node-agent/main/usage_reporting.h"
 #include "node-agent/node_registration.h"
 #include "node-agent/pod_runtime.h"
 #include "node-agent/pod_status.h"
@@ -289,6 +290,12 @@ int run_agent_mode(const AgentOptions& options, RestClient& client, NodeAgentMet
       });
     }
   });
+  UsageReporting usage(options, [&pods] {
+    std::vector<std::shared_ptr<const Pod>> out;
+    for (const auto& pod : pods.store().list()) out.emplace_back(pod, &pod->pod);
+    return out;
+  });
+  usage.start();
   log::info("Node agent running", {{"node", options.node_name}, {"actuation", "agent"}});
   wait_for_signal(signals);
   stopping = true;

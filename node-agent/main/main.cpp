@@ -20,6 +20,7 @@
 #include "controller/kube/observe/log.h"
 #include "node-agent/agent_options.h"
 #include "node-agent/main/agent_mode.h"
+#include "node-agent/main/usage_reporting.h"
 #include "node-agent/node_agent_metrics.h"
 
 namespace tailor::kube::node {
@@ -67,6 +68,8 @@ int run_kubelet_mode(const AgentOptions& options, RestClient& client, NodeAgentM
   pods.set_error_handler([](const std::string& error) { log::error("Pod watch: " + error); });
   observe_kubelet(pods, metrics);
   pods.start();
+  UsageReporting usage(options, [&pods] { return pods.store().list(); });
+  usage.start();
   log::info("Node agent observing", {{"node", options.node_name}, {"actuation", "kubelet"}});
   wait_for_signal(signals);
   pods.stop();

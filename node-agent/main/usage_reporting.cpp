@@ -1,0 +1,67 @@
+#include "node-agent/main/usage_reporting.h"
+
+#include "controller/kube/observe/log.h"
+#include "node-agent/usage_containers.h"
+#include "node-agent/usage_sampler.h"
+#include "node-agent/usage_stream.h"
+
+namespace tailor::kube::node {
+namespace {
+
+std::chrono::milliseconds millis(Duration d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
+}
+
+}  // namespace
+
+struct UsageReporting::Impl {
+  Impl(const AgentOptions& options, ListPods pods)
+      : stream(options.usage_endpoint.empty()
+                   ? nullptr
+                   : std::make_unique<UsageStream>(UsageStreamOptions{
+                         .endpoint = options.usage_endpoint, .node_name = options.node_name})),
+        sampler(
+            [pods = std::move(pods), driver = options.cgroup_driver] {
+              const auto listed = pods();
+              std::vector<const Pod*> raw;
+              raw.reserve(listed.size());
+              for (const auto& pod : listed) raw.push_back(pod.get());
+              return sampled_containers(raw, driver);
+            },
+            [this](std::vector<UsageWindow> windows) { send(windows); },
+            UsageSamplerOptions{
+                .cgroups = {options.cgroup_root, detect_cgroup_version(options.cgroup_root)},
+                .interval = millis(options.usage_sample_interval),
+                .window = millis(options.usage_report_interval)}) {}
+
+  void send(const std::vector<UsageWindow>& windows) {
+    if (!stream) return;
+    const bool sent = stream->send(windows);
+    // One line per change of state, not per window, so a long outage does not flood the log.
+    if (sent != last_sent) {
+      if (sent) {
+        log::info("Usage stream to the controller is up", {{"windows", windows.size()}});
+      } else {
+        log::info("Usage stream to the controller is down; windows are dropped until it returns",
+                  {{"dropped", stream->stats().dropped}});
+      }
+      last_sent = sent;
+    }
+  }
+
+  std::unique_ptr<UsageStream> stream;
+  bool last_sent = true;
+  UsageSampler sampler;
+};
+
+UsageReporting::UsageReporting(const AgentOptions& options, ListPods pods)
+    : impl_(std::make_unique<Impl>(options, std::move(pods))) {}
+
+UsageReporting::~UsageReporting() {
+  impl_->sampler.stop();
+  if (impl_->stream) impl_->stream->close();
+}
+
+void UsageReporting::start() { impl_->sampler.start(); }
+
+}  // namespace tailor::kube::node

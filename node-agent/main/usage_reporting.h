@@ -1,0 +1,32 @@
+// Usage sampling in the running agent (both actuation modes): the sampler reads the cgroups of
+// the node's running containers every --usage-sample-interval, exposes them as metrics, and
+// hands one window per container every --usage-report-interval to the stream to the controller
+// (when --usage-endpoint is set). A controller that is away costs those windows, never the agent.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "controller/kube/model/pod.h"
+#include "node-agent/agent_options.h"
+
+namespace tailor::kube::node {
+
+class UsageReporting {
+ public:
+  // `pods` lists the node's pods as the agent's informer sees them; called from the sampler's
+  // thread, so it must be safe to call concurrently with the informer.
+  using ListPods = std::function<std::vector<std::shared_ptr<const Pod>>()>;
+
+  UsageReporting(const AgentOptions& options, ListPods pods);
+  ~UsageReporting();  // stops sampling and closes the stream
+
+  void start();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tailor::kube::node
