@@ -98,7 +98,10 @@ bool ModelRegistry::restore(const ContainerModelKey& key, std::string_view state
   // Idle-time accounting starts at the last sample the checkpoint holds.
   const Seconds last_seen = strategy->samples().last;
   std::lock_guard lock(mutex_);
-  return models_.try_emplace(key, Model{std::move(strategy), last_seen}).second;
+  auto [it, created] = models_.try_emplace(key, Model{nullptr, last_seen});
+  if (!created && it->second.strategy->samples().count >= strategy->samples().count) return false;
+  it->second = Model{std::move(strategy), std::max(it->second.last_seen, last_seen)};
+  return true;
 }
 
 }  // namespace tailor::recommendation

@@ -55,8 +55,9 @@ class ModelRegistry {
   std::vector<ContainerModelKey> keys() const;
   // nullopt when the container is not tracked or its strategy keeps no durable state.
   std::optional<SavedModel> save(const ContainerModelKey& key) const;
-  // Restores the container's model from a checkpoint, unless it already has a live model
-  // (fed since this process started, so newer): then false and the checkpoint is ignored.
+  // Restores the container's model from a checkpoint, unless it already has a live model with
+  // at least as many samples (a standby fed part of the stream keeps what it saw only if that
+  // is more than the leader saved): then false and the checkpoint is ignored.
   // Throws recommender::CheckpointError for a corrupt checkpoint; no model is created then.
   bool restore(const ContainerModelKey& key, std::string_view state);
 

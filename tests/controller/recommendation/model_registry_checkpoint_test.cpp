@@ -47,14 +47,21 @@ TEST_P(RegistryCheckpoint, RestoredRegistryRecommendsTheSame) {
   EXPECT_EQ(restarted.forget_idle(3 * kHour), 1u);
 }
 
-TEST_P(RegistryCheckpoint, LiveModelsWinOverCheckpoints) {
-  ModelRegistry old_run(factory), standby(factory);
+TEST_P(RegistryCheckpoint, TheModelWithMoreSamplesWins) {
+  ModelRegistry leader(factory), standby(factory), busy(factory);
   const ContainerModelKey app{"shop/web", "app"};
-  feed(old_run, app, 0, 2 * kHour, 3.0);
+  feed(leader, app, 0, 2 * kHour, 3.0);
+  const std::string checkpoint = leader.save(app)->state;
+  // A standby that saw the last hour only takes the leader's two hours.
   feed(standby, app, kHour, 2 * kHour, 0.2);
-  const auto before = standby.recommend(app, 2 * kHour);
-  EXPECT_FALSE(standby.restore(app, old_run.save(app)->state));
-  EXPECT_EQ(standby.recommend(app, 2 * kHour)->target, before->target);
+  EXPECT_TRUE(standby.restore(app, checkpoint));
+  EXPECT_EQ(standby.recommend(app, 2 * kHour)->target, leader.recommend(app, 2 * kHour)->target);
+  EXPECT_EQ(standby.size(), 1u);
+  // One that saw more keeps its own model.
+  feed(busy, app, 0, 3 * kHour, 0.2);
+  const auto before = busy.recommend(app, 3 * kHour);
+  EXPECT_FALSE(busy.restore(app, checkpoint));
+  EXPECT_EQ(busy.recommend(app, 3 * kHour)->target, before->target);
 }
 
 TEST_P(RegistryCheckpoint, CorruptCheckpointCreatesNoModel) {
