@@ -1,22 +1,18 @@
 #!/usr/bin/env bash
-# The demo: Tailor's main job on what exists so far. It replays real container usage
-# (Google cluster trace 2019) through the recommender exactly as bench/SCORING.md defines, and
-# prints the as-run / VPA / Tailor rows side by side. Later this becomes `tailor demo` on the
-# embedded cluster.
+# `make demo`: Tailor's main job, run to the end by `tailor demo` on a local cluster (a small and
+# a big node on real containerd, tailor-cluster, tailor-controller). Needs root: containerd
+# needs cgroups and mounts. Extra arguments go to `tailor demo` (e.g. --keep, --timeout 600).
+# The recommender's trace replay is a separate command: `BUILD/bin/tailor replay data/google2019`.
 set -euo pipefail
 build_dir=${1:-build}
+shift || true
 cd "$(dirname "$0")/.."
 
-traces=data/google2019
-[ -d "$traces" ] || traces=../shared/data/google2019
-if [ ! -d "$traces" ]; then
-  echo "demo: no trace data found (data/google2019 or ../shared/data/google2019)" >&2
+if [ "$(id -u)" != 0 ]; then
+  echo "demo: run as root (sudo make demo): the local cluster's containerd needs cgroups and mounts" >&2
   exit 1
 fi
-
 out="$build_dir/demo"
 mkdir -p "$out"
-echo "== Replaying the containers of $traces (usage every 5 minutes, ~31 days)"
-"$build_dir/bin/tailor" replay "$traces" --json "$out/replay.json" --plot-dir "$out/plots"
-echo
-echo "== Scoring table: $out/replay.json; per-container plots (SVG): $out/plots/"
+"$build_dir/bin/tailor" demo --json "$out/summary.json" "$@"
+echo "demo: summary written to $out/summary.json"
