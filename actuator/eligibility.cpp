@@ -23,7 +23,7 @@ Eligibility by_mode(policy::UpdateMode mode) {
 }  // namespace
 
 bool is_mirror_pod(const kube::ObjectMeta& meta) {
-  if (meta.annotations.contains("kubernetes.io/config.mirror")) return true;
+  if (meta.annotations.contains(kMirrorPodAnnotation)) return true;
   const kube::OwnerReference* owner = kube::controller_of(meta);
   return owner && owner->kind == "Node";
 }

@@ -19,6 +19,9 @@ struct Eligibility {
 // resources: never in place. Pods not running, or being deleted: neither.
 Eligibility eligibility(const kube::Pod& pod, policy::UpdateMode mode);
 
+// The annotation the kubelet puts on the API's copy of a static pod.
+inline constexpr std::string_view kMirrorPodAnnotation = "kubernetes.io/config.mirror";
+
 bool is_mirror_pod(const kube::ObjectMeta& meta);
 
 }  // namespace tailor::actuator

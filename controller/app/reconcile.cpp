@@ -1,7 +1,7 @@
 #include "controller/app/reconcile.h"
 
 #include <algorithm>
-#include <set>
+#include <unordered_set>
 
 #include "actuator/resize_plan.h"
 #include "controller/app/quantities.h"
@@ -139,9 +139,17 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
   }
 
   std::vector<actuator::Candidate> candidates;
-  std::vector<PodAction> pending;
+  // Every pod that could act now; only the few the selection picks get a patch body (a
+  // 100,000-pod pass would otherwise serialize tens of thousands of patches it never sends).
+  struct Pending {
+    PodAction action;
+    actuator::ResizePlan plan;
+    const kube::Pod* pod;
+  };
+  std::vector<Pending> pending;
   std::map<std::string, actuator::WorkloadReplicas, std::less<>> workloads;
-  std::set<std::string> seen;
+  std::unordered_set<std::string> seen;
+  seen.reserve(in.pods.size());
   for (std::size_t i = 0; i < in.pods.size(); ++i) {
     const kube::Pod& pod = *in.pods[i];
     seen.insert(pod.metadata.uid);
@@ -194,22 +202,27 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
                                   .priority = d.priority,
                                   .min_replicas = policy.min_replicas};
     if (d.step == actuator::PodStep::Resize) {
-      action.body = d.plan.body();
-      action.totals = totals_after(pod, d.plan);
       candidate.way = actuator::Way::InPlace;
     } else {
       action.kind = PodAction::Kind::Recreate;
       candidate.way = actuator::Way::Recreate;
     }
     candidates.push_back(candidate);
-    pending.push_back(action);
+    pending.push_back({std::move(action), std::move(d.plan), &pod});
   }
   actuator::Selection sel = actuator::select_updates(
       std::move(candidates), workloads,
       {.eviction_tolerance = in.eviction_tolerance, .budget = in.update_budget});
-  for (std::size_t id : sel.selected) out.actions.push_back(pending[id]);
+  for (std::size_t id : sel.selected) {
+    Pending& p = pending[id];
+    if (p.action.kind == PodAction::Kind::Resize) {
+      p.action.body = p.plan.body();
+      p.action.totals = totals_after(*p.pod, p.plan);
+    }
+    out.actions.push_back(std::move(p.action));
+  }
   for (const auto& [id, why] : sel.deferred) {
-    out.skipped.emplace_back(pending[id].ns + "/" + pending[id].name, why);
+    out.skipped.emplace_back(pending[id].action.ns + "/" + pending[id].action.name, why);
   }
   std::erase_if(state.resizes, [&](const auto& kv) { return !seen.count(kv.first); });
   std::erase_if(state.last_change, [&](const auto& kv) { return !seen.count(kv.first); });
