@@ -48,6 +48,10 @@ bj::object status_json(const CheckpointRecord& r, kube::TimePoint now) {
                     {"state", r.state}};
 }
 
+bool same(const recommender::SampleSpan& a, const std::optional<recommender::SampleSpan>& b) {
+  return b && a.count == b->count && a.first == b->first && a.last == b->last;
+}
+
 const bj::value* field(const bj::value& v, std::string_view key) {
   return v.is_object() ? v.as_object().if_contains(key) : nullptr;
 }
@@ -173,6 +177,7 @@ void ModelCheckpoints::restore(const CheckpointRecord& r) {
     try {
       if (models_.restore(stored.key, r.state)) ++stats_.restored;
       stored.state_hash = std::hash<std::string>{}(r.state);
+      stored.samples = models_.samples(stored.key).value_or(recommender::SampleSpan{});
       return;
     } catch (const recommender::CheckpointError& e) {
       problem = e.what();
@@ -236,10 +241,12 @@ void ModelCheckpoints::save(const std::vector<std::pair<std::string, policy::Pol
   std::string last_error;
   for (const Candidate& c : candidates) {
     if (std::chrono::steady_clock::now() > deadline) break;
+    auto known = stored_.find(c.object);
+    // Serializing every model every round would cost more than writing the changed ones.
+    if (known != stored_.end() && same(known->second.samples, models_.samples(c.key))) continue;
     std::optional<recommendation::ModelRegistry::SavedModel> saved = models_.save(c.key);
     if (!saved) continue;
     const std::size_t hash = std::hash<std::string>{}(saved->state);
-    auto known = stored_.find(c.object);
     if (known != stored_.end() && known->second.state_hash == hash) continue;
     CheckpointRecord r{.ns = c.object.substr(0, c.object.find('/')),
                        .name = c.object.substr(c.object.find('/') + 1),
@@ -251,7 +258,7 @@ void ModelCheckpoints::save(const std::vector<std::pair<std::string, policy::Pol
                        .samples = saved->samples};
     try {
       write(r, now);
-      stored_[c.object] = {c.key, c.api, hash, now};
+      stored_[c.object] = {c.key, c.api, hash, saved->samples, now};
       ++stats_.written;
     } catch (const std::exception& e) {
       ++failed;

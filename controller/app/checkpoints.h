@@ -82,7 +82,8 @@ class ModelCheckpoints {
   struct Stored {
     recommendation::ContainerModelKey key;
     policy::PolicyApi api = policy::PolicyApi::VerticalScalingPolicy;
-    std::size_t state_hash = 0;  // of the state last written; 0 = never written by us
+    std::size_t state_hash = 0;         // of the state last written; 0 = never written by us
+    recommender::SampleSpan samples{};  // behind that state: unchanged means nothing to write
     kube::TimePoint written{};
   };
   void restore(const CheckpointRecord& r);

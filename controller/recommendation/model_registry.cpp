@@ -91,6 +91,13 @@ std::optional<ModelRegistry::SavedModel> ModelRegistry::save(const ContainerMode
   return saved;
 }
 
+std::optional<SampleSpan> ModelRegistry::samples(const ContainerModelKey& key) const {
+  std::lock_guard lock(mutex_);
+  auto it = models_.find(key);
+  if (it == models_.end()) return std::nullopt;
+  return it->second.strategy->samples();
+}
+
 bool ModelRegistry::restore(const ContainerModelKey& key, std::string_view state) {
   // Parsed outside the lock: a big checkpoint must not stall the usage stream.
   std::unique_ptr<recommender::Strategy> strategy = factory_->create();

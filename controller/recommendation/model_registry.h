@@ -55,6 +55,8 @@ class ModelRegistry {
   std::vector<ContainerModelKey> keys() const;
   // nullopt when the container is not tracked or its strategy keeps no durable state.
   std::optional<SavedModel> save(const ContainerModelKey& key) const;
+  // The samples behind the container's model (cheap: tells whether it changed since a save).
+  std::optional<SampleSpan> samples(const ContainerModelKey& key) const;
   // Restores the container's model from a checkpoint, unless it already has a live model with
   // at least as many samples (a standby fed part of the stream keeps what it saw only if that
   // is more than the leader saved): then false and the checkpoint is ignored.

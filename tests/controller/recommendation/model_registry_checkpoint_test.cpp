@@ -34,6 +34,8 @@ TEST_P(RegistryCheckpoint, RestoredRegistryRecommendsTheSame) {
   EXPECT_EQ(saved->samples.count, 180);
   EXPECT_EQ(saved->samples.last, 3 * kHour - 60);
   EXPECT_FALSE(live.save({"shop/web", "other"}).has_value());
+  EXPECT_EQ(live.samples(app)->count, 180);
+  EXPECT_FALSE(live.samples({"shop/web", "other"}).has_value());
   EXPECT_EQ(live.keys(), std::vector<ContainerModelKey>{app});
 
   ModelRegistry restarted(factory);
