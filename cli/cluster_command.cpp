@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <stdexcept>
 #include <thread>
@@ -20,13 +21,17 @@ constexpr const char* kDefaultAllocatable = "cpu=2,memory=2Gi";
 const char* kUsage =
     "Usage:\n"
     "  tailor cluster up --dir DIR [--nodes N] [--node-allocatable cpu=2,memory=2Gi]...\n"
-    "                    [--no-controller] [--bin-dir DIR] [--scripts-dir DIR]\n"
+    "                    [--no-controller] [--controller-arg ARG]... [--agent-arg ARG]...\n"
+    "                    [--bin-dir DIR] [--scripts-dir DIR]\n"
     "  tailor cluster down --dir DIR\n"
     "up starts, in the background, a real containerd per node, tailor-cluster, one\n"
     "tailor-node-agent per node (embedded mode: it runs the pods) and tailor-controller, writes\n"
     "DIR/kubeconfig and returns when the nodes are Ready. Repeat --node-allocatable to size nodes\n"
-    "differently (the last one repeats). down stops everything and removes the containers and\n"
-    "cgroups it made; logs stay in DIR. Both need root.\n";
+    "differently (the last one repeats). The controller listens on loopback ports of its own\n"
+    "choosing (DIR/controller.ports), registers its admission webhook, and the agents stream\n"
+    "usage to it; --controller-arg / --agent-arg pass extra flags to those processes.\n"
+    "down stops everything and removes the containers and cgroups it made; logs stay in DIR.\n"
+    "Both need root.\n";
 
 int to_int(const std::string& flag, const std::string& value) {
   std::size_t used = 0;
@@ -80,6 +85,17 @@ void wait_for_file(const fs::path& file, const fs::path& pid_file, const fs::pat
   }
 }
 
+// One port from the controller's ports file ({"usage":N,"webhook":N,"metrics":N}).
+int read_port(const fs::path& file, const std::string& name) {
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto key = text.find("\"" + name + "\":");
+  if (key == std::string::npos) {
+    throw std::runtime_error(file.string() + " has no \"" + name + "\" port: " + text);
+  }
+  return std::stoi(text.substr(key + name.size() + 3));
+}
+
 std::string node_name(int index) { return "tailor-node-" + std::to_string(index); }
 fs::path node_dir(const fs::path& dir, int index) {
   return dir / ("node-" + std::to_string(index));
@@ -91,7 +107,7 @@ struct Started {
 };
 
 void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs::path& scripts,
-                 Started& started, std::ostream& out) {
+                 const std::string& usage_endpoint, Started& started, std::ostream& out) {
   const fs::path agent = binary(options, "tailor-node-agent", "build the tailor-node-agent target");
   const auto sizes = node_sizes(options);
   for (int i = 1; i <= static_cast<int>(sizes.size()); ++i) {
@@ -100,14 +116,48 @@ void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs:
     const std::string socket = start_containerd(scripts, node / "containerd");
     out << "node " << node_name(i) << ": containerd at " << socket << ", allocatable "
         << sizes[i - 1] << "\n";
-    start_background({agent.string(), "--kubeconfig", (dir / "kubeconfig").string(), "--node-name",
-                      node_name(i), "--runtime-endpoint", "unix://" + socket, "--checkpoint-dir",
-                      (node / "agent").string(), "--actuation", "agent", "--node-allocatable",
-                      sizes[i - 1], "--metrics-bind-address", "127.0.0.1:0"},
-                     node / "agent.log", node / "agent.pid");
+    std::vector<std::string> command = {agent.string(),
+                                        "--kubeconfig",
+                                        (dir / "kubeconfig").string(),
+                                        "--node-name",
+                                        node_name(i),
+                                        "--runtime-endpoint",
+                                        "unix://" + socket,
+                                        "--checkpoint-dir",
+                                        (node / "agent").string(),
+                                        "--actuation",
+                                        "agent",
+                                        "--node-allocatable",
+                                        sizes[i - 1],
+                                        "--metrics-bind-address",
+                                        "127.0.0.1:0"};
+    if (!usage_endpoint.empty()) command.push_back("--usage-endpoint=" + usage_endpoint);
+    command.insert(command.end(), options.agent_args.begin(), options.agent_args.end());
+    start_background(command, node / "agent.log", node / "agent.pid");
     started.nodes.push_back(node_name(i));
     started.watched_pid_files.push_back(node / "agent.pid");
   }
+}
+
+// The controller comes first so the agents can be told where its usage stream listens; its
+// ports are ephemeral (several environments may run on one machine) and read from its ports file.
+std::string start_controller(const ClusterUpOptions& options, const fs::path& controller,
+                             const fs::path& dir, Started& started) {
+  const fs::path ports = dir / "controller.ports";
+  fs::remove(ports);
+  std::vector<std::string> command = {controller.string(),
+                                      "--kubeconfig=" + (dir / "kubeconfig").string(),
+                                      "--metrics-bind-address=127.0.0.1:0",
+                                      "--usage-bind-address=127.0.0.1:0",
+                                      "--webhook-bind-address=127.0.0.1",
+                                      "--webhook-ephemeral-port",
+                                      "--webhook-register",
+                                      "--ports-file=" + ports.string()};
+  command.insert(command.end(), options.controller_args.begin(), options.controller_args.end());
+  start_background(command, dir / "controller.log", dir / "controller.pid");
+  started.watched_pid_files.push_back(dir / "controller.pid");
+  wait_for_file(ports, dir / "controller.pid", dir / "controller.log");
+  return "127.0.0.1:" + std::to_string(read_port(ports, "usage"));
 }
 
 void cluster_down(const fs::path& dir, std::ostream& out, std::ostream& err) {
@@ -156,13 +206,9 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
     wait_for_file(dir / "kubeconfig", dir / "cluster.pid", dir / "cluster.log");
     Started started;
     started.watched_pid_files.push_back(dir / "cluster.pid");
-    start_nodes(options, dir, scripts, started, out);
-    if (options.controller) {
-      start_background({controller.string(), "--kubeconfig", (dir / "kubeconfig").string(),
-                        "--metrics-bind-address", "127.0.0.1:0"},
-                       dir / "controller.log", dir / "controller.pid");
-      started.watched_pid_files.push_back(dir / "controller.pid");
-    }
+    const std::string usage_endpoint =
+        options.controller ? start_controller(options, controller, dir, started) : "";
+    start_nodes(options, dir, scripts, usage_endpoint, started, out);
     wait_for_ready_nodes(dir / "kubeconfig", started.nodes, started.watched_pid_files,
                          std::chrono::seconds(options.ready_timeout_seconds));
     out << "cluster up: " << started.nodes.size() << " node(s) Ready\n"
@@ -207,6 +253,10 @@ ClusterUpOptions parse_cluster_up(const std::vector<std::string>& args) {
       options.node_allocatable.push_back(size);
     } else if (flag == "--no-controller") {
       options.controller = false;
+    } else if (flag == "--controller-arg") {
+      options.controller_args.push_back(take());
+    } else if (flag == "--agent-arg") {
+      options.agent_args.push_back(take());
     } else if (flag == "--bin-dir") {
       options.bin_dir = take();
     } else if (flag == "--scripts-dir") {

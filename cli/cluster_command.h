@@ -18,6 +18,8 @@ struct ClusterUpOptions {
   std::string bin_dir;      // "" : next to the tailor binary
   std::string scripts_dir;  // "" : the checkout's scripts/containerd
   int ready_timeout_seconds = 90;
+  std::vector<std::string> controller_args;  // appended to tailor-controller's command line
+  std::vector<std::string> agent_args;       // appended to every tailor-node-agent's
 };
 
 // Parses `up` arguments; throws std::invalid_argument naming the flag.

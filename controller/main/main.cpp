@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -18,6 +19,7 @@
 #include "controller/kube/observe/log.h"
 #include "controller/kube/observe/metrics.h"
 #include "controller/usage/usage_server.h"
+#include "controller/webhook/registration.h"
 #include "controller/webhook/webhook_server.h"
 
 namespace tailor::controller {
@@ -38,6 +40,9 @@ struct MainOptions {
   int webhook_port = 8443;
   std::string webhook_cert_file, webhook_key_file;
   std::string webhook_ca_out;  // where to write a generated CA (for the caBundle)
+  bool webhook_ephemeral_port = false;
+  bool webhook_register = false;
+  std::string ports_file;
 };
 
 void add_options(Schema& s, MainOptions& o) {
@@ -102,6 +107,21 @@ void add_options(Schema& s, MainOptions& o) {
          .yaml_key = "webhook.caOut",
          .help = "Write the generated webhook CA here (for a caBundle)."},
         &o.webhook_ca_out);
+  s.add({.flag = "webhook-ephemeral-port",
+         .yaml_key = "webhook.ephemeralPort",
+         .help = "Listen on a free port the kernel picks instead of --webhook-port (local "
+                 "clusters; the port is in --ports-file)."},
+        &o.webhook_ephemeral_port);
+  s.add({.flag = "webhook-register",
+         .yaml_key = "webhook.register",
+         .help = "Create or update the MutatingWebhookConfiguration tailor-controller to point "
+                 "at this process (when no chart registers the webhook)."},
+        &o.webhook_register);
+  s.add({.flag = "ports-file",
+         .yaml_key = "portsFile",
+         .help = "Write the ports listened on as JSON {\"usage\",\"webhook\",\"metrics\"} "
+                 "once all are listening (for ephemeral ports)."},
+        &o.ports_file);
   s.add({.flag = "watch-vpa",
          .yaml_key = "vpa.watch",
          .help = "Also act on autoscaling.k8s.io/v1 VerticalPodAutoscaler objects."},
@@ -123,6 +143,39 @@ std::string default_identity() {
   return std::string(host) + "_" + std::to_string(::getpid());
 }
 
+// A registration that fails is retried: the API server may still be starting with us.
+void register_own_webhook(kube::RestClient& client, const webhook::WebhookServer& server) {
+  for (int attempt = 1;; ++attempt) {
+    try {
+      webhook::register_webhook(client, {.url = server.url(), .ca_pem = server.ca_pem()});
+      kube::log::info("Registered the admission webhook", {{"url", server.url()}});
+      return;
+    } catch (const std::exception& e) {
+      if (attempt == 5) throw;
+      kube::log::error(e, "Registering the admission webhook failed; retrying");
+      std::this_thread::sleep_for(std::chrono::seconds(attempt));
+    }
+  }
+}
+
+int metrics_port(const std::vector<std::unique_ptr<kube::observe::Endpoint>>& endpoints) {
+  return endpoints.empty() ? 0 : endpoints.front()->port();
+}
+
+// Written to a temporary name and renamed, so a reader never sees half a file.
+void write_ports_file(const std::string& path, int usage, int webhook, int metrics) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << "{\"usage\":" << usage << ",\"webhook\":" << webhook << ",\"metrics\":" << metrics
+        << "}\n";
+    if (!out) throw std::runtime_error("cannot write " + tmp);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    throw std::runtime_error("cannot rename " + tmp + " to " + path);
+  }
+}
+
 int run(MainOptions& o, sigset_t signals) {
   kube::RestClient client(kube::load_config(o.common.kubeconfig));
   o.controller.state_namespace = o.leader_namespace;
@@ -141,18 +194,24 @@ int run(MainOptions& o, sigset_t signals) {
   kube::log::info("Usage stream listening", {{"port", usage_server.port()}});
 
   std::unique_ptr<webhook::WebhookServer> webhook_server;
-  if (o.webhook_port > 0) {
+  if (o.webhook_port > 0 || o.webhook_ephemeral_port) {
     webhook_server = std::make_unique<webhook::WebhookServer>(
-        webhook::WebhookOptions{.address = o.webhook_address,
-                                .port = static_cast<std::uint16_t>(o.webhook_port),
-                                .cert_file = o.webhook_cert_file,
-                                .key_file = o.webhook_key_file},
+        webhook::WebhookOptions{
+            .address = o.webhook_address,
+            .port = static_cast<std::uint16_t>(o.webhook_ephemeral_port ? 0 : o.webhook_port),
+            .cert_file = o.webhook_cert_file,
+            .key_file = o.webhook_key_file},
         [&](const webhook::AdmissionRequest& r) { return controller.admit(r); });
     webhook_server->start();
     if (!o.webhook_ca_out.empty() && !webhook_server->ca_pem().empty()) {
       std::ofstream(o.webhook_ca_out) << webhook_server->ca_pem();
     }
     kube::log::info("Admission webhook listening", {{"url", webhook_server->url()}});
+    if (o.webhook_register) register_own_webhook(client, *webhook_server);
+  }
+  if (!o.ports_file.empty()) {
+    write_ports_file(o.ports_file, usage_server.port(), webhook_server ? webhook_server->port() : 0,
+                     metrics_port(endpoints));
   }
 
   std::atomic<bool> leading{!o.leader_elect};
