@@ -38,6 +38,9 @@ const std::vector<std::string> kUpArgs = {
     "--node-allocatable",
     "cpu=2,memory=6Gi",                     // kBigNode
     "--controller-arg=--pass-interval=2s",  // kPassInterval
+    // Without the VerticalPodAutoscaler CRD (not installed here) the controller's VPA informer
+    // never syncs and the controller never runs a pass.
+    "--controller-arg=--watch-vpa=false",
     "--agent-arg=--usage-sample-interval=1s",
     "--agent-arg=--usage-report-interval=2s",
 };
@@ -359,21 +362,28 @@ void E2eCluster::up() {
   for (const char* b : {"tailor", "tailor-cluster", "tailor-node-agent", "tailor-controller"}) {
     ASSERT_EQ(::access((bin_dir_ / b).c_str(), X_OK), 0) << (bin_dir_ / b) << " is missing";
   }
-  char tmpl[] = "/tmp/tailor-e2e-XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  dir_ = tmpl;
-  fs::create_directories(dir_ / "scratch");
-  std::cout << "[e2e] environment in " << dir_.string() << std::endl;
-  std::vector<std::string> args = {"cluster", "up", "--dir", dir_.string()};
-  args.insert(args.end(), kUpArgs.begin(), kUpArgs.end());
-  const auto started = std::chrono::steady_clock::now();
-  CommandResult r = tailor(args);
-  ASSERT_EQ(r.exit_code, 0) << "tailor cluster up failed:\n" << r.out << r.err;
-  std::cout << "[e2e] tailor cluster up took "
-            << std::chrono::duration_cast<std::chrono::milliseconds>(
-                   std::chrono::steady_clock::now() - started)
-                   .count()
-            << " ms" << std::endl;
+  if (const char* existing = std::getenv("TAILOR_E2E_ATTACH")) {
+    attached_ = true;
+    dir_ = existing;
+    fs::create_directories(dir_ / "scratch");
+    std::cout << "[e2e] attached to the environment in " << dir_.string() << std::endl;
+  } else {
+    char tmpl[] = "/tmp/tailor-e2e-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    fs::create_directories(dir_ / "scratch");
+    std::cout << "[e2e] environment in " << dir_.string() << std::endl;
+    std::vector<std::string> args = {"cluster", "up", "--dir", dir_.string()};
+    args.insert(args.end(), kUpArgs.begin(), kUpArgs.end());
+    const auto started = std::chrono::steady_clock::now();
+    CommandResult r = tailor(args);
+    ASSERT_EQ(r.exit_code, 0) << "tailor cluster up failed:\n" << r.out << r.err;
+    std::cout << "[e2e] tailor cluster up took "
+              << std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::steady_clock::now() - started)
+                     .count()
+              << " ms" << std::endl;
+  }
   kube::RestConfig config = kube::load_kubeconfig(kubeconfig());
   config.qps = 0;
   client_ = std::make_unique<kube::RestClient>(config);
@@ -390,7 +400,7 @@ void E2eCluster::up() {
 
 void E2eCluster::down(bool keep_dir) {
   if (dir_.empty()) return;
-  if (std::getenv("TAILOR_E2E_KEEP")) {
+  if (attached_ || std::getenv("TAILOR_E2E_KEEP")) {
     std::cout << "[e2e] TAILOR_E2E_KEEP: left running in " << dir_.string() << std::endl;
     return;
   }
@@ -420,7 +430,7 @@ CommandResult E2eCluster::tailor(const std::vector<std::string>& args) const {
 }
 
 std::string E2eCluster::controller_metrics() const {
-  const bj::value ports = bj::parse(read_text(dir_ / "controller.ports.json"));
+  const bj::value ports = bj::parse(read_text(dir_ / "controller.ports"));
   const std::int64_t port = ports.at("metrics").to_number<std::int64_t>();
   kube::http::Client http({.base_url = "http://127.0.0.1:" + std::to_string(port)});
   kube::http::ClientResponse r = http.send({.target = "/metrics", .timeout = 5s});

@@ -10,11 +10,15 @@
 //     kBigNode    tailor-node-2  cpu=2, memory=6Gi
 // The environment's directory (logs: controller.log, cluster.log, node-N/agent.log) is printed at
 // start; it is removed after a green run and kept after a failing one. TAILOR_E2E_KEEP=1 leaves
-// everything running (for a look with `KUBECONFIG=DIR/kubeconfig kubectl ...`).
+// everything running (for a look with `KUBECONFIG=DIR/kubeconfig kubectl ...`);
+// TAILOR_E2E_ATTACH=DIR runs the tests on an environment already up in DIR (left running).
 //
 // Conventions for tests: each test works in its own TestNamespace; waits go through wait_until()
 // (bounded, and a timeout prints what was last seen); pods, policies and events are read back
 // from the API as the plain views below, cgroups from /sys/fs/cgroup (v1, cgroupfs driver).
+// Capacity: scenarios_test.cpp fills kSmallNode on purpose (Deferred / Infeasible resizes);
+// other tests pin their pods to kBigNode (nodeSelector kubernetes.io/hostname) with small
+// requests (≤ 100m CPU, ≤ 256Mi memory each) so the scenarios' arithmetic holds.
 // Requires root and /usr/bin/kubectl; fails loudly without them.
 #pragma once
 
@@ -158,6 +162,7 @@ class E2eCluster {
   std::filesystem::path dir_, bin_dir_;
   std::unique_ptr<kube::RestClient> client_;
   bool up_ = false;
+  bool attached_ = false;  // TAILOR_E2E_ATTACH: someone else's environment, never taken down
 };
 
 // A namespace for one test: created at construction, deleted without waiting at destruction.
