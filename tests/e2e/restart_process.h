@@ -1,0 +1,54 @@
+// The e2e environment's tailor-controller as a process, for the restart and failover tests: its
+// command line (read from /proc, so a relaunch runs exactly what `tailor cluster up` ran), stop,
+// relaunch detached, and the leader Lease.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tests/e2e/e2e_cluster.h"
+
+namespace tailor::e2e {
+
+struct ControllerProcess {
+  pid_t pid = 0;
+  std::vector<std::string> argv;
+};
+
+// The running controller (DIR/controller.pid). Throws std::runtime_error when it is not running.
+ControllerProcess running_controller(const E2eCluster& cluster);
+
+// `argv` with --flag set to `value` (either "--flag value" or "--flag=value" is replaced; the
+// flag is appended when absent).
+std::vector<std::string> with_flag(std::vector<std::string> argv, const std::string& flag,
+                                   const std::string& value);
+
+// The port the controller's usage stream listens on (from the ports file its --ports-file names).
+// A relaunch binds it again, so the node agents' streams reconnect to the new process.
+int usage_port(const ControllerProcess& controller);
+
+// Starts `argv` detached (its own session, reaped by init), output appended to `log`, its pid
+// written to `pid_file`. Returns the pid.
+pid_t launch_detached(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                      const std::filesystem::path& pid_file);
+
+// Sends `signal` and waits until the process is gone; false after `timeout`.
+bool stop_process(pid_t pid, int signal, std::chrono::seconds timeout);
+
+// The leader Lease kube-system/tailor-controller: its holder ("" when none or released).
+std::string lease_holder(const E2eCluster& cluster);
+// tailor-controller's default identity for a process: hostname_pid.
+std::string identity_of(pid_t pid);
+
+// The controller log's size now, and what was appended after `offset`.
+std::uintmax_t log_size(const std::filesystem::path& log);
+std::string log_since(const std::filesystem::path& log, std::uintmax_t offset);
+// The checkpoints a controller's log says it restored ("Checkpoints read ... restored=N"), or -1
+// when the log has no such line.
+int restored_checkpoints(const std::string& log_text);
+
+}  // namespace tailor::e2e
