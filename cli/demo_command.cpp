@@ -35,7 +35,7 @@ const char* kUsage =
 
 // The two nodes: the grower outgrows the small one; the big one holds its replacement.
 const char* kSmallNode = "cpu=1,memory=1Gi";
-const char* kBigNode = "cpu=2,memory=3Gi";
+const char* kBigNode = "cpu=4,memory=3Gi";
 
 std::atomic<bool> g_interrupted{false};
 extern "C" void on_signal(int) { g_interrupted = true; }
