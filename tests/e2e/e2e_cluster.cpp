@@ -38,9 +38,6 @@ const std::vector<std::string> kUpArgs = {
     "--node-allocatable",
     "cpu=2,memory=6Gi",                     // kBigNode
     "--controller-arg=--pass-interval=2s",  // kPassInterval
-    // Without the VerticalPodAutoscaler CRD (not installed here) the controller's VPA informer
-    // never syncs and the controller never runs a pass.
-    "--controller-arg=--watch-vpa=false",
     "--agent-arg=--usage-sample-interval=1s",
     "--agent-arg=--usage-report-interval=2s",
 };
