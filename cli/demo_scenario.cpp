@@ -50,9 +50,13 @@ void nudge(Api& api, const ScenarioOptions& o, const Plan& plan, const Tracker& 
       break;
     }
   }
-  if (progress.deferred_seen_at < 0) {
-    for (const PodOutcome* p : tracker.alive(kCache)) {
-      if (p->pending_reasons.count("Deferred")) progress.deferred_seen_at = t;
+  // Whichever workload on the big node is Deferred first (cache or web, by the timing of
+  // their recommendations) is the case shown: the ballast goes and the resize completes.
+  for (const char* workload : {kCache, kWeb}) {
+    for (const PodOutcome* p : tracker.alive(workload)) {
+      if (progress.deferred_seen_at < 0 && p->pending_reasons.count("Deferred")) {
+        progress.deferred_seen_at = t;
+      }
     }
   }
   if (!progress.ballast_deleted && progress.deferred_seen_at >= 0 &&
