@@ -1,6 +1,7 @@
 #include "node-agent/resize_manager.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "controller/kube/client/events.h"
 #include "controller/kube/model/qos.h"
@@ -163,6 +164,9 @@ void ResizeManager::process(PodState& state, std::optional<RetryTrigger> trigger
   }
   decide_resize(state, trigger);
   if (allocations_.at(uid).resize_in_progress) {
+    // As the kubelet: the API shows the acceptance (allocated resources, PodResizeInProgress)
+    // before the runtime is asked, never an accepted resize as not yet decided (KEP flow T=4).
+    if (std::exchange(state.publish_acceptance, false)) write_status(state);
     actuate(state);
   } else {
     try {
@@ -285,6 +289,7 @@ void ResizeManager::accept(PodState& state, const AllocatedPod& desired,
   state.backoff = std::chrono::milliseconds(0);
   state.retry_at.reset();
   state.accepted_at = now();
+  state.publish_acceptance = true;
   event(state, kEventTypeNormal, "ResizeStarted",
         "Pod resize started: generation " + std::to_string(pod.metadata.generation));
   if (frees_requests(previous, next)) retry_requested_ = RetryTrigger::PodResizedDown;

@@ -113,6 +113,7 @@ class ResizeManager {
     std::chrono::milliseconds backoff{0};
     RuntimeReport runtime;
     bool rejected = false;
+    bool publish_acceptance = false;  // accepted; the status shows it before actuation starts
   };
 
   void admit_new(PodState& state);

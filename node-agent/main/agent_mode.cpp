@@ -1,5 +1,6 @@
 #include "node-agent/main/agent_mode.h"
 
+#include <filesystem>
 #include <future>
 #include <mutex>
 #include <set>
@@ -205,6 +206,8 @@ void wait_for_signal(sigset_t signals) {
 
 int run_agent_mode(const AgentOptions& options, RestClient& client, NodeAgentMetrics& metrics,
                    health::Checks& checks, EventRecorder& recorder, sigset_t signals) {
+  // Created as the kubelet creates its state directories: a fresh node has none yet.
+  std::filesystem::create_directories(options.checkpoint_dir);
   const CheckpointStore store(options.checkpoint_dir);
   const std::optional<Checkpoint> checkpoint =
       load_checkpoint(store, options, metrics, checks, recorder);

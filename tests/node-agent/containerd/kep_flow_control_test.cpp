@@ -104,14 +104,10 @@ const KepStep kFlow[] = {
     {"T=12", 100000, 1600, 1600, false, 1638, 1638, Cond{"Infeasible", kInfeasible, 5}, {}, 5, 5},
 };
 
-// KNOWN AGENT DEVIATION (reported to the node agent's owner): ResizeManager writes the pod
-// status only after the runtime call returns, so while UpdateContainerResources runs the API
-// still shows what it showed before the acceptance (old allocatedResources, no
-// PodResizeInProgress, at T=9 the superseded Deferred). The KEP (T=4, T=9) and today's kubelet
-// (its allocation manager sets PodResizeInProgress when it accepts, before the pod worker
-// actuates) show the acceptance first. The rows above are the KEP's; once the manager writes the
-// status on acceptance this test fails here: set this to true, then remove it.
-constexpr bool kAgentShowsAcceptanceBeforeActuation = false;
+// The KEP (T=4, T=9) and today's kubelet show an acceptance (allocatedResources,
+// PodResizeInProgress) before the runtime call; the agent does so too since it publishes the
+// acceptance before actuating. False would expect the previous step's status while in flight.
+constexpr bool kAgentShowsAcceptanceBeforeActuation = true;
 
 Observed as_the_agent_shows(std::span<const KepStep> flow, const KepStep& s) {
   Observed o = s.expected();
