@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "controller/kube/http/server.h"
+#include "embedded/api/field_validation.h"
 #include "embedded/storage/resource_info.h"
 
 namespace tailor::kube::embedded {
@@ -24,12 +25,16 @@ enum class AdmissionOperation { Create, Update };
 struct AdmissionRequest {
   AdmissionOperation operation;
   const ResourceInfo& resource;
-  std::string subresource;               // "" for the object itself, "status", "resize", ...
-  std::string ns;                        // "" when cluster-scoped
-  std::string name;                      // "" on create with generateName
-  boost::json::object& object;           // what will be stored; mutating plugins change it
+  std::string subresource;                // "" for the object itself, "status", "resize", ...
+  std::string ns;                         // "" when cluster-scoped
+  std::string name;                       // "" on create with generateName
+  boost::json::object& object;            // what will be stored; mutating plugins change it
   const boost::json::object* old_object;  // the stored object on update; null on create
   bool dry_run = false;
+  // The request's fieldValidation (Ignore for the control loops' own writes) and the Warning
+  // headers plugins add in Warn mode.
+  FieldValidation field_validation = FieldValidation::Ignore;
+  std::vector<std::string> warnings{};
 };
 
 // Throws StatusError to reject (with Kubernetes' code, reason and message).

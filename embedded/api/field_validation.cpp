@@ -81,7 +81,13 @@ std::vector<std::string> unknown_fields(const ResourceInfo& r, const bj::object&
 std::vector<std::string> check_unknown_fields(const ResourceInfo& r, const bj::object& object,
                                               FieldValidation mode) {
   if (mode == FieldValidation::Ignore) return {};
-  std::vector<std::string> unknown = unknown_fields(r, object);
+  return report_unknown_fields(r, unknown_fields(r, object), mode);
+}
+
+std::vector<std::string> report_unknown_fields(const ResourceInfo& r,
+                                               const std::vector<std::string>& unknown,
+                                               FieldValidation mode) {
+  if (mode == FieldValidation::Ignore) return {};
   std::vector<std::string> messages;
   for (const std::string& f : unknown) messages.push_back("unknown field \"" + f + "\"");
   if (mode == FieldValidation::Strict && !messages.empty()) {

@@ -24,5 +24,9 @@ std::vector<std::string> unknown_fields(const ResourceInfo& resource,
 std::vector<std::string> check_unknown_fields(const ResourceInfo& resource,
                                               const boost::json::object& object,
                                               FieldValidation mode);
+// The same for unknown field paths found elsewhere (a custom resource's pruned fields).
+std::vector<std::string> report_unknown_fields(const ResourceInfo& resource,
+                                               const std::vector<std::string>& paths,
+                                               FieldValidation mode);
 
 }  // namespace tailor::kube::embedded

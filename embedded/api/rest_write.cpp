@@ -181,11 +181,19 @@ http::ServerResponse with_warnings(http::ServerResponse response,
   return response;
 }
 
-void admit(const RestContext& c, AdmissionOperation op, bj::object& o, const bj::object* old) {
+// Returns the plugins' warnings.
+std::vector<std::string> admit(const RestContext& c, AdmissionOperation op, bj::object& o,
+                               const bj::object* old) {
   const Target& t = c.target;
   AdmissionRequest request{op, *t.resource, t.subresource, t.ns, meta_string(o, "name"), o, old};
   request.dry_run = c.request.query_param("dryRun").has_value();
+  request.field_validation = field_validation(c);
   c.options.extensions.admit(request);
+  return std::move(request.warnings);
+}
+
+void append(std::vector<std::string>& to, std::vector<std::string> more) {
+  to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 }
 
 http::ServerResponse create_checked(const RestContext& c, bj::object o) {
@@ -194,7 +202,7 @@ http::ServerResponse create_checked(const RestContext& c, bj::object o) {
   metadata(o).erase("resourceVersion");
   validate_create(*c.target.resource, o);
   apply_create_defaults(*c.target.resource, o);
-  admit(c, AdmissionOperation::Create, o, nullptr);
+  append(warnings, admit(c, AdmissionOperation::Create, o, nullptr));
   ObjectPtr created = c.store.create(*c.target.resource, std::move(o));
   return with_warnings(json_response(201, bj::serialize(*created)), warnings);
 }
@@ -215,7 +223,7 @@ http::ServerResponse update_object(const RestContext& c) {
       check_unknown_fields(*c.target.resource, o, field_validation(c));
   const Target& t = c.target;
   ObjectPtr current = c.store.get(*t.resource, t.ns, t.name);
-  admit(c, AdmissionOperation::Update, o, current.get());
+  append(warnings, admit(c, AdmissionOperation::Update, o, current.get()));
   ObjectPtr updated = c.store.update(*t.resource, std::move(o), scope_of(t));
   return with_warnings(json_response(200, bj::serialize(*updated)), warnings);
 }

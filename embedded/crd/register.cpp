@@ -1,5 +1,6 @@
 // CRDs in the REST handler: defaulting and validation of CustomResourceDefinitions, and of custom
 // objects their structural schema (pruning, defaults, validation) as admission plugins.
+#include "embedded/api/field_validation.h"
 #include "embedded/api/resources.h"
 #include "embedded/crd/custom_resources.h"
 #include "embedded/crd/schema.h"
@@ -65,7 +66,11 @@ void add_custom_resources(ApiExtensions& extensions, ObjectStore& store) {
         request.resource.has_subresource("status")) {
       request.object.erase("status");
     }
-    crd::prune(request.object, *schema);
+    std::vector<std::string> unknown = crd::prune(request.object, *schema);
+    // Strict throws kube-apiserver's "strict decoding error"; Warn returns Warning headers.
+    std::vector<std::string> warnings =
+        report_unknown_fields(request.resource, unknown, request.field_validation);
+    request.warnings.insert(request.warnings.end(), warnings.begin(), warnings.end());
     crd::apply_defaults(request.object, *schema);
   });
   extensions.validating.push_back([crds](AdmissionRequest& request) {

@@ -97,9 +97,16 @@ void check_node(const bj::value& node, const std::string& path, const std::strin
 
 // ---- pruning and defaulting ----
 
-void prune_value(bj::value& value, const bj::object& schema);
+// path: where value is ("" at the root); dropped: the paths pruned.
+void prune_value(bj::value& value, const bj::object& schema, const std::string& path,
+                 std::vector<std::string>& dropped);
 
-void prune_object(bj::object& o, const bj::object& schema, bool root) {
+std::string child_path(const std::string& path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+void prune_object(bj::object& o, const bj::object& schema, bool root, const std::string& path,
+                  std::vector<std::string>& dropped) {
   const bj::object* props = member_object(schema, "properties");
   const bj::value* additional = schema.if_contains("additionalProperties");
   bool preserve = flag(schema, "x-kubernetes-preserve-unknown-fields");
@@ -107,23 +114,30 @@ void prune_object(bj::object& o, const bj::object& schema, bool root) {
   for (auto& [key, child] : o) {
     if (root && (key == "apiVersion" || key == "kind" || key == "metadata")) continue;
     if (props && props->contains(key) && props->at(key).is_object()) {
-      prune_value(child, props->at(key).as_object());
+      prune_value(child, props->at(key).as_object(), child_path(path, key), dropped);
     } else if (additional && additional->is_object()) {
-      prune_value(child, additional->as_object());
+      prune_value(child, additional->as_object(), child_path(path, key), dropped);
     } else if (!preserve && !(additional && additional->is_bool() && additional->as_bool())) {
       unknown.emplace_back(key);
     }
   }
-  for (const std::string& key : unknown) o.erase(key);
+  for (const std::string& key : unknown) {
+    o.erase(key);
+    dropped.push_back(child_path(path, key));
+  }
 }
 
-void prune_value(bj::value& value, const bj::object& schema) {
+void prune_value(bj::value& value, const bj::object& schema, const std::string& path,
+                 std::vector<std::string>& dropped) {
   if (value.is_object()) {
-    prune_object(value.as_object(), schema, false);
+    prune_object(value.as_object(), schema, false, path, dropped);
   } else if (value.is_array()) {
     const bj::object* items = member_object(schema, "items");
     if (!items) return;
-    for (bj::value& v : value.as_array()) prune_value(v, *items);
+    bj::array& a = value.as_array();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      prune_value(a[i], *items, path + "[" + std::to_string(i) + "]", dropped);
+    }
   }
 }
 
@@ -329,7 +343,12 @@ std::vector<FieldCause> structural_errors(const bj::value& schema, const std::st
   return out;
 }
 
-void prune(bj::object& object, const bj::object& schema) { prune_object(object, schema, true); }
+std::vector<std::string> prune(bj::object& object, const bj::object& schema) {
+  std::vector<std::string> dropped;
+  prune_object(object, schema, true, "", dropped);
+  std::sort(dropped.begin(), dropped.end());
+  return dropped;
+}
 
 void apply_defaults(bj::object& object, const bj::object& schema) {
   default_object(object, schema);

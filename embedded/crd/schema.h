@@ -16,8 +16,9 @@ std::vector<FieldCause> structural_errors(const boost::json::value& schema,
                                           const std::string& path);
 
 // Drops fields the schema does not declare (unless x-kubernetes-preserve-unknown-fields); at the
-// root apiVersion, kind and metadata stay.
-void prune(boost::json::object& object, const boost::json::object& schema);
+// root apiVersion, kind and metadata stay. Returns the dropped paths, sorted
+// ("spec.extra", "spec.items[0].extra"), for fieldValidation.
+std::vector<std::string> prune(boost::json::object& object, const boost::json::object& schema);
 
 // Fills absent fields (and nulls in non-nullable ones) from the schema's `default`s.
 void apply_defaults(boost::json::object& object, const boost::json::object& schema);

@@ -266,6 +266,32 @@ TEST_F(KubectlCrdTest, UnknownFieldsArePrunedWhenNotValidated) {
   EXPECT_NE(got.out.find("targetRef"), std::string::npos) << got.out;
 }
 
+// kubectl's default --validate=strict sends fieldValidation=Strict: fields the schema does not
+// declare are an error naming each (sorted), --validate=warn makes them warnings.
+TEST_F(KubectlCrdTest, UnknownFieldsAreRejectedWhenStrict) {
+  install_crd();
+  std::string extra =
+      "  surprise: 1\n"
+      "  resourcePolicy:\n"
+      "    containerPolicies: [{containerName: app, colour: blue}]\n";
+  KubectlResult r = apply("web", policy("web", extra));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "Error from server (BadRequest): error when creating \"web.yaml\": "
+            "VerticalScalingPolicy in version \"v1alpha1\" cannot be handled as a "
+            "VerticalScalingPolicy: strict decoding error: unknown field "
+            "\"spec.resourcePolicy.containerPolicies[0].colour\", unknown field "
+            "\"spec.surprise\"\n");
+  EXPECT_EQ(kubectl("get vsp").err, "No resources found in default namespace.\n");
+
+  KubectlResult warned = apply("web", policy("web", extra), "--validate=warn");
+  ASSERT_EQ(warned.exit_code, 0) << warned.err;
+  EXPECT_NE(warned.err.find("Warning: unknown field \"spec.surprise\""), std::string::npos)
+      << warned.err;
+  EXPECT_EQ(kubectl("get vsp web -o jsonpath={.spec.resourcePolicy}").out,
+            R"({"containerPolicies":[{"containerName":"app","mode":"Auto"}]})");
+}
+
 TEST_F(KubectlCrdTest, DeletingTheCrdRemovesItsObjectsAndTheResource) {
   install_crd();
   ASSERT_EQ(apply("web", policy("web")).exit_code, 0);
