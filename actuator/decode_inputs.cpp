@@ -56,17 +56,27 @@ void read_metric(od::value& v, std::vector<std::string>& resources) {
 }
 
 void read_hpa_spec(od::value& v, HorizontalScaler& out) {
+  bool has_metrics = false;
   for_each_field(v, [&](std::string_view key, od::value& f) {
-    if (key == "scaleTargetRef")
+    if (key == "scaleTargetRef") {
       read_target(f, out.scale_target_ref);
-    else if (key == "metrics")
-      for_each_element(f, [&](od::value& m) { read_metric(m, out.resources); });
+    } else if (key == "metrics") {
+      for_each_element(f, [&](od::value& m) {
+        has_metrics = true;
+        read_metric(m, out.resources);
+      });
+    }
   });
+  // The API server defaults an HPA without metrics to 80% average CPU utilization.
+  if (!has_metrics) out.resources.push_back("cpu");
 }
 
-void read_name(od::value& meta, std::string& out) {
+void read_name(od::value& meta, HorizontalScaler& out) {
   for_each_field(meta, [&](std::string_view key, od::value& f) {
-    if (key == "name") read(f, out);
+    if (key == "name")
+      read(f, out.name);
+    else if (key == "namespace")
+      read(f, out.namespace_);
   });
 }
 
@@ -87,7 +97,7 @@ HorizontalScaler decode_horizontal_pod_autoscaler(std::string_view json) {
   policy::json::decode_root(json, [&](od::value& root) {
     for_each_field(root, [&](std::string_view key, od::value& f) {
       if (key == "metadata")
-        read_name(f, out.name);
+        read_name(f, out);
       else if (key == "spec")
         read_hpa_spec(f, out);
     });

@@ -15,6 +15,7 @@ struct HorizontalScaler {
   policy::CrossVersionObjectReference scale_target_ref{};
   // Resource names of its Resource and ContainerResource metrics ("cpu", "memory", ...).
   std::vector<std::string> resources{};
+  std::string namespace_{};
 };
 
 struct HpaConflict {

@@ -5,6 +5,7 @@
 
 #include "actuator/decode_inputs.h"
 #include "actuator/eligibility.h"
+#include "controller/app/hpa_view.h"
 #include "controller/kube/client/informer.h"
 #include "controller/kube/client/list_watch.h"
 #include "controller/kube/model/decode.h"
@@ -139,6 +140,7 @@ struct ClusterView::Impl {
   Informer<NamespacedLimitRange> limit_ranges;
   std::vector<std::pair<std::string, std::unique_ptr<Informer<kube::PartialObjectMetadata>>>>
       owners;
+  HorizontalScalerView hpas;
 
   Impl(kube::RestClient& c, ClusterViewOptions o)
       : client(c),
@@ -159,7 +161,8 @@ struct ClusterView::Impl {
               return NamespacedLimitRange{ns && ns->is_string() ? std::string(ns->as_string()) : "",
                                           actuator::decode_limit_range(j)};
             },
-            named("limitranges")) {
+            named("limitranges")),
+        hpas(c, options.watch_hpa) {
     if (options.watch_vpa) {
       vpas = std::make_unique<Informer<policy::Decoded<policy::VerticalPodAutoscaler>>>(
           std::make_shared<RestListerWatcher>(c, resources::kVerticalPodAutoscalers),
@@ -216,6 +219,7 @@ ClusterView::~ClusterView() { stop(); }
 
 void ClusterView::start() {
   impl_->each([](auto& informer) { informer.start(); });
+  impl_->hpas.start();  // optional: not waited for in wait_for_sync
 }
 
 bool ClusterView::wait_for_sync(std::chrono::milliseconds timeout) const {
@@ -234,6 +238,7 @@ bool ClusterView::wait_for_sync(std::chrono::milliseconds timeout) const {
 
 void ClusterView::stop() {
   impl_->each([](auto& informer) { informer.stop(); });
+  impl_->hpas.stop();
 }
 
 PassInputs ClusterView::snapshot(kube::TimePoint now) const {
@@ -242,6 +247,7 @@ PassInputs ClusterView::snapshot(kube::TimePoint now) const {
   in.policies = impl_->policies();
   in.pods = impl_->pods.store().list();
   in.owners = impl_->owner_snapshot();
+  in.hpas = impl_->hpas.by_namespace();
   for (const auto& lr : impl_->limit_ranges.store().list()) {
     auto& items = in.limit_ranges[lr->ns];
     items.insert(items.end(), lr->items.begin(), lr->items.end());
@@ -280,6 +286,10 @@ std::optional<actuator::LimitRangeItem> ClusterView::limit_range(const std::stri
 std::shared_ptr<const kube::Pod> ClusterView::pod(const std::string& ns,
                                                   const std::string& name) const {
   return impl_->pods.store().get(ns, name);
+}
+
+actuator::HpaConflict ClusterView::hpa_conflict(const policy::EffectivePolicy& policy) const {
+  return actuator::hpa_conflict(policy, impl_->hpas.in_namespace(policy.metadata.namespace_));
 }
 
 }  // namespace tailor::controller

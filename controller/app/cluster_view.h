@@ -23,6 +23,7 @@ struct ClusterViewOptions {
   bool watch_vpa = true;  // only when the API serves autoscaling.k8s.io/v1
   std::vector<std::string> vpa_recommender_names{"tailor"};
   bool upstream_vpa_running = false;
+  bool watch_hpa = true;  // optional too: a cluster without autoscaling/v2 still works
 };
 
 class ClusterView {
@@ -43,6 +44,8 @@ class ClusterView {
   // The namespace's LimitRange items merged as VPA does; nullopt when none.
   std::optional<actuator::LimitRangeItem> limit_range(const std::string& ns) const;
   std::shared_ptr<const kube::Pod> pod(const std::string& ns, const std::string& name) const;
+  // The HPAs that scale the policy's target on cpu or memory (for the webhook).
+  actuator::HpaConflict hpa_conflict(const policy::EffectivePolicy& policy) const;
 
  private:
   struct Impl;

@@ -32,6 +32,15 @@ std::pair<std::string, std::string> split_key(const std::string& key) {
   return {key.substr(0, slash), key.substr(slash + 1)};
 }
 
+kube::ObjectReference policy_ref(const PolicyObject& p) {
+  const bool vsp = p.api == policy::PolicyApi::VerticalScalingPolicy;
+  return {.kind = vsp ? "VerticalScalingPolicy" : "VerticalPodAutoscaler",
+          .namespace_ = p.metadata.namespace_,
+          .name = p.metadata.name,
+          .uid = p.metadata.uid,
+          .api_version = vsp ? "autoscaling.tailor.dev/v1alpha1" : "autoscaling.k8s.io/v1"};
+}
+
 kube::ObjectReference pod_ref(const PodAction& a) {
   return {.kind = "Pod", .namespace_ = a.ns, .name = a.name, .uid = a.uid, .api_version = "v1"};
 }
@@ -92,6 +101,7 @@ struct Controller::Impl {
   std::string saved_state;
   actuator::TokenBucket bucket;
   std::map<std::string, std::string> pod_policy;
+  std::map<std::string, std::string> hpa_reported;  // policy key -> conflict told in an event
   ControllerStats stats;
 
   Impl(kube::RestClient& c, ControllerOptions o)
@@ -148,7 +158,29 @@ struct Controller::Impl {
 
   void evict(const PodAction& a, kube::TimePoint now);
   void resize(const PodAction& a, kube::TimePoint now);
+  void report_hpa_conflicts(const std::vector<PolicyObject>& policies,
+                            const std::map<std::string, std::string>& conflicts);
 };
+
+// One event when a policy's HPA conflict appears or changes; the condition (Tailor's policies)
+// says it all along, VPA objects have only the event. A condition already stored with the same
+// message was told before (by this replica or an earlier leader).
+void Controller::Impl::report_hpa_conflicts(const std::vector<PolicyObject>& policies,
+                                            const std::map<std::string, std::string>& conflicts) {
+  for (const PolicyObject& p : policies) {
+    auto conflict = conflicts.find(p.key);
+    if (conflict == conflicts.end()) continue;
+    std::string& told = hpa_reported[p.key];
+    const policy::PolicyCondition* stored =
+        policy::find_condition(p.status.conditions, policy::kHorizontalScalerConflict);
+    if (told.empty() && stored && stored->message == conflict->second) told = conflict->second;
+    if (told == conflict->second) continue;
+    told = conflict->second;
+    events.event(policy_ref(p), kube::kEventTypeWarning,
+                 std::string(policy::kHorizontalScalerConflict), conflict->second);
+  }
+  std::erase_if(hpa_reported, [&](const auto& kv) { return !conflicts.count(kv.first); });
+}
 
 void Controller::Impl::evict(const PodAction& a, kube::TimePoint now) {
   (void)now;
@@ -284,7 +316,8 @@ void count_policies(const std::vector<PolicyObject>& policies,
   std::map<std::string, double> counts;
   for (std::string_view type :
        {policy::kRecommendationProvided, policy::kNoPodsMatched, policy::kConfigInvalid,
-        policy::kConfigUnsupported, policy::kOverlappingPolicy, policy::kResizeQuotaExceeded}) {
+        policy::kConfigUnsupported, policy::kOverlappingPolicy, policy::kHorizontalScalerConflict,
+        policy::kResizeQuotaExceeded}) {
     counts[std::string(type)] = 0;
   }
   std::map<std::pair<std::string, policy::PolicyApi>, const policy::PolicyStatus*> updated;
@@ -339,6 +372,7 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
   m.pod_policy = std::move(r.policy_of_pod);
   ++m.stats.passes;
   for (const StatusUpdate& u : r.statuses) m.write_status(u);
+  m.report_hpa_conflicts(in.policies, r.hpa_conflicts);
   for (const PodAction& a : r.actions) {
     if (a.kind == PodAction::Kind::Resize) {
       m.resize(a, now);
@@ -421,6 +455,7 @@ webhook::AdmissionResponse Controller::admit(const webhook::AdmissionRequest& re
        .policy = &*p->effective,
        .recommendations = capped_for_pod(pod, *p->effective, recs, lr ? &*lr : nullptr),
        .limit_range = lr ? &*lr : nullptr,
+       .hpa_resources = impl_->view.hpa_conflict(*p->effective).resources,
        .at_creation = true});
   if (plan.empty()) return out;
   std::vector<webhook::ContainerResources> set;

@@ -32,11 +32,12 @@ std::string workload_of(const std::vector<policy::WorkloadRef>& chain, const kub
 
 PolicyStatus next_status(const PolicyObject& p, const recommendation::ModelRegistry& models,
                          std::size_t pods, const std::string& overlap, const std::string& quota,
-                         kube::TimePoint now) {
+                         const std::string& hpa, kube::TimePoint now) {
   PolicyStatus s = p.status;
   policy::PolicyFacts facts{.problems = p.problems,
                             .pods_matched = pods > 0,
                             .overlap_message = overlap,
+                            .hpa_message = hpa,
                             .quota_message = quota};
   if (p.effective) {
     auto recs = policy_recommendations(*p.effective, p.key, models, now);
@@ -128,12 +129,16 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     if (which) ++pods_per_policy[active_index[*which]];
   }
   std::vector<std::vector<policy::RecommendedContainerResources>> recs(in.policies.size());
+  std::vector<actuator::HpaConflict> hpa(in.policies.size());
   for (std::size_t i = 0; i < in.policies.size(); ++i) {
     const PolicyObject& p = in.policies[i];
     if (!p.claimed) continue;
+    if (p.effective) hpa[i] = hpa_conflict_of(*p.effective, in.hpas);
+    if (!hpa[i].message.empty()) out.hpa_conflicts[p.key] = hpa[i].message;
     auto quota = state.quota_refusals.find(p.key);
     PolicyStatus s = next_status(p, models, pods_per_policy[i], overlaps[i],
-                                 quota == state.quota_refusals.end() ? "" : quota->second, in.now);
+                                 quota == state.quota_refusals.end() ? "" : quota->second,
+                                 hpa[i].message, in.now);
     if (s.recommendation) recs[i] = s.recommendation->container_recommendations;
     if (!(s == p.status)) out.statuses.push_back({p.key, p.api, std::move(s)});
   }
@@ -179,6 +184,7 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
          .recommendations = capped_for_pod(pod, policy, recs[pi], lr ? &*lr : nullptr),
          .limit_range = lr ? &*lr : nullptr,
          .largest_allocatable = in.largest_allocatable,
+         .hpa_resources = hpa[pi].resources,
          .now = in.now,
          .last_change = last,
          .in_flight = tracked == state.resizes.end() ? nullptr : &tracked->second,

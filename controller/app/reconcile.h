@@ -15,6 +15,7 @@
 #include "actuator/pod_decision.h"
 #include "actuator/priority.h"
 #include "actuator/selection.h"
+#include "controller/app/hpa_view.h"
 #include "controller/kube/model/pod.h"
 #include "controller/kube/model/time.h"
 #include "controller/policy/effective.h"
@@ -42,6 +43,7 @@ struct PassInputs {
   std::shared_ptr<const policy::OwnerLookup> owners{};
   std::map<std::string, std::vector<actuator::LimitRangeItem>, std::less<>> limit_ranges{};  // ns
   kube::ResourceList largest_allocatable{};
+  HorizontalScalers hpas{};  // by namespace
   kube::TimePoint now{};
   std::size_t update_budget = 0;  // from the global rate limit
   actuator::UpdateRule update_rule{};
@@ -75,6 +77,7 @@ struct PassResult {
   std::vector<PodAction> actions{};                            // in the order to act
   std::map<std::string, std::string> policy_of_pod{};          // pod "ns/name" -> policy key
   std::vector<std::pair<std::string, std::string>> skipped{};  // pod "ns/name", why not now
+  std::map<std::string, std::string> hpa_conflicts{};  // policy key -> what Tailor leaves alone
 };
 
 // The capped recommendation of every controlled container the models know for this policy.

@@ -56,5 +56,18 @@ TEST(DecodeHpa, ResourceAndContainerResourceMetrics) {
   EXPECT_THROW(decode_horizontal_pod_autoscaler(R"({"spec":{"metrics":{}}})"), kube::DecodeError);
 }
 
+// autoscaling/v2 defaulting: no metrics means 80% average CPU utilization.
+TEST(DecodeHpa, NoMetricsScalesOnCpuAndKeepsItsNamespace) {
+  HorizontalScaler hpa = decode_horizontal_pod_autoscaler(R"({
+    "metadata":{"name":"web","namespace":"shop"},
+    "spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},
+      "maxReplicas":10}})");
+  EXPECT_EQ(hpa.namespace_, "shop");
+  EXPECT_EQ(hpa.resources, (std::vector<std::string>{"cpu"}));
+  hpa = decode_horizontal_pod_autoscaler(R"({"metadata":{"name":"web"},"spec":{"metrics":[
+    {"type":"Pods","pods":{"metric":{"name":"rps"},"target":{"type":"AverageValue","averageValue":"10"}}}]}})");
+  EXPECT_TRUE(hpa.resources.empty());
+}
+
 }  // namespace
 }  // namespace tailor::actuator

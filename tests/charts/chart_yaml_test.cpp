@@ -322,6 +322,8 @@ TEST(ChartYamlTest, ClusterRolesGrantExactlyWhatTheProcessesCall) {
       "batch/cronjobs:get",
       "batch/cronjobs:list",
       "batch/cronjobs:watch",
+      "autoscaling/horizontalpodautoscalers:list",
+      "autoscaling/horizontalpodautoscalers:watch",
       "autoscaling.tailor.dev/verticalscalingpolicies:get",
       "autoscaling.tailor.dev/verticalscalingpolicies:list",
       "autoscaling.tailor.dev/verticalscalingpolicies:watch",

@@ -183,5 +183,61 @@ TEST_F(ReconcileTest, RateLimitHoldsUpdatesBack) {
   EXPECT_EQ(r.skipped.size(), 1u);
 }
 
+// An HPA scaling the Deployment on CPU: the condition says so, the resize sets memory only.
+TEST_F(ReconcileTest, HpaOnCpuLeavesCpuAloneAndSaysSo) {
+  PassInputs in = inputs({vsp("InPlaceOrRecreate")}, {pod("web-1")});
+  in.hpas["shop"] = {
+      {.name = "web-hpa",
+       .scale_target_ref = {.api_version = "apps/v1", .kind = "Deployment", .name = "web"},
+       .resources = {"cpu"},
+       .namespace_ = "shop"},
+      {.name = "other",
+       .scale_target_ref = {.api_version = "apps/v1", .kind = "Deployment", .name = "api"},
+       .resources = {"memory"},
+       .namespace_ = "shop"}};
+  PassResult r = reconcile(in, models_, state_);
+  ASSERT_EQ(r.statuses.size(), 1u);
+  const policy::PolicyCondition* c =
+      policy::find_condition(r.statuses[0].status.conditions, policy::kHorizontalScalerConflict);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->status, "True");
+  EXPECT_EQ(
+      c->message,
+      "HorizontalPodAutoscaler web-hpa scales Deployment web on cpu; Tailor leaves cpu alone");
+  EXPECT_EQ(r.hpa_conflicts.at("shop/web"), c->message);
+  ASSERT_EQ(r.actions.size(), 1u);
+  EXPECT_EQ(r.actions[0].kind, PodAction::Kind::Resize);
+  // cpu is sent as it is (the patch carries every controlled value), memory as recommended.
+  EXPECT_NE(r.actions[0].body.find(R"("limits":{"cpu":"200m")"), std::string::npos)
+      << r.actions[0].body;
+  EXPECT_NE(r.actions[0].body.find(R"("requests":{"cpu":"100m")"), std::string::npos)
+      << r.actions[0].body;
+  EXPECT_EQ(kube::find_resource(r.actions[0].totals, "cpu")->to_string(), "100m");
+  EXPECT_GT(kube::find_resource(r.actions[0].totals, "memory")->as_double(), 400.0 * kMiB);
+}
+
+// Once the HPA no longer scales on cpu or memory, the condition goes and both are resized.
+TEST_F(ReconcileTest, HpaOnOtherMetricsOrInAnotherNamespaceIsNoConflict) {
+  for (const auto& [ns, resources] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"shop", {}}, {"other", {"cpu"}}}) {
+    PassInputs in = inputs({vsp("InPlaceOrRecreate")}, {pod("web-1")});
+    in.hpas[ns] = {
+        {.name = "web-hpa",
+         .scale_target_ref = {.api_version = "apps/v1", .kind = "Deployment", .name = "web"},
+         .resources = resources,
+         .namespace_ = ns}};
+    TrackedState state;
+    PassResult r = reconcile(in, models_, state);
+    ASSERT_EQ(r.statuses.size(), 1u) << ns;
+    EXPECT_EQ(
+        policy::find_condition(r.statuses[0].status.conditions, policy::kHorizontalScalerConflict),
+        nullptr)
+        << ns;
+    EXPECT_TRUE(r.hpa_conflicts.empty()) << ns;
+    ASSERT_EQ(r.actions.size(), 1u) << ns;
+    EXPECT_NE(r.actions[0].body.find("\"cpu\""), std::string::npos) << r.actions[0].body;
+  }
+}
+
 }  // namespace
 }  // namespace tailor::controller

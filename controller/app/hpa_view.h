@@ -1,0 +1,48 @@
+// The autoscaling/v2 HorizontalPodAutoscalers of the cluster, for the rule that Tailor does not
+// fight an HPA scaling a workload on CPU or memory (actuator/hpa.h). Optional like the VPA
+// informer: a cluster that does not serve HPAs leaves the view empty and never holds a pass.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actuator/hpa.h"
+#include "controller/kube/client/rest_client.h"
+
+namespace tailor::controller {
+
+namespace resources {
+extern const kube::ResourceType kHorizontalPodAutoscalers;
+}
+
+// HPAs by namespace.
+using HorizontalScalers =
+    std::map<std::string, std::vector<actuator::HorizontalScaler>, std::less<>>;
+
+class HorizontalScalerView {
+ public:
+  // Disabled: never lists nor watches, and is always empty.
+  HorizontalScalerView(kube::RestClient& client, bool enabled);
+  ~HorizontalScalerView();
+  HorizontalScalerView(const HorizontalScalerView&) = delete;
+  HorizontalScalerView& operator=(const HorizontalScalerView&) = delete;
+
+  void start();
+  void stop();
+  bool has_synced() const;
+
+  HorizontalScalers by_namespace() const;
+  std::vector<actuator::HorizontalScaler> in_namespace(std::string_view ns) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The HPA conflict of a policy with the scalers of its namespace (none without a targetRef).
+actuator::HpaConflict hpa_conflict_of(const policy::EffectivePolicy& policy,
+                                      const HorizontalScalers& scalers);
+
+}  // namespace tailor::controller
