@@ -103,6 +103,29 @@ void cap_ratio(kube::Container& c, std::string_view resource, const LimitRangeIt
   }
 }
 
+// A limit above every node's allocatable can never be used: the container's cgroup would get
+// more than its node has. VPA does not look at nodes here (GetProportionalLimit caps only at
+// the largest int64), so a 2:1 ratio turns a 3Gi recommendation into a 6Gi limit on 4Gi nodes,
+// which reads as a mistake. A limit Tailor scales is therefore kept within the largest node's
+// allocatable, or within the container's own limit when that was already above it (the user's
+// choice stays), and never below the request (which fit_node keeps within the node).
+void cap_node(kube::Container& c, std::string_view resource, const Quantity* original_limit,
+              const ResourceList& largest, std::vector<std::string>& notes) {
+  const Quantity* allocatable = kube::find_resource(largest, resource);
+  auto limit = c.resources.limits.find(resource);
+  if (!allocatable || limit == c.resources.limits.end()) return;
+  const bool own_limit = original_limit && *original_limit > *allocatable;
+  Quantity most =
+      std::max(own_limit ? *original_limit : *allocatable, c.resources.requests.at(resource));
+  if (limit->second <= most) return;
+  limit->second = most;
+  notes.push_back(c.name + " " + std::string(resource) +
+                  (own_limit
+                       ? ": limit kept at the container's limit " + most.to_string() +
+                             ", above the largest node's allocatable " + allocatable->to_string()
+                       : ": limit capped to the largest node's allocatable " + most.to_string()));
+}
+
 void set_limits(const ResizeInputs& in, kube::PodSpec& spec, const std::vector<Slot>& slots,
                 std::vector<std::string>& notes) {
   for (const Slot& s : slots) {
@@ -131,6 +154,8 @@ void set_limits(const ResizeInputs& in, kube::PodSpec& spec, const std::vector<S
                                      default_limit);
     if (scaled) c.resources.limits.insert_or_assign(s.resource, *scaled);
     cap_ratio(c, s.resource, in.limit_range, notes);
+    cap_node(c, s.resource, kube::find_resource(old.limits, s.resource), in.largest_allocatable,
+             notes);
   }
 }
 

@@ -188,7 +188,44 @@ INSTANTIATE_TEST_SUITE_P(
             "cpu=4",
             R"({"spec":{"containers":[{"name":"app","resources":{"limits":{"cpu":"800m"},"requests":{"cpu":"200m"}}}]}})",
             "",
-            {"app cpu: limit capped to the LimitRange's maxLimitRequestRatio 4"}}),
+            {"app cpu: limit capped to the LimitRange's maxLimitRequestRatio 4"}},
+        // The 2:1 limit of a 3Gi request would be 6Gi; no node has more than 4Gi.
+        PlanCase{
+            "LimitWithinTheLargestNode",
+            {container("app", "cpu=500m,memory=1Gi", "cpu=1,memory=2Gi")},
+            {recommendation("app", "cpu=1,memory=3Gi")},
+            {},
+            "cpu=4,memory=4Gi",
+            {},
+            "",
+            R"({"spec":{"containers":[{"name":"app","resources":{"limits":{"cpu":"2","memory":"4Gi"},"requests":{"cpu":"1","memory":"3Gi"}}}]}})",
+            "",
+            {"app memory: limit capped to the largest node's allocatable 4Gi"}},
+        // A limit the user set above the node already is theirs: not raised further, not cut.
+        PlanCase{
+            "OwnLimitAboveTheNodeIsKept",
+            {container("app", "cpu=500m", "cpu=8")},
+            {recommendation("app", "cpu=1")},
+            {},
+            "cpu=4",
+            {},
+            "",
+            R"({"spec":{"containers":[{"name":"app","resources":{"limits":{"cpu":"8"},"requests":{"cpu":"1"}}}]}})",
+            "",
+            {"app cpu: limit kept at the container's limit 8, above the largest node's "
+             "allocatable 4"}},
+        // RequestsOnly: the limit is not Tailor's to move, whatever the node.
+        PlanCase{
+            "RequestsOnlyLimitAboveTheNodeUntouched",
+            {container("app", "cpu=500m", "cpu=8")},
+            {recommendation("app", "cpu=1")},
+            {only("*", "Auto", "RequestsOnly")},
+            "cpu=4",
+            {},
+            "",
+            R"({"spec":{"containers":[{"name":"app","resources":{"limits":{"cpu":"8"},"requests":{"cpu":"1"}}}]}})",
+            "",
+            {}}),
     [](const auto& info) { return info.param.name; });
 
 TEST(PlanResizeDirection, ScaleUpAndDown) {
