@@ -23,8 +23,12 @@ class DecayingHistogram {
   // samples before they get here). Out-of-range values land in the first or last bucket.
   [[gnu::always_inline]] void add_sample(double value, double weight, Seconds time) {
     if (!(weight >= 0) || !std::isfinite(value)) return;  // never poison the histogram
+    add_to_bucket(options_->find_bucket(value), weight, time);
+  }
+  // add_sample once the caller has validated the weight (>= 0, finite) and found the bucket
+  // (in [0, num_buckets)) itself, e.g. from a table of quantized values.
+  [[gnu::always_inline]] void add_to_bucket(int bucket, double weight, Seconds time) {
     weight *= decay_factor(time);
-    const int bucket = options_->find_bucket(value);
     float& w = slot(bucket);
     w += static_cast<float>(weight);
     total_weight_ += weight;

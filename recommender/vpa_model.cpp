@@ -17,6 +17,7 @@ bool valid_usage(double v) { return std::isfinite(v) && v >= 0; }
 
 VpaContainerModel::VpaContainerModel(const VpaModelConfig& config)
     : config_(config),
+      cpu_buckets_(&cpu_millicore_buckets()),
       cpu_(cpu_histogram_options(), config.cpu_half_life),
       memory_(memory_histogram_options(), config.memory_half_life) {}
 
@@ -28,12 +29,17 @@ bool VpaContainerModel::add_cpu_sample(Seconds start, double cores, double reque
     last_weight_ = std::max(whole_millicores(valid), config_.min_cpu_sample_weight);
   }
   // Weighting by the request makes history decay faster after the request grows, which is how
-  // VPA reacts to CPU starvation.
-  cpu_.add_sample(whole_millicores(cores), last_weight_, start);
+  // VPA reacts to CPU starvation. The bucket comes from the whole millicores (VPA's
+  // ResourceAmount); usage and weight were validated above.
+  cpu_.add_to_bucket(cpu_buckets_->find_bucket(cores), last_weight_, start);
+  // Samples only move forward (checked above), and a restored model's first sample is not
+  // after its last, so only the first sample can set first_sample_.
+  if (!has_cpu_) [[unlikely]] {
+    first_sample_ = start;
+    has_cpu_ = true;
+  }
   last_cpu_sample_ = start;
-  if (!has_cpu_ || start > last_sample_) last_sample_ = start;
-  if (!has_cpu_ || start < first_sample_) first_sample_ = start;
-  has_cpu_ = true;
+  last_sample_ = start;
   ++total_samples_;
   return true;
 }

@@ -4,6 +4,7 @@
 
 #include "recommender/checkpoint.h"
 #include "recommender/decaying_histogram.h"
+#include "recommender/millicore_buckets.h"
 #include "recommender/resources.h"
 
 namespace tailor::recommender {
@@ -51,6 +52,7 @@ class VpaContainerModel {
   double max_memory_peak() const { return memory_peak_ > oom_peak_ ? memory_peak_ : oom_peak_; }
 
   VpaModelConfig config_;
+  const MillicoreBuckets* cpu_buckets_;  // VPA's CPU geometry, looked up by whole millicores
   DecayingHistogram cpu_;
   DecayingHistogram memory_;
   Seconds first_sample_ = 0;
