@@ -221,6 +221,7 @@ bj::object make_table(const ResourceInfo& resource, const std::vector<StoredPtr>
       resource.group.empty() ? resource.resource : resource.resource + "." + resource.group);
   if (!p) p = workload_printer(resource);
   if (!p) p = policy_printer(resource);
+  if (!p) p = autoscaler_printer(resource);
   if (!p) p = custom_resource_printer(resource);
   const Printer& printer = p ? *p : default_printer();
   bj::object table{{"kind", "Table"}, {"apiVersion", "meta.k8s.io/v1"}, {"metadata", bj::object{}}};

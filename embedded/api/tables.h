@@ -36,6 +36,8 @@ boost::json::value age_cell(const boost::json::object& object, TimePoint now);
 // Printers kept by feature folders; nullptr when the resource is not theirs.
 const Printer* workload_printer(const ResourceInfo& resource);  // controllers/printers.cpp
 const Printer* policy_printer(const ResourceInfo& resource);    // quota/printers.cpp
+// HorizontalPodAutoscalers (controllers/horizontal_pod_autoscalers.cpp).
+const Printer* autoscaler_printer(const ResourceInfo& resource);
 // additionalPrinterColumns of a CRD (crd/printer.cpp).
 const Printer* custom_resource_printer(const ResourceInfo& resource);
 

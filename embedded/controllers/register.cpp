@@ -12,6 +12,8 @@ void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store) {
   }
   extensions.mutating.push_back(default_workload);
   extensions.validating.push_back(validate_workload_selector);
+  extensions.mutating.push_back(default_horizontal_pod_autoscaler);
+  extensions.validating.push_back(validate_horizontal_pod_autoscaler);
 }
 
 std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
