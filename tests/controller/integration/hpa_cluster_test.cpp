@@ -1,0 +1,175 @@
+// A Deployment scaled by a HorizontalPodAutoscaler on CPU, under a policy: tailor-controller
+// (informers on a live tailor-cluster, judged through the real kubectl) resizes its memory and
+// leaves its CPU alone, with the HorizontalScalerConflict condition and event.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "controller/app/controller.h"
+#include "controller/kube/client/rest_client.h"
+#include "tests/embedded/kubectl_cluster_test.h"
+
+namespace tailor::controller {
+namespace {
+
+using kube::embedded::ClusterOptions;
+
+constexpr const char* kNodes = R"(nodes:
+- name: node-1
+  capacity: {cpu: "4", memory: 8Gi, pods: "110"}
+)";
+
+constexpr const char* kDeployment = R"({"apiVersion":"apps/v1","kind":"Deployment",
+ "metadata":{"name":"web"},
+ "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},
+   "template":{"metadata":{"labels":{"app":"web"}},
+     "spec":{"containers":[{"name":"app","image":"busybox"}]}}}})";
+
+constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
+kind: VerticalScalingPolicy
+metadata: {name: web}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  updatePolicy: {mode: InPlaceOrRecreate}
+)";
+
+constexpr const char* kHpa = R"(apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web-cpu}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 1
+  maxReplicas: 5
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
+)";
+
+class HpaClusterTest : public kube::embedded::testing::KubectlClusterTest {
+ protected:
+  ClusterOptions cluster_options() override {
+    std::ofstream(nodes_file()) << kNodes;
+    ClusterOptions o;
+    o.nodes_file = nodes_file();
+    o.control_loops = false;  // the test plays the workload controllers and the node
+    return o;
+  }
+
+  std::string nodes_file() const {
+    return "/tmp/tailor-hpa-nodes-" + std::to_string(::getpid()) + ".yaml";
+  }
+
+  std::string uid_of(const std::string& object) {
+    return kubectl("get " + object + " -o 'jsonpath={.metadata.uid}'").out;
+  }
+
+  // Deployment web -> ReplicaSet web-5d9 -> Pod web-1, as the controllers would make them.
+  void SetUp() override {
+    KubectlClusterTest::SetUp();
+    auto crd = kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR +
+                       "/charts/tailor/crds/verticalscalingpolicies.yaml");
+    ASSERT_EQ(crd.exit_code, 0) << crd.err;
+    ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=10s "
+                      "crd/verticalscalingpolicies.autoscaling.tailor.dev")
+                  .exit_code,
+              0);
+    create("deployment", kDeployment);
+    create("replicaset", R"({"apiVersion":"apps/v1","kind":"ReplicaSet",
+     "metadata":{"name":"web-5d9","labels":{"app":"web"},"ownerReferences":[{"apiVersion":"apps/v1",
+       "kind":"Deployment","name":"web","uid":")" +
+                             uid_of("deployment web") + R"(","controller":true}]},
+     "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},
+       "template":{"metadata":{"labels":{"app":"web"}},
+         "spec":{"containers":[{"name":"app","image":"busybox"}]}}}})");
+    create("pod", R"({"apiVersion":"v1","kind":"Pod",
+     "metadata":{"name":"web-1","labels":{"app":"web"},"ownerReferences":[{"apiVersion":"apps/v1",
+       "kind":"ReplicaSet","name":"web-5d9","uid":")" +
+                      uid_of("replicaset web-5d9") + R"(","controller":true}]},
+     "spec":{"nodeName":"node-1","containers":[{"name":"app","image":"busybox",
+       "resources":{"requests":{"cpu":"100m","memory":"100Mi"},
+                    "limits":{"cpu":"200m","memory":"200Mi"}}}]}})");
+    write("running.json", R"({"status":{"phase":"Running","startTime":"2026-01-01T00:00:00Z",
+     "conditions":[{"type":"Ready","status":"True"}],
+     "containerStatuses":[{"name":"app","ready":true,"restartCount":0,"image":"busybox",
+       "imageID":"","started":true,"state":{"running":{"startedAt":"2026-01-01T00:00:00Z"}},
+       "allocatedResources":{"cpu":"100m","memory":"100Mi"},
+       "resources":{"requests":{"cpu":"100m","memory":"100Mi"},
+                    "limits":{"cpu":"200m","memory":"200Mi"}}}]}})");
+    auto status =
+        kubectl("patch pod web-1 --subresource status --type merge --patch-file running.json");
+    ASSERT_EQ(status.exit_code, 0) << status.err;
+    write("vsp.yaml", kPolicy);
+    ASSERT_EQ(kubectl("apply -f vsp.yaml").exit_code, 0);
+    write("hpa.yaml", kHpa);
+    auto hpa = kubectl("apply -f hpa.yaml");
+    ASSERT_EQ(hpa.exit_code, 0) << hpa.err;
+    client_ = std::make_unique<kube::RestClient>(rest_config());
+  }
+
+  // Two hours of the app using a whole core and 400 MiB, ending now.
+  static void feed_usage(Controller& c) {
+    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::system_clock::now().time_since_epoch())
+                   .count();
+    for (std::int64_t end = now - 2 * 3600 * 1000; end <= now; end += 60'000) {
+      c.on_usage({.node = "node-1",
+                  .ns = "default",
+                  .pod = "web-1",
+                  .container = "app",
+                  .start_unix_ms = end - 60'000,
+                  .end_unix_ms = end,
+                  .samples = 12,
+                  .cpu_cores_mean = 1.0,
+                  .cpu_cores_max = 1.2,
+                  .memory_working_set_max_bytes = 400.0 * 1024 * 1024,
+                  .memory_peak_bytes = 400.0 * 1024 * 1024});
+    }
+  }
+
+  static kube::TimePoint now() { return kube::TimePoint(std::chrono::system_clock::now()); }
+
+  std::unique_ptr<kube::RestClient> client_;
+};
+
+TEST_F(HpaClusterTest, CpuIsLeftToTheHpaAndMemoryIsResized) {
+  ControllerOptions o;
+  o.view.watch_vpa = false;
+  o.strategy = "vpa";
+  Controller c(*client_, o);
+  c.start();
+  ASSERT_TRUE(c.wait_for_sync(std::chrono::seconds(10)));
+  // The HPA informer is optional (not waited for): give it the moment the others had.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  c.run_pass(now());  // learns which pod is under which policy
+  feed_usage(c);
+  ASSERT_EQ(c.run_pass(now()), 1u);
+
+  auto condition = kubectl(
+      "get vsp web -o 'jsonpath={.status.conditions[?(@.type==\"HorizontalScalerConflict\")]."
+      "message}'");
+  EXPECT_EQ(condition.out,
+            "HorizontalPodAutoscaler web-cpu scales Deployment web on cpu; Tailor leaves cpu alone")
+      << condition.err;
+  auto resources = kubectl(
+      "get pod web-1 -o 'jsonpath={.spec.containers[0].resources.requests.cpu} "
+      "{.spec.containers[0].resources.limits.cpu} "
+      "{.spec.containers[0].resources.requests.memory}'");
+  EXPECT_EQ(resources.out.substr(0, resources.out.rfind(' ')), "100m 200m") << resources.out;
+  EXPECT_NE(resources.out.substr(resources.out.rfind(' ') + 1), "100Mi") << resources.out;
+  // The recommendation is still published for cpu (the HPA may go one day).
+  auto target = kubectl(
+      "get vsp web -o 'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
+  EXPECT_FALSE(target.out.empty());
+  // Events are sent in the background: one, on the policy.
+  kube::embedded::testing::KubectlResult event{};
+  for (int i = 0; i < 50 && event.out.empty(); ++i) {
+    if (i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    event = kubectl(
+        "get events --field-selector reason=HorizontalScalerConflict "
+        "-o 'jsonpath={.items[*].involvedObject.kind}'");
+  }
+  EXPECT_EQ(event.out, "VerticalScalingPolicy") << event.err;
+}
+
+}  // namespace
+}  // namespace tailor::controller
