@@ -7,6 +7,8 @@
 #include <functional>
 #include <set>
 
+#include "controller/app/checkpoint_histograms.h"
+#include "controller/app/precise_json.h"
 #include "controller/kube/observe/log.h"
 #include "recommender/checkpoint.h"
 
@@ -39,13 +41,23 @@ std::string at_seconds(recommender::Seconds s) {
 }
 
 bj::object status_json(const CheckpointRecord& r, kube::TimePoint now) {
-  return bj::object{{"version", r.state.substr(0, r.state.find(';'))},
+  bj::object status{{"version", r.state.substr(0, r.state.find(';'))},
                     {"strategy", r.strategy},
                     {"lastUpdateTime", kube::format_rfc3339(now)},
                     {"firstSampleStart", at_seconds(r.samples.first)},
                     {"lastSampleStart", at_seconds(r.samples.last)},
-                    {"totalSamplesCount", r.samples.count},
-                    {"state", r.state}};
+                    {"totalSamplesCount", r.samples.count}};
+  // The vpa strategy's model is VPA's checkpoint: it goes in VPA's fields, not in `state`.
+  if (r.strategy == "vpa") {
+    try {
+      put_vpa_histograms(r.state, status);
+      return status;
+    } catch (const recommender::CheckpointError&) {
+      // Not a vpa state after all: kept as text below, so the next load reports it.
+    }
+  }
+  status["state"] = r.state;
+  return status;
 }
 
 bool same(const recommender::SampleSpan& a, const std::optional<recommender::SampleSpan>& b) {
@@ -86,10 +98,20 @@ CheckpointRecord parse_item(const bj::value& item) {
   }
   if (!status) return r;
   r.strategy = text(*status, "strategy");
-  if (const bj::value* state = field(*status, "state"); state && !state->is_string()) {
+  if (const bj::value* state = field(*status, "state");
+      state && !state->is_string() && !state->is_null()) {
     r.problem = "status.state is not a string";
   }
   r.state = text(*status, "state");
+  if (r.state.empty() && has_vpa_histograms(*status)) {
+    // VPA-shaped: only the vpa strategy's model has this form.
+    if (r.strategy.empty()) r.strategy = "vpa";
+    try {
+      r.state = vpa_state_from_histograms(*status);
+    } catch (const recommender::CheckpointError& e) {
+      if (r.problem.empty()) r.problem = e.what();
+    }
+  }
   return r;
 }
 
@@ -122,14 +144,20 @@ std::string checkpoint_object(const CheckpointRecord& r, kube::TimePoint now) {
 }
 
 std::string checkpoint_status_patch(const CheckpointRecord& r, kube::TimePoint now) {
-  return bj::serialize(bj::object{{"status", status_json(r, now)}});
+  // The whole status is replaced: a merge patch would merge bucketWeights with the previous
+  // write's and keep the fields of another strategy's.
+  bj::array patch;
+  patch.emplace_back(
+      bj::object{{"op", "add"}, {"path", "/status"}, {"value", status_json(r, now)}});
+  return bj::serialize(patch);
 }
 
 std::vector<CheckpointRecord> parse_checkpoint_list(std::string_view json) {
-  bj::error_code ec;
-  bj::value list = bj::parse(json, ec);
-  if (ec) {
-    throw std::runtime_error("VerticalScalingCheckpointList is not JSON: " + ec.message());
+  bj::value list;
+  try {
+    list = parse_precise(json);  // totalWeight reads back bit for bit
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error("VerticalScalingCheckpointList is not JSON: " + std::string(e.what()));
   }
   std::vector<CheckpointRecord> out;
   const bj::value* items = field(list, "items");
@@ -199,12 +227,12 @@ void ModelCheckpoints::restore(const CheckpointRecord& r) {
 void ModelCheckpoints::write(const CheckpointRecord& r, kube::TimePoint now) {
   const kube::ObjectRef status{resources::kVerticalScalingCheckpoints, r.ns, r.name, "status"};
   try {
-    client_.patch(status, kube::PatchType::Merge, checkpoint_status_patch(r, now));
+    client_.patch(status, kube::PatchType::Json, checkpoint_status_patch(r, now));
   } catch (const kube::ApiError& e) {
     if (!e.is_not_found()) throw;
     client_.create({resources::kVerticalScalingCheckpoints, r.ns}, checkpoint_object(r, now));
     // An API server with the status subresource drops status on create.
-    client_.patch(status, kube::PatchType::Merge, checkpoint_status_patch(r, now));
+    client_.patch(status, kube::PatchType::Json, checkpoint_status_patch(r, now));
   }
 }
 

@@ -44,7 +44,8 @@ struct CheckpointRecord {
 // with a hash suffix to fit an object name.
 std::string checkpoint_name(const std::string& policy_name, policy::PolicyApi api,
                             const std::string& container);
-// The whole object (create) and its status as a merge patch (the status subresource).
+// The whole object (create) and its status as a JSON patch replacing /status (the status
+// subresource).
 std::string checkpoint_object(const CheckpointRecord& r, kube::TimePoint now);
 std::string checkpoint_status_patch(const CheckpointRecord& r, kube::TimePoint now);
 // The items of a VerticalScalingCheckpointList; an item that cannot be read comes back with

@@ -129,6 +129,13 @@ TEST_P(CheckpointClusterTest, NewInstanceRecommendsTheSameWithoutNewUsage) {
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("121"), std::string::npos) << table.out;  // samples column
   EXPECT_EQ(kubectl("get vscp web-app -o 'jsonpath={.status.strategy}'").out, GetParam());
+  if (GetParam() == "vpa") {
+    // VPA's checkpoint shape: the histograms are the model (restored below), no compact text.
+    auto weights =
+        kubectl("get vscp web-app -o 'jsonpath={.status.memoryHistogram.bucketWeights}'");
+    EXPECT_NE(weights.out.find("10000"), std::string::npos) << weights.out << weights.err;
+    EXPECT_EQ(kubectl("get vscp web-app -o 'jsonpath={.status.state}'").out, "");
+  }
   // Forget the published recommendation: only the checkpoint can bring it back.
   auto cleared = kubectl(
       R"(patch vsp web --subresource status --type merge -p '{"status":{"recommendation":null}}')");
