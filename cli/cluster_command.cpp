@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cli/cluster_crds.h"
 #include "cli/cluster_nodes.h"
 #include "cli/cluster_process.h"
 
@@ -22,14 +23,16 @@ const char* kUsage =
     "Usage:\n"
     "  tailor cluster up --dir DIR [--nodes N] [--node-allocatable cpu=2,memory=2Gi]...\n"
     "                    [--no-controller] [--controller-arg ARG]... [--agent-arg ARG]...\n"
-    "                    [--bin-dir DIR] [--scripts-dir DIR]\n"
+    "                    [--bin-dir DIR] [--scripts-dir DIR] [--crds-dir DIR]\n"
     "  tailor cluster down --dir DIR\n"
     "up starts, in the background, a real containerd per node, tailor-cluster, one\n"
     "tailor-node-agent per node (embedded mode: it runs the pods) and tailor-controller, writes\n"
-    "DIR/kubeconfig and returns when the nodes are Ready. Repeat --node-allocatable to size nodes\n"
-    "differently (the last one repeats). The controller listens on loopback ports of its own\n"
-    "choosing (DIR/controller.ports), registers its admission webhook, and the agents stream\n"
-    "usage to it; --controller-arg / --agent-arg pass extra flags to those processes.\n"
+    "DIR/kubeconfig, installs the chart's CRDs (VerticalScalingPolicy, ...; --crds-dir, else\n"
+    "charts/tailor/crds above the binary) and returns when the nodes are Ready. Repeat\n"
+    "--node-allocatable to size nodes differently (the last one repeats). The controller\n"
+    "listens on loopback ports of its own choosing (DIR/controller.ports), registers its\n"
+    "admission webhook, and the agents stream usage to it; --controller-arg / --agent-arg pass\n"
+    "extra flags to those processes.\n"
     "down stops everything and removes the containers and cgroups it made; logs stay in DIR.\n"
     "Both need root.\n";
 
@@ -194,6 +197,8 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
   try {
     node_sizes(options);  // bad flags fail before anything starts
     const fs::path scripts = scripts_dir(options);
+    const std::vector<std::string> crds =
+        chart_crd_files(chart_crds_dir(options.crds_dir, self_dir()));
     const fs::path cluster = binary(options, "tailor-cluster", "build the tailor-cluster target");
     const auto controller = options.controller ? binary(options, "tailor-controller",
                                                         "build it, or pass --no-controller")
@@ -204,6 +209,10 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
                       "--write-kubeconfig", (dir / "kubeconfig").string()},
                      dir / "cluster.log", dir / "cluster.pid");
     wait_for_file(dir / "kubeconfig", dir / "cluster.pid", dir / "cluster.log");
+    // Before the controller: its policy and checkpoint informers list these from the start.
+    install_chart_crds(dir / "kubeconfig", crds);
+    out << "installed " << crds.size() << " CRD(s) from "
+        << fs::path(crds[0]).parent_path().string() << "\n";
     Started started;
     started.watched_pid_files.push_back(dir / "cluster.pid");
     const std::string usage_endpoint =
@@ -261,6 +270,8 @@ ClusterUpOptions parse_cluster_up(const std::vector<std::string>& args) {
       options.bin_dir = take();
     } else if (flag == "--scripts-dir") {
       options.scripts_dir = take();
+    } else if (flag == "--crds-dir") {
+      options.crds_dir = take();
     } else {
       throw std::invalid_argument("unknown flag " + flag);
     }

@@ -17,6 +17,7 @@ struct ClusterUpOptions {
   bool controller = true;
   std::string bin_dir;      // "" : next to the tailor binary
   std::string scripts_dir;  // "" : the checkout's scripts/containerd
+  std::string crds_dir;     // "" : the checkout's charts/tailor/crds
   int ready_timeout_seconds = 90;
   std::vector<std::string> controller_args;  // appended to tailor-controller's command line
   std::vector<std::string> agent_args;       // appended to every tailor-node-agent's
