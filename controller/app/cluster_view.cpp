@@ -5,6 +5,7 @@
 
 #include "actuator/decode_inputs.h"
 #include "actuator/eligibility.h"
+#include "controller/app/lean_pod.h"
 #include "controller/app/hpa_view.h"
 #include "controller/kube/client/informer.h"
 #include "controller/kube/client/list_watch.h"
@@ -37,41 +38,6 @@ struct NamespacedLimitRange {
   std::string ns;
   std::vector<actuator::LimitRangeItem> items;
 };
-
-void release(std::string& s) { std::string().swap(s); }
-
-void lean(kube::ContainerStatus& s) {
-  release(s.image);
-  release(s.image_id);
-  release(s.container_id);
-  if (s.state.running) release(s.state.running->started_at);
-  if (s.last_state.running) release(s.last_state.running->started_at);
-}
-
-// What the informer keeps of a pod: the controller reads its metadata (labels, owners, the
-// mirror-pod annotation), the containers' names, resources and resize policies, and the status
-// resizes are judged by; images, container ids, IPs and other annotations are dropped and
-// vectors cut to size (at 100,000 pods this is hundreds of MB; see bench/RESULTS.md).
-kube::Pod lean_pod(kube::Pod pod) {
-  release(pod.metadata.generate_name);
-  std::erase_if(pod.metadata.annotations,
-                [](const auto& a) { return a.first != actuator::kMirrorPodAnnotation; });
-  for (auto* containers : {&pod.spec.containers, &pod.spec.init_containers}) {
-    for (kube::Container& c : *containers) {
-      release(c.image);
-      c.resize_policy.shrink_to_fit();
-    }
-    containers->shrink_to_fit();
-  }
-  for (auto* statuses : {&pod.status.container_statuses, &pod.status.init_container_statuses}) {
-    for (kube::ContainerStatus& s : *statuses) lean(s);
-    statuses->shrink_to_fit();
-  }
-  pod.status.conditions.shrink_to_fit();
-  release(pod.status.host_ip);
-  release(pod.status.pod_ip);
-  return pod;
-}
 
 using OwnerInformers =
     std::vector<std::pair<std::string, std::unique_ptr<Informer<kube::PartialObjectMetadata>>>>;

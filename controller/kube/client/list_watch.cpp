@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <optional>
+
 #include "controller/kube/client/store_meta.h"
 
 namespace tailor::kube::cache {
@@ -43,12 +45,20 @@ void read_items(od::value value, ListPage& page) {
   }
 }
 
+// A parser sized for a page of 500 pods holds tens of MB of structural indexes; kept per informer
+// thread between relists it is dead weight (bench/RESULTS.md "Scale"), so documents above this
+// size get a parser of their own, freed with the page. Small documents (watch events, Status
+// bodies, small pages) reuse the thread's parser.
+constexpr std::size_t kSharedParserLimit = 1 << 20;
+
 // Runs `read` over the top-level fields of a JSON object, turning simdjson errors into
 // DecodeError that says which document was malformed.
 template <class Read>
 void for_each_field(std::string_view json, std::string_view what, Read read) {
   try {
-    thread_local od::parser parser;
+    thread_local od::parser shared;
+    std::optional<od::parser> own;
+    od::parser& parser = json.size() > kSharedParserLimit ? own.emplace() : shared;
     simdjson::padded_string padded(json);
     od::document doc = parser.iterate(padded);
     for (auto field : doc.get_object())
