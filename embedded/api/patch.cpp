@@ -207,6 +207,8 @@ const std::map<std::string, std::string, std::less<>>& merge_keys() {
       {"addresses", "type"},
       {"volumeDevices", "devicePath"},
       {"topologySpreadConstraints", "topologyKey"},
+      // admissionregistration/v1 (Mutating|Validating)WebhookConfiguration.webhooks.
+      {"webhooks", "name"},
   };
   return kKeys;
 }

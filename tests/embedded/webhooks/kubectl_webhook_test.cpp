@@ -239,6 +239,26 @@ TEST_F(KubectlWebhookTest, SelectorsLimitWhatIsSentToTheWebhook) {
   EXPECT_EQ(kubectl("get pod web -o jsonpath={.metadata.labels.mutated}").out, "yes");
 }
 
+// kubectl's re-apply sends a strategic merge patch of the changed fields only; webhooks merge by
+// name (patchMergeKey), so the fields left out (sideEffects, rules, ...) stay.
+TEST_F(KubectlWebhookTest, ReapplyOfAChangedConfigurationMergesWebhooksByName) {
+  std::string client = url_config("/mutate", hooks_.port());
+  write("hook.yaml", configuration("mutate", client, "Fail"));
+  ASSERT_EQ(kubectl("apply -f hook.yaml").exit_code, 0);
+  write("hook.yaml", configuration("mutate", client, "Ignore", 7));
+  KubectlResult r = kubectl("apply -f hook.yaml");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "mutatingwebhookconfiguration.admissionregistration.k8s.io/mutate configured\n");
+  EXPECT_EQ(kubectl("get mutatingwebhookconfiguration mutate -o jsonpath="
+                    "'{.webhooks[*].name} {.webhooks[0].failurePolicy} "
+                    "{.webhooks[0].timeoutSeconds} {.webhooks[0].sideEffects} "
+                    "{.webhooks[0].rules[0].resources}'")
+                .out,
+            R"(mutate.tailor.dev Ignore 7 None ["pods"])");
+  ASSERT_EQ(run_pod("web").exit_code, 0);
+  EXPECT_EQ(hooks_.reviews().size(), 1u);
+}
+
 TEST_F(KubectlWebhookTest, InvalidConfigurationsAreRejected) {
   std::string yaml = configuration("bad", url_config("/mutate", hooks_.port()), "Sometimes", 31);
   write("bad.yaml", yaml);
