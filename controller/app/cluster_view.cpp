@@ -5,8 +5,8 @@
 
 #include "actuator/decode_inputs.h"
 #include "actuator/eligibility.h"
-#include "controller/app/lean_pod.h"
 #include "controller/app/hpa_view.h"
+#include "controller/app/lean_pod.h"
 #include "controller/kube/client/informer.h"
 #include "controller/kube/client/list_watch.h"
 #include "controller/kube/model/decode.h"
@@ -252,6 +252,14 @@ std::optional<actuator::LimitRangeItem> ClusterView::limit_range(const std::stri
 std::shared_ptr<const kube::Pod> ClusterView::pod(const std::string& ns,
                                                   const std::string& name) const {
   return impl_->pods.store().get(ns, name);
+}
+
+kube::ResourceList ClusterView::largest_allocatable() const {
+  kube::ResourceList out;
+  for (const auto& node : impl_->nodes.store().list()) {
+    kube::max_resources(out, node->status.allocatable);
+  }
+  return out;
 }
 
 actuator::HpaConflict ClusterView::hpa_conflict(const policy::EffectivePolicy& policy) const {

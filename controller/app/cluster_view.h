@@ -44,6 +44,9 @@ class ClusterView {
   // The namespace's LimitRange items merged as VPA does; nullopt when none.
   std::optional<actuator::LimitRangeItem> limit_range(const std::string& ns) const;
   std::shared_ptr<const kube::Pod> pod(const std::string& ns, const std::string& name) const;
+  // Per resource, the most any node has allocatable (for the webhook: a pod no node can hold
+  // is never proposed).
+  kube::ResourceList largest_allocatable() const;
   // The HPAs that scale the policy's target on cpu or memory (for the webhook).
   actuator::HpaConflict hpa_conflict(const policy::EffectivePolicy& policy) const;
 

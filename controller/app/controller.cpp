@@ -463,6 +463,7 @@ webhook::AdmissionResponse Controller::admit(const webhook::AdmissionRequest& re
        .policy = &*p->effective,
        .recommendations = capped_for_pod(pod, *p->effective, recs, lr ? &*lr : nullptr),
        .limit_range = lr ? &*lr : nullptr,
+       .largest_allocatable = impl_->view.largest_allocatable(),
        .hpa_resources = impl_->view.hpa_conflict(*p->effective).resources,
        .at_creation = true});
   if (plan.empty()) return out;

@@ -47,8 +47,10 @@ constexpr const char* kRunning = R"({"status":{"phase":"Running","startTime":"20
 
 class ControllerClusterTest : public kube::embedded::testing::KubectlClusterTest {
  protected:
+  virtual const char* nodes() const { return kNodes; }
+
   ClusterOptions cluster_options() override {
-    std::ofstream(nodes_file()) << kNodes;
+    std::ofstream(nodes_file()) << nodes();
     ClusterOptions o;
     o.nodes_file = nodes_file();
     o.control_loops = false;  // the test plays the node: pod status is its own
@@ -95,6 +97,27 @@ class ControllerClusterTest : public kube::embedded::testing::KubectlClusterTest
 
   // The informers see what kubectl wrote a moment ago.
   void settle() { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }
+
+  // The MutatingWebhookConfiguration that sends pod creations to `hook`.
+  void register_webhook(const webhook::WebhookServer& hook) {
+    write("hook.yaml", R"(apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: tailor}
+webhooks:
+- name: pods.tailor.dev
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  failurePolicy: Ignore
+  timeoutSeconds: 2
+  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+  clientConfig:
+    url: )" + hook.url() +
+                           R"(
+    caBundle: )" + kube::base64_encode(hook.ca_pem()) +
+                           "\n");
+    auto registered = kubectl("apply -f hook.yaml");
+    ASSERT_EQ(registered.exit_code, 0) << registered.err;
+  }
 
   // Two hours of the app using a whole core and 400 MiB, ending now.
   void feed_usage(Controller& c) {
@@ -211,23 +234,7 @@ TEST_F(ControllerClusterTest, WebhookSizesNewPodsThroughTheApiServer) {
   webhook::WebhookServer hook({.address = "127.0.0.1", .dns_names = {"localhost"}},
                               [&](const webhook::AdmissionRequest& r) { return c->admit(r); });
   hook.start();
-  write("hook.yaml", R"(apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingWebhookConfiguration
-metadata: {name: tailor}
-webhooks:
-- name: pods.tailor.dev
-  admissionReviewVersions: [v1]
-  sideEffects: None
-  failurePolicy: Ignore
-  timeoutSeconds: 2
-  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
-  clientConfig:
-    url: )" + hook.url() +
-                         R"(
-    caBundle: )" + kube::base64_encode(hook.ca_pem()) +
-                         "\n");
-  auto registered = kubectl("apply -f hook.yaml");
-  ASSERT_EQ(registered.exit_code, 0) << registered.err;
+  register_webhook(hook);
   settle();
   c->run_pass(now());
   feed_usage(*c);
@@ -244,6 +251,44 @@ webhooks:
       "get vsp web -o "
       "'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
   EXPECT_EQ(cpu.out, target.out);
+  EXPECT_GE(hook.stats().patched, 1u);
+}
+
+// A node of half a core: the recommendation (over a core) is capped by the webhook to what
+// the largest node can hold, and the 2:1 limit with it, so the new pod can be scheduled.
+class SmallNodeClusterTest : public ControllerClusterTest {
+ protected:
+  const char* nodes() const override {
+    return R"(nodes:
+- name: node-1
+  capacity: {cpu: 500m, memory: 8Gi, pods: "110"}
+)";
+  }
+};
+
+TEST_F(SmallNodeClusterTest, WebhookNeverProposesMoreThanTheLargestNode) {
+  apply_policy("InPlaceOrRecreate");
+  auto c = start_controller();
+  webhook::WebhookServer hook({.address = "127.0.0.1", .dns_names = {"localhost"}},
+                              [&](const webhook::AdmissionRequest& r) { return c->admit(r); });
+  hook.start();
+  register_webhook(hook);
+  settle();
+  c->run_pass(now());
+  feed_usage(*c);
+  c->run_pass(now());
+  auto target = kubectl(
+      "get vsp web -o "
+      "'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
+  ASSERT_GT(kube::Quantity::parse(target.out).as_double(), 0.5) << target.out;
+  std::string second = kPod;
+  second.replace(second.find("web-1"), 5, "web-2");
+  write("pod2.json", second);
+  ASSERT_EQ(kubectl("create -f pod2.json").exit_code, 0);
+  auto cpu = kubectl(
+      "get pod web-2 -o 'jsonpath={.spec.containers[0].resources.requests.cpu} "
+      "{.spec.containers[0].resources.limits.cpu}'");
+  EXPECT_EQ(cpu.out, "500m 500m");
   EXPECT_GE(hook.stats().patched, 1u);
 }
 
