@@ -1,7 +1,10 @@
 // tailor-cluster at scale (issue 3): N pods loaded straight into the store, then over HTTPS
 // through the real server: one full list, the same list paginated, and W concurrent watchers
 // receiving U pod updates. Prints RSS per pod next to the mean pod JSON size.
-// Usage: bench_cluster_scale [pods=100000] [watchers=100] [updates=10000]
+// Usage: bench_cluster_scale [pods=100000] [watchers=100] [updates=10000] [list_runs=3]
+//        [paged_runs=2] [https|http] (fewer runs to profile one phase; http: the plain server)
+#include <sys/resource.h>
+
 #include <atomic>
 #include <boost/json.hpp>
 #include <chrono>
@@ -31,6 +34,21 @@ long rss_kib() {
     if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
   }
   return 0;
+}
+
+// CPU time of the whole process (server and client threads): unlike wall time, it does not grow
+// when the shared machine is busy.
+double cpu_seconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return secs(u.ru_utime) + secs(u.ru_stime);
+}
+
+long minor_faults() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  return u.ru_minflt;
 }
 
 double seconds_since(Clock::time_point start) {
@@ -119,23 +137,29 @@ void list_breakdown(ObjectStore& store) {
       listed, joined, size / 1048576.0, freed);
 }
 
-void full_list(const Cluster& cluster, int pods) {
+void full_list(const Cluster& cluster, int pods, int runs) {
   http::Client client(client_options(cluster));
-  for (int run = 0; run < 3; ++run) {
+  for (int run = 0; run < runs; ++run) {
     auto start = Clock::now();
+    double cpu = cpu_seconds();
+    long faults = minor_faults();
     http::ClientResponse r = client.send(get(cluster, "/api/v1/pods"));
     double transfer = seconds_since(start);
+    cpu = cpu_seconds() - cpu;
+    faults = minor_faults() - faults;
     std::size_t items = count_owned_pods(r.body);
-    std::printf("full list run %d: HTTP %d, %zu items, %.1f MiB, %.3f s (no client parse)\n", run,
-                r.status, items, r.body.size() / 1048576.0, transfer);
+    std::printf(
+        "full list run %d: HTTP %d, %zu items, %.1f MiB, %.3f s, %.3f CPU s server+client, "
+        "%ld page faults (no client parse)\n",
+        run, r.status, items, r.body.size() / 1048576.0, transfer, cpu, faults);
     if (static_cast<int>(items) != pods) std::printf("  MISMATCH: expected %d\n", pods);
     std::printf("  RSS with the response held: %ld MiB\n", rss_kib() / 1024);
   }
 }
 
-void paginated_list(const Cluster& cluster, int pods) {
+void paginated_list(const Cluster& cluster, int pods, int runs) {
   http::Client client(client_options(cluster));
-  for (int run = 0; run < 2; ++run) {
+  for (int run = 0; run < runs; ++run) {
     auto start = Clock::now();
     std::size_t items = 0, pages = 0, bytes = 0;
     std::string token;
@@ -191,6 +215,7 @@ void watchers(Cluster& cluster, const std::vector<std::string>& keys, int count,
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   auto start = Clock::now();
+  double cpu = cpu_seconds();
   for (int u = 0; u < updates; ++u) {
     const std::string& key = keys[u % keys.size()];
     auto slash = key.find('/');
@@ -204,10 +229,11 @@ void watchers(Cluster& cluster, const std::vector<std::string>& keys, int count,
   double written = seconds_since(start);
   while (done < count) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   double all_seen = seconds_since(start);
+  cpu = cpu_seconds() - cpu;
   std::printf(
       "%d watchers x %d updates: writes %.3f s, all watchers saw all %.3f s "
-      "(%.0f events/s delivered)\n",
-      count, updates, written, all_seen, count * static_cast<double>(updates) / all_seen);
+      "(%.0f events/s delivered), %.1f CPU s server+client\n",
+      count, updates, written, all_seen, count * static_cast<double>(updates) / all_seen, cpu);
   stop = true;
   cluster.store().stop_watches();
   for (std::thread& t : threads) t.join();
@@ -219,10 +245,14 @@ int main(int argc, char** argv) {
   const int pod_count = argc > 1 ? std::atoi(argv[1]) : 100000;
   const int watcher_count = argc > 2 ? std::atoi(argv[2]) : 100;
   const int update_count = argc > 3 ? std::atoi(argv[3]) : 10000;
+  const int list_runs = argc > 4 ? std::atoi(argv[4]) : 3;
+  const int paged_runs = argc > 5 ? std::atoi(argv[5]) : 2;
+  const bool tls = argc <= 6 || std::string(argv[6]) != "http";
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
 
-  Cluster cluster(ClusterOptions{.control_loops = false});
+  Cluster cluster(ClusterOptions{.tls = tls, .control_loops = false});
   cluster.start();
+  std::printf("server %s\n", cluster.url().c_str());
   const std::vector<bj::object> templates = pod_templates();
   ensure_namespaces(cluster.store(), templates);
   const ResourceInfo& pods = *find_resource("", "v1", "pods");
@@ -251,8 +281,8 @@ int main(int argc, char** argv) {
       pod_count, load, before / 1024, after / 1024, per_pod, mean_json, per_pod - mean_json);
 
   list_breakdown(cluster.store());
-  full_list(cluster, pod_count);
-  paginated_list(cluster, pod_count);
+  full_list(cluster, pod_count, list_runs);
+  paginated_list(cluster, pod_count, paged_runs);
   watchers(cluster, keys, watcher_count, update_count);
   cluster.stop();
 }

@@ -20,21 +20,30 @@ std::size_t parse_limit(const std::optional<std::string>& text) {
   return static_cast<std::size_t>(v);
 }
 
+// What a list body points into while it is written: its head and the stored revisions.
+struct ListText {
+  std::string head;
+  std::vector<StoredPtr> items;
+};
+
 // The list's head object ({"kind",...,"metadata":{...}}) with "items" appended: the stored JSON
-// texts joined as they are, never re-serialised.
-std::string list_body(std::string head, const std::vector<StoredPtr>& items) {
-  std::size_t size = head.size() + 16;
-  for (const StoredPtr& o : items) size += o->json().size() + 1;
-  std::string body = std::move(head);
-  body.reserve(size);
-  body.pop_back();  // the head's closing brace
-  body += R"(,"items":[)";
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) body += ',';
-    body += items[i]->json();
+// texts as they are, never re-serialised nor joined into one string (100k pods are over 1 GB):
+// the server writes the pieces straight from the store's shared texts.
+http::ServerResponse list_response(std::string head, std::vector<StoredPtr> items) {
+  auto text = std::make_shared<ListText>(ListText{std::move(head), std::move(items)});
+  text->head.pop_back();  // the head's closing brace
+  text->head += R"(,"items":[)";
+  http::ServerResponse response = json_response(200, "");
+  std::vector<std::string_view>& pieces = response.more_body.pieces;
+  pieces.reserve(2 * text->items.size() + 2);
+  pieces.emplace_back(text->head);
+  for (std::size_t i = 0; i < text->items.size(); ++i) {
+    if (i) pieces.emplace_back(",");
+    pieces.emplace_back(text->items[i]->json());
   }
-  body += "]}";
-  return body;
+  pieces.emplace_back("]}");
+  response.more_body.owner = std::move(text);
+  return response;
 }
 
 }  // namespace
@@ -104,7 +113,7 @@ http::ServerResponse list_objects(const RestContext& c) {
     return json_response(200, bj::serialize(table), kTableType);
   }
   bj::object head{{"kind", r.list_kind()}, {"apiVersion", r.api_version()}, {"metadata", meta}};
-  return json_response(200, list_body(bj::serialize(head), page.items));
+  return list_response(bj::serialize(head), std::move(page.items));
 }
 
 http::ServerResponse get_object(const RestContext& c) {

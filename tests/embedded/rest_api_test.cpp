@@ -79,6 +79,36 @@ TEST_F(RestApiTest, ListPagination) {
   EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "c", "d", "e"}));
 }
 
+// A list is the stored texts of its items written as they are behind the list's head: over a
+// MiB here, so the server writes it in pieces and the client reads it straight into its body.
+TEST_F(RestApiTest, LargeListIsTheStoredObjectsJoined) {
+  const std::string value(40 * 1024, 'x');
+  std::vector<std::string> stored;
+  for (int i = 0; i < 40; ++i) {
+    std::string name = "big-" + std::to_string(100 + i);
+    client_->create(configmaps(), R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" +
+                                      name + R"("},"data":{"k":")" + value + R"("}})");
+    stored.push_back(client_->get(configmaps(name)));
+  }
+  std::string list = client_->list(configmaps());
+  std::string rv(bj::parse(list).at("metadata").at("resourceVersion").as_string());
+  std::string expected =
+      R"({"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":")" + rv +
+      R"("},"items":[)";
+  for (std::size_t i = 0; i < stored.size(); ++i) expected += (i ? "," : "") + stored[i];
+  expected += "]}";
+  ASSERT_GT(list.size(), 1u << 20);
+  EXPECT_EQ(list, expected);
+  EXPECT_EQ(client_->list(configmaps(), {.limit = 1000}), expected);  // same connection reused
+}
+
+TEST_F(RestApiTest, EmptyListHasEmptyItems) {
+  std::string list = client_->list({kConfigMaps, "kube-system"});
+  std::string rv(bj::parse(list).at("metadata").at("resourceVersion").as_string());
+  EXPECT_EQ(list, R"({"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":")" +
+                      rv + R"("},"items":[]})");
+}
+
 TEST_F(RestApiTest, InvalidSelectorIsBadRequest) {
   try {
     client_->list(configmaps(), {.label_selector = "a in (b"});

@@ -9,6 +9,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_range.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
@@ -45,6 +46,12 @@ std::string_view find_header(const Headers& headers, std::string_view name) {
     if (iequals(key, name)) return value;
   }
   return {};
+}
+
+std::size_t BodyPieces::size() const {
+  std::size_t total = 0;
+  for (std::string_view piece : pieces) total += piece.size();
+  return total;
 }
 
 std::optional<std::string> ServerRequest::query_param(std::string_view name) const {
@@ -138,6 +145,79 @@ ServerRequest to_server_request(bhttp::request<bhttp::string_body>&& req, PeerId
   return out;
 }
 
+// An SSL stream encrypts one buffer of a sequence per call, so many small buffers (a chunk's
+// size line, a list's "," between objects) would each become a TLS record and a system call of
+// their own: for TLS a sequence is copied into one block first. A plain socket takes the
+// sequence as it is (writev).
+template <class Buffers>
+void write_buffers(tcp::socket& socket, const Buffers& buffers, error_code& ec) {
+  net::write(socket, buffers, ec);
+}
+template <class Buffers>
+void write_buffers(ssl::stream<tcp::socket&>& stream, const Buffers& buffers, error_code& ec) {
+  std::string block(net::buffer_size(buffers), '\0');
+  net::buffer_copy(net::buffer(block), buffers);
+  net::write(stream, net::buffer(block), ec);
+}
+
+// Blocks of this size (many TLS records each) carry a body given in pieces over TLS.
+constexpr std::size_t kTlsBlock = 256 * 1024;
+// Buffers per writev on a plain socket (the kernel's IOV_MAX is 1024).
+constexpr std::size_t kWritevBatch = 256;
+
+// A body given in pieces, written without joining it: through one reused block per kTlsBlock
+// bytes over TLS, as batches of writev on a plain socket.
+void write_body_pieces(ssl::stream<tcp::socket&>& stream,
+                       const std::vector<std::string_view>& pieces, error_code& ec) {
+  std::size_t size = 0;
+  for (std::string_view piece : pieces) size += piece.size();
+  std::string block;
+  block.reserve(std::min(size, kTlsBlock));
+  auto flush = [&] {
+    if (!block.empty()) net::write(stream, net::buffer(block), ec);
+    block.clear();
+  };
+  for (std::string_view piece : pieces) {
+    while (!piece.empty() && !ec) {
+      std::size_t n = std::min(piece.size(), kTlsBlock - block.size());
+      block.append(piece.substr(0, n));
+      piece.remove_prefix(n);
+      if (block.size() == kTlsBlock) flush();
+    }
+    if (ec) return;
+  }
+  flush();
+}
+void write_body_pieces(tcp::socket& socket, const std::vector<std::string_view>& pieces,
+                       error_code& ec) {
+  std::vector<net::const_buffer> batch;
+  batch.reserve(kWritevBatch);
+  for (std::size_t i = 0; i < pieces.size() && !ec; i += batch.size()) {
+    batch.clear();
+    for (std::size_t j = i; j < pieces.size() && batch.size() < kWritevBatch; ++j) {
+      batch.emplace_back(pieces[j].data(), pieces[j].size());
+    }
+    net::write(socket, batch, ec);
+  }
+}
+
+// The serialised header of a response whose body is written separately.
+std::string header_text(bhttp::response<bhttp::empty_body>& res) {
+  bhttp::response_serializer<bhttp::empty_body> serializer(res);
+  serializer.split(true);
+  std::string text;
+  error_code ec;
+  while (!ec && !serializer.is_header_done()) {
+    serializer.next(ec, [&](error_code&, const auto& buffers) {
+      for (net::const_buffer b : boost::beast::buffers_range_ref(buffers)) {
+        text.append(static_cast<const char*>(b.data()), b.size());
+      }
+      serializer.consume(net::buffer_size(buffers));
+    });
+  }
+  return text;
+}
+
 template <class Stream>
 class ExchangeImpl final : public Exchange {
  public:
@@ -155,6 +235,7 @@ class ExchangeImpl final : public Exchange {
   void respond(ServerResponse response) override {
     if (state_ != State::Pending) throw std::logic_error("http exchange: response already started");
     state_ = State::Done;
+    if (!response.more_body.pieces.empty()) return respond_in_pieces(response);
     bhttp::response<bhttp::string_body> res;
     res.result(static_cast<unsigned>(response.status));
     res.version(version_);
@@ -182,13 +263,19 @@ class ExchangeImpl final : public Exchange {
     if (ec) peer_gone_ = true;
   }
 
-  bool write(std::string_view chunk) override {
+  bool write(std::string_view chunk) override { return write_pieces({&chunk, 1}); }
+
+  bool write_pieces(std::span<const std::string_view> pieces) override {
     if (state_ != State::Streaming)
       throw std::logic_error("http exchange: write() before start_stream()");
     if (peer_gone_ || stop_.stopping) return false;
-    if (chunk.empty()) return true;  // an empty chunk would end the stream
+    std::vector<net::const_buffer> buffers;
+    for (std::string_view piece : pieces) {
+      if (!piece.empty()) buffers.emplace_back(piece.data(), piece.size());
+    }
+    if (buffers.empty()) return true;  // an empty chunk would end the stream
     error_code ec;
-    net::write(stream_, bhttp::make_chunk(net::const_buffer(chunk.data(), chunk.size())), ec);
+    write_buffers(stream_, bhttp::make_chunk(buffers), ec);
     if (ec) peer_gone_ = true;
     return !peer_gone_;
   }
@@ -198,7 +285,7 @@ class ExchangeImpl final : public Exchange {
     state_ = State::Done;
     if (peer_gone_) return;
     error_code ec;
-    net::write(stream_, bhttp::make_chunk_last(), ec);
+    write_buffers(stream_, bhttp::make_chunk_last(), ec);
     if (ec) peer_gone_ = true;
   }
 
@@ -234,6 +321,22 @@ class ExchangeImpl final : public Exchange {
 
  private:
   enum class State { Pending, Streaming, Done, Aborted };
+
+  // The same header as respond() would send (Content-Length last), then body and more_body.
+  void respond_in_pieces(ServerResponse& response) {
+    bhttp::response<bhttp::empty_body> res;
+    res.result(static_cast<unsigned>(response.status));
+    res.version(version_);
+    for (auto& [name, value] : response.headers) res.insert(name, value);
+    res.keep_alive(keep_alive_);
+    res.content_length(response.body.size() + response.more_body.size());
+    std::string head = header_text(res);
+    std::vector<std::string_view>& pieces = response.more_body.pieces;
+    pieces.insert(pieces.begin(), {head, response.body});
+    error_code ec;
+    write_body_pieces(stream_, pieces, ec);
+    if (ec) peer_gone_ = true;
+  }
 
   bool over() {
     if (stop_.stopping || peer_gone_ || state_ == State::Aborted) return true;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -39,10 +40,20 @@ struct ServerRequest {
   std::optional<std::string> query_param(std::string_view name) const;
 };
 
+// Body text owned elsewhere (e.g. a list's shared stored objects), sent as it is: a large body
+// need not be joined into one string first. `owner` keeps what the pieces point into alive
+// until the response is written.
+struct BodyPieces {
+  std::vector<std::string_view> pieces{};
+  std::shared_ptr<const void> owner{};
+  std::size_t size() const;
+};
+
 struct ServerResponse {
   int status = 200;
   Headers headers{};  // Content-Type, Retry-After, ...; Content-Length is set by the server
   std::string body{};
+  BodyPieces more_body{};  // sent after `body`, as part of the same body
 };
 
 // One request and its answer. A handler either calls respond() once, or streams:
@@ -55,6 +66,8 @@ class Exchange {
   virtual void start_stream(int status, Headers headers) = 0;
   // Sends one chunk now; false once the peer has gone (the handler should return).
   virtual bool write(std::string_view chunk) = 0;
+  // Sends one chunk made of these pieces, without joining them into one string first.
+  virtual bool write_pieces(std::span<const std::string_view> pieces) = 0;
   virtual void finish() = 0;
   // Drops the TCP connection without a proper end (tests use it to simulate failures).
   virtual void abort() = 0;
