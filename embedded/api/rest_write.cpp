@@ -200,6 +200,7 @@ http::ServerResponse create_checked(const RestContext& c, bj::object o) {
   std::vector<std::string> warnings =
       check_unknown_fields(*c.target.resource, o, field_validation(c));
   metadata(o).erase("resourceVersion");
+  metadata(o).erase("uid");  // the server's to choose (admission may, for a Job's selector)
   validate_create(*c.target.resource, o);
   apply_create_defaults(*c.target.resource, o);
   append(warnings, admit(c, AdmissionOperation::Create, o, nullptr));

@@ -16,23 +16,27 @@ ObjectPtr bind_pod(ObjectStore& store, const std::string& ns, const std::string&
                    const std::string& node, const std::string& uid) {
   const ResourceInfo& pods = pods_resource();
   std::string now = format_rfc3339(system_now());
-  ObjectPtr bound = store.modify(pods, ns, name, [&](const bj::object& pod) {
-    if (!uid.empty() && uid != meta_string(pod, "uid")) {
-      throw conflict({"", "pods/binding"}, name, "the UID in the binding does not match the pod");
-    }
-    std::string current = string_at(pod, "spec.nodeName");
-    if (!current.empty()) {
-      throw conflict({"", "pods/binding"}, name,
-                     "pod " + name + " is already assigned to node \"" + current + "\"");
-    }
-    if (is_terminating(pod)) {
-      throw conflict({"", "pods/binding"}, name,
-                     "pod " + name + " is being deleted, cannot be assigned to a host");
-    }
-    bj::object next = pod;
-    next["spec"].as_object()["nodeName"] = node;
-    return next;
-  });
+  ObjectPtr bound = store.modify(
+      pods, ns, name,
+      [&](const bj::object& pod) {
+        if (!uid.empty() && uid != meta_string(pod, "uid")) {
+          throw conflict({"", "pods/binding"}, name,
+                         "the UID in the binding does not match the pod");
+        }
+        std::string current = string_at(pod, "spec.nodeName");
+        if (!current.empty()) {
+          throw conflict({"", "pods/binding"}, name,
+                         "pod " + name + " is already assigned to node \"" + current + "\"");
+        }
+        if (is_terminating(pod)) {
+          throw conflict({"", "pods/binding"}, name,
+                         "pod " + name + " is being deleted, cannot be assigned to a host");
+        }
+        bj::object next = pod;
+        next["spec"].as_object()["nodeName"] = node;
+        return next;
+      },
+      UpdateScope::Binding);
   return store.modify(
       pods, ns, name,
       [&](const bj::object& pod) {

@@ -130,7 +130,7 @@ struct ObjectStore::Impl {
       if (r.has_subresource("status")) {
         set_or_erase(result, "status", current.if_contains("status"));
       }
-      if (r.tracks_generation) {
+      if (r.tracks_generation && scope != UpdateScope::Binding) {
         const bj::value* before = current.if_contains("spec");
         const bj::value* after = result.if_contains("spec");
         bool changed = (before == nullptr) != (after == nullptr) || (before && *before != *after);
@@ -226,7 +226,7 @@ ObjectPtr ObjectStore::create(const ResourceInfo& r, bj::object object) {
     meta["name"] = name;
   }
   if (impl_->find(r, ns, name)) throw already_exists(r.group_resource(), name);
-  meta["uid"] = new_uid();
+  if (meta_string(object, "uid").empty()) meta["uid"] = new_uid();  // else admission chose it
   meta["creationTimestamp"] = impl_->now();
   meta.erase("deletionTimestamp");
   if (r.tracks_generation) {

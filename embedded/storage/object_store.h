@@ -61,7 +61,9 @@ class Watch {
   std::shared_ptr<State> state_;
 };
 
-enum class UpdateScope { Main, Status };
+// Binding: as Main without the generation bump (kube-apiserver's pods/binding writes spec.nodeName
+// straight to storage, past the pod strategy that bumps generation).
+enum class UpdateScope { Main, Status, Binding };
 
 struct Preconditions {
   std::string uid{};
