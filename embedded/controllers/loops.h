@@ -19,6 +19,8 @@ std::unique_ptr<ControlLoop> make_deployment_controller(ObjectStore& store);
 std::unique_ptr<ControlLoop> make_replicaset_controller(ObjectStore& store, SharedExtensions ext);
 std::unique_ptr<ControlLoop> make_statefulset_controller(ObjectStore& store, SharedExtensions ext);
 std::unique_ptr<ControlLoop> make_daemonset_controller(ObjectStore& store, SharedExtensions ext);
+std::unique_ptr<ControlLoop> make_job_controller(ObjectStore& store, SharedExtensions ext);
+std::unique_ptr<ControlLoop> make_cronjob_controller(ObjectStore& store, SharedExtensions ext);
 std::unique_ptr<ControlLoop> make_garbage_collector(ObjectStore& store);
 std::unique_ptr<ControlLoop> make_disruption_controller(ObjectStore& store);
 

@@ -26,6 +26,8 @@ std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
   loops.push_back(make_deployment_controller(store));
   loops.push_back(make_statefulset_controller(store, shared));
   loops.push_back(make_daemonset_controller(store, shared));
+  loops.push_back(make_job_controller(store, shared));
+  loops.push_back(make_cronjob_controller(store, shared));
   loops.push_back(make_garbage_collector(store));
   loops.push_back(make_disruption_controller(store));
   loops.push_back(make_quota_controller(store));

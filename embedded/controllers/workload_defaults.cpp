@@ -69,6 +69,29 @@ void default_job(bj::object& spec) {
   default_template(object_field(spec, "template"));
 }
 
+// generateSelector (the Job strategy): unless manualSelector, a Job selects its pods by its uid
+// and its template carries the Job's labels. The uid is chosen here, before storage (which keeps
+// a uid admission chose), because the selector is stored with the Job.
+void generate_job_selector(bj::object& job) {
+  bj::object& spec = object_field(job, "spec");
+  const bj::value* manual = spec.if_contains("manualSelector");
+  if (manual && manual->is_bool() && manual->as_bool()) return;
+  bj::object& meta = object_field(job, "metadata");
+  if (meta_string(job, "uid").empty()) meta["uid"] = new_uid();
+  std::string uid = meta_string(job, "uid");
+  std::string name = meta_string(job, "name");
+  bj::object& labels =
+      object_field(object_field(object_field(spec, "template"), "metadata"), "labels");
+  labels["batch.kubernetes.io/controller-uid"] = uid;
+  labels["batch.kubernetes.io/job-name"] = name;
+  labels["controller-uid"] = uid;
+  labels["job-name"] = name;
+  if (!spec.contains("selector")) {
+    spec["selector"] =
+        bj::object{{"matchLabels", bj::object{{"batch.kubernetes.io/controller-uid", uid}}}};
+  }
+}
+
 void default_cronjob(bj::object& spec) {
   fill(spec, "concurrencyPolicy", "Allow");
   fill(spec, "suspend", false);
@@ -95,6 +118,7 @@ void default_workload(AdmissionRequest& request) {
     default_apps(r.resource, spec);
   } else if (r.resource == "jobs") {
     default_job(spec);
+    if (request.operation == AdmissionOperation::Create) generate_job_selector(request.object);
   } else {
     default_cronjob(spec);
   }

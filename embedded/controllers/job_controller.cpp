@@ -1,0 +1,202 @@
+// The Job controller (NonIndexed Jobs): keeps up to parallelism pods running until completions
+// pods succeeded, counts succeeded and failed pods, and ends the Job Complete or Failed
+// (backoffLimit, activeDeadlineSeconds) with the interim SuccessCriteriaMet / FailureTarget
+// conditions that 1.33 writes first. Decisions in job_decisions.
+#include <boost/json.hpp>
+
+#include "embedded/controllers/api_writes.h"
+#include "embedded/controllers/job_decisions.h"
+#include "embedded/controllers/loops.h"
+#include "embedded/controllers/objects.h"
+#include "embedded/controllers/pod_templates.h"
+#include "embedded/controllers/watch_loop.h"
+
+namespace tailor::kube::embedded {
+namespace {
+
+JobSpecView spec_view(const bj::object& job) {
+  JobSpecView v;
+  v.parallelism = int_at(job, "spec.parallelism", 1);
+  if (const bj::value* c = find_path(job, "spec.completions"); c && c->is_int64()) {
+    v.completions = c->as_int64();
+  }
+  v.backoff_limit = int_at(job, "spec.backoffLimit", 6);
+  const bj::value* suspend = find_path(job, "spec.suspend");
+  v.suspend = suspend && suspend->is_bool() && suspend->as_bool();
+  if (const bj::value* d = find_path(job, "spec.activeDeadlineSeconds"); d && d->is_int64()) {
+    v.active_deadline_seconds = d->as_int64();
+  }
+  return v;
+}
+
+bool has_true_condition(const bj::object& job, std::string_view type) {
+  const bj::value* list = find_path(job, "status.conditions");
+  if (!list || !list->is_array()) return false;
+  for (const bj::value& c : list->as_array()) {
+    if (c.is_object() && string_at(c.as_object(), "type") == type &&
+        string_at(c.as_object(), "status") == "True") {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool is_finished(const bj::object& job) {
+  return has_true_condition(job, "Complete") || has_true_condition(job, "Failed");
+}
+
+void add_condition(bj::object& status, const char* type, const FinishCondition& why,
+                   const std::string& now) {
+  bj::value& list = status["conditions"];
+  if (!list.is_array()) list = bj::array{};
+  list.as_array().push_back(bj::object{{"type", type},
+                                       {"status", "True"},
+                                       {"lastProbeTime", now},
+                                       {"lastTransitionTime", now},
+                                       {"reason", why.reason},
+                                       {"message", why.message}});
+}
+
+class JobController : public WatchLoop {
+ public:
+  JobController(ObjectStore& store, SharedExtensions extensions)
+      : WatchLoop(store, {&jobs(), &pods_resource()}),
+        extensions_(std::move(extensions)),
+        events_(store, "job-controller") {}
+
+ protected:
+  void reconcile() override {
+    std::map<std::string, std::vector<ObjectPtr>> owned;  // by owner uid
+    for (const auto& [key, pod] : cached(pods_resource())) {
+      if (auto ref = controller_of(*pod); ref && ref->kind == "Job") owned[ref->uid].push_back(pod);
+    }
+    std::vector<ObjectPtr> list;
+    for (const auto& [key, job] : cached(jobs())) list.push_back(job);
+    for (const ObjectPtr& job : list) {
+      if (is_terminating(*job) || is_finished(*job)) continue;
+      try {
+        sync(*job, owned[meta_string(*job, "uid")]);
+      } catch (const std::exception&) {
+        // Looked at again on the next pass.
+      }
+    }
+  }
+
+ private:
+  static const ResourceInfo& jobs() {
+    static const ResourceInfo& r = resource_named("batch", "jobs");
+    return r;
+  }
+
+  void sync(const bj::object& job, std::vector<ObjectPtr> pods) {
+    JobSpecView spec = spec_view(job);
+    JobPodCounts counts;
+    std::int64_t ready = 0, succeeded_pods = 0, failed_pods = 0;
+    std::vector<ObjectPtr> active;
+    for (const ObjectPtr& p : pods) {
+      std::string phase = string_at(*p, "status.phase");
+      succeeded_pods += phase == "Succeeded";
+      failed_pods += phase == "Failed";
+      if (is_active_pod(*p)) {
+        active.push_back(p);
+        ready += is_pod_ready(*p);
+      }
+    }
+    counts.active = static_cast<std::int64_t>(active.size());
+    // Finished pods may be deleted later; the counts in status only grow.
+    counts.succeeded = std::max(int_at(job, "status.succeeded", 0), succeeded_pods);
+    counts.failed = std::max(int_at(job, "status.failed", 0), failed_pods);
+    TimePoint now = system_now();
+    std::string start = string_at(job, "status.startTime");
+    std::optional<std::int64_t> seconds_active;
+    if (auto t = try_parse_rfc3339(start)) {
+      seconds_active = std::chrono::duration_cast<std::chrono::seconds>(now - *t).count();
+    }
+    JobFinish finish = job_finish(spec, counts, seconds_active);
+    if (finish != JobFinish::Running) {
+      for (const ObjectPtr& p : active) remove(pods_resource(), *p, pod_grace_seconds(*p));
+      counts.active = 0;
+      ready = 0;
+    } else {
+      std::int64_t delta = active_pods_delta(spec, counts);
+      for (std::int64_t i = 0; i < delta; ++i) {
+        if (!create_pod(job)) break;
+        ++counts.active;
+      }
+      for (std::int64_t i = 0; i < -delta; ++i) {
+        remove(pods_resource(), *active[static_cast<std::size_t>(i)],
+               pod_grace_seconds(*active[i]));
+        --counts.active;
+      }
+    }
+    update_status(job, counts, ready, finish, spec.suspend, format_rfc3339(now));
+  }
+
+  bool create_pod(const bj::object& job) {
+    bj::object pod = pod_from_template(job, jobs(), meta_string(job, "name") + "-");
+    try {
+      ObjectPtr created = create(
+          pods_resource(), admitted_for_create(*extensions_, pods_resource(), std::move(pod)));
+      events_.record(job, "Normal", "SuccessfulCreate",
+                     "Created pod: " + meta_string(*created, "name"));
+      return true;
+    } catch (const StatusError& e) {
+      events_.record(job, "Warning", "FailedCreate", "Error creating: " + e.message());
+      return false;
+    }
+  }
+
+  void update_status(const bj::object& job, const JobPodCounts& counts, std::int64_t ready,
+                     JobFinish finish, bool suspended, const std::string& now) {
+    modify(
+        jobs(), job,
+        [&](const bj::object& current) {
+          bj::object next = current;
+          bj::value& sv = next["status"];
+          if (!sv.is_object()) sv = bj::object{};
+          bj::object& s = sv.as_object();
+          if (!suspended && !s.contains("startTime")) s["startTime"] = now;
+          // omitempty counts; ready and terminating are always written.
+          auto set_count = [&](const char* field, std::int64_t n) {
+            if (n > 0) {
+              s[field] = n;
+            } else {
+              s.erase(field);
+            }
+          };
+          set_count("active", counts.active);
+          set_count("succeeded", counts.succeeded);
+          set_count("failed", counts.failed);
+          s["ready"] = ready;
+          s["terminating"] = 0;
+          s["uncountedTerminatedPods"] = bj::object{};
+          if (finish == JobFinish::Complete) {
+            add_condition(s, "SuccessCriteriaMet", finish_condition(finish), now);
+            add_condition(s, "Complete", finish_condition(finish), now);
+            s["completionTime"] = now;
+          } else if (finish != JobFinish::Running) {
+            add_condition(s, "FailureTarget", finish_condition(finish), now);
+            add_condition(s, "Failed", finish_condition(finish), now);
+          }
+          return next;
+        },
+        UpdateScope::Status);
+    if (finish == JobFinish::Complete) {
+      events_.record(job, "Normal", "Completed", "Job completed");
+    } else if (finish != JobFinish::Running) {
+      events_.record(job, "Warning", finish_condition(finish).reason,
+                     finish_condition(finish).message);
+    }
+  }
+
+  SharedExtensions extensions_;
+  EventRecorder events_;
+};
+
+}  // namespace
+
+std::unique_ptr<ControlLoop> make_job_controller(ObjectStore& store, SharedExtensions ext) {
+  return std::make_unique<JobController>(store, std::move(ext));
+}
+
+}  // namespace tailor::kube::embedded

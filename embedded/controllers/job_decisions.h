@@ -1,0 +1,45 @@
+// Private to controllers/: the Job controller's decisions as pure functions over counts — how
+// many pods to start or stop, and whether (and why) the Job has finished — as upstream's
+// job controller makes them for NonIndexed Jobs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tailor::kube::embedded {
+
+struct JobSpecView {
+  std::int64_t parallelism = 1;
+  std::optional<std::int64_t> completions{};  // unset: a work queue, done at the first success
+  std::int64_t backoff_limit = 6;
+  bool suspend = false;
+  std::optional<std::int64_t> active_deadline_seconds{};
+};
+
+struct JobPodCounts {
+  std::int64_t active = 0;  // pods neither finished nor terminating
+  std::int64_t succeeded = 0;
+  std::int64_t failed = 0;
+};
+
+enum class JobFinish { Running, Complete, BackoffLimitExceeded, DeadlineExceeded };
+
+// The Job's condition reason and message for a finish ("" for Running).
+struct FinishCondition {
+  std::string reason;
+  std::string message;
+};
+FinishCondition finish_condition(JobFinish finish);
+
+// Failed before Complete: a failure past backoffLimit, then the active deadline (seconds since
+// status.startTime, when known), then the completions reached (or, without completions, a
+// success with nothing left running).
+JobFinish job_finish(const JobSpecView& spec, const JobPodCounts& counts,
+                     std::optional<std::int64_t> seconds_active);
+
+// Pods to create (> 0) or delete (< 0) for a running Job: parallelism capped by the completions
+// still missing; none when suspended, or once a work queue had a success.
+std::int64_t active_pods_delta(const JobSpecView& spec, const JobPodCounts& counts);
+
+}  // namespace tailor::kube::embedded

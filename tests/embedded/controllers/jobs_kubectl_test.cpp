@@ -1,0 +1,155 @@
+// Jobs and CronJobs through the real kubectl (`kubectl create job|cronjob` send protobuf): the
+// Job controller runs pods labelled and owned as upstream's until they succeed, fails the Job
+// past backoffLimit; the CronJob controller creates Jobs on schedule. No node runs these pods:
+// the test reports their phase as a kubelet would.
+#include <algorithm>
+#include <chrono>
+#include <regex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "tests/embedded/kubectl_cluster_test.h"
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+class JobsKubectlTest : public KubectlClusterTest {
+ protected:
+  // Polls kubectl until its output is non-empty; "" after 20 s.
+  std::string await_output(const std::string& args) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      KubectlResult r = kubectl(args);
+      if (r.exit_code == 0 && !r.out.empty()) return r.out;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return "";
+  }
+
+  // The names of the job's pods that have not finished, once there are n of them; {} after 20 s.
+  std::vector<std::string> await_running(const std::string& job, std::size_t n) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      KubectlResult r = kubectl("get pods -l batch.kubernetes.io/job-name=" + job +
+                                " --field-selector=status.phase!=Succeeded,status.phase!=Failed"
+                                " -o jsonpath={.items[*].metadata.name}");
+      std::istringstream in(r.out);
+      std::vector<std::string> names;
+      for (std::string name; in >> name;) names.push_back(name);
+      if (r.exit_code == 0 && names.size() == n) return names;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return {};
+  }
+
+  KubectlResult report_phase(const std::string& pod, const std::string& phase) {
+    return kubectl("patch pod " + pod +
+                   " --subresource status --type merge -p '{\"status\":{\"phase\":\"" + phase +
+                   "\"}}'");
+  }
+};
+
+TEST_F(JobsKubectlTest, CreateJobRunsAPodUntilItSucceeds) {
+  KubectlResult r = kubectl("create job hello --image=busybox:1.36 -- echo hi");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "job.batch/hello created\n");
+  std::string uid = kubectl("get job hello -o jsonpath={.metadata.uid}").out;
+  EXPECT_EQ(kubectl("get job hello -o jsonpath={.spec.selector.matchLabels}").out,
+            R"({"batch.kubernetes.io/controller-uid":")" + uid + R"("})");
+
+  std::vector<std::string> pods = await_running("hello", 1);
+  ASSERT_EQ(pods.size(), 1u);
+  const std::string& pod = pods[0];
+  EXPECT_EQ(kubectl("get pod " + pod + " -o jsonpath={.metadata.labels}").out,
+            R"({"batch.kubernetes.io/controller-uid":")" + uid +
+                R"(","batch.kubernetes.io/job-name":"hello","controller-uid":")" + uid +
+                R"(","job-name":"hello"})");
+  EXPECT_EQ(kubectl("get pod " + pod +
+                    " -o jsonpath={.metadata.ownerReferences[0].kind}/"
+                    "{.metadata.ownerReferences[0].name}/{.metadata.ownerReferences[0].controller}")
+                .out,
+            "Job/hello/true");
+  EXPECT_EQ(await_output("get job hello -o jsonpath={.status.active}"), "1");
+
+  ASSERT_EQ(report_phase(pod, "Succeeded").exit_code, 0);
+  r = kubectl("wait --for=condition=complete job/hello --timeout=20s");
+  EXPECT_EQ(r.out, "job.batch/hello condition met\n") << r.err;
+  EXPECT_EQ(kubectl("get job hello -o jsonpath={.status.succeeded}/{.status.active}/"
+                    "{.status.conditions[*].type}/{.status.conditions[*].reason}")
+                .out,
+            "1//SuccessCriteriaMet Complete/CompletionsReached CompletionsReached");
+  std::string table = std::regex_replace(kubectl("get job hello").out, std::regex(" +"), " ");
+  EXPECT_TRUE(table.starts_with("NAME STATUS COMPLETIONS DURATION AGE\nhello Complete 1/1 "))
+      << table;
+}
+
+TEST_F(JobsKubectlTest, ParallelPodsUntilCompletions) {
+  write("job.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: batch}\n"
+        "spec:\n  completions: 3\n  parallelism: 2\n  template:\n    spec:\n"
+        "      restartPolicy: Never\n      containers: [{name: w, image: busybox:1.36}]\n");
+  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  std::vector<std::string> pods = await_running("batch", 2);
+  ASSERT_EQ(pods.size(), 2u);
+  ASSERT_EQ(report_phase(pods[0], "Succeeded").exit_code, 0);
+  // One more pod starts for the third completion: two run again, the second one among them.
+  std::vector<std::string> after = await_running("batch", 2);
+  ASSERT_EQ(after.size(), 2u);
+  EXPECT_NE(std::find(after.begin(), after.end(), pods[1]), after.end());
+  for (const std::string& p : after) ASSERT_EQ(report_phase(p, "Succeeded").exit_code, 0);
+  KubectlResult r = kubectl("wait --for=condition=complete job/batch --timeout=20s");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(kubectl("get job batch -o jsonpath={.status.succeeded}").out, "3");
+}
+
+TEST_F(JobsKubectlTest, FailsPastBackoffLimit) {
+  write("job.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: flaky}\n"
+        "spec:\n  backoffLimit: 1\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: w, image: busybox:1.36}]\n");
+  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  std::vector<std::string> pod = await_running("flaky", 1);
+  ASSERT_EQ(pod.size(), 1u);
+  ASSERT_EQ(report_phase(pod[0], "Failed").exit_code, 0);
+  std::vector<std::string> retry = await_running("flaky", 1);  // one failure allowed: a new pod
+  ASSERT_EQ(retry.size(), 1u);
+  EXPECT_NE(retry[0], pod[0]);
+  ASSERT_EQ(report_phase(retry[0], "Failed").exit_code, 0);
+  KubectlResult r = kubectl("wait --for=condition=failed job/flaky --timeout=20s");
+  EXPECT_EQ(r.out, "job.batch/flaky condition met\n") << r.err;
+  EXPECT_EQ(kubectl("get job flaky -o jsonpath={.status.failed}/{.status.conditions[*].type}/"
+                    "{.status.conditions[1].message}")
+                .out,
+            "2/FailureTarget Failed/Job has reached the specified backoff limit");
+}
+
+TEST_F(JobsKubectlTest, CronJobCreatesJobsOnSchedule) {
+  KubectlResult r =
+      kubectl("create cronjob tick --image=busybox:1.36 --schedule='@every 1s' -- date");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "cronjob.batch/tick created\n");
+  std::string job = await_output("get jobs -o jsonpath={.items[0].metadata.name}");
+  ASSERT_TRUE(std::regex_match(job, std::regex("tick-[0-9]+"))) << job;
+  EXPECT_EQ(kubectl("get job " + job +
+                    " -o jsonpath={.metadata.ownerReferences[0].kind}/"
+                    "{.metadata.ownerReferences[0].name}")
+                .out,
+            "CronJob/tick");
+  std::string scheduled = kubectl("get job " + job +
+                                  " -o jsonpath={.metadata.annotations.batch\\\\.kubernetes\\\\."
+                                  "io/cronjob-scheduled-timestamp}")
+                              .out;
+  EXPECT_TRUE(std::regex_match(scheduled, std::regex("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ")))
+      << scheduled;
+  EXPECT_EQ(await_output("get cronjob tick -o jsonpath={.status.active[0].name}"), job);
+  EXPECT_FALSE(kubectl("get cronjob tick -o jsonpath={.status.lastScheduleTime}").out.empty());
+  EXPECT_EQ(await_running(job, 1).size(), 1u);  // the Job runs a pod like any other
+  // kubectl create job --from builds the Job from the CronJob's template.
+  r = kubectl("create job manual --from=cronjob/tick");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "job.batch/manual created\n");
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing
