@@ -1,0 +1,212 @@
+#include "controller/usage/prometheus_history.h"
+
+#include <boost/json.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace tailor::usage {
+namespace {
+
+namespace bj = boost::json;
+using std::chrono::milliseconds;
+
+struct Unit {
+  std::string_view name;
+  std::int64_t ms;
+};
+// Largest first, the order Prometheus prints them in.
+constexpr Unit kUnits[] = {{"y", 365LL * 24 * 3600 * 1000},
+                           {"w", 7LL * 24 * 3600 * 1000},
+                           {"d", 24LL * 3600 * 1000},
+                           {"h", 3600LL * 1000},
+                           {"m", 60LL * 1000},
+                           {"s", 1000},
+                           {"ms", 1}};
+
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+std::string group_labels(const PrometheusHistoryOptions& o) {
+  return o.namespace_label + ", " + o.pod_label + ", " + o.container_label;
+}
+
+std::string range(const PrometheusHistoryOptions& o) {
+  return "[" + format_prometheus_duration(milliseconds(o.resolution_s * 1000)) + "]";
+}
+
+std::string label(const bj::object& metric, const std::string& name) {
+  const bj::value* v = metric.if_contains(name);
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+// Prometheus writes sample values as strings ("0.25", "NaN", "+Inf").
+double sample_value(const bj::value& v) {
+  if (!v.is_string()) throw PrometheusError("a sample value is not a string");
+  const std::string text(v.get_string());
+  char* end = nullptr;
+  double d = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0') throw PrometheusError("a sample value is not a number");
+  return d;
+}
+
+std::int64_t sample_time_ms(const bj::value& v) {
+  if (!v.is_number()) throw PrometheusError("a sample time is not a number");
+  return std::llround(v.to_number<double>() * 1000);
+}
+
+ContainerSeries series_of(const bj::object& entry, const PrometheusHistoryOptions& o) {
+  ContainerSeries s;
+  if (const bj::value* metric = entry.if_contains("metric"); metric && metric->is_object()) {
+    s.ns = label(metric->get_object(), o.namespace_label);
+    s.pod = label(metric->get_object(), o.pod_label);
+    s.container = label(metric->get_object(), o.container_label);
+  }
+  const bj::value* values = entry.if_contains("values");
+  if (!values || !values->is_array()) throw PrometheusError("a series has no values");
+  for (const bj::value& pair : values->get_array()) {
+    if (!pair.is_array() || pair.get_array().size() != 2) {
+      throw PrometheusError("a sample is not a [time, value] pair");
+    }
+    s.points.emplace_back(sample_time_ms(pair.get_array()[0]), sample_value(pair.get_array()[1]));
+  }
+  return s;
+}
+
+bj::object answer_of(std::string_view body) {
+  boost::system::error_code ec;
+  bj::value v = bj::parse(body, ec);
+  if (ec || !v.is_object()) throw PrometheusError("the answer is not a JSON object");
+  bj::object& o = v.get_object();
+  const std::string status = label(o, "status");
+  if (status == "error") {
+    throw PrometheusError(label(o, "errorType") + ": " + label(o, "error"));
+  }
+  if (status != "success") throw PrometheusError("the answer has no \"status\":\"success\"");
+  return std::move(o);
+}
+
+}  // namespace
+
+milliseconds parse_prometheus_duration(std::string_view text) {
+  const std::string original(text);
+  if (text.empty()) throw std::invalid_argument("empty duration");
+  std::int64_t total = 0;
+  while (!text.empty()) {
+    std::size_t digits = 0;
+    while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+    if (digits == 0 || digits > 12) {
+      throw std::invalid_argument("not a valid duration string: \"" + original + "\"");
+    }
+    const std::int64_t n = std::stoll(std::string(text.substr(0, digits)));
+    text.remove_prefix(digits);
+    const Unit* unit = nullptr;  // the longest unit name that matches ("ms" over "m")
+    for (const Unit& u : kUnits) {
+      if (text.starts_with(u.name) && (!unit || u.name.size() > unit->name.size())) unit = &u;
+    }
+    if (!unit) throw std::invalid_argument("not a valid duration string: \"" + original + "\"");
+    text.remove_prefix(unit->name.size());
+    if (n > (std::numeric_limits<std::int64_t>::max() - total) / unit->ms) {
+      throw std::invalid_argument("duration out of range: \"" + original + "\"");
+    }
+    total += n * unit->ms;
+  }
+  return milliseconds(total);
+}
+
+std::string format_prometheus_duration(milliseconds d) {
+  std::int64_t ms = d.count();
+  if (ms == 0) return "0s";
+  std::string out;
+  for (const Unit& u : kUnits) {
+    if (ms < u.ms) continue;
+    out += std::to_string(ms / u.ms) + std::string(u.name);
+    ms %= u.ms;
+  }
+  return out;
+}
+
+std::string container_selector(const PrometheusHistoryOptions& o) {
+  return "job=" + quoted(o.cadvisor_job) + ", " + o.pod_label + "=~\".+\", " + o.container_label +
+         "!=\"POD\", " + o.container_label + "!=\"\"";
+}
+
+std::string cpu_history_query(const PrometheusHistoryOptions& o) {
+  return "sum by (" + group_labels(o) + ") (rate(container_cpu_usage_seconds_total{" +
+         container_selector(o) + "}" + range(o) + "))";
+}
+
+std::string memory_history_query(const PrometheusHistoryOptions& o) {
+  return "max by (" + group_labels(o) + ") (max_over_time(container_memory_working_set_bytes{" +
+         container_selector(o) + "}" + range(o) + "))";
+}
+
+std::vector<HistoryPage> history_pages(std::int64_t until_s, const PrometheusHistoryOptions& o) {
+  std::vector<HistoryPage> pages;
+  const std::int64_t r = o.resolution_s;
+  const std::int64_t steps = o.history_length_s / r;
+  if (r <= 0 || steps <= 0 || o.page_steps <= 0) return pages;
+  const std::int64_t last = until_s / r * r;
+  for (std::int64_t first = last - (steps - 1) * r; first <= last; first += o.page_steps * r) {
+    pages.push_back({first, std::min(last, first + (o.page_steps - 1) * r)});
+  }
+  return pages;
+}
+
+std::vector<ContainerSeries> parse_matrix(std::string_view body,
+                                          const PrometheusHistoryOptions& o) {
+  bj::object answer = answer_of(body);
+  const bj::value* data = answer.if_contains("data");
+  if (!data || !data->is_object()) throw PrometheusError("the answer has no data");
+  if (label(data->get_object(), "resultType") != "matrix") {
+    throw PrometheusError("the result is not a matrix");
+  }
+  const bj::value* result = data->get_object().if_contains("result");
+  if (!result || !result->is_array()) throw PrometheusError("the answer has no result");
+  std::vector<ContainerSeries> out;
+  for (const bj::value& entry : result->get_array()) {
+    if (!entry.is_object()) throw PrometheusError("a series is not an object");
+    ContainerSeries s = series_of(entry.get_object(), o);
+    if (s.ns.empty() || s.pod.empty() || s.container.empty()) continue;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<UsageWindow> history_windows(const std::vector<ContainerSeries>& cpu,
+                                         const std::vector<ContainerSeries>& memory,
+                                         std::int64_t resolution_s) {
+  using Key = std::tuple<std::int64_t, std::string, std::string, std::string>;
+  struct Step {
+    std::optional<double> cpu, memory;
+  };
+  std::map<Key, Step> steps;  // time first: the windows come out oldest first
+  for (const ContainerSeries& s : cpu) {
+    for (auto [t, v] : s.points) steps[{t, s.ns, s.pod, s.container}].cpu = v;
+  }
+  for (const ContainerSeries& s : memory) {
+    for (auto [t, v] : s.points) steps[{t, s.ns, s.pod, s.container}].memory = v;
+  }
+  std::vector<UsageWindow> out;
+  for (const auto& [key, step] : steps) {
+    if (!step.cpu || !step.memory) continue;
+    const auto& [t, ns, pod, container] = key;
+    out.push_back({.node = "",  // cAdvisor's node label is not asked for: nothing uses it
+                   .ns = ns,
+                   .pod = pod,
+                   .pod_uid = "",
+                   .container = container,
+                   .start_unix_ms = t - resolution_s * 1000,
+                   .end_unix_ms = t,
+                   .samples = 1,
+                   .cpu_cores_mean = *step.cpu,
+                   .cpu_cores_max = *step.cpu,
+                   .memory_working_set_max_bytes = *step.memory,
+                   .memory_peak_bytes = *step.memory});
+  }
+  return out;
+}
+
+}  // namespace tailor::usage
