@@ -2,39 +2,62 @@
 
 #include <algorithm>
 
-#include "controller/policy/target_ref.h"
-
 namespace tailor::actuator {
+namespace {
 
-HpaConflict hpa_conflict(const policy::EffectivePolicy& policy,
+bool targets(const HorizontalScaler& hpa, const policy::WorkloadRef& w) {
+  const auto& ref = hpa.scale_target_ref;
+  return ref.kind == w.kind && ref.name == w.name &&
+         policy::api_group(ref.api_version) == policy::api_group(w.api_version);
+}
+
+template <class T>
+void add_once(std::vector<T>& list, const T& item) {
+  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
+std::string joined(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+}  // namespace
+
+HpaConflict hpa_conflict(const std::vector<policy::WorkloadRef>& workloads,
                          const std::vector<HorizontalScaler>& hpas) {
   HpaConflict out;
-  if (!policy.target_ref) return out;
-  const auto& target = *policy.target_ref;
-  std::vector<std::string> names;
-  for (const auto& hpa : hpas) {
-    const auto& ref = hpa.scale_target_ref;
-    if (ref.kind != target.kind || ref.name != target.name ||
-        policy::api_group(ref.api_version) != policy::api_group(target.api_version)) {
-      continue;
-    }
-    for (const auto& resource : hpa.resources) {
-      if (resource != "cpu" && resource != "memory") continue;
-      if (std::find(out.resources.begin(), out.resources.end(), resource) == out.resources.end()) {
-        out.resources.push_back(resource);
+  // "HorizontalPodAutoscaler a, b scales Deployment web", one part per workload scaled.
+  std::vector<std::pair<std::string, std::vector<std::string>>> scaled;
+  for (const auto& w : workloads) {
+    std::vector<std::string> names;
+    for (const auto& hpa : hpas) {
+      if (!targets(hpa, w)) continue;
+      for (const auto& resource : hpa.resources) {
+        if (resource != "cpu" && resource != "memory") continue;
+        add_once(out.resources, resource);
+        add_once(names, hpa.name);
       }
-      if (std::find(names.begin(), names.end(), hpa.name) == names.end()) names.push_back(hpa.name);
     }
+    if (!names.empty()) scaled.emplace_back(w.kind + " " + w.name, std::move(names));
   }
   if (out.resources.empty()) return out;
   std::sort(out.resources.begin(), out.resources.end());
-  std::string list;
-  for (const auto& r : out.resources) list += (list.empty() ? "" : " and ") + r;
-  std::string who;
-  for (const auto& n : names) who += (who.empty() ? "" : ", ") + n;
-  out.message = "HorizontalPodAutoscaler " + who + " scales " + target.kind + " " + target.name +
-                " on " + list + "; Tailor leaves " + list + " alone";
+  std::vector<std::string> parts;
+  for (const auto& [workload, names] : scaled) {
+    add_once(parts, "HorizontalPodAutoscaler " + joined(names, ", ") + " scales " + workload);
+  }
+  const std::string list = joined(out.resources, " and ");
+  out.message = joined(parts, " and ") + " on " + list + "; Tailor leaves " + list + " alone";
   return out;
+}
+
+HpaConflict hpa_conflict(const policy::EffectivePolicy& policy,
+                         const std::vector<HorizontalScaler>& hpas) {
+  if (!policy.target_ref) return {};
+  const auto& t = *policy.target_ref;
+  return hpa_conflict(
+      {policy::WorkloadRef{.api_version = t.api_version, .kind = t.kind, .name = t.name}}, hpas);
 }
 
 }  // namespace tailor::actuator

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "controller/policy/effective.h"
+#include "controller/policy/target_ref.h"
 
 namespace tailor::actuator {
 
@@ -22,6 +23,11 @@ struct HpaConflict {
   std::vector<std::string> resources{};  // cpu and/or memory, left alone
   std::string message{};                 // for the HorizontalScalerConflict condition; "" if none
 };
+
+// HPAs (of one namespace) that scale one of `workloads` — a pod's controller chain, or the
+// workloads of a policy's pods — on cpu or memory.
+HpaConflict hpa_conflict(const std::vector<policy::WorkloadRef>& workloads,
+                         const std::vector<HorizontalScaler>& hpas);
 
 // HPAs of the policy's namespace; only those targeting the policy's targetRef count.
 HpaConflict hpa_conflict(const policy::EffectivePolicy& policy,

@@ -262,8 +262,11 @@ kube::ResourceList ClusterView::largest_allocatable() const {
   return out;
 }
 
-actuator::HpaConflict ClusterView::hpa_conflict(const policy::EffectivePolicy& policy) const {
-  return actuator::hpa_conflict(policy, impl_->hpas.in_namespace(policy.metadata.namespace_));
+std::vector<std::string> ClusterView::hpa_resources(const kube::Pod& pod) const {
+  std::vector<actuator::HorizontalScaler> hpas = impl_->hpas.in_namespace(pod.metadata.namespace_);
+  if (hpas.empty()) return {};
+  auto owners = impl_->owner_snapshot();
+  return actuator::hpa_conflict(policy::controller_chain(pod.metadata, *owners), hpas).resources;
 }
 
 }  // namespace tailor::controller

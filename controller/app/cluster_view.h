@@ -47,8 +47,8 @@ class ClusterView {
   // Per resource, the most any node has allocatable (for the webhook: a pod no node can hold
   // is never proposed).
   kube::ResourceList largest_allocatable() const;
-  // The HPAs that scale the policy's target on cpu or memory (for the webhook).
-  actuator::HpaConflict hpa_conflict(const policy::EffectivePolicy& policy) const;
+  // What HPAs scaling a workload of the pod's controller chain scale on (for the webhook).
+  std::vector<std::string> hpa_resources(const kube::Pod& pod) const;
 
  private:
   struct Impl;

@@ -464,7 +464,7 @@ webhook::AdmissionResponse Controller::admit(const webhook::AdmissionRequest& re
        .recommendations = capped_for_pod(pod, *p->effective, recs, lr ? &*lr : nullptr),
        .limit_range = lr ? &*lr : nullptr,
        .largest_allocatable = impl_->view.largest_allocatable(),
-       .hpa_resources = impl_->view.hpa_conflict(*p->effective).resources,
+       .hpa_resources = impl_->view.hpa_resources(pod),
        .at_creation = true});
   if (plan.empty()) return out;
   std::vector<webhook::ContainerResources> set;

@@ -1,5 +1,7 @@
 #include "controller/app/hpa_view.h"
 
+#include <algorithm>
+
 #include "actuator/decode_inputs.h"
 #include "controller/kube/client/informer.h"
 #include "controller/kube/client/list_watch.h"
@@ -64,6 +66,35 @@ actuator::HpaConflict hpa_conflict_of(const policy::EffectivePolicy& policy,
   auto it = scalers.find(policy.metadata.namespace_);
   if (it == scalers.end()) return {};
   return actuator::hpa_conflict(policy, it->second);
+}
+
+PassHpaConflicts hpa_conflicts(const HorizontalScalers& scalers,
+                               const std::vector<const policy::EffectivePolicy*>& policies,
+                               const std::vector<policy::PodRef>& pods,
+                               const std::vector<std::optional<std::size_t>>& policy_of_pod) {
+  PassHpaConflicts out;
+  out.policies.resize(policies.size());
+  out.pod_resources.resize(pods.size());
+  if (scalers.empty()) return out;
+  std::vector<std::vector<policy::WorkloadRef>> workloads(policies.size());  // selector policies
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    if (!policy_of_pod[i]) continue;
+    auto ns = scalers.find(pods[i].metadata->namespace_);
+    if (ns == scalers.end()) continue;
+    out.pod_resources[i] = actuator::hpa_conflict(pods[i].chain, ns->second).resources;
+    if (out.pod_resources[i].empty() || policies[*policy_of_pod[i]]->target_ref) continue;
+    auto& seen = workloads[*policy_of_pod[i]];
+    for (const auto& w : pods[i].chain) {
+      if (std::find(seen.begin(), seen.end(), w) == seen.end()) seen.push_back(w);
+    }
+  }
+  for (std::size_t p = 0; p < policies.size(); ++p) {
+    auto ns = scalers.find(policies[p]->metadata.namespace_);
+    if (ns == scalers.end()) continue;
+    out.policies[p] = policies[p]->target_ref ? actuator::hpa_conflict(*policies[p], ns->second)
+                                              : actuator::hpa_conflict(workloads[p], ns->second);
+  }
+  return out;
 }
 
 }  // namespace tailor::controller

@@ -10,6 +10,7 @@
 
 #include "actuator/hpa.h"
 #include "controller/kube/client/rest_client.h"
+#include "controller/policy/target_ref.h"
 
 namespace tailor::controller {
 
@@ -44,5 +45,17 @@ class HorizontalScalerView {
 // The HPA conflict of a policy with the scalers of its namespace (none without a targetRef).
 actuator::HpaConflict hpa_conflict_of(const policy::EffectivePolicy& policy,
                                       const HorizontalScalers& scalers);
+
+// One pass's HPA conflicts. A pod leaves alone what the HPAs of the workloads in its controller
+// chain scale on, whichever way its policy picks it (targetRef or selector); a policy's
+// condition names its targetRef's HPAs, or for a selector those of its pods' workloads.
+struct PassHpaConflicts {
+  std::vector<actuator::HpaConflict> policies{};          // by index into the policies given
+  std::vector<std::vector<std::string>> pod_resources{};  // by pod
+};
+PassHpaConflicts hpa_conflicts(const HorizontalScalers& scalers,
+                               const std::vector<const policy::EffectivePolicy*>& policies,
+                               const std::vector<policy::PodRef>& pods,
+                               const std::vector<std::optional<std::size_t>>& policy_of_pod);
 
 }  // namespace tailor::controller

@@ -129,16 +129,19 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     if (which) ++pods_per_policy[active_index[*which]];
   }
   std::vector<std::vector<policy::RecommendedContainerResources>> recs(in.policies.size());
-  std::vector<actuator::HpaConflict> hpa(in.policies.size());
+  PassHpaConflicts hpa = hpa_conflicts(in.hpas, active, refs, assignment.policy_of_pod);
+  std::vector<std::string> hpa_message(in.policies.size());
+  for (std::size_t a = 0; a < active.size(); ++a) {
+    hpa_message[active_index[a]] = hpa.policies[a].message;
+  }
   for (std::size_t i = 0; i < in.policies.size(); ++i) {
     const PolicyObject& p = in.policies[i];
     if (!p.claimed) continue;
-    if (p.effective) hpa[i] = hpa_conflict_of(*p.effective, in.hpas);
-    if (!hpa[i].message.empty()) out.hpa_conflicts[p.key] = hpa[i].message;
+    if (!hpa_message[i].empty()) out.hpa_conflicts[p.key] = hpa_message[i];
     auto quota = state.quota_refusals.find(p.key);
     PolicyStatus s = next_status(p, models, pods_per_policy[i], overlaps[i],
                                  quota == state.quota_refusals.end() ? "" : quota->second,
-                                 hpa[i].message, in.now);
+                                 hpa_message[i], in.now);
     if (s.recommendation) recs[i] = s.recommendation->container_recommendations;
     if (!(s == p.status)) out.statuses.push_back({p.key, p.api, std::move(s)});
   }
@@ -184,7 +187,7 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
          .recommendations = capped_for_pod(pod, policy, recs[pi], lr ? &*lr : nullptr),
          .limit_range = lr ? &*lr : nullptr,
          .largest_allocatable = in.largest_allocatable,
-         .hpa_resources = hpa[pi].resources,
+         .hpa_resources = hpa.pod_resources[i],
          .now = in.now,
          .last_change = last,
          .in_flight = tracked == state.resizes.end() ? nullptr : &tracked->second,

@@ -82,5 +82,24 @@ TEST(HpaConflict, OnlyCpuAndMemoryOfTheSameTarget) {
   EXPECT_TRUE(hpa_conflict(by_selector, hpas).resources.empty());
 }
 
+// A pod's controller chain: an HPA on any workload of it counts, in the same API group only.
+TEST(HpaConflict, AnyWorkloadOfAControllerChain) {
+  const std::vector<policy::WorkloadRef> chain{
+      {.api_version = "apps/v1", .kind = "ReplicaSet", .name = "web-5d9"},
+      {.api_version = "apps/v1", .kind = "Deployment", .name = "web"}};
+  std::vector<HorizontalScaler> hpas{
+      {"web-cpu", {"apps/v1", "Deployment", "web"}, {"cpu"}},
+      {"rs-mem", {"apps/v1", "ReplicaSet", "web-5d9"}, {"memory"}},
+      {"other-group", {"example.com/v1", "Deployment", "web"}, {"memory"}},
+  };
+  HpaConflict c = hpa_conflict(chain, hpas);
+  EXPECT_EQ(c.resources, (std::vector<std::string>{"cpu", "memory"}));
+  EXPECT_EQ(c.message,
+            "HorizontalPodAutoscaler rs-mem scales ReplicaSet web-5d9 and HorizontalPodAutoscaler "
+            "web-cpu scales Deployment web on cpu and memory; Tailor leaves cpu and memory alone");
+  EXPECT_TRUE(hpa_conflict(chain, {hpas[2]}).resources.empty());
+  EXPECT_TRUE(hpa_conflict(std::vector<policy::WorkloadRef>{}, hpas).message.empty());
+}
+
 }  // namespace
 }  // namespace tailor::actuator

@@ -41,7 +41,7 @@ std::shared_ptr<const kube::Pod> pod(const std::string& name,
   return std::make_shared<const kube::Pod>(kube::decode<kube::Pod>(R"({
     "metadata":{"name":")" + name + R"(","namespace":"shop","uid":"uid-)" +
                                                                    name + R"(",
-      "generation":1,"creationTimestamp":"2026-11-22T00:00:00Z",
+      "generation":1,"creationTimestamp":"2026-11-22T00:00:00Z","labels":{"app":"web"},
       "ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-5d9",
         "uid":"rs-uid","controller":true}]},
     "spec":{"nodeName":"n1","containers":[{"name":"app","image":"busybox",
@@ -214,6 +214,34 @@ TEST_F(ReconcileTest, HpaOnCpuLeavesCpuAloneAndSaysSo) {
       << r.actions[0].body;
   EXPECT_EQ(kube::find_resource(r.actions[0].totals, "cpu")->to_string(), "100m");
   EXPECT_GT(kube::find_resource(r.actions[0].totals, "memory")->as_double(), 400.0 * kMiB);
+}
+
+// A policy that picks pods by selector: the HPA of their Deployment (found through the owner
+// chain) is not fought either.
+TEST_F(ReconcileTest, HpaOfTheWorkloadOfSelectedPods) {
+  auto d = policy::decode_vertical_scaling_policy(R"({
+    "apiVersion":"autoscaling.tailor.dev/v1alpha1","kind":"VerticalScalingPolicy",
+    "metadata":{"name":"web","namespace":"shop","uid":"p-uid",
+      "creationTimestamp":"2026-11-21T00:00:00Z"},
+    "spec":{"selector":{"matchLabels":{"app":"web"}}}})");
+  PolicyObject by_selector{.key = "shop/web", .metadata = d.object.metadata};
+  by_selector.effective = policy::validate(d.object).policy;
+  ASSERT_TRUE(by_selector.effective);
+  PassInputs in = inputs({by_selector}, {pod("web-1")});
+  in.hpas["shop"] = {
+      {.name = "web-mem",
+       .scale_target_ref = {.api_version = "apps/v1", .kind = "Deployment", .name = "web"},
+       .resources = {"memory"},
+       .namespace_ = "shop"}};
+  PassResult r = reconcile(in, models_, state_);
+  EXPECT_EQ(r.hpa_conflicts.at("shop/web"),
+            "HorizontalPodAutoscaler web-mem scales Deployment web on memory; Tailor leaves memory "
+            "alone");
+  ASSERT_EQ(r.actions.size(), 1u);
+  EXPECT_NE(r.actions[0].body.find(R"("requests":{"cpu":)"), std::string::npos)
+      << r.actions[0].body;
+  EXPECT_EQ(kube::find_resource(r.actions[0].totals, "memory")->to_string(), "100Mi");
+  EXPECT_GT(kube::find_resource(r.actions[0].totals, "cpu")->as_double(), 0.9);
 }
 
 // Once the HPA no longer scales on cpu or memory, the condition goes and both are resized.
