@@ -16,16 +16,10 @@
 #include <thread>
 
 #include "controller/usage/prometheus_bootstrap.h"
-#include "tests/charts/child_process.h"
-#include "tests/controller/kube/observe/http_get.h"
+#include "tests/controller/usage/prometheus/prometheus_peer.h"
 
 namespace tailor::usage {
 namespace {
-
-namespace fs = std::filesystem;
-using charts::ChildProcess;
-using charts::find_on_path;
-using charts::run_command;
 
 constexpr std::int64_t kHour = 3600;
 constexpr double kMiB = 1024.0 * 1024.0;
@@ -107,68 +101,13 @@ std::string openmetrics(std::int64_t first_s) {
   return out.str();
 }
 
-class PrometheusPeer {
- public:
-  explicit PrometheusPeer(std::int64_t first_s) {
-    const std::string prometheus = find_on_path("prometheus");
-    const std::string promtool = find_on_path("promtool");
-    if (prometheus.empty() || promtool.empty()) {
-      throw std::runtime_error(
-          "prometheus/promtool are not installed: run "
-          "scripts/install-deps.sh (Debian package 'prometheus')");
-    }
-    char tmpl[] = "/tmp/tailor-usage-prometheus-XXXXXX";
-    if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
-    dir_ = tmpl;
-    std::ofstream(dir_ / "history.om") << openmetrics(first_s);
-    std::ofstream(dir_ / "prometheus.yml") << "global: {}\n";
-    auto backfill = run_command(promtool + " tsdb create-blocks-from openmetrics " +
-                                (dir_ / "history.om").string() + " " + (dir_ / "data").string());
-    if (backfill.exit_code != 0) throw std::runtime_error("promtool: " + backfill.output);
-    port_ = kube::testing::free_loopback_port();
-    process_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{
-            prometheus, "--config.file=" + (dir_ / "prometheus.yml").string(),
-            "--storage.tsdb.path=" + (dir_ / "data").string(), "--storage.tsdb.retention.time=30d",
-            "--web.listen-address=127.0.0.1:" + std::to_string(port_), "--log.level=warn"},
-        dir_ / "prometheus.log");
-    wait_ready();
-  }
-  ~PrometheusPeer() {
-    process_.reset();
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  std::string log() const { return process_ ? process_->log() : ""; }
-
- private:
-  void wait_ready() {
-    using namespace std::chrono_literals;
-    for (auto deadline = std::chrono::steady_clock::now() + 60s;
-         std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(100ms)) {
-      if (!process_->running()) throw std::runtime_error("prometheus exited\n" + log());
-      try {
-        if (kube::testing::http_get(port_, "/-/ready").status == 200) return;
-      } catch (const std::exception&) {
-        // Not listening yet.
-      }
-    }
-    throw std::runtime_error("prometheus did not become ready\n" + log());
-  }
-
-  fs::path dir_;
-  std::uint16_t port_ = 0;
-  std::unique_ptr<ChildProcess> process_;
-};
-
 TEST(PrometheusBootstrapPeer, FeedsTheBackfilledHistoryPerContainerAndHour) {
   const std::int64_t now_s = std::chrono::duration_cast<std::chrono::seconds>(
                                  std::chrono::system_clock::now().time_since_epoch())
                                  .count();
   const std::int64_t until = now_s / kHour * kHour;
   const std::int64_t first = until - (kHours + 1) * kHour;  // hour 0 only feeds the first rate
-  PrometheusPeer peer(first);
+  testing::PrometheusPeer peer(openmetrics(first));
 
   PrometheusHistoryOptions options;
   options.address = peer.url();

@@ -1,0 +1,145 @@
+// tailor-controller started with --storage=prometheus against a live tailor-cluster and the real
+// Prometheus serving a backfilled cAdvisor history, with no node agent at all: the policy's
+// recommendation can only come from the history, through the same on_usage path as the stream.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include "controller/kube/model/quantity.h"
+#include "tests/charts/child_process.h"
+#include "tests/controller/usage/prometheus/prometheus_peer.h"
+#include "tests/embedded/kubectl_cluster_test.h"
+
+namespace tailor::usage {
+namespace {
+
+using namespace std::chrono_literals;
+using kube::embedded::ClusterOptions;
+
+constexpr std::int64_t kHour = 3600;
+constexpr int kHours = 6;
+
+// Seven hours of two containers at 0.5 core and 180 MiB: default/web-1 (under the policy) and
+// default/gone-1 (a pod that no longer exists: its windows match no policy).
+std::string history(std::int64_t first_s) {
+  std::ostringstream out;
+  out.precision(17);
+  const char* pods[] = {"web-1", "gone-1"};
+  out << "# TYPE container_cpu_usage_seconds counter\n";
+  for (const char* pod : pods) {
+    for (int i = 0; i <= kHours * 60 + 59; ++i) {
+      out << "container_cpu_usage_seconds_total{job=\"kubernetes-cadvisor\",namespace=\"default\","
+          << "pod=\"" << pod << "\",container=\"app\"} " << 100 + 30.0 * i << " "
+          << first_s + i * 60 + 30 << "\n";
+    }
+  }
+  out << "# TYPE container_memory_working_set_bytes gauge\n";
+  for (const char* pod : pods) {
+    for (int i = 0; i <= kHours * 60 + 59; ++i) {
+      out << "container_memory_working_set_bytes{job=\"kubernetes-cadvisor\",namespace=\"default\","
+          << "pod=\"" << pod << "\",container=\"app\"} " << 180 * 1024 * 1024 << " "
+          << first_s + i * 60 + 30 << "\n";
+    }
+  }
+  out << "# EOF\n";
+  return out.str();
+}
+
+constexpr const char* kNodes = R"(nodes:
+- name: node-1
+  capacity: {cpu: "4", memory: 8Gi, pods: "110"}
+)";
+
+constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
+kind: VerticalScalingPolicy
+metadata: {name: web, namespace: default}
+spec:
+  selector: {matchLabels: {app: web}}
+  updatePolicy: {mode: "Off"}
+)";
+
+constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
+ "metadata":{"name":"web-1","labels":{"app":"web"}},
+ "spec":{"nodeName":"node-1","containers":[{"name":"app","image":"busybox",
+   "resources":{"requests":{"cpu":"100m","memory":"100Mi"}}}]}})";
+
+class ControllerHistoryTest : public kube::embedded::testing::KubectlClusterTest {
+ protected:
+  ClusterOptions cluster_options() override {
+    std::ofstream(nodes_file_) << kNodes;
+    ClusterOptions o;
+    o.nodes_file = nodes_file_;
+    o.control_loops = false;
+    return o;
+  }
+  void TearDown() override {
+    controller_.reset();
+    KubectlClusterTest::TearDown();
+    std::filesystem::remove(nodes_file_);
+  }
+
+  std::string nodes_file_ = "/tmp/tailor-usage-nodes-" + std::to_string(::getpid()) + ".yaml";
+  std::unique_ptr<charts::ChildProcess> controller_;
+};
+
+TEST_F(ControllerHistoryTest, ARecommendationFromTheHistoryAlone) {
+  const std::int64_t now_s = std::chrono::duration_cast<std::chrono::seconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
+  const std::int64_t first = now_s / kHour * kHour - (kHours + 1) * kHour;
+  testing::PrometheusPeer prometheus(history(first));
+
+  auto crd = kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR +
+                     "/charts/tailor/crds/verticalscalingpolicies.yaml");
+  ASSERT_EQ(crd.exit_code, 0) << crd.err;
+  ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=10s "
+                    "crd/verticalscalingpolicies.autoscaling.tailor.dev")
+                .exit_code,
+            0);
+  write("vsp.yaml", kPolicy);
+  ASSERT_EQ(kubectl("apply -f vsp.yaml").exit_code, 0);
+  create("pod", kPod);
+
+  controller_ = std::make_unique<charts::ChildProcess>(
+      std::vector<std::string>{
+          charts::tailor_binary("tailor-controller"), "--kubeconfig=" + kubeconfig_,
+          "--webhook-port=0", "--leader-elect=false", "--watch-vpa=false", "--strategy=vpa",
+          "--pass-interval=1s", "--usage-bind-address=127.0.0.1:0",
+          "--metrics-bind-address=127.0.0.1:" + std::to_string(kube::testing::free_loopback_port()),
+          "--storage=prometheus", "--prometheus-address=" + prometheus.url(), "--history-length=6h",
+          "--history-resolution=1h"},
+      dir_ / "controller.log");
+
+  std::string provided;
+  for (auto deadline = std::chrono::steady_clock::now() + 60s;
+       provided != "True" && std::chrono::steady_clock::now() < deadline;
+       std::this_thread::sleep_for(250ms)) {
+    ASSERT_TRUE(controller_->running()) << controller_->log();
+    provided = kubectl(
+                   "get vsp web -o "
+                   "'jsonpath={.status.conditions[?(@.type==\"RecommendationProvided\")].status}'")
+                   .out;
+  }
+  ASSERT_EQ(provided, "True") << controller_->log();
+  const std::string log = controller_->log();
+  EXPECT_NE(log.find("\"Read the usage history from Prometheus\""), std::string::npos) << log;
+  // web-1's six hours fold into the policy's model; gone-1's match no policy.
+  EXPECT_NE(log.find("\"Usage history folded into the models\" windows=6 unmatched=6"),
+            std::string::npos)
+      << log;
+  // VPA's target: the 90th percentile of half a core plus its 15% margin.
+  const std::string cpu =
+      kubectl(
+          "get vsp web -o "
+          "'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'")
+          .out;
+  ASSERT_FALSE(cpu.empty());
+  const double cores = kube::Quantity::parse(cpu).as_double();
+  EXPECT_GT(cores, 0.5) << cpu;
+  EXPECT_LT(cores, 0.65) << cpu;
+}
+
+}  // namespace
+}  // namespace tailor::usage
