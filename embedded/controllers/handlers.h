@@ -17,6 +17,8 @@ SubresourceHandler scale_handler(ObjectStore& store);
 void default_workload(AdmissionRequest& request);
 // The selector is required and must select the template's labels (422 as kube-apiserver).
 void validate_workload_selector(AdmissionRequest& request);
+// A CronJob's schedule parses as robfig/cron's ParseStandard (422 with its words), no TZ in it.
+void validate_cronjob_schedule(AdmissionRequest& request);
 // autoscaling/v2 HorizontalPodAutoscalers: SetDefaults_HorizontalPodAutoscaler (minReplicas 1,
 // a CPU metric at 80% when none, behavior's unset rules) and the spec's validation (422).
 void default_horizontal_pod_autoscaler(AdmissionRequest& request);

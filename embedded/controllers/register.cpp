@@ -12,6 +12,7 @@ void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store) {
   }
   extensions.mutating.push_back(default_workload);
   extensions.validating.push_back(validate_workload_selector);
+  extensions.validating.push_back(validate_cronjob_schedule);
   extensions.mutating.push_back(default_horizontal_pod_autoscaler);
   extensions.validating.push_back(validate_horizontal_pod_autoscaler);
 }

@@ -46,6 +46,21 @@ namespace {
 
 ObjectPtr tree(bj::object object) { return std::make_shared<const bj::object>(std::move(object)); }
 
+// Whether generation moves: any change outside metadata, status and the type fields (spec, or
+// a webhook configuration's webhooks), as kube-apiserver's strategies compare objects.
+bool desired_state_changed(const bj::object& before, const bj::object& after) {
+  auto covered = [](const bj::object& a, const bj::object& b) {
+    for (const auto& [key, value] : a) {
+      std::string_view k = key;
+      if (k == "metadata" || k == "status" || k == "apiVersion" || k == "kind") continue;
+      const bj::value* other = b.if_contains(k);
+      if (!other || *other != value) return false;
+    }
+    return true;
+  };
+  return !covered(before, after) || !covered(after, before);
+}
+
 }  // namespace
 
 struct ObjectStore::Impl {
@@ -130,11 +145,9 @@ struct ObjectStore::Impl {
       if (r.has_subresource("status")) {
         set_or_erase(result, "status", current.if_contains("status"));
       }
-      if (r.tracks_generation && scope != UpdateScope::Binding) {
-        const bj::value* before = current.if_contains("spec");
-        const bj::value* after = result.if_contains("spec");
-        bool changed = (before == nullptr) != (after == nullptr) || (before && *before != *after);
-        if (changed) meta["generation"] = old_meta.at("generation").to_number<std::int64_t>() + 1;
+      if (r.tracks_generation && scope != UpdateScope::Binding &&
+          desired_state_changed(current, result)) {
+        meta["generation"] = old_meta.at("generation").to_number<std::int64_t>() + 1;
       }
       result["apiVersion"] = r.api_version();
       result["kind"] = r.kind;

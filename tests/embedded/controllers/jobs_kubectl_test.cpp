@@ -153,3 +153,25 @@ TEST_F(JobsKubectlTest, CronJobCreatesJobsOnSchedule) {
 
 }  // namespace
 }  // namespace tailor::kube::embedded::testing
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+// validateScheduleFormat: the schedule must parse as robfig's ParseStandard, quoted in the 422.
+TEST_F(JobsKubectlTest, UnparseableScheduleIsInvalid) {
+  KubectlResult r = kubectl("create cronjob bad --image=busybox:1.36 --schedule='x * * * *'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "error: failed to create cronjob: CronJob.batch \"bad\" is invalid: spec.schedule: "
+            "Invalid value: \"x * * * *\": failed to parse int from x: strconv.Atoi: parsing "
+            "\"x\": invalid syntax\n");
+  r = kubectl("create cronjob worse --image=busybox:1.36 --schedule='* * * *'");
+  EXPECT_NE(r.err.find("spec.schedule: Invalid value: \"* * * *\": expected exactly 5 fields, "
+                       "found 4: [* * * *]"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(kubectl("get cronjobs").err, "No resources found in default namespace.\n");
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing

@@ -252,9 +252,9 @@ TEST_F(KubectlWebhookTest, ReapplyOfAChangedConfigurationMergesWebhooksByName) {
   EXPECT_EQ(kubectl("get mutatingwebhookconfiguration mutate -o jsonpath="
                     "'{.webhooks[*].name} {.webhooks[0].failurePolicy} "
                     "{.webhooks[0].timeoutSeconds} {.webhooks[0].sideEffects} "
-                    "{.webhooks[0].rules[0].resources}'")
+                    "{.webhooks[0].rules[0].resources} {.metadata.generation}'")
                 .out,
-            R"(mutate.tailor.dev Ignore 7 None ["pods"])");
+            R"(mutate.tailor.dev Ignore 7 None ["pods"] 2)");
   ASSERT_EQ(run_pod("web").exit_code, 0);
   EXPECT_EQ(hooks_.reviews().size(), 1u);
 }
