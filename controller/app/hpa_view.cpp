@@ -61,13 +61,6 @@ std::vector<actuator::HorizontalScaler> HorizontalScalerView::in_namespace(
   return out;
 }
 
-actuator::HpaConflict hpa_conflict_of(const policy::EffectivePolicy& policy,
-                                      const HorizontalScalers& scalers) {
-  auto it = scalers.find(policy.metadata.namespace_);
-  if (it == scalers.end()) return {};
-  return actuator::hpa_conflict(policy, it->second);
-}
-
 PassHpaConflicts hpa_conflicts(const HorizontalScalers& scalers,
                                const std::vector<const policy::EffectivePolicy*>& policies,
                                const std::vector<policy::PodRef>& pods,

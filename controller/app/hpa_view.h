@@ -42,10 +42,6 @@ class HorizontalScalerView {
   std::unique_ptr<Impl> impl_;
 };
 
-// The HPA conflict of a policy with the scalers of its namespace (none without a targetRef).
-actuator::HpaConflict hpa_conflict_of(const policy::EffectivePolicy& policy,
-                                      const HorizontalScalers& scalers);
-
 // One pass's HPA conflicts. A pod leaves alone what the HPAs of the workloads in its controller
 // chain scale on, whichever way its policy picks it (targetRef or selector); a policy's
 // condition names its targetRef's HPAs, or for a selector those of its pods' workloads.
