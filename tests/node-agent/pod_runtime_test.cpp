@@ -286,6 +286,25 @@ TEST_F(PodRuntimeTest, RestartContainerStartsANewAttemptWithNewResources) {
                std::invalid_argument);
 }
 
+// The resize path's two halves: stop with the grace period of the last sync's run spec, then the
+// next attempt with the new resources; the restart count follows.
+TEST_F(PodRuntimeTest, RestartForAResizeInTwoHalves) {
+  const Pod pod = decode_runtime_pod(pod_json()).pod;
+  EXPECT_THROW(runtime_->stop_for_restart(pod, "app"), std::runtime_error);  // never synced
+  sync();
+  const std::string old = cri_.latest("app").status.id;
+  runtime_->stop_for_restart(pod, "app");
+  EXPECT_EQ(cri_.containers.at(old).stop_grace, 3);
+  EXPECT_EQ(cri_.containers.at(old).status.state, ContainerState::Exited);
+  runtime_->start_after_restart(pod, "app", {.memory_limit_bytes = 64 << 20});
+  EXPECT_EQ(cri_.latest("app").spec.attempt, 1u);
+  EXPECT_EQ(cri_.latest("app").status.state, ContainerState::Running);
+  EXPECT_EQ(cri_.latest("app").spec.resources.memory_limit_in_bytes, 64 << 20);
+  sync();
+  EXPECT_EQ(api_.last_container().at("restartCount"), 1);
+  EXPECT_THROW(runtime_->stop_for_restart(pod, "nope"), std::invalid_argument);
+}
+
 TEST_F(PodRuntimeTest, AnAgentRestartAdoptsWhatRuns) {
   sync();
   make_runtime();

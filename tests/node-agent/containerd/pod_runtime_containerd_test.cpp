@@ -137,16 +137,36 @@ TEST_F(PodRuntimeOnContainerd, SamplerMeasuresACpuBurnerAtItsQuota) {
                std::chrono::system_clock::now().time_since_epoch())
         .count();
   };
-  sampler.sample(now_ms());
+  // The truth to compare with: the container's own cpuacct counter, read at each sample. How
+  // much CPU the burner gets depends on the machine's load; what the sampler reports must not.
+  const auto usage_ns = [&] {
+    for (const auto& running : runtime_->running_pods()) {
+      if (running.name != "spinner" || running.containers.empty()) continue;
+      const std::string path = container_cgroup_path(
+          running.cgroup_path, running.containers.front().id, CgroupDriver::Cgroupfs);
+      return std::stoll(read_file(std::filesystem::path("/sys/fs/cgroup/cpuacct") / path.substr(1) /
+                                  "cpuacct.usage"));
+    }
+    throw std::runtime_error("spinner is not running");
+  };
+  std::vector<long long> usage{usage_ns()};
+  std::vector<std::int64_t> at{now_ms()};
+  sampler.sample(at.back());
   for (int i = 0; i < 3; ++i) {
     std::this_thread::sleep_for(std::chrono::seconds(1));  // the rate needs time to pass
-    sampler.sample(now_ms());
+    usage.push_back(usage_ns());
+    at.push_back(now_ms());
+    sampler.sample(at.back());
   }
   ASSERT_EQ(windows.size(), 3u);
-  for (const auto& w : windows) {
+  for (std::size_t i = 0; i < windows.size(); ++i) {
+    const UsageWindow& w = windows[i];
     EXPECT_EQ(w.container.pod, "spinner");
-    // The CFS quota holds it at 0.3 cores; scheduling noise on a busy machine only lowers it.
-    EXPECT_GT(w.cpu_cores_mean, 0.15);
+    const double truth =
+        static_cast<double>(usage[i + 1] - usage[i]) / 1e6 / static_cast<double>(at[i + 1] - at[i]);
+    EXPECT_NEAR(w.cpu_cores_mean, truth, 0.02 + 0.05 * truth) << "window " << i;
+    EXPECT_GT(w.cpu_cores_mean, 0.0);
+    // The CFS quota holds it at 0.3 cores.
     EXPECT_LT(w.cpu_cores_mean, 0.36);
     EXPECT_GT(w.working_set_last_bytes, 0);
     EXPECT_GE(w.peak_bytes, w.working_set_last_bytes);
