@@ -102,7 +102,7 @@ struct Controller::Impl {
   TrackedState state;
   std::string saved_state;
   actuator::TokenBucket bucket;
-  std::map<std::string, std::string> pod_policy;
+  std::unordered_map<std::string, std::string> pod_policy;
   std::map<std::string, std::string> hpa_reported;  // policy key -> conflict told in an event
   ControllerStats stats;
 

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "actuator/resize_plan.h"
+#include "controller/app/owner_chains.h"
 #include "controller/app/quantities.h"
 #include "controller/kube/model/pod_resources.h"
 #include "controller/policy/status.h"
@@ -23,11 +24,14 @@ bool ready(const kube::Pod& pod) {
   return pod.status.phase == "Running" && c && c->status == "True";
 }
 
-// The workload a pod belongs to for disruption limits: its top-most controller.
-std::string workload_of(const std::vector<policy::WorkloadRef>& chain, const kube::Pod& pod) {
-  if (chain.empty()) return "";
-  const policy::WorkloadRef& top = chain.back();
-  return pod.metadata.namespace_ + "/" + top.kind + "/" + top.name;
+// Each namespace's LimitRange items merged once per pass, not once per pod.
+std::map<std::string, actuator::LimitRangeItem, std::less<>> merged_limit_ranges(
+    const PassInputs& in) {
+  std::map<std::string, actuator::LimitRangeItem, std::less<>> out;
+  for (const auto& [ns, items] : in.limit_ranges) {
+    if (auto merged = actuator::container_limit_range(items)) out.emplace(ns, std::move(*merged));
+  }
+  return out;
 }
 
 PolicyStatus next_status(const PolicyObject& p, const recommendation::ModelRegistry& models,
@@ -113,9 +117,14 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
       active_index.push_back(i);
     }
   }
+  OwnerChains chains(*in.owners);
+  std::vector<const OwnerChain*> chain_of_pod;
+  chain_of_pod.reserve(in.pods.size());
   std::vector<policy::PodRef> refs;
+  refs.reserve(in.pods.size());
   for (const auto& pod : in.pods) {
-    refs.push_back({&pod->metadata, policy::controller_chain(pod->metadata, *in.owners)});
+    chain_of_pod.push_back(&chains.of(pod->metadata));
+    refs.push_back({&pod->metadata, chain_of_pod.back()->chain});
   }
   policy::Assignment assignment = policy::assign_policies(refs, active);
 
@@ -147,17 +156,43 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
   }
 
   std::vector<actuator::Candidate> candidates;
-  // Every pod that could act now; only the few the selection picks get a patch body (a
-  // 100,000-pod pass would otherwise serialize tens of thousands of patches it never sends).
+  // Every pod that could act now. Only the few the selection picks get a plan, an action and a
+  // patch body: holding a plan for each of 100,000 candidates cost hundreds of MB at the pass's
+  // peak (bench/RESULTS.md "Scale"), so the picked ones are decided again from the same inputs.
   struct Pending {
-    PodAction action;
-    actuator::ResizePlan plan;
-    const kube::Pod* pod;
+    std::size_t pod;
+    std::size_t policy;
+    PodAction::Kind kind;
+    std::string reason;
+    std::optional<kube::TimePoint> last;
+    std::optional<actuator::ResizeState> in_flight;  // as decide saw it (it advances the state)
   };
   std::vector<Pending> pending;
+  const auto limit_ranges = merged_limit_ranges(in);
+  auto limit_range_of = [&](const kube::Pod& pod) -> const actuator::LimitRangeItem* {
+    auto it = limit_ranges.find(pod.metadata.namespace_);
+    return it == limit_ranges.end() ? nullptr : &it->second;
+  };
+  auto inputs = [&](std::size_t i, std::size_t pi, std::optional<kube::TimePoint> last,
+                    actuator::ResizeState* in_flight) {
+    const kube::Pod& pod = *in.pods[i];
+    const EffectivePolicy& policy = *in.policies[pi].effective;
+    const actuator::LimitRangeItem* lr = limit_range_of(pod);
+    return actuator::PodInputs{.pod = &pod,
+                               .policy = &policy,
+                               .recommendations = capped_for_pod(pod, policy, recs[pi], lr),
+                               .limit_range = lr,
+                               .largest_allocatable = in.largest_allocatable,
+                               .hpa_resources = hpa.pod_resources[i],
+                               .now = in.now,
+                               .last_change = last,
+                               .in_flight = in_flight,
+                               .rule = in.update_rule};
+  };
   std::map<std::string, actuator::WorkloadReplicas, std::less<>> workloads;
-  std::unordered_set<std::string> seen;
+  std::unordered_set<std::string_view> seen;
   seen.reserve(in.pods.size());
+  out.policy_of_pod.reserve(in.pods.size());
   for (std::size_t i = 0; i < in.pods.size(); ++i) {
     const kube::Pod& pod = *in.pods[i];
     seen.insert(pod.metadata.uid);
@@ -166,7 +201,7 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     const PolicyObject& po = in.policies[pi];
     const EffectivePolicy& policy = *po.effective;
     out.policy_of_pod[pod_key(pod)] = po.key;
-    std::string workload = workload_of(refs[i].chain, pod);
+    const std::string& workload = chain_of_pod[i]->workload;
     actuator::WorkloadReplicas& w = workloads[workload];
     ++w.desired;
     if (ready(pod)) ++w.ready;
@@ -176,22 +211,12 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     }
     const std::string& uid = pod.metadata.uid;
     auto tracked = state.resizes.find(uid);
-    auto lr_items = in.limit_ranges.find(pod.metadata.namespace_);
-    std::optional<actuator::LimitRangeItem> lr;
-    if (lr_items != in.limit_ranges.end()) lr = actuator::container_limit_range(lr_items->second);
     std::optional<kube::TimePoint> last;
     if (auto it = state.last_change.find(uid); it != state.last_change.end()) last = it->second;
+    std::optional<actuator::ResizeState> before;
+    if (tracked != state.resizes.end()) before = tracked->second;
     actuator::PodDecision d = actuator::decide(
-        {.pod = &pod,
-         .policy = &policy,
-         .recommendations = capped_for_pod(pod, policy, recs[pi], lr ? &*lr : nullptr),
-         .limit_range = lr ? &*lr : nullptr,
-         .largest_allocatable = in.largest_allocatable,
-         .hpa_resources = hpa.pod_resources[i],
-         .now = in.now,
-         .last_change = last,
-         .in_flight = tracked == state.resizes.end() ? nullptr : &tracked->second,
-         .rule = in.update_rule});
+        inputs(i, pi, last, tracked == state.resizes.end() ? nullptr : &tracked->second));
     if (d.forget_in_flight && tracked != state.resizes.end()) {
       state.last_change[uid] = tracked->second.requested;
       state.resizes.erase(tracked);
@@ -201,37 +226,44 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
       out.skipped.emplace_back(pod_key(pod), "waiting: " + d.reason);
       continue;
     }
-    PodAction action{.ns = pod.metadata.namespace_,
-                     .name = pod.metadata.name,
-                     .uid = uid,
-                     .policy = po.key,
-                     .reason = d.reason};
     actuator::Candidate candidate{.id = pending.size(),
                                   .workload = workload,
                                   .priority = d.priority,
                                   .min_replicas = policy.min_replicas};
-    if (d.step == actuator::PodStep::Resize) {
-      candidate.way = actuator::Way::InPlace;
-    } else {
-      action.kind = PodAction::Kind::Recreate;
-      candidate.way = actuator::Way::Recreate;
-    }
-    candidates.push_back(candidate);
-    pending.push_back({std::move(action), std::move(d.plan), &pod});
+    candidate.way =
+        d.step == actuator::PodStep::Resize ? actuator::Way::InPlace : actuator::Way::Recreate;
+    candidates.push_back(std::move(candidate));
+    pending.push_back({.pod = i,
+                       .policy = pi,
+                       .kind = d.step == actuator::PodStep::Resize ? PodAction::Kind::Resize
+                                                                   : PodAction::Kind::Recreate,
+                       .reason = std::move(d.reason),
+                       .last = last,
+                       .in_flight = std::move(before)});
   }
   actuator::Selection sel = actuator::select_updates(
       std::move(candidates), workloads,
       {.eviction_tolerance = in.eviction_tolerance, .budget = in.update_budget});
   for (std::size_t id : sel.selected) {
     Pending& p = pending[id];
-    if (p.action.kind == PodAction::Kind::Resize) {
-      p.action.body = p.plan.body();
-      p.action.totals = totals_after(*p.pod, p.plan);
+    const kube::Pod& pod = *in.pods[p.pod];
+    PodAction action{.kind = p.kind,
+                     .ns = pod.metadata.namespace_,
+                     .name = pod.metadata.name,
+                     .uid = pod.metadata.uid,
+                     .policy = in.policies[p.policy].key,
+                     .reason = std::move(p.reason)};
+    if (p.kind == PodAction::Kind::Resize) {
+      actuator::ResizePlan plan =
+          actuator::decide(inputs(p.pod, p.policy, p.last, p.in_flight ? &*p.in_flight : nullptr))
+              .plan;
+      action.body = plan.body();
+      action.totals = totals_after(pod, plan);
     }
-    out.actions.push_back(std::move(p.action));
+    out.actions.push_back(std::move(action));
   }
   for (const auto& [id, why] : sel.deferred) {
-    out.skipped.emplace_back(pending[id].action.ns + "/" + pending[id].action.name, why);
+    out.skipped.emplace_back(pod_key(*in.pods[pending[id].pod]), why);
   }
   std::erase_if(state.resizes, [&](const auto& kv) { return !seen.count(kv.first); });
   std::erase_if(state.last_change, [&](const auto& kv) { return !seen.count(kv.first); });

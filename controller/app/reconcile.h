@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "actuator/caps.h"
@@ -75,7 +76,8 @@ struct PodAction {
 struct PassResult {
   std::vector<StatusUpdate> statuses{};                        // only those that change
   std::vector<PodAction> actions{};                            // in the order to act
-  std::map<std::string, std::string> policy_of_pod{};          // pod "ns/name" -> policy key
+  // pod "ns/name" -> policy key; hashed: 100,000 entries are rebuilt every pass.
+  std::unordered_map<std::string, std::string> policy_of_pod{};
   std::vector<std::pair<std::string, std::string>> skipped{};  // pod "ns/name", why not now
   std::map<std::string, std::string> hpa_conflicts{};  // policy key -> what Tailor leaves alone
 };
