@@ -59,8 +59,9 @@ void default_apps(const std::string& resource, bj::object& spec) {
 }
 
 void default_job(bj::object& spec) {
-  fill(spec, "parallelism", 1);
+  // Both unset (a non-parallel Job): both 1; otherwise only parallelism defaults.
   if (!spec.contains("completions") && !spec.contains("parallelism")) fill(spec, "completions", 1);
+  fill(spec, "parallelism", 1);
   fill(spec, "backoffLimit", 6);
   fill(spec, "completionMode", "NonIndexed");
   fill(spec, "suspend", false);

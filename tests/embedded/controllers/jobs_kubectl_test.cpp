@@ -55,6 +55,9 @@ TEST_F(JobsKubectlTest, CreateJobRunsAPodUntilItSucceeds) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "job.batch/hello created\n");
   std::string uid = kubectl("get job hello -o jsonpath={.metadata.uid}").out;
+  // SetDefaults_Job: a non-parallel Job has completions and parallelism 1.
+  EXPECT_EQ(kubectl("get job hello -o jsonpath={.spec.completions}/{.spec.parallelism}").out,
+            "1/1");
   EXPECT_EQ(kubectl("get job hello -o jsonpath={.spec.selector.matchLabels}").out,
             R"({"batch.kubernetes.io/controller-uid":")" + uid + R"("})");
 
