@@ -1,7 +1,8 @@
 // The Job controller (NonIndexed Jobs): keeps up to parallelism pods running until completions
 // pods succeeded, counts succeeded and failed pods, and ends the Job Complete or Failed
 // (backoffLimit, activeDeadlineSeconds) with the interim SuccessCriteriaMet / FailureTarget
-// conditions that 1.33 writes first. Decisions in job_decisions.
+// conditions that 1.33 writes first; suspend and resume (the Suspended condition) and
+// ttlSecondsAfterFinished. Decisions in job_decisions.
 #include <boost/json.hpp>
 
 #include "embedded/controllers/api_writes.h"
@@ -41,6 +42,50 @@ bool has_true_condition(const bj::object& job, std::string_view type) {
   return false;
 }
 
+// When the Job finished: the Complete or Failed condition's lastTransitionTime.
+std::optional<TimePoint> finish_time(const bj::object& job) {
+  const bj::value* list = find_path(job, "status.conditions");
+  if (!list || !list->is_array()) return std::nullopt;
+  for (const bj::value& c : list->as_array()) {
+    if (!c.is_object() || string_at(c.as_object(), "status") != "True") continue;
+    std::string type = string_at(c.as_object(), "type");
+    if (type == "Complete" || type == "Failed") {
+      return try_parse_rfc3339(string_at(c.as_object(), "lastTransitionTime"));
+    }
+  }
+  return std::nullopt;
+}
+
+// Sets the Suspended condition; false when it already said so (or, resuming, when the Job was
+// never suspended: no False condition is added then).
+bool set_suspended(bj::object& status, bool suspended, const std::string& now) {
+  bj::value& list = status["conditions"];
+  if (!list.is_array()) list = bj::array{};
+  const char* want = suspended ? "True" : "False";
+  for (bj::value& c : list.as_array()) {
+    if (!c.is_object() || string_at(c.as_object(), "type") != "Suspended") continue;
+    if (string_at(c.as_object(), "status") == want) return false;
+    bj::object& cond = c.as_object();
+    cond["status"] = want;
+    cond["reason"] = suspended ? "JobSuspended" : "JobResumed";
+    cond["message"] = suspended ? "Job suspended" : "Job resumed";
+    cond["lastProbeTime"] = now;
+    cond["lastTransitionTime"] = now;
+    return true;
+  }
+  if (!suspended) {
+    if (list.as_array().empty()) status.erase("conditions");
+    return false;
+  }
+  list.as_array().push_back(bj::object{{"type", "Suspended"},
+                                       {"status", "True"},
+                                       {"lastProbeTime", now},
+                                       {"lastTransitionTime", now},
+                                       {"reason", "JobSuspended"},
+                                       {"message", "Job suspended"}});
+  return true;
+}
+
 bool is_finished(const bj::object& job) {
   return has_true_condition(job, "Complete") || has_true_condition(job, "Failed");
 }
@@ -73,7 +118,11 @@ class JobController : public WatchLoop {
     std::vector<ObjectPtr> list;
     for (const auto& [key, job] : cached(jobs())) list.push_back(job);
     for (const ObjectPtr& job : list) {
-      if (is_terminating(*job) || is_finished(*job)) continue;
+      if (is_terminating(*job)) continue;
+      if (is_finished(*job)) {
+        delete_when_expired(*job);
+        continue;
+      }
       try {
         sync(*job, owned[meta_string(*job, "uid")]);
       } catch (const std::exception&) {
@@ -86,6 +135,16 @@ class JobController : public WatchLoop {
   static const ResourceInfo& jobs() {
     static const ResourceInfo& r = resource_named("batch", "jobs");
     return r;
+  }
+
+  // ttlSecondsAfterFinished (the TTL-after-finished controller): the Job and, in the
+  // foreground, its pods go that long after it finished.
+  void delete_when_expired(const bj::object& job) {
+    const bj::value* ttl = find_path(job, "spec.ttlSecondsAfterFinished");
+    std::optional<TimePoint> finished = finish_time(job);
+    if (!ttl || !ttl->is_int64() || !finished) return;
+    if (system_now() < *finished + std::chrono::seconds(ttl->as_int64())) return;
+    remove(jobs(), job, 0, "foregroundDeletion");
   }
 
   void sync(const bj::object& job, std::vector<ObjectPtr> pods) {
@@ -148,6 +207,7 @@ class JobController : public WatchLoop {
 
   void update_status(const bj::object& job, const JobPodCounts& counts, std::int64_t ready,
                      JobFinish finish, bool suspended, const std::string& now) {
+    bool suspend_changed = false;
     modify(
         jobs(), job,
         [&](const bj::object& current) {
@@ -155,6 +215,10 @@ class JobController : public WatchLoop {
           bj::value& sv = next["status"];
           if (!sv.is_object()) sv = bj::object{};
           bj::object& s = sv.as_object();
+          if (set_suspended(s, suspended, now)) {
+            suspend_changed = true;
+            if (!suspended) s["startTime"] = now;  // a resumed Job starts its clock again
+          }
           if (!suspended && !s.contains("startTime")) s["startTime"] = now;
           // omitempty counts; ready and terminating are always written.
           auto set_count = [&](const char* field, std::int64_t n) {
@@ -181,6 +245,10 @@ class JobController : public WatchLoop {
           return next;
         },
         UpdateScope::Status);
+    if (suspend_changed) {
+      events_.record(job, "Normal", suspended ? "Suspended" : "Resumed",
+                     suspended ? "Job suspended" : "Job resumed");
+    }
     if (finish == JobFinish::Complete) {
       events_.record(job, "Normal", "Completed", "Job completed");
     } else if (finish != JobFinish::Running) {

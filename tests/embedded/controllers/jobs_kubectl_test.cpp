@@ -178,3 +178,47 @@ TEST_F(JobsKubectlTest, UnparseableScheduleIsInvalid) {
 
 }  // namespace
 }  // namespace tailor::kube::embedded::testing
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+TEST_F(JobsKubectlTest, SuspendedJobStartsNoPodUntilResumed) {
+  write("job.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: later}\n"
+        "spec:\n  suspend: true\n  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: w, image: busybox:1.36}]\n");
+  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  EXPECT_EQ(await_output("get job later -o jsonpath={.status.conditions[0].reason}"),
+            "JobSuspended");
+  EXPECT_EQ(kubectl("get job later -o jsonpath={.status.conditions[0].type}/"
+                    "{.status.conditions[0].status}/{.status.startTime}")
+                .out,
+            "Suspended/True/");
+  EXPECT_EQ(kubectl("get pods -l job-name=later -o name").out, "");
+  ASSERT_EQ(kubectl("patch job later --type merge -p '{\"spec\":{\"suspend\":false}}'").exit_code,
+            0);
+  EXPECT_EQ(await_running("later", 1).size(), 1u);
+  EXPECT_EQ(kubectl("get job later -o jsonpath={.status.conditions[0].status}/"
+                    "{.status.conditions[0].reason}/{.status.conditions[0].message}")
+                .out,
+            "False/JobResumed/Job resumed");
+  EXPECT_FALSE(kubectl("get job later -o jsonpath={.status.startTime}").out.empty());
+}
+
+TEST_F(JobsKubectlTest, FinishedJobGoesAfterItsTtl) {
+  write("job.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: brief}\n"
+        "spec:\n  ttlSecondsAfterFinished: 0\n  template:\n    spec:\n"
+        "      restartPolicy: Never\n      containers: [{name: w, image: busybox:1.36}]\n");
+  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  std::vector<std::string> pods = await_running("brief", 1);
+  ASSERT_EQ(pods.size(), 1u);
+  ASSERT_EQ(report_phase(pods[0], "Succeeded").exit_code, 0);
+  KubectlResult r = kubectl("wait --for=delete job/brief --timeout=20s");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = kubectl("wait --for=delete pod/" + pods[0] + " --timeout=20s");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing
