@@ -45,13 +45,21 @@ void read_target(od::value& v, policy::CrossVersionObjectReference& out) {
   });
 }
 
-// {"type": "Resource", "resource": {"name": "cpu", ...}} or the ContainerResource form.
+// {"type": "Resource", "resource": {"name": "cpu", ...}} -> "cpu";
+// {"type": "ContainerResource", "containerResource": {"name": "cpu", "container": "app"}}
+// -> "app/cpu" (only that container's utilization is the HPA's signal).
 void read_metric(od::value& v, std::vector<std::string>& resources) {
   for_each_field(v, [&](std::string_view key, od::value& f) {
     if (key != "resource" && key != "containerResource") return;
+    std::string name, container;
     for_each_field(f, [&](std::string_view inner, od::value& g) {
-      if (inner == "name") read(g, resources.emplace_back());
+      if (inner == "name")
+        read(g, name);
+      else if (inner == "container")
+        read(g, container);
     });
+    resources.push_back(key == "containerResource" && !container.empty() ? container + "/" + name
+                                                                         : name);
   });
 }
 

@@ -22,7 +22,32 @@ std::string joined(const std::vector<std::string>& items, const char* separator)
   return out;
 }
 
+// "cpu" -> "cpu"; "app/cpu" -> "cpu of container app".
+std::string described(const std::string& scaled) {
+  const auto slash = scaled.find('/');
+  if (slash == std::string::npos) return scaled;
+  return scaled.substr(slash + 1) + " of container " + scaled.substr(0, slash);
+}
+
+std::string_view resource_of(std::string_view scaled) {
+  const auto slash = scaled.find('/');
+  return slash == std::string_view::npos ? scaled : scaled.substr(slash + 1);
+}
+
 }  // namespace
+
+bool left_to_hpa(const std::vector<std::string>& hpa_resources, std::string_view container,
+                 std::string_view resource) {
+  for (const auto& scaled : hpa_resources) {
+    if (scaled == resource) return true;
+    const auto slash = scaled.find('/');
+    if (slash != std::string::npos && std::string_view(scaled).substr(0, slash) == container &&
+        std::string_view(scaled).substr(slash + 1) == resource) {
+      return true;
+    }
+  }
+  return false;
+}
 
 HpaConflict hpa_conflict(const std::vector<policy::WorkloadRef>& workloads,
                          const std::vector<HorizontalScaler>& hpas) {
@@ -34,7 +59,7 @@ HpaConflict hpa_conflict(const std::vector<policy::WorkloadRef>& workloads,
     for (const auto& hpa : hpas) {
       if (!targets(hpa, w)) continue;
       for (const auto& resource : hpa.resources) {
-        if (resource != "cpu" && resource != "memory") continue;
+        if (resource_of(resource) != "cpu" && resource_of(resource) != "memory") continue;
         add_once(out.resources, resource);
         add_once(names, hpa.name);
       }
@@ -47,7 +72,9 @@ HpaConflict hpa_conflict(const std::vector<policy::WorkloadRef>& workloads,
   for (const auto& [workload, names] : scaled) {
     add_once(parts, "HorizontalPodAutoscaler " + joined(names, ", ") + " scales " + workload);
   }
-  const std::string list = joined(out.resources, " and ");
+  std::vector<std::string> what;
+  for (const auto& r : out.resources) what.push_back(described(r));
+  const std::string list = joined(what, " and ");
   out.message = joined(parts, " and ") + " on " + list + "; Tailor leaves " + list + " alone";
   return out;
 }

@@ -14,15 +14,20 @@ namespace tailor::actuator {
 struct HorizontalScaler {
   std::string name{};
   policy::CrossVersionObjectReference scale_target_ref{};
-  // Resource names of its Resource and ContainerResource metrics ("cpu", "memory", ...).
+  // What its metrics scale on: a Resource metric's resource name ("cpu"), a ContainerResource
+  // metric's "container/resource" ("app/cpu": that container only; names cannot hold '/').
   std::vector<std::string> resources{};
   std::string namespace_{};
 };
 
 struct HpaConflict {
-  std::vector<std::string> resources{};  // cpu and/or memory, left alone
+  std::vector<std::string> resources{};  // cpu, memory, or "container/cpu"...: left alone
   std::string message{};                 // for the HorizontalScalerConflict condition; "" if none
 };
+
+// Whether a container's resource is left to an HPA, given a conflict's resources.
+bool left_to_hpa(const std::vector<std::string>& hpa_resources, std::string_view container,
+                 std::string_view resource);
 
 // HPAs (of one namespace) that scale one of `workloads` — a pod's controller chain, or the
 // workloads of a policy's pods — on cpu or memory.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "actuator/hpa.h"
+
 namespace tailor::actuator {
 namespace {
 
@@ -69,8 +71,7 @@ UpdatePriority update_priority(const UpdateInputs& in, const UpdateRule& rule) {
       std::string_view resource = kControlled[i];
       const Quantity* target = kube::find_resource(rec->target, resource);
       if (!target || !policy.controls(resource) ||
-          std::find(in.hpa_resources.begin(), in.hpa_resources.end(), resource) !=
-              in.hpa_resources.end()) {
+          left_to_hpa(in.hpa_resources, c.name, resource)) {
         continue;
       }
       const Quantity* found = kube::find_resource(c.resources.requests, resource);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "actuator/hpa.h"
 #include "actuator/limits.h"
 #include "controller/kube/model/pod_resources.h"
 #include "controller/kube/model/qos.h"
@@ -29,10 +30,6 @@ const policy::RecommendedContainerResources* find_recommendation(
   return nullptr;
 }
 
-bool contains(const std::vector<std::string>& list, std::string_view item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
-}
-
 std::vector<Slot> set_targets(const ResizeInputs& in, kube::PodSpec& spec) {
   std::vector<Slot> slots;
   for (std::size_t i = 0; i < spec.containers.size(); ++i) {
@@ -43,7 +40,7 @@ std::vector<Slot> set_targets(const ResizeInputs& in, kube::PodSpec& spec) {
     for (std::string_view resource : kControlled) {
       const Quantity* target = kube::find_resource(rec->target, resource);
       if (!target || target->sign() <= 0 || !policy.controls(resource) ||
-          contains(in.hpa_resources, resource)) {
+          left_to_hpa(in.hpa_resources, c.name, resource)) {
         continue;
       }
       c.resources.requests.insert_or_assign(resource, *target);

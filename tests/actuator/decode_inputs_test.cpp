@@ -52,7 +52,7 @@ TEST(DecodeHpa, ResourceAndContainerResourceMetrics) {
         {"type":"Pods","pods":{"metric":{"name":"rps"},"target":{"type":"AverageValue","averageValue":"10"}}}]}})");
   EXPECT_EQ(hpa.name, "web");
   EXPECT_EQ(hpa.scale_target_ref.kind, "Deployment");
-  EXPECT_EQ(hpa.resources, (std::vector<std::string>{"cpu", "memory"}));
+  EXPECT_EQ(hpa.resources, (std::vector<std::string>{"cpu", "app/memory"}));
   EXPECT_THROW(decode_horizontal_pod_autoscaler(R"({"spec":{"metrics":{}}})"), kube::DecodeError);
 }
 

@@ -101,5 +101,19 @@ TEST(HpaConflict, AnyWorkloadOfAControllerChain) {
   EXPECT_TRUE(hpa_conflict(std::vector<policy::WorkloadRef>{}, hpas).message.empty());
 }
 
+TEST(HpaConflict, ContainerResourceMetricNamesItsContainer) {
+  std::vector<HorizontalScaler> hpas{{"web-app", {"apps/v1", "Deployment", "web"}, {"app/cpu"}},
+                                     {"web-gpu", {"apps/v1", "Deployment", "web"}, {"app/gpu"}}};
+  HpaConflict c = hpa_conflict(default_policy(), hpas);
+  EXPECT_EQ(c.resources, (std::vector<std::string>{"app/cpu"}));
+  EXPECT_EQ(c.message,
+            "HorizontalPodAutoscaler web-app scales Deployment web on cpu of container app; Tailor "
+            "leaves cpu of container app alone");
+  EXPECT_TRUE(left_to_hpa(c.resources, "app", "cpu"));
+  EXPECT_FALSE(left_to_hpa(c.resources, "side", "cpu"));
+  EXPECT_FALSE(left_to_hpa(c.resources, "app", "memory"));
+  EXPECT_TRUE(left_to_hpa({"memory"}, "any", "memory"));
+}
+
 }  // namespace
 }  // namespace tailor::actuator

@@ -81,6 +81,10 @@ TEST(UpdatePriority, HpaAndOffContainersDoNotCount) {
   auto recs = std::vector{recommendation("app", "cpu=1,memory=100Mi", "cpu=500m", "cpu=2")};
   UpdateInputs in{&pod, &policy, recs, {"cpu"}, start() + hours(2), std::nullopt};
   EXPECT_EQ(update_priority(in).reason, UpdateReason::None);
+  in.hpa_resources = {"sidecar/cpu"};  // another container's HPA metric
+  EXPECT_EQ(update_priority(in).reason, UpdateReason::OutsideBounds);
+  in.hpa_resources = {"app/cpu"};
+  EXPECT_EQ(update_priority(in).reason, UpdateReason::None);
   in.hpa_resources.clear();
   EXPECT_EQ(update_priority(in).reason, UpdateReason::OutsideBounds);
 }

@@ -146,6 +146,18 @@ INSTANTIATE_TEST_SUITE_P(
             R"({"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"100m","memory":"200Mi"}}}]}})",
             "",
             {}},
+        // A ContainerResource metric: only that container's cpu is the HPA's.
+        PlanCase{
+            "HpaContainerResourceOnlyThatContainer",
+            {container("app", "cpu=100m"), container("side", "cpu=100m")},
+            {recommendation("app", "cpu=1"), recommendation("side", "cpu=200m")},
+            {},
+            "",
+            {"app/cpu"},
+            "",
+            R"({"spec":{"containers":[{"name":"side","resources":{"requests":{"cpu":"200m"}}}]}})",
+            "",
+            {}},
         PlanCase{
             "ControlledResourcesOnly",
             {container("app", "cpu=100m,memory=100Mi")},

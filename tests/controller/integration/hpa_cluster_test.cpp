@@ -115,6 +115,7 @@ class HpaClusterTest : public kube::embedded::testing::KubectlClusterTest {
       c.on_usage({.node = "node-1",
                   .ns = "default",
                   .pod = "web-1",
+                  .pod_uid = "",
                   .container = "app",
                   .start_unix_ms = end - 60'000,
                   .end_unix_ms = end,
