@@ -264,10 +264,12 @@ void register_own_webhook(kube::RestClient& client, const webhook::WebhookServer
 // finds its models). Pods that no longer exist match no policy: their windows are
 // counted as unmatched (VPA maps them through pod labels scraped into Prometheus; Tailor's
 // checkpoints already keep what the models learnt from them).
-void bootstrap_history(Controller& controller, const MainOptions& o, std::int64_t until_s) {
+void bootstrap_history(Controller& controller, const MainOptions& o, std::int64_t until_s,
+                       const std::atomic<bool>& stopping) {
   const ControllerStats before = controller.stats();
-  usage::bootstrap_from_prometheus(o.prometheus, until_s,
-                                   [&](const usage::UsageWindow& w) { controller.on_usage(w); });
+  usage::bootstrap_from_prometheus(
+      o.prometheus, until_s, [&](const usage::UsageWindow& w) { controller.on_usage(w); },
+      [&] { return stopping.load(); });
   const ControllerStats after = controller.stats();
   kube::log::info("Usage history folded into the models",
                   {{"windows", after.windows - before.windows},
@@ -370,7 +372,7 @@ int run(MainOptions& o, sigset_t signals) {
       // Which pods belong to which policy, so that the first windows find their models.
       controller.refresh(kube::TimePoint(std::chrono::system_clock::now()));
     }
-    if (o.storage == "prometheus") bootstrap_history(controller, o, started_s);
+    if (o.storage == "prometheus") bootstrap_history(controller, o, started_s, stopping);
     if (metrics_poller) metrics_poller->start();
     while (!stopping) {
       auto now = kube::TimePoint(std::chrono::system_clock::now());

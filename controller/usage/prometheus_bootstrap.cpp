@@ -1,6 +1,7 @@
 #include "controller/usage/prometheus_bootstrap.h"
 
 #include <boost/json.hpp>
+#include <stdexcept>
 
 #include "controller/kube/http/client.h"
 #include "controller/kube/http/url.h"
@@ -47,7 +48,8 @@ std::vector<ContainerSeries> query(http::Client& client, const std::string& prom
 }  // namespace
 
 BootstrapResult bootstrap_from_prometheus(const PrometheusHistoryOptions& options,
-                                          std::int64_t until_s, const UsageSink& sink) {
+                                          std::int64_t until_s, const UsageSink& sink,
+                                          const std::function<bool()>& cancelled) {
   BootstrapResult result;
   const std::vector<HistoryPage> pages = history_pages(until_s, options);
   try {
@@ -55,6 +57,7 @@ BootstrapResult bootstrap_from_prometheus(const PrometheusHistoryOptions& option
     const std::string cpu_query = cpu_history_query(options);
     const std::string memory_query = memory_history_query(options);
     for (const HistoryPage& page : pages) {
+      if (cancelled && cancelled()) throw std::runtime_error("cancelled");
       std::vector<ContainerSeries> cpu = query(client, cpu_query, page, options);
       std::vector<ContainerSeries> memory = query(client, memory_query, page, options);
       ++result.pages;
@@ -77,7 +80,12 @@ BootstrapResult bootstrap_from_prometheus(const PrometheusHistoryOptions& option
   if (!result.windows.first_problem.empty()) {
     kvs.push_back({"firstDropped", result.windows.first_problem});
   }
-  if (result.error.empty()) {
+  if (result.error.empty() && result.series == 0) {
+    kube::log::warning(
+        "Prometheus has no cAdvisor series for this history: check "
+        "--prometheus-cadvisor-job-name and the container labels",
+        kvs);
+  } else if (result.error.empty()) {
     kube::log::info("Read the usage history from Prometheus", kvs);
   } else {
     kvs.push_back({"err", result.error});

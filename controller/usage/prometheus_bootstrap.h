@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "controller/usage/prometheus_history.h"
@@ -21,8 +22,10 @@ struct BootstrapResult {
 };
 
 // Reads the history before until_s (unix seconds; the controller's start, so that it does not
-// overlap the live stream) and feeds it. Never throws.
+// overlap the live stream) and feeds it. cancelled (optional) is asked between pages, so that a
+// shutdown does not wait for the whole history. Never throws.
 BootstrapResult bootstrap_from_prometheus(const PrometheusHistoryOptions& options,
-                                          std::int64_t until_s, const UsageSink& sink);
+                                          std::int64_t until_s, const UsageSink& sink,
+                                          const std::function<bool()>& cancelled = {});
 
 }  // namespace tailor::usage

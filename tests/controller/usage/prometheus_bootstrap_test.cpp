@@ -101,6 +101,19 @@ TEST_F(PrometheusBootstrapTest, FailuresEndTheBootstrapWithTheirReason) {
   }
 }
 
+TEST_F(PrometheusBootstrapTest, ACancelledBootstrapStopsBetweenPages) {
+  server_.enqueue("GET", kPath, json_response(200, matrix(until_ - kHour, "0.5")));
+  server_.enqueue("GET", kPath, json_response(200, matrix(until_ - kHour, "1048576")));
+  int asked = 0;
+  BootstrapResult r = bootstrap_from_prometheus(
+      options_, until_, [this](const UsageWindow& w) { fed_.push_back(w); },
+      [&] { return ++asked > 1; });
+  EXPECT_EQ(r.error, "cancelled");
+  EXPECT_EQ(r.pages, 1u);
+  EXPECT_EQ(fed_.size(), 1u);
+  EXPECT_EQ(server_.requests().size(), 2u);
+}
+
 TEST_F(PrometheusBootstrapTest, ATimeoutEndsTheBootstrap) {
   server_.on("GET", kPath, [](kube::http::Exchange& ex) {
     ex.wait_closed(std::chrono::seconds(10));  // never answers; ends when the client gives up
