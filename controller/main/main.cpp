@@ -10,10 +10,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
-#include <functional>
 #include <iostream>
 #include <thread>
-#include <vector>
 
 #include "controller/app/controller.h"
 #include "controller/kube/client/config.h"
@@ -24,6 +22,7 @@
 #include "controller/usage/metrics_api_poller.h"
 #include "controller/usage/prometheus_bootstrap.h"
 #include "controller/usage/usage_server.h"
+#include "controller/usage/usage_source_options.h"
 #include "controller/webhook/registration.h"
 #include "controller/webhook/webhook_server.h"
 
@@ -48,103 +47,8 @@ struct MainOptions {
   bool webhook_ephemeral_port = false;
   bool webhook_register = false;
   std::string ports_file;
-  // Usage besides the node agents' stream (VPA's recommender flags where they exist).
-  std::string storage = "checkpoint";  // "prometheus": also read the history at start
-  usage::PrometheusHistoryOptions prometheus{.address = "http://prometheus.monitoring.svc"};
-  std::string metrics_source = "usage-stream";  // "metrics-api": also poll metrics.k8s.io
-  kube::Duration metrics_api_interval = std::chrono::minutes(1);
+  usage::UsageSourceOptions usage_sources;  // Prometheus history, metrics.k8s.io
 };
-
-// A flag taking one of a few words.
-std::function<std::string(std::string_view)> one_of(std::vector<std::string> words) {
-  return [words](std::string_view s) {
-    std::string choices;
-    for (const std::string& w : words) {
-      if (s == w) return w;
-      choices += (choices.empty() ? "" : ", ") + w;
-    }
-    throw std::invalid_argument("must be one of " + choices);
-  };
-}
-
-// A Prometheus duration flag ("8d", "1h"), kept in whole seconds.
-void add_prometheus_duration(Schema& s, kube::config::Option option, std::int64_t* seconds) {
-  s.add<std::int64_t>(
-      std::move(option), seconds,
-      [](std::string_view text) {
-        const auto ms = usage::parse_prometheus_duration(text).count();
-        if (ms <= 0 || ms % 1000 != 0) {
-          throw std::invalid_argument("must be a positive whole number of seconds");
-        }
-        return ms / 1000;
-      },
-      [](const std::int64_t& v) {
-        return usage::format_prometheus_duration(std::chrono::seconds(v));
-      },
-      "duration");
-}
-
-void add_usage_source_options(Schema& s, MainOptions& o) {
-  s.add<std::string>(
-      {.flag = "storage",
-       .yaml_key = "recommender.storage",
-       .help = "Where usage history comes from at start besides the models' "
-               "checkpoints: checkpoint, or prometheus (range queries of "
-               "cAdvisor's metrics before the first pass)."},
-      &o.storage, one_of({"checkpoint", "prometheus"}), [](const std::string& v) { return v; },
-      "string");
-  s.add({.flag = "prometheus-address",
-         .yaml_key = "prometheus.address",
-         .help = "Where to reach for Prometheus metrics (with --storage=prometheus)."},
-        &o.prometheus.address);
-  add_prometheus_duration(s,
-                          {.flag = "history-length",
-                           .yaml_key = "prometheus.historyLength",
-                           .help = "How much time back Prometheus is queried for history."},
-                          &o.prometheus.history_length_s);
-  add_prometheus_duration(s,
-                          {.flag = "history-resolution",
-                           .yaml_key = "prometheus.historyResolution",
-                           .help = "Resolution at which Prometheus is queried for history: one "
-                                   "usage window per container and step."},
-                          &o.prometheus.resolution_s);
-  s.add({.flag = "prometheus-cadvisor-job-name",
-         .yaml_key = "prometheus.cadvisorJobName",
-         .help = "Name of the Prometheus job which scrapes the cAdvisor metrics."},
-        &o.prometheus.cadvisor_job);
-  s.add({.flag = "container-namespace-label",
-         .yaml_key = "prometheus.containerNamespaceLabel",
-         .help = "Label name to look for container namespaces."},
-        &o.prometheus.namespace_label);
-  s.add({.flag = "container-pod-name-label",
-         .yaml_key = "prometheus.containerPodNameLabel",
-         .help = "Label name to look for container pod names."},
-        &o.prometheus.pod_label);
-  s.add({.flag = "container-name-label",
-         .yaml_key = "prometheus.containerNameLabel",
-         .help = "Label name to look for container names."},
-        &o.prometheus.container_label);
-  s.add<std::chrono::milliseconds>(
-      {.flag = "prometheus-query-timeout",
-       .yaml_key = "prometheus.queryTimeout",
-       .help = "How long to wait before killing long queries."},
-      &o.prometheus.query_timeout,
-      [](std::string_view text) { return usage::parse_prometheus_duration(text); },
-      [](const std::chrono::milliseconds& v) { return usage::format_prometheus_duration(v); },
-      "duration");
-  s.add<std::string>(
-      {.flag = "metrics-source",
-       .yaml_key = "recommender.metricsSource",
-       .help = "Live usage besides the node agents' stream: usage-stream (only "
-               "the stream), or metrics-api (also poll metrics.k8s.io PodMetrics, "
-               "for nodes without the node agent)."},
-      &o.metrics_source, one_of({"usage-stream", "metrics-api"}),
-      [](const std::string& v) { return v; }, "string");
-  s.add({.flag = "metrics-api-interval",
-         .yaml_key = "recommender.metricsApiInterval",
-         .help = "How often PodMetrics are listed (with --metrics-source=metrics-api)."},
-        &o.metrics_api_interval);
-}
 
 void add_options(Schema& s, MainOptions& o) {
   kube::observe::add_common_options(s, o.common);
@@ -227,7 +131,7 @@ void add_options(Schema& s, MainOptions& o) {
          .yaml_key = "vpa.watch",
          .help = "Also act on autoscaling.k8s.io/v1 VerticalPodAutoscaler objects."},
         &o.controller.view.watch_vpa);
-  add_usage_source_options(s, o);
+  usage::add_usage_source_options(s, o.usage_sources);
 }
 
 sigset_t block_signals() {
@@ -268,7 +172,8 @@ void bootstrap_history(Controller& controller, const MainOptions& o, std::int64_
                        const std::atomic<bool>& stopping) {
   const ControllerStats before = controller.stats();
   usage::bootstrap_from_prometheus(
-      o.prometheus, until_s, [&](const usage::UsageWindow& w) { controller.on_usage(w); },
+      o.usage_sources.prometheus, until_s,
+      [&](const usage::UsageWindow& w) { controller.on_usage(w); },
       [&] { return stopping.load(); });
   const ControllerStats after = controller.stats();
   kube::log::info("Usage history folded into the models",
@@ -336,9 +241,9 @@ int run(MainOptions& o, sigset_t signals) {
   }
 
   std::unique_ptr<usage::MetricsApiPoller> metrics_poller;
-  if (o.metrics_source == "metrics-api") {
+  if (o.usage_sources.metrics_source == "metrics-api") {
     metrics_poller = std::make_unique<usage::MetricsApiPoller>(
-        client, usage::MetricsApiPollerOptions{.interval = o.metrics_api_interval},
+        client, usage::MetricsApiPollerOptions{.interval = o.usage_sources.metrics_api_interval},
         [&](const usage::UsageWindow& w) { controller.on_usage(w); });
   }
 
@@ -368,11 +273,12 @@ int run(MainOptions& o, sigset_t signals) {
       if (stopping) return;
     }
     synced = true;
-    if (o.storage == "prometheus" || metrics_poller) {
+    if (o.usage_sources.storage == "prometheus" || metrics_poller) {
       // Which pods belong to which policy, so that the first windows find their models.
       controller.refresh(kube::TimePoint(std::chrono::system_clock::now()));
     }
-    if (o.storage == "prometheus") bootstrap_history(controller, o, started_s, stopping);
+    if (o.usage_sources.storage == "prometheus")
+      bootstrap_history(controller, o, started_s, stopping);
     if (metrics_poller) metrics_poller->start();
     while (!stopping) {
       auto now = kube::TimePoint(std::chrono::system_clock::now());
