@@ -3,7 +3,9 @@
 // (backoffLimit, activeDeadlineSeconds) with the interim SuccessCriteriaMet / FailureTarget
 // conditions that 1.33 writes first; suspend and resume (the Suspended condition) and
 // ttlSecondsAfterFinished. Decisions in job_decisions.
+#include <algorithm>
 #include <boost/json.hpp>
+#include <set>
 
 #include "embedded/controllers/api_writes.h"
 #include "embedded/controllers/job_decisions.h"
@@ -86,6 +88,22 @@ bool set_suspended(bj::object& status, bool suspended, const std::string& now) {
   return true;
 }
 
+// Pods carry it until their outcome is counted in the Job's status, so a pod deleted before it
+// finished is still counted (as failed: the default podReplacementPolicy TerminatingOrFailed).
+constexpr const char* kTrackingFinalizer = "batch.kubernetes.io/job-tracking";
+
+bool has_tracking_finalizer(const bj::object& pod) {
+  const bj::value* list = find_path(pod, "metadata.finalizers");
+  if (!list || !list->is_array()) return false;
+  const bj::array& a = list->as_array();
+  return std::find(a.begin(), a.end(), bj::value(kTrackingFinalizer)) != a.end();
+}
+
+bool counts_as_failed(const bj::object& pod) {
+  std::string phase = string_at(pod, "status.phase");
+  return phase == "Failed" || (is_terminating(pod) && phase != "Succeeded");
+}
+
 bool is_finished(const bj::object& job) {
   return has_true_condition(job, "Complete") || has_true_condition(job, "Failed");
 }
@@ -116,7 +134,12 @@ class JobController : public WatchLoop {
       if (auto ref = controller_of(*pod); ref && ref->kind == "Job") owned[ref->uid].push_back(pod);
     }
     std::vector<ObjectPtr> list;
-    for (const auto& [key, job] : cached(jobs())) list.push_back(job);
+    std::set<std::string> running;  // uids of the Jobs that still count their pods
+    for (const auto& [key, job] : cached(jobs())) {
+      list.push_back(job);
+      if (!is_terminating(*job) && !is_finished(*job)) running.insert(meta_string(*job, "uid"));
+    }
+    release_uncounted(owned, running);
     for (const ObjectPtr& job : list) {
       if (is_terminating(*job)) continue;
       if (is_finished(*job)) {
@@ -137,6 +160,35 @@ class JobController : public WatchLoop {
     return r;
   }
 
+  // Pods of Jobs gone, finished or going are no longer counted: their finalizer goes.
+  void release_uncounted(const std::map<std::string, std::vector<ObjectPtr>>& owned,
+                         const std::set<std::string>& running) {
+    for (const auto& [uid, pods] : owned) {
+      if (running.contains(uid)) continue;
+      for (const ObjectPtr& p : pods) {
+        if (!has_tracking_finalizer(*p)) continue;
+        try {
+          release(*p);
+        } catch (const std::exception&) {
+          // Gone meanwhile, or tried again on the next pass.
+        }
+      }
+    }
+  }
+
+  void release(const bj::object& pod) {
+    modify(pods_resource(), pod, [](const bj::object& current) {
+      bj::object next = current;
+      bj::value* list = next["metadata"].as_object().if_contains("finalizers");
+      if (list && list->is_array()) {
+        bj::array& a = list->as_array();
+        a.erase(std::remove(a.begin(), a.end(), bj::value(kTrackingFinalizer)), a.end());
+        if (list->as_array().empty()) next["metadata"].as_object().erase("finalizers");
+      }
+      return next;
+    });
+  }
+
   // ttlSecondsAfterFinished (the TTL-after-finished controller): the Job and, in the
   // foreground, its pods go that long after it finished.
   void delete_when_expired(const bj::object& job) {
@@ -150,21 +202,25 @@ class JobController : public WatchLoop {
   void sync(const bj::object& job, std::vector<ObjectPtr> pods) {
     JobSpecView spec = spec_view(job);
     JobPodCounts counts;
-    std::int64_t ready = 0, succeeded_pods = 0, failed_pods = 0;
+    std::int64_t ready = 0, terminating = 0, newly_succeeded = 0, newly_failed = 0;
     std::vector<ObjectPtr> active;
     for (const ObjectPtr& p : pods) {
-      std::string phase = string_at(*p, "status.phase");
-      succeeded_pods += phase == "Succeeded";
-      failed_pods += phase == "Failed";
       if (is_active_pod(*p)) {
         active.push_back(p);
         ready += is_pod_ready(*p);
+      } else if (is_terminating(*p) && string_at(*p, "status.phase") != "Succeeded" &&
+                 string_at(*p, "status.phase") != "Failed") {
+        ++terminating;
       }
+      if (!has_tracking_finalizer(*p)) continue;  // counted already
+      bool succeeded = string_at(*p, "status.phase") == "Succeeded";
+      if (!succeeded && !counts_as_failed(*p)) continue;
+      release(*p);
+      ++(succeeded ? newly_succeeded : newly_failed);
     }
     counts.active = static_cast<std::int64_t>(active.size());
-    // Finished pods may be deleted later; the counts in status only grow.
-    counts.succeeded = std::max(int_at(job, "status.succeeded", 0), succeeded_pods);
-    counts.failed = std::max(int_at(job, "status.failed", 0), failed_pods);
+    counts.succeeded = int_at(job, "status.succeeded", 0) + newly_succeeded;
+    counts.failed = int_at(job, "status.failed", 0) + newly_failed;
     TimePoint now = system_now();
     std::string start = string_at(job, "status.startTime");
     std::optional<std::int64_t> seconds_active;
@@ -188,11 +244,12 @@ class JobController : public WatchLoop {
         --counts.active;
       }
     }
-    update_status(job, counts, ready, finish, spec.suspend, format_rfc3339(now));
+    update_status(job, counts, ready, terminating, finish, spec.suspend, format_rfc3339(now));
   }
 
   bool create_pod(const bj::object& job) {
     bj::object pod = pod_from_template(job, jobs(), meta_string(job, "name") + "-");
+    pod["metadata"].as_object()["finalizers"] = bj::array{kTrackingFinalizer};
     try {
       ObjectPtr created = create(
           pods_resource(), admitted_for_create(*extensions_, pods_resource(), std::move(pod)));
@@ -206,7 +263,8 @@ class JobController : public WatchLoop {
   }
 
   void update_status(const bj::object& job, const JobPodCounts& counts, std::int64_t ready,
-                     JobFinish finish, bool suspended, const std::string& now) {
+                     std::int64_t terminating, JobFinish finish, bool suspended,
+                     const std::string& now) {
     bool suspend_changed = false;
     modify(
         jobs(), job,
@@ -232,7 +290,7 @@ class JobController : public WatchLoop {
           set_count("succeeded", counts.succeeded);
           set_count("failed", counts.failed);
           s["ready"] = ready;
-          s["terminating"] = 0;
+          s["terminating"] = finish == JobFinish::Running ? terminating : 0;
           s["uncountedTerminatedPods"] = bj::object{};
           if (finish == JobFinish::Complete) {
             add_condition(s, "SuccessCriteriaMet", finish_condition(finish), now);

@@ -222,3 +222,30 @@ TEST_F(JobsKubectlTest, FinishedJobGoesAfterItsTtl) {
 
 }  // namespace
 }  // namespace tailor::kube::embedded::testing
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+// Job pods carry batch.kubernetes.io/job-tracking until counted: one deleted before it finished
+// counts as failed (podReplacementPolicy TerminatingOrFailed) and is replaced.
+TEST_F(JobsKubectlTest, DeletedPodCountsAsFailedAndIsReplaced) {
+  ASSERT_EQ(kubectl("create job work --image=busybox:1.36 -- true").exit_code, 0);
+  std::vector<std::string> pods = await_running("work", 1);
+  ASSERT_EQ(pods.size(), 1u);
+  EXPECT_EQ(kubectl("get pod " + pods[0] + " -o jsonpath={.metadata.finalizers}").out,
+            R"(["batch.kubernetes.io/job-tracking"])");
+  KubectlResult r = kubectl("delete pod " + pods[0] + " --timeout=20s");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> replacement = await_running("work", 1);
+  ASSERT_EQ(replacement.size(), 1u);
+  EXPECT_NE(replacement[0], pods[0]);
+  EXPECT_EQ(await_output("get job work -o jsonpath={.status.failed}"), "1");
+  // A success is counted once, however often the pod is seen afterwards.
+  ASSERT_EQ(report_phase(replacement[0], "Succeeded").exit_code, 0);
+  ASSERT_EQ(kubectl("wait --for=condition=complete job/work --timeout=20s").exit_code, 0);
+  EXPECT_EQ(kubectl("get job work -o jsonpath={.status.succeeded}/{.status.failed}").out, "1/1");
+  EXPECT_EQ(kubectl("get pod " + replacement[0] + " -o jsonpath={.metadata.finalizers}").out, "");
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing
