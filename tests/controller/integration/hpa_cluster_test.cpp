@@ -7,6 +7,8 @@
 
 #include "controller/app/controller.h"
 #include "controller/kube/client/rest_client.h"
+#include "controller/kube/http/base64.h"
+#include "controller/webhook/webhook_server.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::controller {
@@ -63,6 +65,18 @@ class HpaClusterTest : public kube::embedded::testing::KubectlClusterTest {
     return kubectl("get " + object + " -o 'jsonpath={.metadata.uid}'").out;
   }
 
+  // A pod of ReplicaSet web-5d9, as its controller would make it.
+  std::string pod_json(const std::string& name) {
+    return R"({"apiVersion":"v1","kind":"Pod",
+     "metadata":{"name":")" +
+           name + R"(","labels":{"app":"web"},"ownerReferences":[{"apiVersion":"apps/v1",
+       "kind":"ReplicaSet","name":"web-5d9","uid":")" +
+           uid_of("replicaset web-5d9") + R"(","controller":true}]},
+     "spec":{"nodeName":"node-1","containers":[{"name":"app","image":"busybox",
+       "resources":{"requests":{"cpu":"100m","memory":"100Mi"},
+                    "limits":{"cpu":"200m","memory":"200Mi"}}}]}})";
+  }
+
   // Deployment web -> ReplicaSet web-5d9 -> Pod web-1, as the controllers would make them.
   void SetUp() override {
     KubectlClusterTest::SetUp();
@@ -81,13 +95,7 @@ class HpaClusterTest : public kube::embedded::testing::KubectlClusterTest {
      "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},
        "template":{"metadata":{"labels":{"app":"web"}},
          "spec":{"containers":[{"name":"app","image":"busybox"}]}}}})");
-    create("pod", R"({"apiVersion":"v1","kind":"Pod",
-     "metadata":{"name":"web-1","labels":{"app":"web"},"ownerReferences":[{"apiVersion":"apps/v1",
-       "kind":"ReplicaSet","name":"web-5d9","uid":")" +
-                      uid_of("replicaset web-5d9") + R"(","controller":true}]},
-     "spec":{"nodeName":"node-1","containers":[{"name":"app","image":"busybox",
-       "resources":{"requests":{"cpu":"100m","memory":"100Mi"},
-                    "limits":{"cpu":"200m","memory":"200Mi"}}}]}})");
+    create("pod", pod_json("web-1"));
     write("running.json", R"({"status":{"phase":"Running","startTime":"2026-01-01T00:00:00Z",
      "conditions":[{"type":"Ready","status":"True"}],
      "containerStatuses":[{"name":"app","ready":true,"restartCount":0,"image":"busybox",
@@ -127,20 +135,26 @@ class HpaClusterTest : public kube::embedded::testing::KubectlClusterTest {
     }
   }
 
+  std::unique_ptr<Controller> start_controller() {
+    ControllerOptions o;
+    o.view.watch_vpa = false;
+    o.strategy = "vpa";
+    auto c = std::make_unique<Controller>(*client_, o);
+    c->start();
+    EXPECT_TRUE(c->wait_for_sync(std::chrono::seconds(10)));
+    // The HPA informer is optional (not waited for): give it the moment the others had.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    return c;
+  }
+
   static kube::TimePoint now() { return kube::TimePoint(std::chrono::system_clock::now()); }
 
   std::unique_ptr<kube::RestClient> client_;
 };
 
 TEST_F(HpaClusterTest, CpuIsLeftToTheHpaAndMemoryIsResized) {
-  ControllerOptions o;
-  o.view.watch_vpa = false;
-  o.strategy = "vpa";
-  Controller c(*client_, o);
-  c.start();
-  ASSERT_TRUE(c.wait_for_sync(std::chrono::seconds(10)));
-  // The HPA informer is optional (not waited for): give it the moment the others had.
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto started = start_controller();
+  Controller& c = *started;
   c.run_pass(now());  // learns which pod is under which policy
   feed_usage(c);
   ASSERT_EQ(c.run_pass(now()), 1u);
@@ -170,6 +184,46 @@ TEST_F(HpaClusterTest, CpuIsLeftToTheHpaAndMemoryIsResized) {
         "-o 'jsonpath={.items[*].involvedObject.kind}'");
   }
   EXPECT_EQ(event.out, "VerticalScalingPolicy") << event.err;
+}
+
+// A new pod of the same ReplicaSet (a scale-out by the HPA): the webhook sets its memory and
+// leaves its cpu as the template has it.
+TEST_F(HpaClusterTest, WebhookLeavesTheHpasResourceToo) {
+  auto c = start_controller();
+  webhook::WebhookServer hook({.address = "127.0.0.1", .dns_names = {"localhost"}},
+                              [&](const webhook::AdmissionRequest& r) { return c->admit(r); });
+  hook.start();
+  write("hook.yaml", R"(apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: tailor}
+webhooks:
+- name: pods.tailor.dev
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  failurePolicy: Ignore
+  timeoutSeconds: 2
+  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+  clientConfig:
+    url: )" + hook.url() +
+                         R"(
+    caBundle: )" + kube::base64_encode(hook.ca_pem()) +
+                         "\n");
+  auto registered = kubectl("apply -f hook.yaml");
+  ASSERT_EQ(registered.exit_code, 0) << registered.err;
+  c->run_pass(now());
+  feed_usage(*c);
+  c->run_pass(now());
+  create("pod2", pod_json("web-2"));
+  auto resources = kubectl(
+      "get pod web-2 -o 'jsonpath={.spec.containers[0].resources.requests.cpu} "
+      "{.spec.containers[0].resources.limits.cpu} "
+      "{.spec.containers[0].resources.requests.memory}'");
+  auto target = kubectl(
+      "get vsp web -o "
+      "'jsonpath={.status.recommendation.containerRecommendations[0].target.memory}'");
+  ASSERT_FALSE(target.out.empty());
+  EXPECT_EQ(resources.out, "100m 200m " + target.out);
+  EXPECT_GE(hook.stats().patched, 1u);
 }
 
 }  // namespace
