@@ -161,6 +161,7 @@ void paginated_list(const Cluster& cluster, int pods, int runs) {
   http::Client client(client_options(cluster));
   for (int run = 0; run < runs; ++run) {
     auto start = Clock::now();
+    double cpu = cpu_seconds();
     std::size_t items = 0, pages = 0, bytes = 0;
     std::string token;
     do {
@@ -176,9 +177,9 @@ void paginated_list(const Cluster& cluster, int pods, int runs) {
       token = it == meta.end() ? "" : std::string(it->value().as_string());
     } while (!token.empty());
     std::printf(
-        "paginated list (limit=500) run %d: %zu pages, %zu items, %.1f MiB, %.3f s "
-        "(including client parse of each page)\n",
-        run, pages, items, bytes / 1048576.0, seconds_since(start));
+        "paginated list (limit=500) run %d: %zu pages, %zu items, %.1f MiB, %.3f s, %.3f CPU s "
+        "server+client (including client parse of each page)\n",
+        run, pages, items, bytes / 1048576.0, seconds_since(start), cpu_seconds() - cpu);
     if (static_cast<int>(items) != pods) std::printf("  MISMATCH: expected %d\n", pods);
   }
 }
@@ -200,8 +201,10 @@ void watchers(Cluster& cluster, const std::vector<std::string>& keys, int count,
       client.stream(
           r,
           [&](std::string_view piece) {
-            for (char c : piece) {
-              if (c == '\n' && ++seen[w] == updates && !finished) {
+            // memchr, not a loop over every byte: the watchers receive ~12 GB between them.
+            for (auto at = piece.find('\n'); at != std::string_view::npos;
+                 at = piece.find('\n', at + 1)) {
+              if (++seen[w] == updates && !finished) {
                 finished = true;
                 ++done;
               }
