@@ -1,6 +1,9 @@
 #include "controller/usage/prometheus_bootstrap.h"
 
 #include <boost/json.hpp>
+#include <cctype>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "controller/kube/http/client.h"
@@ -34,10 +37,30 @@ std::string http_error(const http::ClientResponse& r) {
   return "HTTP " + std::to_string(r.status) + ": " + why;
 }
 
+std::string bearer_token(const PrometheusHistoryOptions& o) {
+  if (o.bearer_token_file.empty()) return o.bearer_token;
+  std::ifstream in(o.bearer_token_file);
+  std::string token((std::istreambuf_iterator<char>(in)), {});
+  if (!in && token.empty()) throw std::runtime_error("cannot read " + o.bearer_token_file);
+  while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) {
+    token.pop_back();
+  }
+  return token;
+}
+
+http::Headers request_headers(const PrometheusHistoryOptions& o) {
+  http::Headers headers = {{"Accept", "application/json"}};
+  if (std::string token = bearer_token(o); !token.empty()) {
+    headers.push_back({"Authorization", "Bearer " + token});
+  }
+  return headers;
+}
+
 std::vector<ContainerSeries> query(http::Client& client, const std::string& promql,
-                                   const HistoryPage& page, const PrometheusHistoryOptions& o) {
+                                   const HistoryPage& page, const http::Headers& headers,
+                                   const PrometheusHistoryOptions& o) {
   http::ClientRequest request{.target = query_range_target(promql, page, o),
-                              .headers = {{"Accept", "application/json"}},
+                              .headers = headers,
                               // Prometheus' own timeout first, ours a little after it.
                               .timeout = o.query_timeout + o.query_timeout / 10};
   http::ClientResponse response = client.send(request);
@@ -53,13 +76,16 @@ BootstrapResult bootstrap_from_prometheus(const PrometheusHistoryOptions& option
   BootstrapResult result;
   const std::vector<HistoryPage> pages = history_pages(until_s, options);
   try {
-    http::Client client({.base_url = options.address, .max_idle_connections = 1});
+    http::Client client({.base_url = options.address,
+                         .tls = {.insecure_skip_verify = options.insecure_skip_verify},
+                         .max_idle_connections = 1});
+    const http::Headers headers = request_headers(options);
     const std::string cpu_query = cpu_history_query(options);
     const std::string memory_query = memory_history_query(options);
     for (const HistoryPage& page : pages) {
       if (cancelled && cancelled()) throw std::runtime_error("cancelled");
-      std::vector<ContainerSeries> cpu = query(client, cpu_query, page, options);
-      std::vector<ContainerSeries> memory = query(client, memory_query, page, options);
+      std::vector<ContainerSeries> cpu = query(client, cpu_query, page, headers, options);
+      std::vector<ContainerSeries> memory = query(client, memory_query, page, headers, options);
       ++result.pages;
       result.series += cpu.size() + memory.size();
       FeedCounts fed =

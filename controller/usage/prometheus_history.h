@@ -23,7 +23,7 @@
 namespace tailor::usage {
 
 struct PrometheusHistoryOptions {
-  std::string address;                            // http(s)://host[:port][/prefix]
+  std::string address{};                          // http(s)://host[:port][/prefix]
   std::int64_t history_length_s = 8 * 24 * 3600;  // VPA's --history-length 8d
   std::int64_t resolution_s = 3600;               // VPA's --history-resolution 1h
   std::string cadvisor_job = "kubernetes-cadvisor";
@@ -35,6 +35,10 @@ struct PrometheusHistoryOptions {
   // Steps per range query: a page is bounded in points per series whatever the history length.
   std::int64_t page_steps = 24;
   std::chrono::milliseconds query_timeout = std::chrono::minutes(5);
+  // Authentication and TLS, as VPA's --prometheus-bearer-token(-file) and --prometheus-insecure.
+  std::string bearer_token{};
+  std::string bearer_token_file{};  // read at the bootstrap; wins over bearer_token
+  bool insecure_skip_verify = false;
 };
 
 class PrometheusError : public std::runtime_error {

@@ -78,6 +78,19 @@ void add_usage_source_options(kube::config::Schema& s, UsageSourceOptions& o) {
          .yaml_key = "prometheus.containerNameLabel",
          .help = "Label name to look for container names."},
         &o.prometheus.container_label);
+  s.add({.flag = "prometheus-bearer-token",
+         .yaml_key = "prometheus.bearerToken",
+         .help = "The bearer token used in the Prometheus server bearer token auth."},
+        &o.prometheus.bearer_token);
+  s.add({.flag = "prometheus-bearer-token-file",
+         .yaml_key = "prometheus.bearerTokenFile",
+         .help = "Path to the bearer token file used for authentication by the Prometheus "
+                 "server (wins over --prometheus-bearer-token)."},
+        &o.prometheus.bearer_token_file);
+  s.add({.flag = "prometheus-insecure",
+         .yaml_key = "prometheus.insecure",
+         .help = "Skip TLS verification if https is used in the prometheus-address."},
+        &o.prometheus.insecure_skip_verify);
   s.add<std::chrono::milliseconds>(
       {.flag = "prometheus-query-timeout",
        .yaml_key = "prometheus.queryTimeout",

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "tests/support/test_api_server.h"
 
 namespace tailor::usage {
@@ -136,6 +138,54 @@ TEST_F(PrometheusBootstrapTest, AnAddressThatIsNotAUrlEndsTheBootstrap) {
   options_.address = "prometheus:9090";
   BootstrapResult r = run();
   EXPECT_NE(r.error, "");
+}
+
+}  // namespace
+}  // namespace tailor::usage
+
+namespace tailor::usage {
+namespace {
+
+// One page of one step, answered by `server`.
+BootstrapResult one_page(kube::testing::TestApiServer& server, PrometheusHistoryOptions o) {
+  const std::int64_t until = std::chrono::duration_cast<std::chrono::seconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count() /
+                             kHour * kHour;
+  server.on("GET", kPath, [until](kube::http::Exchange& ex) {
+    const bool cpu =
+        ex.request().target.find("container_cpu_usage_seconds_total") != std::string::npos;
+    ex.respond(json_response(200, matrix(until, cpu ? "0.5" : "1048576")));
+  });
+  o.address = server.url();
+  o.history_length_s = kHour;
+  return bootstrap_from_prometheus(o, until, [](const UsageWindow&) {});
+}
+
+TEST(PrometheusBootstrapAuth, BearerTokenFromTheFlagOrItsFile) {
+  TestApiServer server({.tls = false, .bearer_token = "s3cret"});
+  PrometheusHistoryOptions o;
+  const std::string unauthorized = one_page(server, o).error;
+  EXPECT_TRUE(unauthorized.starts_with("HTTP 401")) << unauthorized;
+  o.bearer_token = "s3cret";
+  EXPECT_EQ(one_page(server, o).error, "");
+  EXPECT_EQ(server.requests().back().header("authorization"), "Bearer s3cret");
+  // The file (its trailing newline dropped) wins over the flag.
+  const std::string file = ::testing::TempDir() + "/prometheus-token";
+  std::ofstream(file) << "s3cret\n";
+  o.bearer_token = "stale";
+  o.bearer_token_file = file;
+  EXPECT_EQ(one_page(server, o).error, "");
+  o.bearer_token_file = file + ".missing";
+  EXPECT_EQ(one_page(server, o).error, "cannot read " + file + ".missing");
+}
+
+TEST(PrometheusBootstrapAuth, HttpsIsVerifiedUnlessInsecure) {
+  TestApiServer server({.tls = true});
+  PrometheusHistoryOptions o;
+  EXPECT_NE(one_page(server, o).error, "");  // the test CA is not in the system's trust store
+  o.insecure_skip_verify = true;
+  EXPECT_EQ(one_page(server, o).error, "");
 }
 
 }  // namespace

@@ -31,7 +31,8 @@ TEST(UsageSourceOptions, VpaFlagsAsVpaTakesThem) {
               "--history-length=14d", "--history-resolution=5m",
               "--prometheus-cadvisor-job-name=cadvisor", "--container-pod-name-label=pod_name",
               "--container-name-label=name", "--prometheus-query-timeout=30s",
-              "--metrics-source=metrics-api", "--metrics-api-interval=30s"});
+              "--metrics-source=metrics-api", "--metrics-api-interval=30s",
+              "--prometheus-bearer-token-file=/var/run/token", "--prometheus-insecure"});
   EXPECT_EQ(o.storage, "prometheus");
   EXPECT_EQ(o.prometheus.address, "http://prom:9090");
   EXPECT_EQ(o.prometheus.history_length_s, 14 * 24 * 3600);
@@ -41,6 +42,8 @@ TEST(UsageSourceOptions, VpaFlagsAsVpaTakesThem) {
   EXPECT_EQ(o.prometheus.container_label, "name");
   EXPECT_EQ(o.prometheus.namespace_label, "namespace");
   EXPECT_EQ(o.prometheus.query_timeout, std::chrono::seconds(30));
+  EXPECT_EQ(o.prometheus.bearer_token_file, "/var/run/token");
+  EXPECT_TRUE(o.prometheus.insecure_skip_verify);
   EXPECT_EQ(o.metrics_source, "metrics-api");
   EXPECT_EQ(o.metrics_api_interval, std::chrono::seconds(30));
 }
