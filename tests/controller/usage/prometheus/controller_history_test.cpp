@@ -80,6 +80,17 @@ class ControllerHistoryTest : public kube::embedded::testing::KubectlClusterTest
     std::filesystem::remove(nodes_file_);
   }
 
+  // The policy CRD from the chart (the controller's informers sync only once it is served).
+  void install_crd() {
+    auto crd = kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR +
+                       "/charts/tailor/crds/verticalscalingpolicies.yaml");
+    ASSERT_EQ(crd.exit_code, 0) << crd.err;
+    ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=10s "
+                      "crd/verticalscalingpolicies.autoscaling.tailor.dev")
+                  .exit_code,
+              0);
+  }
+
   std::string nodes_file_ = "/tmp/tailor-usage-nodes-" + std::to_string(::getpid()) + ".yaml";
   std::unique_ptr<charts::ChildProcess> controller_;
 };
@@ -91,13 +102,7 @@ TEST_F(ControllerHistoryTest, ARecommendationFromTheHistoryAlone) {
   const std::int64_t first = now_s / kHour * kHour - (kHours + 1) * kHour;
   testing::PrometheusPeer prometheus(history(first));
 
-  auto crd = kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR +
-                     "/charts/tailor/crds/verticalscalingpolicies.yaml");
-  ASSERT_EQ(crd.exit_code, 0) << crd.err;
-  ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=10s "
-                    "crd/verticalscalingpolicies.autoscaling.tailor.dev")
-                .exit_code,
-            0);
+  install_crd();
   write("vsp.yaml", kPolicy);
   ASSERT_EQ(kubectl("apply -f vsp.yaml").exit_code, 0);
   create("pod", kPod);
@@ -139,6 +144,37 @@ TEST_F(ControllerHistoryTest, ARecommendationFromTheHistoryAlone) {
   const double cores = kube::Quantity::parse(cpu).as_double();
   EXPECT_GT(cores, 0.5) << cpu;
   EXPECT_LT(cores, 0.65) << cpu;
+}
+
+// tailor-cluster, like a cluster without metrics-server, does not serve metrics.k8s.io: the
+// controller says so once (after its informers synced, when the poller starts), keeps polling
+// and passing, and shuts down cleanly.
+TEST_F(ControllerHistoryTest, MetricsApiThatIsNotServed) {
+  install_crd();
+  controller_ = std::make_unique<charts::ChildProcess>(
+      std::vector<std::string>{
+          charts::tailor_binary("tailor-controller"), "--kubeconfig=" + kubeconfig_,
+          "--webhook-port=0", "--leader-elect=false", "--watch-vpa=false", "--pass-interval=1s",
+          "--usage-bind-address=127.0.0.1:0",
+          "--metrics-bind-address=127.0.0.1:" + std::to_string(kube::testing::free_loopback_port()),
+          "--metrics-source=metrics-api", "--metrics-api-interval=100ms"},
+      dir_ / "controller.log");
+  const std::string warning = "\"The metrics.k8s.io API is not served";
+  for (auto deadline = std::chrono::steady_clock::now() + 30s;
+       controller_->log().find(warning) == std::string::npos &&
+       std::chrono::steady_clock::now() < deadline;
+       std::this_thread::sleep_for(100ms)) {
+    ASSERT_TRUE(controller_->running()) << controller_->log();
+  }
+  std::this_thread::sleep_for(500ms);  // several more polls, each a 404
+  ASSERT_TRUE(controller_->running()) << controller_->log();
+  const int status = controller_->stop();
+  const std::string log = controller_->log();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log;
+  const std::size_t first = log.find(warning);
+  ASSERT_NE(first, std::string::npos) << log;
+  EXPECT_EQ(log.find(warning, first + 1), std::string::npos) << log;  // once
+  EXPECT_EQ(log.find("Listing PodMetrics failed"), std::string::npos) << log;
 }
 
 }  // namespace
