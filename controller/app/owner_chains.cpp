@@ -5,18 +5,6 @@
 namespace tailor::controller {
 namespace {
 
-// Everything the walk from this controller reference depends on: the lookup is by namespace,
-// kind and name, checked against the uid; the first link copies the reference as written.
-std::string cache_key(std::string_view ns, const kube::OwnerReference& r) {
-  std::string key;
-  key.reserve(ns.size() + r.api_version.size() + r.kind.size() + r.name.size() + r.uid.size() + 4);
-  for (std::string_view part :
-       {ns, std::string_view(r.api_version), std::string_view(r.kind), std::string_view(r.name)}) {
-    key.append(part).push_back('\0');
-  }
-  return key.append(r.uid);
-}
-
 std::string workload_of(std::string_view ns, const std::vector<policy::WorkloadRef>& chain) {
   if (chain.empty()) return "";
   const policy::WorkloadRef& top = chain.back();
@@ -25,21 +13,37 @@ std::string workload_of(std::string_view ns, const std::vector<policy::WorkloadR
   return out.append(ns).append("/").append(top.kind).append("/").append(top.name);
 }
 
+// The chain from a controller reference for an object with no uid of its own: it then depends on
+// the reference alone, and each pod cuts it where it would meet itself (in `of`).
+OwnerChain chain_from(std::string_view ns, const kube::OwnerReference& controller,
+                      const policy::OwnerLookup& lookup) {
+  kube::ObjectMeta from;
+  from.namespace_ = std::string(ns);
+  from.owner_references = {controller};
+  OwnerChain out;
+  out.chain = policy::controller_chain(from, lookup);
+  out.workload = workload_of(ns, out.chain);
+  return out;
+}
+
 }  // namespace
 
 const OwnerChain& OwnerChains::walk(const kube::ObjectMeta& pod,
                                     const kube::OwnerReference& controller) {
-  auto [it, added] = by_controller_.try_emplace(cache_key(pod.namespace_, controller));
-  if (added) {
-    // Walked for an object with no uid of its own: the chain then depends on the reference
-    // alone, and each pod cuts it where it would meet itself (below).
-    kube::ObjectMeta from;
-    from.namespace_ = pod.namespace_;
-    from.owner_references = {controller};
-    it->second.chain = policy::controller_chain(from, lookup_);
-    it->second.workload = workload_of(pod.namespace_, it->second.chain);
+  auto it = by_controller_.find(std::string_view(controller.uid));
+  if (it == by_controller_.end()) {
+    it = by_controller_
+             .emplace(controller.uid,
+                      Walked{pod.namespace_, controller.api_version, controller.kind,
+                             controller.name, chain_from(pod.namespace_, controller, lookup_)})
+             .first;
   }
-  return it->second;
+  const Walked& w = it->second;
+  if (pod.namespace_ == w.ns && controller.api_version == w.api_version &&
+      controller.kind == w.kind && controller.name == w.name) {
+    return w.chain;
+  }
+  return own_.emplace_back(chain_from(pod.namespace_, controller, lookup_));
 }
 
 const OwnerChain& OwnerChains::of(const kube::ObjectMeta& pod) {

@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -29,8 +30,19 @@ class OwnerChains {
  private:
   const OwnerChain& walk(const kube::ObjectMeta& pod, const kube::OwnerReference& controller);
 
+  // By the controller reference's uid, with the rest of the reference it was walked from (a
+  // reference naming the same uid differently is walked on its own).
+  struct Walked {
+    std::string ns, api_version, kind, name;
+    OwnerChain chain;
+  };
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
   const policy::OwnerLookup& lookup_;
-  std::unordered_map<std::string, OwnerChain> by_controller_;
+  std::unordered_map<std::string, Walked, Hash, std::equal_to<>> by_controller_;
   std::deque<OwnerChain> own_;  // chains that pass through the pod itself (a cycle)
   const OwnerChain none_{};
 };

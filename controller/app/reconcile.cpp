@@ -1,6 +1,7 @@
 #include "controller/app/reconcile.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "actuator/resize_plan.h"
@@ -189,7 +190,8 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
                                .in_flight = in_flight,
                                .rule = in.update_rule};
   };
-  std::map<std::string, actuator::WorkloadReplicas, std::less<>> workloads;
+  // Counted by the chains' workload keys (hashed: 100,000 lookups per pass), ordered once after.
+  std::unordered_map<std::string_view, actuator::WorkloadReplicas> replicas;
   std::unordered_set<std::string_view> seen;
   seen.reserve(in.pods.size());
   out.policy_of_pod.reserve(in.pods.size());
@@ -202,7 +204,7 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     const EffectivePolicy& policy = *po.effective;
     out.policy_of_pod[pod_key(pod)] = po.key;
     const std::string& workload = chain_of_pod[i]->workload;
-    actuator::WorkloadReplicas& w = workloads[workload];
+    actuator::WorkloadReplicas& w = replicas[workload];
     ++w.desired;
     if (ready(pod)) ++w.ready;
     if (!pod.metadata.deletion_timestamp.empty()) ++w.disrupted;
@@ -241,6 +243,8 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
                        .last = last,
                        .in_flight = std::move(before)});
   }
+  std::map<std::string, actuator::WorkloadReplicas, std::less<>> workloads;
+  for (const auto& [key, w] : replicas) workloads.emplace(key, w);
   actuator::Selection sel = actuator::select_updates(
       std::move(candidates), workloads,
       {.eviction_tolerance = in.eviction_tolerance, .budget = in.update_budget});
