@@ -68,6 +68,31 @@ std::vector<ContainerSeries> query(http::Client& client, const std::string& prom
   return parse_matrix(response.body, o);
 }
 
+// One line saying what the bootstrap read, or why it stopped.
+void log_result(const PrometheusHistoryOptions& options, const BootstrapResult& result,
+                std::size_t pages) {
+  kube::log::KVs kvs = {{"prometheus", options.address},
+                        {"pages", std::to_string(result.pages) + "/" + std::to_string(pages)},
+                        {"series", result.series},
+                        {"windows", result.windows.fed},
+                        {"dropped", result.windows.dropped}};
+  if (!result.windows.first_problem.empty()) {
+    kvs.push_back({"firstDropped", result.windows.first_problem});
+  }
+  if (result.error.empty() && result.series == 0) {
+    kube::log::warning(
+        "Prometheus has no cAdvisor series for this history: check "
+        "--prometheus-cadvisor-job-name and the container labels",
+        kvs);
+  } else if (result.error.empty()) {
+    kube::log::info("Read the usage history from Prometheus", kvs);
+  } else {
+    kvs.push_back({"err", result.error});
+    kube::log::error("Reading the usage history from Prometheus failed; starting without the rest",
+                     kvs);
+  }
+}
+
 }  // namespace
 
 BootstrapResult bootstrap_from_prometheus(const PrometheusHistoryOptions& options,
@@ -97,27 +122,7 @@ BootstrapResult bootstrap_from_prometheus(const PrometheusHistoryOptions& option
   } catch (const std::exception& e) {
     result.error = e.what();
   }
-  kube::log::KVs kvs = {
-      {"prometheus", options.address},
-      {"pages", std::to_string(result.pages) + "/" + std::to_string(pages.size())},
-      {"series", result.series},
-      {"windows", result.windows.fed},
-      {"dropped", result.windows.dropped}};
-  if (!result.windows.first_problem.empty()) {
-    kvs.push_back({"firstDropped", result.windows.first_problem});
-  }
-  if (result.error.empty() && result.series == 0) {
-    kube::log::warning(
-        "Prometheus has no cAdvisor series for this history: check "
-        "--prometheus-cadvisor-job-name and the container labels",
-        kvs);
-  } else if (result.error.empty()) {
-    kube::log::info("Read the usage history from Prometheus", kvs);
-  } else {
-    kvs.push_back({"err", result.error});
-    kube::log::error("Reading the usage history from Prometheus failed; starting without the rest",
-                     kvs);
-  }
+  log_result(options, result, pages.size());
   return result;
 }
 
