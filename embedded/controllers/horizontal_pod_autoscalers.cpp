@@ -6,6 +6,7 @@
 #include "controller/kube/model/quantity.h"
 #include "embedded/api/tables.h"
 #include "embedded/controllers/handlers.h"
+#include "embedded/controllers/hpa_metrics.h"
 #include "embedded/controllers/objects.h"
 
 namespace tailor::kube::embedded {
@@ -64,7 +65,7 @@ void default_hpa(bj::object& spec) {
 
 std::string int_text(const bj::value* v) { return v ? bj::serialize(*v) : "0"; }
 
-// validateHorizontalPodAutoscalerSpec's replica bounds and scaleTargetRef.
+// validateHorizontalPodAutoscalerSpec: replica bounds, scaleTargetRef, metrics (hpa_metrics).
 std::vector<FieldCause> spec_errors(const bj::object& o) {
   std::vector<FieldCause> causes;
   const bj::value* min = find_path(o, "spec.minReplicas");
@@ -92,6 +93,7 @@ std::vector<FieldCause> spec_errors(const bj::object& o) {
           {"FieldValueRequired", "Required value", std::string("spec.scaleTargetRef.") + field});
     }
   }
+  for (FieldCause& c : metric_errors(o)) causes.push_back(std::move(c));
   return causes;
 }
 

@@ -116,6 +116,10 @@ TEST_F(HpaKubectlTest, InvalidSpecsAreRejected) {
        "* spec.maxReplicas: Invalid value: 0: must be greater than or equal to `minReplicas`\n"},
       {"  minReplicas: 0\n  maxReplicas: 3\n",
        "spec.minReplicas: Invalid value: 0: must be greater than or equal to 1\n"},
+      {"  maxReplicas: 3\n  metrics:\n  - type: Resource\n"
+       "    resource: {name: memory, target: {type: Utilization}}\n",
+       "spec.metrics[0].resource.target.averageUtilization: Required value: must set either a "
+       "target raw value or a target utilization\n"},
   };
   for (const Case& c : cases) {
     KubectlResult r = apply("bad", hpa("bad", c.spec_tail));
