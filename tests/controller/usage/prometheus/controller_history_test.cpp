@@ -96,9 +96,15 @@ class ControllerHistoryTest : public kube::embedded::testing::KubectlClusterTest
 };
 
 TEST_F(ControllerHistoryTest, ARecommendationFromTheHistoryAlone) {
-  const std::int64_t now_s = std::chrono::duration_cast<std::chrono::seconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
+  // The controller lines its windows up on the hour before its own start: not across an hour
+  // from the history written here (two minutes' margin for Prometheus and the controller).
+  auto unix_now = [] {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  while (kHour - unix_now() % kHour < 120) std::this_thread::sleep_for(1s);
+  const std::int64_t now_s = unix_now();
   const std::int64_t first = now_s / kHour * kHour - (kHours + 1) * kHour;
   testing::PrometheusPeer prometheus(history(first));
 
