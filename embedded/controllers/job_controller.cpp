@@ -104,6 +104,44 @@ bool counts_as_failed(const bj::object& pod) {
   return phase == "Failed" || (is_terminating(pod) && phase != "Succeeded");
 }
 
+constexpr const char* kCompletionIndex = "batch.kubernetes.io/job-completion-index";
+
+std::optional<std::int64_t> completion_index(const bj::object& pod) {
+  std::string text = annotation(pod, kCompletionIndex);
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  return std::stoll(text);
+}
+
+// What the Job controller gives an Indexed Job's pod: the index as annotation and label, the
+// hostname <job>-<index>, and JOB_COMPLETION_INDEX in every container from the annotation.
+void set_completion_index(bj::object& pod, const std::string& job, std::int64_t index) {
+  bj::object& meta = pod["metadata"].as_object();
+  for (const char* field : {"annotations", "labels"}) {
+    bj::value& v = meta[field];
+    if (!v.is_object()) v = bj::object{};
+    v.as_object()[kCompletionIndex] = std::to_string(index);
+  }
+  bj::object& spec = pod["spec"].as_object();
+  if (string_at(spec, "hostname").empty()) spec["hostname"] = job + "-" + std::to_string(index);
+  bj::object env{
+      {"name", "JOB_COMPLETION_INDEX"},
+      {"valueFrom",
+       bj::object{{"fieldRef", bj::object{{"fieldPath", std::string("metadata.annotations['") +
+                                                            kCompletionIndex + "']"}}}}}};
+  for (const char* list : {"initContainers", "containers"}) {
+    bj::value* containers = spec.if_contains(list);
+    if (!containers || !containers->is_array()) continue;
+    for (bj::value& c : containers->as_array()) {
+      if (!c.is_object()) continue;
+      bj::value& e = c.as_object()["env"];
+      if (!e.is_array()) e = bj::array{};
+      e.as_array().push_back(env);
+    }
+  }
+}
+
 bool is_finished(const bj::object& job) {
   return has_true_condition(job, "Complete") || has_true_condition(job, "Failed");
 }
@@ -201,13 +239,17 @@ class JobController : public WatchLoop {
 
   void sync(const bj::object& job, std::vector<ObjectPtr> pods) {
     JobSpecView spec = spec_view(job);
+    bool indexed = string_at(job, "spec.completionMode") == "Indexed";
     JobPodCounts counts;
     std::int64_t ready = 0, terminating = 0, newly_succeeded = 0, newly_failed = 0;
+    std::set<std::int64_t> completed = parse_indexes(string_at(job, "status.completedIndexes"));
+    std::set<std::int64_t> running;
     std::vector<ObjectPtr> active;
     for (const ObjectPtr& p : pods) {
       if (is_active_pod(*p)) {
         active.push_back(p);
         ready += is_pod_ready(*p);
+        if (auto i = completion_index(*p)) running.insert(*i);
       } else if (is_terminating(*p) && string_at(*p, "status.phase") != "Succeeded" &&
                  string_at(*p, "status.phase") != "Failed") {
         ++terminating;
@@ -217,9 +259,12 @@ class JobController : public WatchLoop {
       if (!succeeded && !counts_as_failed(*p)) continue;
       release(*p);
       ++(succeeded ? newly_succeeded : newly_failed);
+      auto i = completion_index(*p);
+      if (succeeded && i && spec.completions && *i < *spec.completions) completed.insert(*i);
     }
     counts.active = static_cast<std::int64_t>(active.size());
-    counts.succeeded = int_at(job, "status.succeeded", 0) + newly_succeeded;
+    counts.succeeded = indexed ? static_cast<std::int64_t>(completed.size())
+                               : int_at(job, "status.succeeded", 0) + newly_succeeded;
     counts.failed = int_at(job, "status.failed", 0) + newly_failed;
     TimePoint now = system_now();
     std::string start = string_at(job, "status.startTime");
@@ -234,9 +279,16 @@ class JobController : public WatchLoop {
       ready = 0;
     } else {
       std::int64_t delta = active_pods_delta(spec, counts);
-      for (std::int64_t i = 0; i < delta; ++i) {
-        if (!create_pod(job)) break;
-        ++counts.active;
+      if (indexed) {
+        for (std::int64_t i : indexes_to_start(spec, completed, running)) {
+          if (!create_pod(job, i)) break;
+          ++counts.active;
+        }
+      } else {
+        for (std::int64_t i = 0; i < delta; ++i) {
+          if (!create_pod(job)) break;
+          ++counts.active;
+        }
       }
       for (std::int64_t i = 0; i < -delta; ++i) {
         remove(pods_resource(), *active[static_cast<std::size_t>(i)],
@@ -244,12 +296,17 @@ class JobController : public WatchLoop {
         --counts.active;
       }
     }
-    update_status(job, counts, ready, terminating, finish, spec.suspend, format_rfc3339(now));
+    update_status(job, counts, ready, terminating, finish, spec.suspend, format_rfc3339(now),
+                  indexed ? std::optional(format_indexes(completed)) : std::nullopt);
   }
 
-  bool create_pod(const bj::object& job) {
-    bj::object pod = pod_from_template(job, jobs(), meta_string(job, "name") + "-");
+  // A pod of the Job; of an Indexed Job, the pod for one completion index.
+  bool create_pod(const bj::object& job, std::optional<std::int64_t> index = std::nullopt) {
+    std::string name = meta_string(job, "name");
+    bj::object pod = pod_from_template(
+        job, jobs(), name + "-" + (index ? std::to_string(*index) + "-" : std::string()));
     pod["metadata"].as_object()["finalizers"] = bj::array{kTrackingFinalizer};
+    if (index) set_completion_index(pod, name, *index);
     try {
       ObjectPtr created = create(
           pods_resource(), admitted_for_create(*extensions_, pods_resource(), std::move(pod)));
@@ -264,7 +321,7 @@ class JobController : public WatchLoop {
 
   void update_status(const bj::object& job, const JobPodCounts& counts, std::int64_t ready,
                      std::int64_t terminating, JobFinish finish, bool suspended,
-                     const std::string& now) {
+                     const std::string& now, std::optional<std::string> completed_indexes) {
     bool suspend_changed = false;
     modify(
         jobs(), job,
@@ -292,6 +349,11 @@ class JobController : public WatchLoop {
           s["ready"] = ready;
           s["terminating"] = finish == JobFinish::Running ? terminating : 0;
           s["uncountedTerminatedPods"] = bj::object{};
+          if (completed_indexes && !completed_indexes->empty()) {
+            s["completedIndexes"] = *completed_indexes;
+          } else {
+            s.erase("completedIndexes");
+          }
           if (finish == JobFinish::Complete) {
             add_condition(s, "SuccessCriteriaMet", finish_condition(finish), now);
             add_condition(s, "Complete", finish_condition(finish), now);

@@ -44,4 +44,50 @@ std::int64_t active_pods_delta(const JobSpecView& spec, const JobPodCounts& coun
   return wanted - counts.active;
 }
 
+
+std::vector<std::int64_t> indexes_to_start(const JobSpecView& spec,
+                                           const std::set<std::int64_t>& succeeded,
+                                           const std::set<std::int64_t>& running) {
+  std::vector<std::int64_t> out;
+  if (spec.suspend || !spec.completions) return out;
+  auto room = spec.parallelism - static_cast<std::int64_t>(running.size());
+  for (std::int64_t i = 0; i < *spec.completions && static_cast<std::int64_t>(out.size()) < room;
+       ++i) {
+    if (!succeeded.contains(i) && !running.contains(i)) out.push_back(i);
+  }
+  return out;
+}
+
+std::string format_indexes(const std::set<std::int64_t>& indexes) {
+  std::string out;
+  for (auto it = indexes.begin(); it != indexes.end();) {
+    std::int64_t first = *it, last = *it;
+    while (++it != indexes.end() && *it == last + 1) last = *it;
+    if (!out.empty()) out += ",";
+    out += std::to_string(first);
+    if (last > first) out += "-" + std::to_string(last);
+  }
+  return out;
+}
+
+std::set<std::int64_t> parse_indexes(std::string_view text) {
+  std::set<std::int64_t> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string part(text.substr(start, end - start));
+    start = end + 1;
+    try {
+      std::size_t dash = part.find('-');
+      std::int64_t first = std::stoll(part.substr(0, dash));
+      std::int64_t last = dash == std::string::npos ? first : std::stoll(part.substr(dash + 1));
+      for (std::int64_t i = first; i <= last && i - first < 1000000; ++i) out.insert(i);
+    } catch (const std::exception&) {
+      // Skipped: not written by this controller.
+    }
+  }
+  return out;
+}
+
 }  // namespace tailor::kube::embedded

@@ -5,7 +5,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace tailor::kube::embedded {
 
@@ -41,5 +44,16 @@ JobFinish job_finish(const JobSpecView& spec, const JobPodCounts& counts,
 // Pods to create (> 0) or delete (< 0) for a running Job: parallelism capped by the completions
 // still missing; none when suspended, or once a work queue had a success.
 std::int64_t active_pods_delta(const JobSpecView& spec, const JobPodCounts& counts);
+
+
+// Indexed Jobs (completionMode Indexed): each index in [0, completions) must succeed once.
+// The indexes to start now, lowest first: neither succeeded nor running, up to parallelism
+// running in all (none when suspended).
+std::vector<std::int64_t> indexes_to_start(const JobSpecView& spec,
+                                           const std::set<std::int64_t>& succeeded,
+                                           const std::set<std::int64_t>& running);
+// status.completedIndexes: "1,3-5,7"; and back (malformed parts are skipped).
+std::string format_indexes(const std::set<std::int64_t>& indexes);
+std::set<std::int64_t> parse_indexes(std::string_view text);
 
 }  // namespace tailor::kube::embedded

@@ -114,5 +114,35 @@ TEST(JobDecisions, ConditionsWordedAsUpstream) {
             "Job was active longer than specified deadline");
 }
 
+TEST(JobDecisions, IndexesToStart) {
+  struct Case {
+    const char* what;
+    JobSpecView spec;
+    std::set<std::int64_t> succeeded, running;
+    std::vector<std::int64_t> start;
+  };
+  const Case cases[] = {
+      {"lowest first, up to parallelism", {.parallelism = 2, .completions = 4}, {}, {}, {0, 1}},
+      {"skips succeeded and running", {.parallelism = 2, .completions = 4}, {0}, {1}, {2}},
+      {"a failed index is started again", {.parallelism = 3, .completions = 3}, {1}, {2}, {0}},
+      {"all done", {.parallelism = 2, .completions = 2}, {0, 1}, {}, {}},
+      {"parallelism full", {.parallelism = 1, .completions = 3}, {}, {2}, {}},
+      {"suspended", {.parallelism = 2, .completions = 2, .suspend = true}, {}, {}, {}},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(indexes_to_start(c.spec, c.succeeded, c.running), c.start) << c.what;
+  }
+}
+
+TEST(JobDecisions, CompletedIndexesText) {
+  const std::pair<std::set<std::int64_t>, const char*> cases[] = {
+      {{}, ""}, {{0}, "0"}, {{0, 1, 2}, "0-2"}, {{1, 3, 4, 5, 7}, "1,3-5,7"}};
+  for (const auto& [set, text] : cases) {
+    EXPECT_EQ(format_indexes(set), text);
+    EXPECT_EQ(parse_indexes(text), set) << text;
+  }
+  EXPECT_EQ(parse_indexes("2,x,4-5"), (std::set<std::int64_t>{2, 4, 5}));
+}
+
 }  // namespace
 }  // namespace tailor::kube::embedded

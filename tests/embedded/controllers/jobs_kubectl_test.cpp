@@ -249,3 +249,45 @@ TEST_F(JobsKubectlTest, DeletedPodCountsAsFailedAndIsReplaced) {
 
 }  // namespace
 }  // namespace tailor::kube::embedded::testing
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+// completionMode Indexed: one pod per index (annotation, label, hostname, JOB_COMPLETION_INDEX),
+// each index succeeds once, status.completedIndexes says which.
+TEST_F(JobsKubectlTest, IndexedJobRunsEachIndexOnce) {
+  write("job.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: shard}\n"
+        "spec:\n  completionMode: Indexed\n  completions: 3\n  parallelism: 2\n"
+        "  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: w, image: busybox:1.36}]\n");
+  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  std::vector<std::string> pods = await_running("shard", 2);
+  ASSERT_EQ(pods.size(), 2u);
+  auto index_of = [&](const std::string& pod) {
+    return kubectl("get pod " + pod +
+                   " -o jsonpath={.metadata.annotations.batch\\\\.kubernetes\\\\.io/"
+                   "job-completion-index}")
+        .out;
+  };
+  std::string one = index_of(pods[0]) == "1" ? pods[0] : pods[1];
+  EXPECT_EQ(index_of(one), "1");
+  EXPECT_TRUE(one.starts_with("shard-1-")) << one;
+  EXPECT_EQ(kubectl("get pod " + one +
+                    " -o jsonpath={.spec.hostname}/{.spec.containers[0].env[0].name}/"
+                    "{.spec.containers[0].env[0].valueFrom.fieldRef.fieldPath}")
+                .out,
+            "shard-1/JOB_COMPLETION_INDEX/metadata.annotations['batch.kubernetes.io/"
+            "job-completion-index']");
+  ASSERT_EQ(report_phase(one, "Succeeded").exit_code, 0);
+  EXPECT_EQ(await_output("get job shard -o jsonpath={.status.completedIndexes}"), "1");
+  std::vector<std::string> next = await_running("shard", 2);  // index 2 starts
+  ASSERT_EQ(next.size(), 2u);
+  for (const std::string& p : next) ASSERT_EQ(report_phase(p, "Succeeded").exit_code, 0);
+  ASSERT_EQ(kubectl("wait --for=condition=complete job/shard --timeout=20s").exit_code, 0);
+  EXPECT_EQ(kubectl("get job shard -o jsonpath={.status.completedIndexes}/{.status.succeeded}").out,
+            "0-2/3");
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing
