@@ -5,6 +5,7 @@
 #include <atomic>
 #include <boost/json.hpp>
 #include <mutex>
+#include <set>
 
 #include "actuator/resize_error.h"
 #include "actuator/resize_plan.h"
@@ -23,6 +24,9 @@ namespace {
 
 namespace bj = boost::json;
 using kube::ObjectRef;
+
+// The event on a VPA object Tailor leaves to another recommender (no status is written on it).
+constexpr std::string_view kLeftToOtherRecommender = "LeftToOtherRecommender";
 
 kube::ResourceType policy_type(policy::PolicyApi api) {
   return api == policy::PolicyApi::VerticalScalingPolicy ? resources::kVerticalScalingPolicies
@@ -103,7 +107,8 @@ struct Controller::Impl {
   std::string saved_state;
   actuator::TokenBucket bucket;
   std::unordered_map<std::string, std::string> pod_policy;
-  std::map<std::string, std::string> hpa_reported;  // policy key -> conflict told in an event
+  // (event reason, "Kind/namespace/name") -> the message an event last told about that policy.
+  std::map<std::pair<std::string, std::string>, std::string> told;
   ControllerStats stats;
 
   Impl(kube::RestClient& c, ControllerOptions o)
@@ -160,28 +165,51 @@ struct Controller::Impl {
 
   void evict(const PodAction& a, kube::TimePoint now);
   void resize(const PodAction& a, kube::TimePoint now);
-  void report_hpa_conflicts(const std::vector<PolicyObject>& policies,
-                            const std::map<std::string, std::string>& conflicts);
+  using Told = std::set<std::pair<std::string, std::string>>;
+  void report_policies(const std::vector<PolicyObject>& policies,
+                       const std::map<std::string, std::string>& hpa_conflicts);
+  bool tell(const PolicyObject& p, std::string_view event_type, std::string_view reason,
+            const std::string& message, Told& live);
 };
 
-// One event when a policy's HPA conflict appears or changes; the condition (Tailor's policies)
-// says it all along, VPA objects have only the event. A condition already stored with the same
-// message was told before (by this replica or an earlier leader).
-void Controller::Impl::report_hpa_conflicts(const std::vector<PolicyObject>& policies,
-                                            const std::map<std::string, std::string>& conflicts) {
+// One event when what a policy is told appears or its message changes: the condition of that
+// type (on Tailor's policies) says it all along; VPA objects may have only the event. A condition
+// already stored with the same message was told before (by this replica or an earlier leader).
+bool Controller::Impl::tell(const PolicyObject& p, std::string_view event_type,
+                            std::string_view reason, const std::string& message, Told& live) {
+  kube::ObjectReference ref = policy_ref(p);
+  auto id = std::make_pair(std::string(reason), ref.kind + "/" + p.key);
+  live.insert(id);
+  std::string& said = told[id];
+  const policy::PolicyCondition* stored = policy::find_condition(p.status.conditions, reason);
+  if (said.empty() && stored && stored->message == message) said = message;
+  if (said == message) return false;
+  said = message;
+  events.event(ref, std::string(event_type), std::string(reason), message);
+  return true;
+}
+
+// Invalid specs, HPA conflicts, and VPA objects left to another recommender: told once each,
+// and again when the message changes or after it went away and came back.
+void Controller::Impl::report_policies(const std::vector<PolicyObject>& policies,
+                                       const std::map<std::string, std::string>& hpa_conflicts) {
+  Told live;
   for (const PolicyObject& p : policies) {
-    auto conflict = conflicts.find(p.key);
-    if (conflict == conflicts.end()) continue;
-    std::string& told = hpa_reported[p.key];
-    const policy::PolicyCondition* stored =
-        policy::find_condition(p.status.conditions, policy::kHorizontalScalerConflict);
-    if (told.empty() && stored && stored->message == conflict->second) told = conflict->second;
-    if (told == conflict->second) continue;
-    told = conflict->second;
-    events.event(policy_ref(p), kube::kEventTypeWarning,
-                 std::string(policy::kHorizontalScalerConflict), conflict->second);
+    if (!p.problems.empty()) {
+      tell(p, kube::kEventTypeWarning, policy::invalid_config_condition(p.api),
+           policy::problems_message(p.problems), live);
+    }
+    if (!p.claimed &&
+        tell(p, kube::kEventTypeNormal, kLeftToOtherRecommender, p.unclaimed_reason, live)) {
+      // Tailor writes no status on a VPA object another recommender owns: the log and the event
+      // are all that says why it is not acted on.
+      kube::log::info("VPA object left alone", {{"vpa", p.key}, {"reason", p.unclaimed_reason}});
+    }
+    if (auto conflict = hpa_conflicts.find(p.key); conflict != hpa_conflicts.end()) {
+      tell(p, kube::kEventTypeWarning, policy::kHorizontalScalerConflict, conflict->second, live);
+    }
   }
-  std::erase_if(hpa_reported, [&](const auto& kv) { return !conflicts.count(kv.first); });
+  std::erase_if(told, [&](const auto& kv) { return !live.count(kv.first); });
 }
 
 void Controller::Impl::evict(const PodAction& a, kube::TimePoint now) {
@@ -380,7 +408,7 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
   m.pod_policy = std::move(r.policy_of_pod);
   ++m.stats.passes;
   for (const StatusUpdate& u : r.statuses) m.write_status(u);
-  m.report_hpa_conflicts(in.policies, r.hpa_conflicts);
+  m.report_policies(in.policies, r.hpa_conflicts);
   for (const PodAction& a : r.actions) {
     if (a.kind == PodAction::Kind::Resize) {
       m.resize(a, now);

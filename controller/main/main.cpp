@@ -131,6 +131,11 @@ void add_options(Schema& s, MainOptions& o) {
          .yaml_key = "vpa.watch",
          .help = "Also act on autoscaling.k8s.io/v1 VerticalPodAutoscaler objects."},
         &o.controller.view.watch_vpa);
+  s.add({.flag = "upstream-vpa-running",
+         .yaml_key = "vpa.upstreamRunning",
+         .help = "The upstream VPA recommender runs in this cluster: leave it the VPA objects "
+                 "without spec.recommenders (Tailor then takes only those naming \"tailor\")."},
+        &o.controller.view.upstream_vpa_running);
   usage::add_usage_source_options(s, o.usage_sources);
 }
 

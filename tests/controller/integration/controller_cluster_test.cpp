@@ -226,6 +226,15 @@ TEST_F(ControllerClusterTest, InvalidPolicyGetsConfigInvalid) {
   auto invalid = kubectl(
       "get vsp web -o 'jsonpath={.status.conditions[?(@.type==\"ConfigInvalid\")].message}'");
   EXPECT_NE(invalid.out.find("maxAllowed"), std::string::npos) << invalid.out << invalid.err;
+  settle();
+  EXPECT_EQ(c->run_pass(now()), 0u);  // the condition is stored: nothing new to tell
+  c.reset();                          // flushes the events
+  // One Warning event on the policy, with the condition's message, for both passes.
+  auto events = kubectl(
+      "get events --field-selector reason=ConfigInvalid -o "
+      "'jsonpath={range .items[*]}{.type} {.involvedObject.kind}/{.involvedObject.name} "
+      "{.count} {.message}{\"\\n\"}{end}'");
+  EXPECT_EQ(events.out, "Warning VerticalScalingPolicy/web 1 " + invalid.out + "\n") << events.err;
 }
 
 TEST_F(ControllerClusterTest, WebhookSizesNewPodsThroughTheApiServer) {
