@@ -88,6 +88,10 @@ class ControllerClusterTest : public kube::embedded::testing::KubectlClusterTest
   std::unique_ptr<Controller> start_controller() {
     ControllerOptions o;
     o.view.watch_vpa = false;
+    return start_controller(o);
+  }
+
+  std::unique_ptr<Controller> start_controller(ControllerOptions o) {
     o.strategy = "vpa";
     auto c = std::make_unique<Controller>(*client_, o);
     c->start();
@@ -261,6 +265,72 @@ TEST_F(ControllerClusterTest, WebhookSizesNewPodsThroughTheApiServer) {
       "'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
   EXPECT_EQ(cpu.out, target.out);
   EXPECT_GE(hook.stats().patched, 1u);
+}
+
+// Enough of VPA's CRD for its objects to be stored and listed.
+constexpr const char* kVpaCrd = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: verticalpodautoscalers.autoscaling.k8s.io}
+spec:
+  group: autoscaling.k8s.io
+  scope: Namespaced
+  names: {kind: VerticalPodAutoscaler, listKind: VerticalPodAutoscalerList,
+          plural: verticalpodautoscalers, singular: verticalpodautoscaler}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+)";
+
+std::string vpa_yaml(const std::string& name, const std::string& recommenders) {
+  return R"(apiVersion: autoscaling.k8s.io/v1
+kind: VerticalPodAutoscaler
+metadata: {name: )" +
+         name + R"(, namespace: default}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  updatePolicy: {updateMode: InPlaceOrRecreate}
+)" + recommenders;
+}
+
+// VPA objects another recommender acts on: no status written, no pod touched, and an event
+// on each saying why (the pod's usage is still known to Tailor).
+TEST_F(ControllerClusterTest, VpaObjectsOfAnotherRecommenderAreLeftAloneVisibly) {
+  write("vpa-crd.yaml", kVpaCrd);
+  ASSERT_EQ(kubectl("apply -f vpa-crd.yaml").exit_code, 0);
+  ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=10s "
+                    "crd/verticalpodautoscalers.autoscaling.k8s.io")
+                .exit_code,
+            0);
+  write("vpas.yaml", vpa_yaml("other", "  recommenders: [{name: other}]\n") + "---\n" +
+                         vpa_yaml("upstream", ""));
+  auto applied = kubectl("apply -f vpas.yaml");
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  ControllerOptions o;
+  o.view.upstream_vpa_running = true;
+  auto c = start_controller(o);
+  // The VPA informer is not waited for by wait_for_sync (the CRD is optional).
+  for (int i = 0; i < 50 && c->view().snapshot(now()).policies.size() < 2; ++i) settle();
+  ASSERT_EQ(c->view().snapshot(now()).policies.size(), 2u);
+  EXPECT_EQ(c->run_pass(now()), 0u);
+  EXPECT_EQ(c->run_pass(now()), 0u);
+  c.reset();  // flushes the events
+  auto statuses = kubectl("get vpa other upstream -o 'jsonpath={.items[*].status}'");
+  EXPECT_EQ(statuses.exit_code, 0) << statuses.err;
+  EXPECT_EQ(statuses.out, "");
+  EXPECT_EQ(kubectl("get pod web-1 -o 'jsonpath={.metadata.generation}'").out, "1");
+  auto events = kubectl(
+      "get events --field-selector reason=LeftToOtherRecommender --sort-by=.involvedObject.name "
+      "-o 'jsonpath={range .items[*]}{.type} {.involvedObject.kind}/{.involvedObject.name} "
+      "{.count} {.message}{\"\\n\"}{end}'");
+  EXPECT_EQ(events.out,
+            "Normal VerticalPodAutoscaler/other 1 spec.recommenders names \"other\", not Tailor; "
+            "left to that recommender\n"
+            "Normal VerticalPodAutoscaler/upstream 1 no spec.recommenders: the upstream VPA's "
+            "default recommender acts on it\n")
+      << events.err;
 }
 
 // A node of half a core: the recommendation (over a core) is capped by the webhook to what
