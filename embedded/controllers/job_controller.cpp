@@ -2,7 +2,7 @@
 // pods succeeded, counts succeeded and failed pods, and ends the Job Complete or Failed
 // (backoffLimit, activeDeadlineSeconds) with the interim SuccessCriteriaMet / FailureTarget
 // conditions that 1.33 writes first; suspend and resume (the Suspended condition) and
-// ttlSecondsAfterFinished. Decisions in job_decisions.
+// ttlSecondsAfterFinished; podFailurePolicy (pod_failure_policy). Decisions in job_decisions.
 #include <algorithm>
 #include <boost/json.hpp>
 #include <set>
@@ -11,6 +11,7 @@
 #include "embedded/controllers/job_decisions.h"
 #include "embedded/controllers/loops.h"
 #include "embedded/controllers/objects.h"
+#include "embedded/controllers/pod_failure_policy.h"
 #include "embedded/controllers/pod_templates.h"
 #include "embedded/controllers/watch_loop.h"
 
@@ -245,6 +246,9 @@ class JobController : public WatchLoop {
     std::set<std::int64_t> completed = parse_indexes(string_at(job, "status.completedIndexes"));
     std::set<std::int64_t> running;
     std::vector<ObjectPtr> active;
+    const bj::value* p_policy = find_path(job, "spec.podFailurePolicy");
+    const bj::object* policy = p_policy && p_policy->is_object() ? &p_policy->as_object() : nullptr;
+    std::optional<std::string> fail_job;  // the message of a FailJob rule that matched
     for (const ObjectPtr& p : pods) {
       if (is_active_pod(*p)) {
         active.push_back(p);
@@ -258,9 +262,16 @@ class JobController : public WatchLoop {
       bool succeeded = string_at(*p, "status.phase") == "Succeeded";
       if (!succeeded && !counts_as_failed(*p)) continue;
       release(*p);
-      ++(succeeded ? newly_succeeded : newly_failed);
-      auto i = completion_index(*p);
-      if (succeeded && i && spec.completions && *i < *spec.completions) completed.insert(*i);
+      if (succeeded) {
+        ++newly_succeeded;
+        auto i = completion_index(*p);
+        if (i && spec.completions && *i < *spec.completions) completed.insert(*i);
+        continue;
+      }
+      PodFailureMatch match = policy ? match_pod_failure_policy(*policy, *p) : PodFailureMatch{};
+      if (match.action == PodFailureAction::Ignore) continue;  // not counted, replaced
+      ++newly_failed;
+      if (match.action == PodFailureAction::FailJob && !fail_job) fail_job = match.message;
     }
     counts.active = static_cast<std::int64_t>(active.size());
     counts.succeeded = indexed ? static_cast<std::int64_t>(completed.size())
@@ -272,7 +283,10 @@ class JobController : public WatchLoop {
     if (auto t = try_parse_rfc3339(start)) {
       seconds_active = std::chrono::duration_cast<std::chrono::seconds>(now - *t).count();
     }
-    JobFinish finish = job_finish(spec, counts, seconds_active);
+    JobFinish finish =
+        fail_job ? JobFinish::PodFailurePolicy : job_finish(spec, counts, seconds_active);
+    FinishCondition why = finish_condition(finish);
+    if (fail_job) why.message = *fail_job;
     if (finish != JobFinish::Running) {
       for (const ObjectPtr& p : active) remove(pods_resource(), *p, pod_grace_seconds(*p));
       counts.active = 0;
@@ -296,7 +310,7 @@ class JobController : public WatchLoop {
         --counts.active;
       }
     }
-    update_status(job, counts, ready, terminating, finish, spec.suspend, format_rfc3339(now),
+    update_status(job, counts, ready, terminating, finish, why, spec.suspend, format_rfc3339(now),
                   indexed ? std::optional(format_indexes(completed)) : std::nullopt);
   }
 
@@ -320,8 +334,9 @@ class JobController : public WatchLoop {
   }
 
   void update_status(const bj::object& job, const JobPodCounts& counts, std::int64_t ready,
-                     std::int64_t terminating, JobFinish finish, bool suspended,
-                     const std::string& now, std::optional<std::string> completed_indexes) {
+                     std::int64_t terminating, JobFinish finish, const FinishCondition& why,
+                     bool suspended, const std::string& now,
+                     std::optional<std::string> completed_indexes) {
     bool suspend_changed = false;
     modify(
         jobs(), job,
@@ -355,12 +370,12 @@ class JobController : public WatchLoop {
             s.erase("completedIndexes");
           }
           if (finish == JobFinish::Complete) {
-            add_condition(s, "SuccessCriteriaMet", finish_condition(finish), now);
-            add_condition(s, "Complete", finish_condition(finish), now);
+            add_condition(s, "SuccessCriteriaMet", why, now);
+            add_condition(s, "Complete", why, now);
             s["completionTime"] = now;
           } else if (finish != JobFinish::Running) {
-            add_condition(s, "FailureTarget", finish_condition(finish), now);
-            add_condition(s, "Failed", finish_condition(finish), now);
+            add_condition(s, "FailureTarget", why, now);
+            add_condition(s, "Failed", why, now);
           }
           return next;
         },
@@ -372,8 +387,7 @@ class JobController : public WatchLoop {
     if (finish == JobFinish::Complete) {
       events_.record(job, "Normal", "Completed", "Job completed");
     } else if (finish != JobFinish::Running) {
-      events_.record(job, "Warning", finish_condition(finish).reason,
-                     finish_condition(finish).message);
+      events_.record(job, "Warning", why.reason, why.message);
     }
   }
 

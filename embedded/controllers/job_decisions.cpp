@@ -12,6 +12,8 @@ FinishCondition finish_condition(JobFinish finish) {
       return {"BackoffLimitExceeded", "Job has reached the specified backoff limit"};
     case JobFinish::DeadlineExceeded:
       return {"DeadlineExceeded", "Job was active longer than specified deadline"};
+    case JobFinish::PodFailurePolicy:
+      return {"PodFailurePolicy", ""};  // the message names the pod and the rule
     case JobFinish::Running:
       break;
   }
@@ -43,7 +45,6 @@ std::int64_t active_pods_delta(const JobSpecView& spec, const JobPodCounts& coun
   }
   return wanted - counts.active;
 }
-
 
 std::vector<std::int64_t> indexes_to_start(const JobSpecView& spec,
                                            const std::set<std::int64_t>& succeeded,

@@ -26,7 +26,14 @@ struct JobPodCounts {
   std::int64_t failed = 0;
 };
 
-enum class JobFinish { Running, Complete, BackoffLimitExceeded, DeadlineExceeded };
+// PodFailurePolicy: a failed pod matched a FailJob rule (pod_failure_policy).
+enum class JobFinish {
+  Running,
+  Complete,
+  BackoffLimitExceeded,
+  DeadlineExceeded,
+  PodFailurePolicy
+};
 
 // The Job's condition reason and message for a finish ("" for Running).
 struct FinishCondition {
@@ -44,7 +51,6 @@ JobFinish job_finish(const JobSpecView& spec, const JobPodCounts& counts,
 // Pods to create (> 0) or delete (< 0) for a running Job: parallelism capped by the completions
 // still missing; none when suspended, or once a work queue had a success.
 std::int64_t active_pods_delta(const JobSpecView& spec, const JobPodCounts& counts);
-
 
 // Indexed Jobs (completionMode Indexed): each index in [0, completions) must succeed once.
 // The indexes to start now, lowest first: neither succeeded nor running, up to parallelism

@@ -291,3 +291,47 @@ TEST_F(JobsKubectlTest, IndexedJobRunsEachIndexOnce) {
 
 }  // namespace
 }  // namespace tailor::kube::embedded::testing
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+// podFailurePolicy: a pod evicted (DisruptionTarget) is not counted against backoffLimit 0 and
+// is replaced; a pod failing with exit code 42 fails the Job at once.
+TEST_F(JobsKubectlTest, PodFailurePolicyIgnoresEvictionsAndFailsOnExitCode) {
+  write("job.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: careful}\n"
+        "spec:\n  backoffLimit: 0\n  podFailurePolicy:\n    rules:\n"
+        "    - {action: FailJob, onExitCodes: {containerName: w, operator: In, values: [42]}}\n"
+        "    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n"
+        "  template:\n    spec:\n      restartPolicy: Never\n"
+        "      containers: [{name: w, image: busybox:1.36}]\n");
+  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  std::vector<std::string> pods = await_running("careful", 1);
+  ASSERT_EQ(pods.size(), 1u);
+  write("eviction.json",
+        R"({"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":")" + pods[0] + R"("}})");
+  KubectlResult r = kubectl("create --raw /api/v1/namespaces/default/pods/" + pods[0] +
+                            "/eviction -f eviction.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> replacement = await_running("careful", 1);
+  ASSERT_EQ(replacement.size(), 1u);
+  EXPECT_NE(replacement[0], pods[0]);
+  EXPECT_EQ(kubectl("get job careful -o jsonpath={.status.failed}").out, "");
+
+  r = kubectl(
+      "patch pod " + replacement[0] +
+      " --subresource status --type merge -p '{\"status\":{\"phase\":\"Failed\","
+      "\"containerStatuses\":[{\"name\":\"w\",\"image\":\"busybox:1.36\",\"imageID\":\"\","
+      "\"ready\":false,\"restartCount\":0,\"state\":{\"terminated\":{\"exitCode\":42}}}]}}'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = kubectl("wait --for=condition=failed job/careful --timeout=20s");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(kubectl("get job careful -o jsonpath={.status.conditions[1].reason}/"
+                    "{.status.conditions[1].message}")
+                .out,
+            "PodFailurePolicy/Container w for pod default/" + replacement[0] +
+                " failed with exit code 42 matching FailJob rule at index 0");
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing
