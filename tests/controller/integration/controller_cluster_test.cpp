@@ -317,7 +317,8 @@ TEST_F(ControllerClusterTest, VpaObjectsOfAnotherRecommenderAreLeftAloneVisibly)
   EXPECT_EQ(c->run_pass(now()), 0u);
   EXPECT_EQ(c->run_pass(now()), 0u);
   c.reset();  // flushes the events
-  auto statuses = kubectl("get vpa other upstream -o 'jsonpath={.items[*].status}'");
+  auto statuses =
+      kubectl("get verticalpodautoscalers other upstream -o 'jsonpath={.items[*].status}'");
   EXPECT_EQ(statuses.exit_code, 0) << statuses.err;
   EXPECT_EQ(statuses.out, "");
   EXPECT_EQ(kubectl("get pod web-1 -o 'jsonpath={.metadata.generation}'").out, "1");
