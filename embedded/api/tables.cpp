@@ -219,6 +219,7 @@ bj::object make_table(const ResourceInfo& resource, const std::vector<StoredPtr>
                       const TableRequest& request) {
   const Printer* p = core_printer(
       resource.group.empty() ? resource.resource : resource.resource + "." + resource.group);
+  if (!p) p = config_printer(resource);
   if (!p) p = workload_printer(resource);
   if (!p) p = policy_printer(resource);
   if (!p) p = autoscaler_printer(resource);

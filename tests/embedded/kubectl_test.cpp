@@ -206,6 +206,36 @@ TEST_F(KubectlTest, TablesForNodesEventsLeases) {
       << kubectl("get leases").out;
 }
 
+TEST_F(KubectlTest, TablesForSecretsServicesServiceAccountsWebhooks) {
+  RestClient client(rest_config());
+  client.create({{.version = "v1", .resource = "secrets"}, "default"},
+                R"({"metadata":{"name":"creds"},"data":{"user":"YQ==","pass":"Yg=="}})");
+  client.create({{.version = "v1", .resource = "services"}, "default"},
+                R"({"metadata":{"name":"web"},"spec":{"selector":{"app":"web"},
+                    "ports":[{"port":80,"protocol":"TCP"}]}})");
+  client.create({{.version = "v1", .resource = "serviceaccounts"}, "default"},
+                R"({"metadata":{"name":"robot"},"secrets":[{"name":"creds"}]})");
+  client.create({{.group = "admissionregistration.k8s.io",
+                  .version = "v1",
+                  .resource = "mutatingwebhookconfigurations",
+                  .namespaced = false}},
+                R"({"metadata":{"name":"inject"},"webhooks":[]})");
+  EXPECT_TRUE(kubectl("get secrets")
+                  .out.starts_with("NAME    TYPE     DATA   AGE\n"
+                                   "creds   Opaque   2      "))
+      << kubectl("get secrets").out;
+  EXPECT_TRUE(
+      kubectl("get svc -o wide")
+          .out.starts_with("NAME   TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE   "
+                           "SELECTOR\nweb    ClusterIP   <none>       <none>        80/TCP"))
+      << kubectl("get svc -o wide").out;
+  EXPECT_TRUE(kubectl("get sa robot").out.starts_with("NAME    SECRETS   AGE\nrobot   1         "))
+      << kubectl("get sa robot").out;
+  EXPECT_TRUE(kubectl("get mutatingwebhookconfigurations")
+                  .out.starts_with("NAME     WEBHOOKS   AGE\ninject   0          "))
+      << kubectl("get mutatingwebhookconfigurations").out;
+}
+
 TEST_F(KubectlTest, BoundPodTerminatesGracefully) {
   write("pod.json", R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},
     "spec":{"nodeName":"n1","containers":[{"name":"app","image":"nginx:1.25"}]}})");

@@ -79,5 +79,81 @@ TEST(PodTable, RowCellsAndPartialObjectMetadata) {
   EXPECT_EQ(row.at("object").at("kind").as_string(), "PartialObjectMetadata");
 }
 
+// Secrets, ServiceAccounts, Services, MutatingWebhookConfigurations as kube-apiserver's printers
+// fill them (it prints with Wide set, so the SELECTOR cell is always present).
+TEST(ConfigTables, CellsAsKubeApiserverPrints) {
+  struct Case {
+    const char* group;
+    const char* resource;
+    const char* object;
+    const char* cells;
+  };
+  for (
+      Case c : std::vector<Case>{
+          {"", "secrets",
+           R"({"metadata":{"name":"s"},"type":"kubernetes.io/tls","data":{"tls.crt":"","tls.key":""}})",
+           R"(["s","kubernetes.io/tls",2,"10m"])"},
+          {"", "secrets",
+           R"({"metadata":{"name":"s"},"data":{"a":""},"stringData":{"a":"x","b":"y"}})",
+           R"(["s","Opaque",2,"10m"])"},
+          {"", "serviceaccounts", R"({"metadata":{"name":"sa"},"secrets":[{"name":"t"}]})",
+           R"(["sa",1,"10m"])"},
+          {"", "serviceaccounts", R"({"metadata":{"name":"default"}})", R"(["default",0,"10m"])"},
+          {"", "services",
+           R"({"metadata":{"name":"web"},"spec":{"selector":{"tier":"fe","app":"web"},"ports":[{"port":80,"protocol":"TCP"},{"port":53,"protocol":"UDP"}]}})",
+           R"(["web","ClusterIP","<none>","<none>","80/TCP,53/UDP","10m","app=web,tier=fe"])"},
+          {"", "services",
+           R"({"metadata":{"name":"np"},"spec":{"type":"NodePort","clusterIP":"10.96.0.10","clusterIPs":["10.96.0.10"],"externalIPs":["1.2.3.4"],"ports":[{"port":80,"nodePort":30080}]}})",
+           R"(["np","NodePort","10.96.0.10","1.2.3.4","80:30080/TCP","10m","<none>"])"},
+          {"", "services",
+           R"({"metadata":{"name":"lb"},"spec":{"type":"LoadBalancer","clusterIP":"10.96.0.11"}})",
+           R"(["lb","LoadBalancer","10.96.0.11","<pending>","<none>","10m","<none>"])"},
+          {"", "services",
+           R"({"metadata":{"name":"lb"},"spec":{"type":"LoadBalancer","externalIPs":["9.9.9.9"]},"status":{"loadBalancer":{"ingress":[{"ip":"5.6.7.8"},{"hostname":"a.example.com"},{"ip":"1.2.3.4"}]}}})",
+           R"(["lb","LoadBalancer","<none>","1.2.3.4,5.6.7.8,a.example.com,9.9.9.9","<none>","10m","<none>"])"},
+          {"", "services",
+           R"({"metadata":{"name":"ext"},"spec":{"type":"ExternalName","externalName":"db.example.com"}})",
+           R"(["ext","ExternalName","<none>","db.example.com","<none>","10m","<none>"])"},
+          {"admissionregistration.k8s.io", "mutatingwebhookconfigurations",
+           R"({"metadata":{"name":"m"},"webhooks":[{"name":"a.example.com"},{"name":"b.example.com"}]})",
+           R"(["m",2,"10m"])"},
+      }) {
+    const ResourceInfo& resource = *find_resource(c.group, "v1", c.resource);
+    boost::json::object object = parse(c.object);
+    object["metadata"].as_object()["creationTimestamp"] = "2026-01-01T00:00:00Z";
+    auto stored = std::make_shared<const StoredObject>(resource, std::move(object));
+    TableRequest request;
+    request.now = *try_parse_rfc3339("2026-01-01T00:10:00Z");
+    boost::json::object table = make_table(resource, {stored}, request);
+    EXPECT_EQ(boost::json::serialize(table.at("rows").at(0).at("cells")), c.cells) << c.object;
+    EXPECT_EQ(table.at("columnDefinitions").as_array().size(),
+              table.at("rows").at(0).at("cells").as_array().size())
+        << c.resource;
+  }
+}
+
+TEST(ConfigTables, ColumnNames) {
+  struct Case {
+    const char* group;
+    const char* resource;
+    const char* names;
+  };
+  for (Case c : std::vector<Case>{
+           {"", "secrets", "Name,Type,Data,Age,"},
+           {"", "serviceaccounts", "Name,Secrets,Age,"},
+           {"", "services", "Name,Type,Cluster-IP,External-IP,Port(s),Age,Selector(wide),"},
+           {"admissionregistration.k8s.io", "mutatingwebhookconfigurations", "Name,Webhooks,Age,"},
+       }) {
+    boost::json::object table = make_table(*find_resource(c.group, "v1", c.resource), {}, {});
+    std::string names;
+    for (const boost::json::value& col : table.at("columnDefinitions").as_array()) {
+      names += std::string(col.at("name").as_string());
+      if (col.at("priority").as_int64() == 1) names += "(wide)";
+      names += ",";
+    }
+    EXPECT_EQ(names, c.names);
+  }
+}
+
 }  // namespace
 }  // namespace tailor::kube::embedded

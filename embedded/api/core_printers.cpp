@@ -1,0 +1,189 @@
+// Printers for Secrets, Services, ServiceAccounts and MutatingWebhookConfigurations, following
+// kube-apiserver's printers (pkg/printers/internalversion/printers.go). tailor-cluster neither
+// defaults these kinds nor allocates cluster IPs, so cells show what is stored, reading the API's
+// documented defaults (type ClusterIP, protocol TCP, Secret type Opaque) where a field is absent.
+#include <map>
+#include <set>
+#include <string>
+
+#include "embedded/api/tables.h"
+#include "embedded/storage/object_meta.h"
+
+namespace tailor::kube::embedded {
+namespace {
+
+std::size_t array_size(const bj::object& o, std::string_view path) {
+  const bj::value* v = find_path(o, path);
+  return v && v->is_array() ? v->as_array().size() : 0;
+}
+
+std::string string_or(const bj::object& o, std::string_view path, std::string fallback) {
+  std::string s = string_at(o, path);
+  return s.empty() ? fallback : s;
+}
+
+std::string joined_strings(const bj::object& o, std::string_view path) {
+  std::string out;
+  if (const bj::value* v = find_path(o, path); v && v->is_array()) {
+    for (const bj::value& s : v->as_array()) {
+      if (!s.is_string()) continue;
+      if (!out.empty()) out += ",";
+      out += std::string(s.as_string());
+    }
+  }
+  return out;
+}
+
+// The Secret's DATA: stringData is merged into data on write by kube-apiserver; tailor-cluster
+// stores both, so count the keys of either once.
+std::size_t secret_data_count(const bj::object& secret) {
+  std::set<std::string> keys;
+  for (std::string_view field : {"data", "stringData"}) {
+    if (const bj::value* d = secret.if_contains(field); d && d->is_object()) {
+      for (const auto& kv : d->as_object()) keys.insert(std::string(kv.key()));
+    }
+  }
+  return keys.size();
+}
+
+// CLUSTER-IP: clusterIPs[0] as upstream; clusterIP when only it is stored (upstream defaulting
+// keeps the two in step); "<none>" when neither is.
+std::string service_cluster_ip(const bj::object& svc) {
+  if (const bj::value* ips = find_path(svc, "spec.clusterIPs");
+      ips && ips->is_array() && !ips->as_array().empty() && ips->as_array()[0].is_string()) {
+    return std::string(ips->as_array()[0].as_string());
+  }
+  return string_or(svc, "spec.clusterIP", "<none>");
+}
+
+// The load-balancer ingress IPs (or hostnames), sorted and deduplicated. kube-apiserver's
+// TableConvertor prints with Wide set, so the 16-byte clip of client-side printing never applies.
+std::string load_balancer_ingress(const bj::object& svc) {
+  std::set<std::string> ingress;
+  if (const bj::value* v = find_path(svc, "status.loadBalancer.ingress"); v && v->is_array()) {
+    for (const bj::value& i : v->as_array()) {
+      std::string ip = string_at(i, "ip");
+      std::string host = string_at(i, "hostname");
+      if (!ip.empty()) {
+        ingress.insert(ip);
+      } else if (!host.empty()) {
+        ingress.insert(host);
+      }
+    }
+  }
+  std::string out;
+  for (const std::string& s : ingress) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+std::string service_external_ip(const bj::object& svc) {
+  std::string type = string_or(svc, "spec.type", "ClusterIP");
+  std::string external = joined_strings(svc, "spec.externalIPs");
+  if (type == "ClusterIP" || type == "NodePort") return external.empty() ? "<none>" : external;
+  if (type == "LoadBalancer") {
+    std::string lb = load_balancer_ingress(svc);
+    if (!external.empty()) return lb.empty() ? external : lb + "," + external;
+    return lb.empty() ? "<pending>" : lb;
+  }
+  if (type == "ExternalName") return string_at(svc, "spec.externalName");
+  return "<unknown>";
+}
+
+std::string int_text(const bj::value& port, std::string_view key) {
+  const bj::value* v = port.is_object() ? port.as_object().if_contains(key) : nullptr;
+  return v && v->is_int64() ? std::to_string(v->as_int64()) : "0";
+}
+
+// PORT(S): "80/TCP", "80:30080/TCP" with a nodePort, comma-joined; "<none>" without ports.
+std::string service_ports(const bj::object& svc) {
+  std::string out;
+  if (const bj::value* v = find_path(svc, "spec.ports"); v && v->is_array()) {
+    for (const bj::value& p : v->as_array()) {
+      std::string piece = int_text(p, "port");
+      if (std::string node = int_text(p, "nodePort"); node != "0") piece += ":" + node;
+      std::string protocol = string_at(p, "protocol");
+      piece += "/" + (protocol.empty() ? std::string("TCP") : protocol);
+      out += (out.empty() ? "" : ",") + piece;
+    }
+  }
+  return out.empty() ? "<none>" : out;
+}
+
+// SELECTOR (wide): labels.FormatLabels — sorted key=value pairs, "<none>" when empty.
+std::string service_selector(const bj::object& svc) {
+  std::map<std::string, std::string> sorted;
+  if (const bj::value* s = find_path(svc, "spec.selector"); s && s->is_object()) {
+    for (const auto& kv : s->as_object()) {
+      sorted[std::string(kv.key())] = kv.value().is_string() ? kv.value().as_string().c_str() : "";
+    }
+  }
+  std::string out;
+  for (const auto& [k, v] : sorted) out += (out.empty() ? "" : ",") + k + "=" + v;
+  return out.empty() ? "<none>" : out;
+}
+
+Column string_column(const char* name, const char* description, int priority = 0) {
+  return {name, "string", "", description, priority};
+}
+
+const std::map<std::string, Printer>& printers() {
+  static const std::map<std::string, Printer> kPrinters = {
+      {"secrets",
+       {{name_column(),
+         string_column("Type", "Used to facilitate programmatic handling of secret data."),
+         string_column("Data", "Data contains the secret data."), age_column()},
+        [](const bj::object& s, TimePoint now) {
+          return bj::array{meta_string(s, "name"), string_or(s, "type", "Opaque"),
+                           secret_data_count(s), age_cell(s, now)};
+        }}},
+      {"serviceaccounts",
+       {{name_column(),
+         string_column("Secrets",
+                       "Secrets is a list of the secrets in the same namespace that pods running "
+                       "using this ServiceAccount are allowed to use."),
+         age_column()},
+        [](const bj::object& sa, TimePoint now) {
+          return bj::array{meta_string(sa, "name"), array_size(sa, "secrets"), age_cell(sa, now)};
+        }}},
+      {"services",
+       {{name_column(), string_column("Type", "type determines how the Service is exposed."),
+         string_column("Cluster-IP",
+                       "clusterIP is the IP address of the service and is usually assigned "
+                       "randomly."),
+         string_column("External-IP",
+                       "externalIPs is a list of IP addresses for which nodes in the cluster will "
+                       "also accept traffic for this service."),
+         string_column("Port(s)", "The list of ports that are exposed by this service."),
+         age_column(),
+         string_column("Selector",
+                       "Route service traffic to pods with label keys and values matching this "
+                       "selector.",
+                       1)},
+        [](const bj::object& svc, TimePoint now) {
+          return bj::array{meta_string(svc, "name"), string_or(svc, "spec.type", "ClusterIP"),
+                           service_cluster_ip(svc),  service_external_ip(svc),
+                           service_ports(svc),       age_cell(svc, now),
+                           service_selector(svc)};
+        }}},
+      {"mutatingwebhookconfigurations.admissionregistration.k8s.io",
+       {{name_column(),
+         {"Webhooks", "integer", "",
+          "Webhooks indicates the number of webhooks registered in this configuration", 0},
+         age_column()},
+        [](const bj::object& c, TimePoint now) {
+          return bj::array{meta_string(c, "name"), array_size(c, "webhooks"), age_cell(c, now)};
+        }}},
+  };
+  return kPrinters;
+}
+
+}  // namespace
+
+const Printer* config_printer(const ResourceInfo& resource) {
+  const auto& all = printers();
+  auto it = all.find(resource.group.empty() ? resource.resource
+                                            : resource.resource + "." + resource.group);
+  return it == all.end() ? nullptr : &it->second;
+}
+
+}  // namespace tailor::kube::embedded
