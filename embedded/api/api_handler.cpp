@@ -87,7 +87,10 @@ void ApiHandler::serve(http::Exchange& exchange) {
   }
   if (!authenticated(request, options_.bearer_token)) throw unauthorized();
   if (request.body.size() > options_.max_body_bytes) {
-    throw StatusError(413, "RequestEntityTooLarge", "the request is too large");
+    // apiserver's limitedReadBody: errors.NewRequestEntityTooLargeError("limit is N").
+    throw StatusError(
+        413, "RequestEntityTooLarge",
+        "Request entity too large: limit is " + std::to_string(options_.max_body_bytes));
   }
   std::vector<std::string> seg = segments(path);
   if (path == "/version") {

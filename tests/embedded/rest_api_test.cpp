@@ -265,6 +265,67 @@ TEST_F(RestApiTest, MalformedRequestsGetStatusErrors) {
   EXPECT_THROW(client_->get(configmaps("x")), ApiError);  // nothing was stored
 }
 
+// kube-apiserver reads at most 3 MiB of a request body (limitedReadBody): the Status says so and
+// nothing is stored.
+TEST_F(RestApiTest, OversizedBodyIsRequestEntityTooLarge) {
+  std::string big =
+      R"({"metadata":{"name":"big"},"data":{"k":")" + std::string(3 * 1024 * 1024, 'x') + R"("}})";
+  try {
+    client_->create(configmaps(), big);
+    FAIL() << "expected 413";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.code(), 413);
+    EXPECT_EQ(e.reason(), "RequestEntityTooLarge");
+    EXPECT_EQ(e.status_message(), "Request entity too large: limit is 3145728");
+  }
+  try {
+    client_->get(configmaps("big"));
+    FAIL() << "the oversized configmap was stored";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.code(), 404);
+  }
+}
+
+// A rejected update or patch leaves the stored object as it was: same resourceVersion, same
+// content.
+TEST_F(RestApiTest, RejectedWritesLeaveTheObjectUnchanged) {
+  bj::value created = bj::parse(client_->create(configmaps(), configmap("a")));
+  const std::string before = client_->get(configmaps("a"));
+  bj::value stale = created;
+  stale.at("metadata").as_object()["resourceVersion"] = "1";
+  bj::value renamed = created;
+  renamed.at("metadata").as_object()["name"] = "b";
+  std::string oversized = R"({"data":{"k":")" + std::string(3 * 1024 * 1024, 'x') + R"("}})";
+  struct Case {
+    std::function<void()> call;
+    int code;
+  };
+  std::vector<Case> cases = {
+      {[&] { client_->update(configmaps("a"), "{not json"); }, 400},
+      {[&] { client_->update(configmaps("a"), bj::serialize(stale)); }, 409},
+      {[&] { client_->update(configmaps("a"), bj::serialize(renamed)); }, 400},
+      {[&] { client_->update(configmaps("a"), oversized); }, 413},
+      {[&] { client_->patch(configmaps("a"), PatchType::Merge, "{not json"); }, 400},
+      {[&] { client_->patch(configmaps("a"), PatchType::Merge, R"({"metadata":{"name":"b"}})"); },
+       400},
+      {[&] {
+         client_->patch(configmaps("a"), PatchType::Json,
+                        R"([{"op":"test","path":"/data/k","value":"other"}])");
+       },
+       422},
+      {[&] { client_->patch(configmaps("a"), PatchType::Merge, oversized); }, 413},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    try {
+      cases[i].call();
+      ADD_FAILURE() << "case " << i << " succeeded";
+    } catch (const ApiError& e) {
+      EXPECT_EQ(e.code(), cases[i].code) << "case " << i << ": " << e.body();
+    }
+    EXPECT_EQ(client_->get(configmaps("a")), before) << "case " << i;
+  }
+}
+
 TEST_F(RestApiTest, NewPodsGetPhaseAndQosClass) {
   const ResourceType pods{.version = "v1", .resource = "pods"};
   auto create = [&](const std::string& name, const std::string& resources) {
