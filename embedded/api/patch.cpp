@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "embedded/storage/object_meta.h"
 #include "embedded/storage/status_error.h"
@@ -215,6 +216,22 @@ const std::map<std::string, std::string, std::less<>>& merge_keys() {
 
 bj::value smp(const bj::value& target, const bj::value& patch);
 
+// The merge key of a list field. "ports" is the one name with two keys among the kinds served:
+// a container's ports merge by containerPort, a Service's spec.ports by port. Every element of
+// either carries its own required key (a patch element too, since the key finds its match), so
+// the elements tell the two apart.
+std::optional<std::string_view> merge_key(std::string_view field, const bj::array& elements) {
+  auto mk = merge_keys().find(field);
+  if (mk == merge_keys().end()) return std::nullopt;
+  if (field != "ports") return mk->second;
+  for (const bj::value& e : elements) {
+    if (!e.is_object()) continue;
+    if (e.as_object().contains("containerPort")) return "containerPort";
+    if (e.as_object().contains("port")) return "port";
+  }
+  return mk->second;
+}
+
 const bj::value* element_key(const bj::value& element, std::string_view key) {
   return element.is_object() ? element.as_object().if_contains(key) : nullptr;
 }
@@ -293,9 +310,9 @@ bj::value smp(const bj::value& target, const bj::value& patch) {
       continue;
     }
     const bj::value* current = result.if_contains(key);
-    auto mk = merge_keys().find(k);
-    if (value.is_array() && mk != merge_keys().end() && current && current->is_array()) {
-      result[key] = merge_list(current->as_array(), value.as_array(), mk->second);
+    auto mk = value.is_array() ? merge_key(k, value.as_array()) : std::nullopt;
+    if (mk && current && current->is_array()) {
+      result[key] = merge_list(current->as_array(), value.as_array(), *mk);
     } else if (value.is_array()) {
       bj::array items;
       for (const bj::value& e : value.as_array()) {
@@ -322,10 +339,9 @@ bj::value smp(const bj::value& target, const bj::value& patch) {
       }
     } else if (k.starts_with("$setElementOrder/") && value.is_array()) {
       std::string field(k.substr(std::string_view("$setElementOrder/").size()));
-      auto mk = merge_keys().find(field);
       if (bj::value* list = result.if_contains(field); list && list->is_array()) {
         *list = reorder(list->as_array(), value.as_array(),
-                        mk == merge_keys().end() ? std::string_view() : mk->second);
+                        merge_key(field, value.as_array()).value_or(std::string_view()));
       }
     }
   }

@@ -83,6 +83,16 @@ TEST(StrategicMergePatch, ListsMergeByKeyWithDirectives) {
            R"({"spec":{"b":2,"c":3}})"},
           {R"({"spec":{"a":1,"b":2}})", R"({"spec":{"$patch":"replace","c":3}})",
            R"({"spec":{"c":3}})"},
+          // A Service's spec.ports merge by port; a container's ports by containerPort.
+          {R"({"spec":{"ports":[{"name":"http","port":80,"targetPort":8080},{"name":"https","port":443}]}})",
+           R"({"spec":{"$setElementOrder/ports":[{"port":443},{"port":80}],"ports":[{"port":443,"targetPort":8443}]}})",
+           R"({"spec":{"ports":[{"name":"https","port":443,"targetPort":8443},{"name":"http","port":80,"targetPort":8080}]}})"},
+          {R"({"spec":{"ports":[{"name":"http","port":80},{"name":"dns","port":53}]}})",
+           R"({"spec":{"ports":[{"port":53,"$patch":"delete"}]}})",
+           R"({"spec":{"ports":[{"name":"http","port":80}]}})"},
+          {R"({"spec":{"containers":[{"name":"a","ports":[{"containerPort":80,"name":"web"}]}]}})",
+           R"({"spec":{"containers":[{"name":"a","ports":[{"containerPort":80,"hostPort":8080}]}]}})",
+           R"({"spec":{"containers":[{"name":"a","ports":[{"containerPort":80,"name":"web","hostPort":8080}]}]}})"},
           // A list new to the object: nulls inside its elements mean absent, not null.
           {R"({"status":{}})",
            R"({"status":{"containerStatuses":[{"name":"a","state":{"running":{},"terminated":null}}]}})",
