@@ -116,6 +116,25 @@ inline int unclosed_blocks(const std::string& text) {
   return depth;
 }
 
+// The blocks around the first line holding `needle`, outermost first, as their opening actions
+// ("if $prometheus.address"): what turns that line on (the substitution keeps every branch, so
+// the tests check the guards here). `else` replaces the top with "else <its if>".
+inline std::vector<std::string> enclosing_blocks(const std::string& text,
+                                                 const std::string& needle) {
+  static const std::regex opens(R"(^(if|range|with|define|block)\b)");
+  std::vector<std::string> stack;
+  std::stringstream lines(strip_comments(text));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(needle) != std::string::npos) return stack;
+    for (const std::string& body : actions_of(line)) {
+      if (std::regex_search(body, opens)) stack.push_back(body);
+      if (body.rfind("else", 0) == 0 && !stack.empty()) stack.back() = "else " + stack.back();
+      if (body.rfind("end", 0) == 0 && !stack.empty()) stack.pop_back();
+    }
+  }
+  return {"(no line holds " + needle + ")"};
+}
+
 // The node of values.yaml at a dotted path, if every key on the way exists. (Nodes are bound
 // by construction only: assigning a yaml-cpp Node would rewrite the tree.)
 inline std::optional<YAML::Node> value_at(const YAML::Node& values, const std::string& path) {

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "controller/kube/observe/common_options.h"
+#include "controller/usage/usage_source_options.h"
 #include "node-agent/agent_options.h"
 #include "tests/charts/chart_files.h"
 #include "tests/charts/child_process.h"
@@ -100,6 +101,9 @@ TEST(ChartTemplateTest, SubstitutionDropsControlLinesAndFillsValues) {
   EXPECT_EQ(template_names(text, "include"), (std::set<std::string>{"x", "labels"}));
   EXPECT_EQ(unclosed_blocks(text), 0);
   EXPECT_EQ(unclosed_blocks("{{ if .x }}{{ range .y }}{{ end }}"), 1);
+  EXPECT_EQ(enclosing_blocks(text, "port:"), std::vector<std::string>{"if .Values.a"});
+  EXPECT_EQ(enclosing_blocks("{{ if .x }}{{ else }}{{ with .y }}\nz: 1\n{{ end }}{{ end }}", "z:"),
+            (std::vector<std::string>{"else if .x", "with .y"}));
 }
 
 TEST(ChartYamlTest, ChartYamlIsAHelm3Chart) {
@@ -235,22 +239,112 @@ TEST(ChartYamlTest, ControllerDeploymentWiring) {
   EXPECT_EQ(service_ports["metrics"], std::make_pair(8080, std::string("metrics")));
 }
 
+// Every usage source on, the Prometheus token from a Secret.
+constexpr const char* kAllUsageSources = R"(
+controller:
+  prometheus:
+    address: http://prometheus-operated.monitoring.svc:9090
+    bearerTokenSecret: {name: prometheus-token}
+  metricsSource: metrics-api
+)";
+
 // The real tailor-controller parses the Deployment's arguments: with a kubeconfig that does not
 // exist it gets past its flags and stops at loading the configuration (exit 1), not at a bad
-// flag (exit 2).
+// flag (exit 2). Rendered with every usage source on: the substitution keeps every branch, and
+// with values.yaml as it is the Prometheus flags would be empty (Helm leaves them out then).
 TEST(ChartYamlTest, TailorControllerAcceptsTheDeploymentsArguments) {
   const std::string binary = tailor_binary("tailor-controller");
   ASSERT_EQ(::access(binary.c_str(), X_OK), 0) << binary << " is not built";
+  const auto bad = run_command(binary + " --no-such-flag=1");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  const YAML::Node deployment =
+      document_in(render_documents(values_with(kAllUsageSources)), "Deployment", "controller");
   std::string command = binary;
-  for (std::string arg : strings(container(document("Deployment", "controller"))["args"])) {
+  for (std::string arg : strings(container(deployment)["args"])) {
     arg = std::regex_replace(arg, std::regex(R"(\$\(POD_NAME\))"), "tailor-controller-0");
     command += " '" + arg + "'";
   }
-  const auto bad = run_command(binary + " --no-such-flag=1");
-  EXPECT_EQ(bad.exit_code, 2) << bad.output;
   const auto r = run_command(command + " --kubeconfig=/nonexistent/kubeconfig");
   EXPECT_EQ(r.exit_code, 1) << command << "\n" << r.output;
   EXPECT_NE(r.output.find("kubeconfig"), std::string::npos) << r.output;
+}
+
+// The usage sources besides the node agents' stream are off by default, and their flags, the
+// token's volume and the metrics.k8s.io rule are each under the value that turns them on.
+TEST(ChartYamlTest, UsageSourcesOnlyWhenConfigured) {
+  const YAML::Node controller = chart_values()["controller"];
+  EXPECT_EQ(controller["prometheus"]["address"].as<std::string>(), "");
+  EXPECT_EQ(controller["prometheus"]["bearerTokenSecret"]["name"].as<std::string>(), "");
+  EXPECT_EQ(controller["metricsSource"].as<std::string>(), "usage-stream");
+  const std::string deployment =
+      read_file(chart_dir() / "templates" / "controller-deployment.yaml");
+  const std::string rbac = read_file(chart_dir() / "templates" / "controller-rbac.yaml");
+  using Guards = std::vector<std::string>;
+  for (const char* flag :
+       {"--storage=", "--prometheus-address=", "--history-length=", "--history-resolution=",
+        "--prometheus-cadvisor-job-name=", "--container-namespace-label=",
+        "--container-pod-name-label=", "--container-name-label=", "--prometheus-query-timeout=",
+        "--prometheus-insecure="}) {
+    EXPECT_EQ(enclosing_blocks(deployment, flag), Guards{"if $prometheus.address"}) << flag;
+  }
+  // The token only with an address: $bearerToken is both.
+  EXPECT_NE(
+      deployment.find("$bearerToken := and $prometheus.address $prometheus.bearerTokenSecret.name"),
+      std::string::npos);
+  for (const char* line : {"--prometheus-bearer-token-file=", "- name: prometheus-bearer-token",
+                           "secretName: {{ $prometheus"}) {
+    EXPECT_EQ(enclosing_blocks(deployment, line), Guards{"if $bearerToken"}) << line;
+  }
+  const Guards metrics_api = {"if eq .Values.controller.metricsSource \"metrics-api\""};
+  EXPECT_EQ(enclosing_blocks(deployment, "--metrics-source="), metrics_api);
+  EXPECT_EQ(enclosing_blocks(deployment, "--metrics-api-interval="), metrics_api);
+  EXPECT_EQ(enclosing_blocks(rbac, "apiGroups: [metrics.k8s.io]"), metrics_api);
+}
+
+// With the sources on, the rendered flags give the controller its own defaults for every value
+// left alone (values.yaml repeats them), and the token file is the mounted Secret's key.
+TEST(ChartYamlTest, UsageSourceValuesAreTheControllersDefaults) {
+  const auto documents = render_documents(values_with(kAllUsageSources));
+  const YAML::Node deployment = document_in(documents, "Deployment", "controller");
+  const YAML::Node c = container(deployment);
+  const std::regex usage_flag(
+      R"(^--(storage|prometheus-|history-|container-\w+-label|metrics-source|metrics-api-).*)");
+  std::vector<std::string> args;
+  for (const std::string& arg : strings(c["args"])) {
+    if (std::regex_match(arg, usage_flag)) args.push_back(arg);
+  }
+  kube::config::Schema schema("tailor-controller", "test");
+  usage::UsageSourceOptions parsed;
+  usage::add_usage_source_options(schema, parsed);
+  ASSERT_NO_THROW(schema.parse(args));
+  const usage::UsageSourceOptions defaults;
+  EXPECT_EQ(parsed.storage, "prometheus");
+  EXPECT_EQ(parsed.prometheus.address, "http://prometheus-operated.monitoring.svc:9090");
+  EXPECT_EQ(parsed.prometheus.history_length_s, defaults.prometheus.history_length_s);
+  EXPECT_EQ(parsed.prometheus.resolution_s, defaults.prometheus.resolution_s);
+  EXPECT_EQ(parsed.prometheus.cadvisor_job, defaults.prometheus.cadvisor_job);
+  EXPECT_EQ(parsed.prometheus.namespace_label, defaults.prometheus.namespace_label);
+  EXPECT_EQ(parsed.prometheus.pod_label, defaults.prometheus.pod_label);
+  EXPECT_EQ(parsed.prometheus.container_label, defaults.prometheus.container_label);
+  EXPECT_EQ(parsed.prometheus.query_timeout, defaults.prometheus.query_timeout);
+  EXPECT_EQ(parsed.prometheus.insecure_skip_verify, defaults.prometheus.insecure_skip_verify);
+  EXPECT_EQ(parsed.prometheus.bearer_token, "");
+  EXPECT_EQ(parsed.metrics_source, "metrics-api");
+  EXPECT_EQ(parsed.metrics_api_interval, defaults.metrics_api_interval);
+
+  std::map<std::string, std::string> mounts;
+  for (const auto& m : c["volumeMounts"]) {
+    mounts[m["name"].as<std::string>()] = m["mountPath"].as<std::string>();
+  }
+  YAML::Node token;
+  for (const auto& v : deployment["spec"]["template"]["spec"]["volumes"]) {
+    if (v["name"].as<std::string>() == "prometheus-bearer-token") token = v["secret"];
+  }
+  ASSERT_TRUE(token.IsMap());
+  EXPECT_EQ(token["secretName"].as<std::string>(), "prometheus-token");
+  EXPECT_EQ(token["items"][0]["key"].as<std::string>(), "token");
+  EXPECT_EQ(parsed.prometheus.bearer_token_file,
+            mounts["prometheus-bearer-token"] + "/" + token["items"][0]["path"].as<std::string>());
 }
 
 TEST(ChartYamlTest, NodeAgentOptionsAcceptTheDaemonSetsArguments) {
@@ -289,7 +383,8 @@ TEST(ChartYamlTest, NodeAgentOptionsAcceptTheDaemonSetsArguments) {
 }
 
 // Both branches of the `if` stay after the substitution, so the conditional rules are listed
-// too (VPA rules: controller.watchVPA; agent-actuation rules: nodeAgent.actuation=agent).
+// too (VPA rules: controller.watchVPA; PodMetrics: controller.metricsSource=metrics-api, see
+// UsageSourcesOnlyWhenConfigured; agent-actuation rules: nodeAgent.actuation=agent).
 TEST(ChartYamlTest, ClusterRolesGrantExactlyWhatTheProcessesCall) {
   const std::set<std::string> controller = {
       "/pods:get",
@@ -335,7 +430,8 @@ TEST(ChartYamlTest, ClusterRolesGrantExactlyWhatTheProcessesCall) {
       "autoscaling.k8s.io/verticalpodautoscalers:get",
       "autoscaling.k8s.io/verticalpodautoscalers:list",
       "autoscaling.k8s.io/verticalpodautoscalers:watch",
-      "autoscaling.k8s.io/verticalpodautoscalers/status:patch"};
+      "autoscaling.k8s.io/verticalpodautoscalers/status:patch",
+      "metrics.k8s.io/pods:list"};
   EXPECT_EQ(permissions(document("ClusterRole", "controller")), controller);
   // In its own namespace: the leader Lease and the state ConfigMap, by name.
   const std::set<std::string> controller_namespaced = {
