@@ -8,6 +8,7 @@
 #include "controller/kube/client/rest_client.h"
 #include "controller/kube/http/base64.h"
 #include "controller/webhook/webhook_server.h"
+#include "embedded/storage/status_error.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::controller {
@@ -332,6 +333,93 @@ TEST_F(ControllerClusterTest, VpaObjectsOfAnotherRecommenderAreLeftAloneVisibly)
             "Normal VerticalPodAutoscaler/upstream 1 no spec.recommenders: the upstream VPA's "
             "default recommender acts on it\n")
       << events.err;
+}
+
+// A namespace quota the recommendation does not fit: the resize is refused with 403 "exceeded
+// quota", which the policy's ResizeQuotaExceeded condition and an event on the pod say; the pod is
+// not evicted (a new pod would not fit either), and the resize is tried again on later passes.
+TEST_F(ControllerClusterTest, QuotaRefusedResizeIsToldAndRetriedWithoutEviction) {
+  write("quota.yaml", R"(apiVersion: v1
+kind: ResourceQuota
+metadata: {name: cpu, namespace: default}
+spec: {hard: {requests.cpu: 500m}}
+)");
+  ASSERT_EQ(kubectl("apply -f quota.yaml").exit_code, 0);
+  apply_policy("InPlaceOrRecreate");
+  auto c = start_controller();
+  settle();
+  c->run_pass(now());
+  feed_usage(*c);
+  EXPECT_EQ(c->run_pass(now()), 1u);  // the resize, refused
+  settle();
+  EXPECT_EQ(c->run_pass(now()), 1u);  // tried again
+  EXPECT_EQ(c->stats().resizes, 0u);
+  EXPECT_EQ(c->stats().resize_errors, 2u);
+  EXPECT_EQ(c->stats().recreations, 0u);
+  auto quota = kubectl(
+      "get vsp web -o "
+      "'jsonpath={.status.conditions[?(@.type==\"ResizeQuotaExceeded\")].message}'");
+  EXPECT_NE(quota.out.find("exceeded quota: cpu"), std::string::npos) << quota.out << quota.err;
+  EXPECT_EQ(kubectl("get pod web-1 -o 'jsonpath={.metadata.generation}'").out, "1");
+  auto refused = kubectl(
+      "get events --field-selector reason=ResizeRefused,involvedObject.name=web-1 "
+      "-o 'jsonpath={.items[0].type}'");
+  EXPECT_EQ(refused.out, "Warning") << refused.err;
+
+  // With room in the quota the next pass resizes, and the one after clears the condition.
+  ASSERT_EQ(kubectl("patch resourcequota cpu --type merge -p "
+                    "'{\"spec\":{\"hard\":{\"requests.cpu\":\"4\"}}}'")
+                .exit_code,
+            0);
+  EXPECT_EQ(c->run_pass(now()), 1u);
+  EXPECT_EQ(c->stats().resizes, 1u);
+  settle();
+  c->run_pass(now());
+  auto cleared = kubectl(
+      "get vsp web -o "
+      "'jsonpath={.status.conditions[?(@.type==\"ResizeQuotaExceeded\")].type}'");
+  EXPECT_EQ(cleared.out, "") << cleared.err;
+}
+
+// A server without pods/resize (before Kubernetes 1.33 it answers 404 "the server could not find
+// the requested resource"): the pod is recreated through an eviction instead.
+class NoResizeClusterTest : public ControllerClusterTest {
+ protected:
+  ClusterOptions cluster_options() override {
+    ClusterOptions o = ControllerClusterTest::cluster_options();
+    o.api.extensions.mutating.push_back([](kube::embedded::AdmissionRequest& r) {
+      if (r.resource.resource == "pods" && r.subresource == "resize") {
+        throw kube::embedded::StatusError(404, "NotFound",
+                                          "the server could not find the requested resource");
+      }
+    });
+    return o;
+  }
+};
+
+TEST_F(NoResizeClusterTest, PodIsRecreatedThroughEviction) {
+  apply_policy("InPlaceOrRecreate");
+  auto c = start_controller();
+  settle();
+  c->run_pass(now());
+  feed_usage(*c);
+  EXPECT_EQ(c->run_pass(now()), 1u);
+  EXPECT_EQ(c->stats().resizes, 0u);
+  EXPECT_EQ(c->stats().recreations, 1u);
+  // Evicted: deleted gracefully (no kubelet here to finish it), its resources never patched.
+  auto evicted = kubectl(
+      "get pod web-1 -o 'jsonpath={.metadata.deletionTimestamp} "
+      "{.metadata.generation} {.spec.containers[0].resources.requests.cpu}'");
+  ASSERT_EQ(evicted.exit_code, 0) << evicted.err;
+  EXPECT_NE(evicted.out.rfind(" 1 100m"), std::string::npos) << evicted.out;
+  EXPECT_GT(evicted.out.find(' '), 0u) << "no deletionTimestamp: " << evicted.out;
+  c.reset();  // flushes the events
+  auto recreating =
+      kubectl("get events --field-selector reason=Recreating -o 'jsonpath={.items[*].message}'");
+  EXPECT_NE(recreating.out.find("in-place resize not supported: the server could not find the "
+                                "requested resource"),
+            std::string::npos)
+      << recreating.out << recreating.err;
 }
 
 // A node of half a core: the recommendation (over a core) is capped by the webhook to what
