@@ -381,23 +381,37 @@ spec: {hard: {requests.cpu: 500m}}
   EXPECT_EQ(cleared.out, "") << cleared.err;
 }
 
-// A server without pods/resize (before Kubernetes 1.33 it answers 404 "the server could not find
-// the requested resource"): the pod is recreated through an eviction instead.
-class NoResizeClusterTest : public ControllerClusterTest {
+// A server without pods/resize answers 404 "the server could not find the requested resource"
+// (before Kubernetes 1.33), or 405 where the subresource does not take PATCH: the pod is recreated
+// through an eviction instead.
+struct ResizeUnsupported {
+  int code;
+  const char* reason;
+  const char* message;
+};
+
+class NoResizeClusterTest : public ControllerClusterTest,
+                            public ::testing::WithParamInterface<ResizeUnsupported> {
  protected:
   ClusterOptions cluster_options() override {
     ClusterOptions o = ControllerClusterTest::cluster_options();
-    o.api.extensions.mutating.push_back([](kube::embedded::AdmissionRequest& r) {
+    o.api.extensions.mutating.push_back([answer = GetParam()](kube::embedded::AdmissionRequest& r) {
       if (r.resource.resource == "pods" && r.subresource == "resize") {
-        throw kube::embedded::StatusError(404, "NotFound",
-                                          "the server could not find the requested resource");
+        throw kube::embedded::StatusError(answer.code, answer.reason, answer.message);
       }
     });
     return o;
   }
 };
 
-TEST_F(NoResizeClusterTest, PodIsRecreatedThroughEviction) {
+INSTANTIATE_TEST_SUITE_P(
+    Answers, NoResizeClusterTest,
+    ::testing::Values(
+        ResizeUnsupported{404, "NotFound", "the server could not find the requested resource"},
+        ResizeUnsupported{405, "MethodNotAllowed",
+                          "patch is not supported on resources of kind \"pods/resize\""}));
+
+TEST_P(NoResizeClusterTest, PodIsRecreatedThroughEviction) {
   apply_policy("InPlaceOrRecreate");
   auto c = start_controller();
   settle();
@@ -416,9 +430,9 @@ TEST_F(NoResizeClusterTest, PodIsRecreatedThroughEviction) {
   c.reset();  // flushes the events
   auto recreating =
       kubectl("get events --field-selector reason=Recreating -o 'jsonpath={.items[*].message}'");
-  EXPECT_NE(recreating.out.find("in-place resize not supported: the server could not find the "
-                                "requested resource"),
-            std::string::npos)
+  EXPECT_NE(
+      recreating.out.find(std::string("in-place resize not supported: ") + GetParam().message),
+      std::string::npos)
       << recreating.out << recreating.err;
 }
 
