@@ -141,7 +141,7 @@ const Printer* core_printer(const std::string& resource) {
           return bj::array{meta_string(ns, "name"), string_at(ns, "status.phase"), age(ns, now)};
         }}},
       {"configmaps",
-       {{kName, {"Data", "integer", "", "Data contains the configuration data.", 0}, kAge},
+       {{kName, {"Data", "string", "", "Data contains the configuration data.", 0}, kAge},
         [](const bj::object& cm, TimePoint now) {
           std::size_t n = 0;
           for (std::string_view f : {"data", "binaryData"}) {

@@ -236,6 +236,24 @@ TEST_F(KubectlTest, TablesForSecretsServicesServiceAccountsWebhooks) {
       << kubectl("get mutatingwebhookconfigurations").out;
 }
 
+// A re-apply sends spec.ports as a strategic merge keyed by port: the changed port is merged in
+// place, not added beside the old one.
+TEST_F(KubectlTest, ReapplyServiceMergesPortsByPort) {
+  const char* svc =
+      "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n"
+      "  ports:\n  - {name: http, port: 80, targetPort: %s}\n%s";
+  char first[256], second[256];
+  std::snprintf(first, sizeof first, svc, "8080", "");
+  std::snprintf(second, sizeof second, svc, "9090", "  - {name: https, port: 443}\n");
+  write("svc.yaml", first);
+  ASSERT_EQ(kubectl("apply -f svc.yaml").exit_code, 0);
+  write("svc.yaml", second);
+  Result applied = kubectl("apply -f svc.yaml");
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  EXPECT_EQ(kubectl("get svc web -o jsonpath={.spec.ports[*].targetPort}").out, "9090");
+  EXPECT_EQ(kubectl("get svc web -o jsonpath={.spec.ports[*].port}").out, "80 443");
+}
+
 TEST_F(KubectlTest, BoundPodTerminatesGracefully) {
   write("pod.json", R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},
     "spec":{"nodeName":"n1","containers":[{"name":"app","image":"nginx:1.25"}]}})");
