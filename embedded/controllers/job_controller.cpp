@@ -179,6 +179,7 @@ class JobController : public WatchLoop {
       if (!is_terminating(*job) && !is_finished(*job)) running.insert(meta_string(*job, "uid"));
     }
     release_uncounted(owned, running);
+    std::erase_if(failures_, [&](const auto& f) { return !running.contains(f.first); });
     for (const ObjectPtr& job : list) {
       if (is_terminating(*job)) continue;
       if (is_finished(*job)) {
@@ -283,6 +284,13 @@ class JobController : public WatchLoop {
     if (auto t = try_parse_rfc3339(start)) {
       seconds_active = std::chrono::duration_cast<std::chrono::seconds>(now - *t).count();
     }
+    Failures& failures = failures_[meta_string(job, "uid")];
+    if (newly_succeeded > 0) failures.since_success = 0;
+    if (newly_failed > 0) {
+      failures.since_success += newly_failed;
+      failures.latest = now;
+    }
+    bool backing_off = now < failures.latest + pod_failure_backoff(failures.since_success);
     JobFinish finish =
         fail_job ? JobFinish::PodFailurePolicy : job_finish(spec, counts, seconds_active);
     FinishCondition why = finish_condition(finish);
@@ -293,7 +301,9 @@ class JobController : public WatchLoop {
       ready = 0;
     } else {
       std::int64_t delta = active_pods_delta(spec, counts);
-      if (indexed) {
+      if (backing_off) {
+        // No pod starts until the back-off since the latest failure has passed (resync).
+      } else if (indexed) {
         for (std::int64_t i : indexes_to_start(spec, completed, running)) {
           if (!create_pod(job, i)) break;
           ++counts.active;
@@ -391,8 +401,15 @@ class JobController : public WatchLoop {
     }
   }
 
+  // Pod failures counted since the Job's last success, for the back-off before new pods.
+  struct Failures {
+    std::int64_t since_success = 0;
+    TimePoint latest{};
+  };
+
   SharedExtensions extensions_;
   EventRecorder events_;
+  std::map<std::string, Failures> failures_;  // by Job uid, while it runs
 };
 
 }  // namespace

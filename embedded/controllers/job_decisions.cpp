@@ -46,6 +46,14 @@ std::int64_t active_pods_delta(const JobSpecView& spec, const JobPodCounts& coun
   return wanted - counts.active;
 }
 
+std::chrono::seconds pod_failure_backoff(std::int64_t failures_since_success) {
+  constexpr std::chrono::seconds kFirst(10), kMax(600);
+  if (failures_since_success <= 0) return std::chrono::seconds(0);
+  std::chrono::seconds delay = kFirst;
+  for (std::int64_t i = 1; i < failures_since_success && delay < kMax; ++i) delay *= 2;
+  return std::min(delay, kMax);
+}
+
 std::vector<std::int64_t> indexes_to_start(const JobSpecView& spec,
                                            const std::set<std::int64_t>& succeeded,
                                            const std::set<std::int64_t>& running) {

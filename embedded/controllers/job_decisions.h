@@ -3,6 +3,7 @@
 // job controller makes them for NonIndexed Jobs.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -51,6 +52,11 @@ JobFinish job_finish(const JobSpecView& spec, const JobPodCounts& counts,
 // Pods to create (> 0) or delete (< 0) for a running Job: parallelism capped by the completions
 // still missing; none when suspended, or once a work queue had a success.
 std::int64_t active_pods_delta(const JobSpecView& spec, const JobPodCounts& counts);
+
+// How long to wait after the latest failure before starting pods again: 10 s doubled for each
+// failure since the last success, at most 10 min (the job controller's pod failure back-off);
+// zero without failures.
+std::chrono::seconds pod_failure_backoff(std::int64_t failures_since_success);
 
 // Indexed Jobs (completionMode Indexed): each index in [0, completions) must succeed once.
 // The indexes to start now, lowest first: neither succeeded nor running, up to parallelism

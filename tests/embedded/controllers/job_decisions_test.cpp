@@ -114,6 +114,14 @@ TEST(JobDecisions, ConditionsWordedAsUpstream) {
             "Job was active longer than specified deadline");
 }
 
+TEST(JobDecisions, PodFailureBackoffDoublesUpToTenMinutes) {
+  const std::pair<std::int64_t, std::int64_t> cases[] = {{0, 0},   {1, 10},  {2, 20},  {3, 40},
+                                                         {6, 320}, {7, 600}, {30, 600}};
+  for (const auto& [failures, seconds] : cases) {
+    EXPECT_EQ(pod_failure_backoff(failures).count(), seconds) << failures;
+  }
+}
+
 TEST(JobDecisions, IndexesToStart) {
   struct Case {
     const char* what;

@@ -115,7 +115,8 @@ TEST_F(JobsKubectlTest, FailsPastBackoffLimit) {
   std::vector<std::string> pod = await_running("flaky", 1);
   ASSERT_EQ(pod.size(), 1u);
   ASSERT_EQ(report_phase(pod[0], "Failed").exit_code, 0);
-  std::vector<std::string> retry = await_running("flaky", 1);  // one failure allowed: a new pod
+  // One failure allowed: a new pod, after the 10 s back-off.
+  std::vector<std::string> retry = await_running("flaky", 1);
   ASSERT_EQ(retry.size(), 1u);
   EXPECT_NE(retry[0], pod[0]);
   ASSERT_EQ(report_phase(retry[0], "Failed").exit_code, 0);
