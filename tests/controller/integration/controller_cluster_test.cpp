@@ -335,6 +335,37 @@ TEST_F(ControllerClusterTest, VpaObjectsOfAnotherRecommenderAreLeftAloneVisibly)
       << events.err;
 }
 
+// Initial: the webhook sizes pods as they are created; running pods keep what they have.
+TEST_F(ControllerClusterTest, InitialModeSizesOnlyNewPods) {
+  apply_policy("Initial");
+  auto c = start_controller();
+  webhook::WebhookServer hook({.address = "127.0.0.1", .dns_names = {"localhost"}},
+                              [&](const webhook::AdmissionRequest& r) { return c->admit(r); });
+  hook.start();
+  register_webhook(hook);
+  settle();
+  c->run_pass(now());
+  feed_usage(*c);
+  EXPECT_EQ(c->run_pass(now()), 0u);
+  EXPECT_EQ(c->stats().resizes + c->stats().recreations, 0u);
+  auto running = kubectl(
+      "get pod web-1 -o 'jsonpath={.metadata.generation} "
+      "{.spec.containers[0].resources.requests.cpu} {.metadata.deletionTimestamp}'");
+  EXPECT_EQ(running.out, "1 100m ") << running.err;
+  std::string second = kPod;
+  second.replace(second.find("web-1"), 5, "web-2");
+  write("pod2.json", second);
+  auto created = kubectl("create -f pod2.json");
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  auto target = kubectl(
+      "get vsp web -o "
+      "'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
+  ASSERT_FALSE(target.out.empty()) << target.err;
+  auto cpu = kubectl("get pod web-2 -o 'jsonpath={.spec.containers[0].resources.requests.cpu}'");
+  EXPECT_EQ(cpu.out, target.out);
+  EXPECT_GE(hook.stats().patched, 1u);
+}
+
 // A namespace quota the recommendation does not fit: the resize is refused with 403 "exceeded
 // quota", which the policy's ResizeQuotaExceeded condition and an event on the pod say; the pod is
 // not evicted (a new pod would not fit either), and the resize is tried again on later passes.
