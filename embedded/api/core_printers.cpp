@@ -1,11 +1,14 @@
-// Printers for Secrets, Services, ServiceAccounts and MutatingWebhookConfigurations, following
-// kube-apiserver's printers (pkg/printers/internalversion/printers.go). tailor-cluster neither
-// defaults these kinds nor allocates cluster IPs, so cells show what is stored, reading the API's
-// documented defaults (type ClusterIP, protocol TCP, Secret type Opaque) where a field is absent.
+// Printers for Events, Secrets, Services, ServiceAccounts and MutatingWebhookConfigurations,
+// following kube-apiserver's printers (pkg/printers/internalversion/printers.go). tailor-cluster
+// neither defaults these kinds nor allocates cluster IPs, so cells show what is stored, reading the
+// API's documented defaults (type ClusterIP, protocol TCP, Secret type Opaque) where a field is
+// absent.
+#include <cctype>
 #include <map>
 #include <set>
 #include <string>
 
+#include "controller/kube/model/time.h"
 #include "embedded/api/tables.h"
 #include "embedded/storage/object_meta.h"
 
@@ -126,8 +129,103 @@ Column string_column(const char* name, const char* description, int priority = 0
   return {name, "string", "", description, priority};
 }
 
+// ---- Events: kube-apiserver renders every column (Wide); kubectl hides the priority-1 ones.
+
+std::string since(const bj::object& o, std::string_view path, TimePoint now) {
+  auto t = try_parse_rfc3339(string_at(o, path));
+  return t ? human_duration(now - *t) : "";
+}
+
+// FIRST SEEN: firstTimestamp, else eventTime (events.k8s.io writers set only that).
+std::string event_first_seen(const bj::object& e, TimePoint now) {
+  std::string first = since(e, "firstTimestamp", now);
+  if (first.empty()) first = since(e, "eventTime", now);
+  return first.empty() ? "<unknown>" : first;
+}
+
+// LAST SEEN: series.lastObservedTime for a series, else lastTimestamp, else the first sighting.
+std::string event_last_seen(const bj::object& e, TimePoint now) {
+  if (find_path(e, "series")) {
+    std::string observed = since(e, "series.lastObservedTime", now);
+    return observed.empty() ? "<unknown>" : observed;
+  }
+  std::string last = since(e, "lastTimestamp", now);
+  return last.empty() ? event_first_seen(e, now) : last;
+}
+
+std::int64_t int_or_zero(const bj::object& o, std::string_view path) {
+  const bj::value* v = find_path(o, path);
+  return v && v->is_int64() ? v->as_int64() : 0;
+}
+
+// COUNT: the series' count, else count; a singleton of the new API has none and counts 1.
+std::int64_t event_count(const bj::object& e) {
+  if (find_path(e, "series")) return int_or_zero(e, "series.count");
+  std::int64_t count = int_or_zero(e, "count");
+  return count == 0 ? 1 : count;
+}
+
+std::string event_object(const bj::object& e) {
+  std::string kind = string_at(e, "involvedObject.kind");
+  for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string name = string_at(e, "involvedObject.name");
+  return name.empty() ? kind : kind + "/" + name;
+}
+
+// SOURCE: "component, host", from reportingController/reportingInstance when source is empty.
+std::string event_source(const bj::object& e) {
+  std::string component = string_or(e, "source.component", string_at(e, "reportingComponent"));
+  std::string instance = string_or(e, "source.host", string_at(e, "reportingInstance"));
+  return instance.empty() ? component : component + ", " + instance;
+}
+
+std::string trimmed(std::string s) {
+  auto space = [](unsigned char c) { return std::isspace(c) != 0; };
+  while (!s.empty() && space(s.back())) s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && space(s[i])) ++i;
+  return s.substr(i);
+}
+
+Printer event_printer() {
+  return {
+      {string_column("Last Seen", "Time when this Event was last seen"),
+       string_column("Type",
+                     "Type of this event (Normal, Warning), new types could be added in the "
+                     "future."),
+       string_column("Reason",
+                     "A short, machine understandable string that gives the reason for this "
+                     "event being generated."),
+       string_column("Object", "The object this Event is about."),
+       string_column("Subobject",
+                     "If referring to a piece of an object instead of an entire object, this "
+                     "string should contain a valid JSON/Go field access statement.",
+                     1),
+       string_column("Source",
+                     "The component reporting this event. Should be a short machine "
+                     "understandable string.",
+                     1),
+       string_column("Message", "A human-readable description of the status of this operation."),
+       string_column("First Seen", "The time at which the event was first recorded.", 1),
+       string_column("Count", "The number of times this event has occurred.", 1),
+       {"Name", "string", "name", name_column().description, 1}},
+      [](const bj::object& e, TimePoint now) {
+        return bj::array{event_last_seen(e, now),
+                         string_at(e, "type"),
+                         string_at(e, "reason"),
+                         event_object(e),
+                         string_at(e, "involvedObject.fieldPath"),
+                         event_source(e),
+                         trimmed(string_at(e, "message")),
+                         event_first_seen(e, now),
+                         event_count(e),
+                         meta_string(e, "name")};
+      }};
+}
+
 const std::map<std::string, Printer>& printers() {
   static const std::map<std::string, Printer> kPrinters = {
+      {"events", event_printer()},
       {"secrets",
        {{name_column(),
          string_column("Type", "Used to facilitate programmatic handling of secret data."),
@@ -179,7 +277,7 @@ const std::map<std::string, Printer>& printers() {
 
 }  // namespace
 
-const Printer* config_printer(const ResourceInfo& resource) {
+const Printer* builtin_printer(const ResourceInfo& resource) {
   const auto& all = printers();
   auto it = all.find(resource.group.empty() ? resource.resource
                                             : resource.resource + "." + resource.group);

@@ -1,6 +1,5 @@
 #include "embedded/api/tables.h"
 
-#include <cctype>
 #include <functional>
 #include <map>
 
@@ -76,19 +75,6 @@ std::string node_address(const bj::object& node, std::string_view type) {
   return "<none>";
 }
 
-std::string event_object(const bj::object& e) {
-  std::string kind = string_at(e, "involvedObject.kind");
-  for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return kind + "/" + string_at(e, "involvedObject.name");
-}
-
-bj::value event_last_seen(const bj::object& e, TimePoint now) {
-  for (std::string_view path : {"series.lastObservedTime", "lastTimestamp", "eventTime"}) {
-    if (auto t = try_parse_rfc3339(string_at(e, path))) return bj::value(human_duration(now - *t));
-  }
-  return age(e, now);
-}
-
 const Printer* core_printer(const std::string& resource) {
   static const std::map<std::string, Printer> kPrinters = {
       {"pods",
@@ -150,21 +136,6 @@ const Printer* core_printer(const std::string& resource) {
           }
           return bj::array{meta_string(cm, "name"), n, age(cm, now)};
         }}},
-      {"events",
-       {{{"Last Seen", "string", "", "Time when this Event was last seen", 0},
-         {"Type", "string", "",
-          "Type of this event (Normal, Warning), new types could be added in the future.", 0},
-         {"Reason", "string", "",
-          "A short, machine understandable string that gives the reason for this event being "
-          "generated.",
-          0},
-         {"Object", "string", "", "The object this Event is about.", 0},
-         {"Message", "string", "", "A human-readable description of the status of this operation.",
-          0}},
-        [](const bj::object& e, TimePoint now) {
-          return bj::array{event_last_seen(e, now), string_at(e, "type"), string_at(e, "reason"),
-                           event_object(e), string_at(e, "message")};
-        }}},
       {"leases.coordination.k8s.io",
        {{kName, {"Holder", "string", "", "The holder of the lease", 0}, kAge},
         [](const bj::object& l, TimePoint now) {
@@ -219,7 +190,7 @@ bj::object make_table(const ResourceInfo& resource, const std::vector<StoredPtr>
                       const TableRequest& request) {
   const Printer* p = core_printer(
       resource.group.empty() ? resource.resource : resource.resource + "." + resource.group);
-  if (!p) p = config_printer(resource);
+  if (!p) p = builtin_printer(resource);
   if (!p) p = workload_printer(resource);
   if (!p) p = policy_printer(resource);
   if (!p) p = autoscaler_printer(resource);

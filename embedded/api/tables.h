@@ -33,9 +33,9 @@ Column name_column();
 Column age_column();
 boost::json::value age_cell(const boost::json::object& object, TimePoint now);
 
-// Secrets, Services, ServiceAccounts, MutatingWebhookConfigurations (api/core_printers.cpp);
-// nullptr for other resources.
-const Printer* config_printer(const ResourceInfo& resource);
+// Events, Secrets, Services, ServiceAccounts, MutatingWebhookConfigurations
+// (api/core_printers.cpp); nullptr for other resources.
+const Printer* builtin_printer(const ResourceInfo& resource);
 // Printers kept by feature folders; nullptr when the resource is not theirs.
 const Printer* workload_printer(const ResourceInfo& resource);  // controllers/printers.cpp
 const Printer* policy_printer(const ResourceInfo& resource);    // quota/printers.cpp

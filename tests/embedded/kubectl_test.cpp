@@ -202,6 +202,12 @@ TEST_F(KubectlTest, TablesForNodesEventsLeases) {
       kubectl("get events").out.starts_with("LAST SEEN   TYPE      REASON   OBJECT    MESSAGE\n"))
       << kubectl("get events").out;
   EXPECT_NE(kubectl("get events").out.find("Warning   Failed   pod/web   boom"), std::string::npos);
+  EXPECT_TRUE(kubectl("get events -o wide")
+                  .out.starts_with("LAST SEEN   TYPE      REASON   OBJECT    SUBOBJECT   SOURCE   "
+                                   "MESSAGE   FIRST SEEN   COUNT   NAME\n"
+                                   "<unknown>   Warning   Failed   pod/web                        "
+                                   "boom      <unknown>    1       e1\n"))
+      << kubectl("get events -o wide").out;
   EXPECT_TRUE(kubectl("get leases").out.starts_with("NAME   HOLDER   AGE\nl1     me       "))
       << kubectl("get leases").out;
 }

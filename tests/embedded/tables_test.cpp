@@ -79,6 +79,37 @@ TEST(PodTable, RowCellsAndPartialObjectMetadata) {
   EXPECT_EQ(row.at("object").at("kind").as_string(), "PartialObjectMetadata");
 }
 
+// Events: every column as kube-apiserver renders it (LAST SEEN, TYPE, REASON, OBJECT, SUBOBJECT,
+// SOURCE, MESSAGE, FIRST SEEN, COUNT, NAME).
+TEST(EventTable, LastSeenCountSourceAsKubeApiserverPrints) {
+  struct Case {
+    const char* event;
+    const char* cells;
+  };
+  for (
+      Case c : std::vector<Case>{
+          {R"({"metadata":{"name":"e1"},"type":"Warning","reason":"BackOff","involvedObject":{"kind":"Pod","name":"web","fieldPath":"spec.containers{app}"},
+               "source":{"component":"kubelet","host":"n1"},"message":" restarting \n","firstTimestamp":"2026-01-01T00:00:00Z","lastTimestamp":"2026-01-01T00:08:00Z","count":4})",
+           R"(["2m","Warning","BackOff","pod/web","spec.containers{app}","kubelet, n1","restarting","10m",4,"e1"])"},
+          {R"({"metadata":{"name":"e2"},"type":"Normal","reason":"Scheduled","involvedObject":{"kind":"Pod","name":"web"},
+               "reportingComponent":"default-scheduler","eventTime":"2026-01-01T00:05:00.000000Z","message":"ok"})",
+           R"(["5m","Normal","Scheduled","pod/web","","default-scheduler","ok","5m",1,"e2"])"},
+          {R"({"metadata":{"name":"e3"},"type":"Normal","reason":"R","involvedObject":{"kind":"Node"},"reportingComponent":"c","reportingInstance":"i",
+               "eventTime":"2026-01-01T00:00:00.000000Z","series":{"count":7,"lastObservedTime":"2026-01-01T00:09:00.000000Z"}})",
+           R"(["60s","Normal","R","node","","c, i","","10m",7,"e3"])"},
+          {R"({"metadata":{"name":"e4"},"involvedObject":{"kind":"Pod","name":"p"}})",
+           R"(["<unknown>","","","pod/p","","","","<unknown>",1,"e4"])"},
+      }) {
+    const ResourceInfo& events = *find_resource("", "v1", "events");
+    auto stored = std::make_shared<const StoredObject>(events, parse(c.event));
+    TableRequest request;
+    request.now = *try_parse_rfc3339("2026-01-01T00:10:00Z");
+    boost::json::object table = make_table(events, {stored}, request);
+    EXPECT_EQ(boost::json::serialize(table.at("rows").at(0).at("cells")), c.cells) << c.event;
+    EXPECT_EQ(table.at("columnDefinitions").as_array().size(), 10u);
+  }
+}
+
 // Secrets, ServiceAccounts, Services, MutatingWebhookConfigurations as kube-apiserver's printers
 // fill them (it prints with Wide set, so the SELECTOR cell is always present).
 TEST(ConfigTables, CellsAsKubeApiserverPrints) {
