@@ -148,6 +148,14 @@ std::string op_string(const bj::object& op, std::string_view key) {
 
 bj::value json_patch(const bj::value& target, const bj::value& ops) {
   if (!ops.is_array()) throw bad_request("json patch must be an array of operations");
+  // kube-apiserver's maxJSONPatchOperations, checked before any operation applies.
+  constexpr std::size_t kMaxOperations = 10000;
+  if (std::size_t n = ops.as_array().size(); n > kMaxOperations) {
+    throw StatusError(
+        413, "RequestEntityTooLarge",
+        "Request entity too large: The allowed maximum operations in a JSON patch is " +
+            std::to_string(kMaxOperations) + ", got " + std::to_string(n));
+  }
   bj::value doc = target;
   for (const bj::value& entry : ops.as_array()) {
     if (!entry.is_object()) throw bad_request("json patch operation must be an object");

@@ -65,6 +65,24 @@ TEST(JsonPatch, FailuresAreStatusErrors) {
   }
 }
 
+TEST(JsonPatch, MoreThanTenThousandOperationsAreTooLarge) {
+  bj::array ops;
+  for (int i = 0; i < 10001; ++i)
+    ops.push_back(bj::parse(R"({"op":"test","path":"/a","value":1})"));
+  try {
+    json_patch(bj::parse(R"({"a":1})"), ops);
+    FAIL() << "accepted 10001 operations";
+  } catch (const StatusError& e) {
+    EXPECT_EQ(e.code(), 413);
+    EXPECT_EQ(e.reason(), "RequestEntityTooLarge");
+    EXPECT_EQ(e.message(),
+              "Request entity too large: The allowed maximum operations in a JSON patch is 10000, "
+              "got 10001");
+  }
+  ops.pop_back();
+  EXPECT_EQ(bj::serialize(json_patch(bj::parse(R"({"a":1})"), ops)), R"({"a":1})");
+}
+
 TEST(StrategicMergePatch, ListsMergeByKeyWithDirectives) {
   const char* pod =
       R"({"spec":{"containers":[{"name":"a","image":"x","env":[{"name":"E","value":"1"}]},{"name":"b","image":"y"}]},"metadata":{"finalizers":["f1","f2"]}})";
