@@ -385,14 +385,7 @@ void E2eCluster::up() {
   config.qps = 0;
   client_ = std::make_unique<kube::RestClient>(config);
   up_ = true;
-  // The policy CRD comes with the chart; the controller needs it before any test applies one.
-  CommandResult crd = kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR +
-                              "/charts/tailor/crds/verticalscalingpolicies.yaml");
-  ASSERT_EQ(crd.exit_code, 0) << crd.err;
-  CommandResult established = kubectl(
-      "wait --for=condition=Established --timeout=20s "
-      "crd/verticalscalingpolicies.autoscaling.tailor.dev");
-  ASSERT_EQ(established.exit_code, 0) << established.err;
+  // No CRD to apply: `tailor cluster up` installed the chart's and waited until Established.
 }
 
 void E2eCluster::down(bool keep_dir) {
