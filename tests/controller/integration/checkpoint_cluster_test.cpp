@@ -8,18 +8,10 @@
 
 #include "controller/app/controller.h"
 #include "controller/kube/client/rest_client.h"
-#include "tests/embedded/kubectl_cluster_test.h"
+#include "tests/controller/integration/controller_cluster.h"
 
 namespace tailor::controller {
 namespace {
-
-constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: web, namespace: default}
-spec:
-  selector: {matchLabels: {app: web}}
-  updatePolicy: {mode: "Off"}
-)";
 
 constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
  "metadata":{"name":"web-1","labels":{"app":"web"}},
@@ -34,26 +26,18 @@ constexpr const char* kRunning = R"({"status":{"phase":"Running",
 constexpr const char* kTarget =
     "get vsp web -o 'jsonpath={.status.recommendation.containerRecommendations[0].target}'";
 
-class CheckpointClusterTest : public kube::embedded::testing::ApiOnlyKubectlTest,
-                              public testing::WithParamInterface<std::string> {
+class CheckpointClusterTest
+    : public testing::PolicyClusterTest<kube::embedded::testing::ApiOnlyKubectlTest>,
+      public ::testing::WithParamInterface<std::string> {
  protected:
   void SetUp() override {
-    ApiOnlyKubectlTest::SetUp();
+    PolicyClusterTest::SetUp();
     for (const char* crd : {"verticalscalingpolicies", "verticalscalingcheckpoints"}) {
-      auto r = kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR + "/charts/tailor/crds/" + crd +
-                       ".yaml");
-      ASSERT_EQ(r.exit_code, 0) << r.err;
-      r = kubectl(std::string("wait --for=condition=Established --timeout=10s crd/") + crd +
-                  ".autoscaling.tailor.dev");
-      ASSERT_EQ(r.exit_code, 0) << r.err;
+      ASSERT_NO_FATAL_FAILURE(install_crd(crd));
     }
     create("pod", kPod);
-    write("running.json", kRunning);
-    auto r = kubectl("patch pod web-1 --subresource status --type merge --patch-file running.json");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    write("vsp.yaml", kPolicy);
-    r = kubectl("apply -f vsp.yaml");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_NO_FATAL_FAILURE(report_running(kRunning));
+    ASSERT_NO_FATAL_FAILURE(apply_policy("Off"));
     client_ = std::make_unique<kube::RestClient>(rest_config());
   }
 
@@ -82,23 +66,7 @@ class CheckpointClusterTest : public kube::embedded::testing::ApiOnlyKubectlTest
 
   // Two hours of the app at 0.7 cores and 300 MiB, ending now.
   static void feed_usage(Controller& c) {
-    const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
-    for (std::int64_t end = now - 2 * 3600 * 1000; end <= now; end += 60'000) {
-      c.on_usage({.node = "node-1",
-                  .ns = "default",
-                  .pod = "web-1",
-                  .pod_uid = "",
-                  .container = "app",
-                  .start_unix_ms = end - 60'000,
-                  .end_unix_ms = end,
-                  .samples = 12,
-                  .cpu_cores_mean = 0.7,
-                  .cpu_cores_max = 0.9,
-                  .memory_working_set_max_bytes = 300.0 * 1024 * 1024,
-                  .memory_peak_bytes = 300.0 * 1024 * 1024});
-    }
+    testing::feed_usage(c, testing::AppUsage{0.7, 0.9, 300.0 * 1024 * 1024});
   }
 
   // A pass that sees the policy's pod (so usage is matched), usage, and a pass that writes
@@ -192,7 +160,7 @@ TEST_P(CheckpointClusterTest, CheckpointsOfDeletedPoliciesAreRemoved) {
   EXPECT_NE(kubectl("get vscp web-app").exit_code, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Strategies, CheckpointClusterTest, testing::Values("default", "vpa"));
+INSTANTIATE_TEST_SUITE_P(Strategies, CheckpointClusterTest, ::testing::Values("default", "vpa"));
 
 }  // namespace
 }  // namespace tailor::controller

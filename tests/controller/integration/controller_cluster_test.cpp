@@ -1,35 +1,21 @@
 // tailor-controller's work against a live tailor-cluster, judged through the real kubectl: the
 // policy CRD from the chart, a policy and a pod, usage windows, then passes.
+#include "tests/controller/integration/controller_cluster.h"
+
 #include <gtest/gtest.h>
 
 #include <thread>
 
 #include "controller/app/controller.h"
 #include "controller/kube/client/rest_client.h"
-#include "controller/kube/http/base64.h"
 #include "controller/webhook/webhook_server.h"
 #include "embedded/storage/status_error.h"
-#include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::controller {
 namespace {
 
 using kube::embedded::ClusterOptions;
-
-constexpr const char* kNodes = R"(nodes:
-- name: node-1
-  capacity: {cpu: "4", memory: 8Gi, pods: "110"}
-)";
-
-std::string policy_yaml(const std::string& mode) {
-  return R"(apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: web, namespace: default}
-spec:
-  selector: {matchLabels: {app: web}}
-  updatePolicy: {mode: ")" +
-         mode + "\"}\n";  // quoted: YAML reads a bare Off as false, as kubectl does
-}
+using testing::policy_yaml;
 
 constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
  "metadata":{"name":"web-1","labels":{"app":"web"}},
@@ -37,25 +23,14 @@ constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
    "resources":{"requests":{"cpu":"100m","memory":"100Mi"},
                 "limits":{"cpu":"200m","memory":"200Mi"}}}]}})";
 
-// What the node would report for a running pod: Ready, allocated and actual resources.
-constexpr const char* kRunning = R"({"status":{"phase":"Running","startTime":"2026-01-01T00:00:00Z",
- "conditions":[{"type":"Ready","status":"True"}],
- "containerStatuses":[{"name":"app","ready":true,"restartCount":0,"image":"busybox",
-   "imageID":"","started":true,"state":{"running":{"startedAt":"2026-01-01T00:00:00Z"}},
-   "allocatedResources":{"cpu":"100m","memory":"100Mi"},
-   "resources":{"requests":{"cpu":"100m","memory":"100Mi"},
-                "limits":{"cpu":"200m","memory":"200Mi"}}}]}})";
-
-class ControllerClusterTest : public kube::embedded::testing::KubectlClusterTest {
+class ControllerClusterTest
+    : public testing::WebhookClusterTest<kube::embedded::testing::KubectlClusterTest> {
  protected:
-  virtual const char* nodes() const { return kNodes; }
+  virtual const char* nodes() const { return testing::kOneNode; }
 
+  // The test plays the node: pod status is its own.
   ClusterOptions cluster_options() override {
-    std::ofstream(nodes_file()) << nodes();
-    ClusterOptions o;
-    o.nodes_file = nodes_file();
-    o.control_loops = false;  // the test plays the node: pod status is its own
-    return o;
+    return testing::test_played_nodes(nodes_file(), nodes());
   }
 
   std::string nodes_file() const {
@@ -63,27 +38,12 @@ class ControllerClusterTest : public kube::embedded::testing::KubectlClusterTest
   }
 
   void SetUp() override {
-    KubectlClusterTest::SetUp();
-    auto crd = kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR +
-                       "/charts/tailor/crds/verticalscalingpolicies.yaml");
-    ASSERT_EQ(crd.exit_code, 0) << crd.err;
-    auto established = kubectl(
-        "wait --for=condition=Established --timeout=10s "
-        "crd/verticalscalingpolicies.autoscaling.tailor.dev");
-    ASSERT_EQ(established.exit_code, 0) << established.err;
+    WebhookClusterTest::SetUp();
+    ASSERT_NO_FATAL_FAILURE(install_crd());
     write("pod.json", kPod);
     ASSERT_EQ(kubectl("create -f pod.json").exit_code, 0);
-    write("running.json", kRunning);
-    auto status =
-        kubectl("patch pod web-1 --subresource status --type merge --patch-file running.json");
-    ASSERT_EQ(status.exit_code, 0) << status.err;
+    ASSERT_NO_FATAL_FAILURE(report_running());
     client_ = std::make_unique<kube::RestClient>(rest_config());
-  }
-
-  void apply_policy(const std::string& mode) {
-    write("vsp.yaml", policy_yaml(mode));
-    auto r = kubectl("apply -f vsp.yaml");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
   }
 
   std::unique_ptr<Controller> start_controller() {
@@ -103,46 +63,28 @@ class ControllerClusterTest : public kube::embedded::testing::KubectlClusterTest
   // The informers see what kubectl wrote a moment ago.
   void settle() { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }
 
-  // The MutatingWebhookConfiguration that sends pod creations to `hook`.
-  void register_webhook(const webhook::WebhookServer& hook) {
-    write("hook.yaml", R"(apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingWebhookConfiguration
-metadata: {name: tailor}
-webhooks:
-- name: pods.tailor.dev
-  admissionReviewVersions: [v1]
-  sideEffects: None
-  failurePolicy: Ignore
-  timeoutSeconds: 2
-  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
-  clientConfig:
-    url: )" + hook.url() +
-                           R"(
-    caBundle: )" + kube::base64_encode(hook.ca_pem()) +
-                           "\n");
-    auto registered = kubectl("apply -f hook.yaml");
-    ASSERT_EQ(registered.exit_code, 0) << registered.err;
+  // A pass that learns which pod is under which policy (once the informers have seen it), then
+  // two hours of the app using a whole core and 400 MiB, ending now.
+  void learn_usage(Controller& c) {
+    settle();
+    c.run_pass(now());
+    testing::feed_usage(c, testing::kBusyApp);
   }
 
-  // Two hours of the app using a whole core and 400 MiB, ending now.
-  void feed_usage(Controller& c) {
-    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                   std::chrono::system_clock::now().time_since_epoch())
-                   .count();
-    for (std::int64_t end = now - 2 * 3600 * 1000; end <= now; end += 60'000) {
-      c.on_usage({.node = "node-1",
-                  .ns = "default",
-                  .pod = "web-1",
-                  .pod_uid = "",
-                  .container = "app",
-                  .start_unix_ms = end - 60'000,
-                  .end_unix_ms = end,
-                  .samples = 12,
-                  .cpu_cores_mean = 1.0,
-                  .cpu_cores_max = 1.2,
-                  .memory_working_set_max_bytes = 400.0 * 1024 * 1024,
-                  .memory_peak_bytes = 400.0 * 1024 * 1024});
-    }
+  // The policy's published target for `resource` (cpu or memory) of its only container.
+  kube::embedded::testing::KubectlResult published_target(const std::string& resource) {
+    return kubectl(
+        "get vsp web -o 'jsonpath={.status.recommendation.containerRecommendations[0].target." +
+        resource + "}'");
+  }
+
+  // A second pod like web-1, created through the API server (and so its admission webhooks).
+  void create_second_pod() {
+    std::string second = kPod;
+    second.replace(second.find("web-1"), 5, "web-2");
+    write("pod2.json", second);
+    auto created = kubectl("create -f pod2.json");
+    ASSERT_EQ(created.exit_code, 0) << created.err;
   }
 
   kube::TimePoint now() const { return kube::TimePoint(std::chrono::system_clock::now()); }
@@ -153,9 +95,7 @@ webhooks:
 TEST_F(ControllerClusterTest, RecommendsAndResizesInPlace) {
   apply_policy("InPlaceOrRecreate");
   auto c = start_controller();
-  settle();
-  c->run_pass(now());  // learns which pod is under which policy
-  feed_usage(*c);
+  learn_usage(*c);
   EXPECT_GT(c->stats().windows, 100u);
   EXPECT_EQ(c->run_pass(now()), 1u);
   EXPECT_EQ(c->stats().resizes, 1u);
@@ -164,8 +104,7 @@ TEST_F(ControllerClusterTest, RecommendsAndResizesInPlace) {
       "get vsp web -o "
       "'jsonpath={.status.conditions[?(@.type==\"RecommendationProvided\")].status}'");
   EXPECT_EQ(provided.out, "True") << provided.err;
-  auto target = kubectl(
-      "get vsp web -o 'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
+  auto target = published_target("cpu");
   EXPECT_FALSE(target.out.empty()) << target.err;
   // The resize went through pods/web-1/resize: desired resources changed, generation bumped.
   auto cpu = kubectl("get pod web-1 -o 'jsonpath={.spec.containers[0].resources.requests.cpu}'");
@@ -182,14 +121,10 @@ TEST_F(ControllerClusterTest, RecommendsAndResizesInPlace) {
 TEST_F(ControllerClusterTest, OffModeOnlyWritesStatus) {
   apply_policy("Off");
   auto c = start_controller();
-  settle();
-  c->run_pass(now());
-  feed_usage(*c);
+  learn_usage(*c);
   EXPECT_EQ(c->run_pass(now()), 0u);
   EXPECT_EQ(kubectl("get pod web-1 -o 'jsonpath={.metadata.generation}'").out, "1");
-  auto target = kubectl(
-      "get vsp web -o "
-      "'jsonpath={.status.recommendation.containerRecommendations[0].target.memory}'");
+  auto target = published_target("memory");
   EXPECT_FALSE(target.out.empty());
 }
 
@@ -198,9 +133,7 @@ TEST_F(ControllerClusterTest, TrackedResizeSurvivesARestart) {
   std::string uid = kubectl("get pod web-1 -o 'jsonpath={.metadata.uid}'").out;
   {
     auto c = start_controller();
-    settle();
-    c->run_pass(now());
-    feed_usage(*c);
+    learn_usage(*c);
     ASSERT_EQ(c->run_pass(now()), 1u);
   }
   auto state =
@@ -210,9 +143,7 @@ TEST_F(ControllerClusterTest, TrackedResizeSurvivesARestart) {
   // A new controller reads the state back: the resize in flight is followed, not sent again.
   auto again = start_controller();
   again->load_state();
-  settle();
-  again->run_pass(now());
-  feed_usage(*again);
+  learn_usage(*again);
   EXPECT_EQ(again->run_pass(now()), 0u);
   EXPECT_EQ(again->stats().resizes, 0u);
 }
@@ -245,27 +176,17 @@ TEST_F(ControllerClusterTest, InvalidPolicyGetsConfigInvalid) {
 TEST_F(ControllerClusterTest, WebhookSizesNewPodsThroughTheApiServer) {
   apply_policy("InPlaceOrRecreate");
   auto c = start_controller();
-  webhook::WebhookServer hook({.address = "127.0.0.1", .dns_names = {"localhost"}},
-                              [&](const webhook::AdmissionRequest& r) { return c->admit(r); });
-  hook.start();
-  register_webhook(hook);
-  settle();
+  auto hook = serve_webhook(*c);
+  ASSERT_TRUE(hook);
+  learn_usage(*c);
   c->run_pass(now());
-  feed_usage(*c);
-  c->run_pass(now());
-  std::string second = kPod;
-  second.replace(second.find("web-1"), 5, "web-2");
-  write("pod2.json", second);
-  auto created = kubectl("create -f pod2.json");
-  ASSERT_EQ(created.exit_code, 0) << created.err;
+  ASSERT_NO_FATAL_FAILURE(create_second_pod());
   auto cpu = kubectl("get pod web-2 -o 'jsonpath={.spec.containers[0].resources.requests.cpu}'");
   EXPECT_NE(cpu.out, "100m") << "the webhook did not size the new pod";
   EXPECT_FALSE(cpu.out.empty());
-  auto target = kubectl(
-      "get vsp web -o "
-      "'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
+  auto target = published_target("cpu");
   EXPECT_EQ(cpu.out, target.out);
-  EXPECT_GE(hook.stats().patched, 1u);
+  EXPECT_GE(hook->stats().patched, 1u);
 }
 
 // Enough of VPA's CRD for its objects to be stored and listed.
@@ -339,31 +260,21 @@ TEST_F(ControllerClusterTest, VpaObjectsOfAnotherRecommenderAreLeftAloneVisibly)
 TEST_F(ControllerClusterTest, InitialModeSizesOnlyNewPods) {
   apply_policy("Initial");
   auto c = start_controller();
-  webhook::WebhookServer hook({.address = "127.0.0.1", .dns_names = {"localhost"}},
-                              [&](const webhook::AdmissionRequest& r) { return c->admit(r); });
-  hook.start();
-  register_webhook(hook);
-  settle();
-  c->run_pass(now());
-  feed_usage(*c);
+  auto hook = serve_webhook(*c);
+  ASSERT_TRUE(hook);
+  learn_usage(*c);
   EXPECT_EQ(c->run_pass(now()), 0u);
   EXPECT_EQ(c->stats().resizes + c->stats().recreations, 0u);
   auto running = kubectl(
       "get pod web-1 -o 'jsonpath={.metadata.generation} "
       "{.spec.containers[0].resources.requests.cpu} {.metadata.deletionTimestamp}'");
   EXPECT_EQ(running.out, "1 100m ") << running.err;
-  std::string second = kPod;
-  second.replace(second.find("web-1"), 5, "web-2");
-  write("pod2.json", second);
-  auto created = kubectl("create -f pod2.json");
-  ASSERT_EQ(created.exit_code, 0) << created.err;
-  auto target = kubectl(
-      "get vsp web -o "
-      "'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
+  ASSERT_NO_FATAL_FAILURE(create_second_pod());
+  auto target = published_target("cpu");
   ASSERT_FALSE(target.out.empty()) << target.err;
   auto cpu = kubectl("get pod web-2 -o 'jsonpath={.spec.containers[0].resources.requests.cpu}'");
   EXPECT_EQ(cpu.out, target.out);
-  EXPECT_GE(hook.stats().patched, 1u);
+  EXPECT_GE(hook->stats().patched, 1u);
 }
 
 // A namespace quota the recommendation does not fit: the resize is refused with 403 "exceeded
@@ -378,9 +289,7 @@ spec: {hard: {requests.cpu: 500m}}
   ASSERT_EQ(kubectl("apply -f quota.yaml").exit_code, 0);
   apply_policy("InPlaceOrRecreate");
   auto c = start_controller();
-  settle();
-  c->run_pass(now());
-  feed_usage(*c);
+  learn_usage(*c);
   EXPECT_EQ(c->run_pass(now()), 1u);  // the resize, refused
   settle();
   EXPECT_EQ(c->run_pass(now()), 1u);  // tried again
@@ -445,9 +354,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_P(NoResizeClusterTest, PodIsRecreatedThroughEviction) {
   apply_policy("InPlaceOrRecreate");
   auto c = start_controller();
-  settle();
-  c->run_pass(now());
-  feed_usage(*c);
+  learn_usage(*c);
   EXPECT_EQ(c->run_pass(now()), 1u);
   EXPECT_EQ(c->stats().resizes, 0u);
   EXPECT_EQ(c->stats().recreations, 1u);
@@ -482,27 +389,18 @@ class SmallNodeClusterTest : public ControllerClusterTest {
 TEST_F(SmallNodeClusterTest, WebhookNeverProposesMoreThanTheLargestNode) {
   apply_policy("InPlaceOrRecreate");
   auto c = start_controller();
-  webhook::WebhookServer hook({.address = "127.0.0.1", .dns_names = {"localhost"}},
-                              [&](const webhook::AdmissionRequest& r) { return c->admit(r); });
-  hook.start();
-  register_webhook(hook);
-  settle();
+  auto hook = serve_webhook(*c);
+  ASSERT_TRUE(hook);
+  learn_usage(*c);
   c->run_pass(now());
-  feed_usage(*c);
-  c->run_pass(now());
-  auto target = kubectl(
-      "get vsp web -o "
-      "'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
+  auto target = published_target("cpu");
   ASSERT_GT(kube::Quantity::parse(target.out).as_double(), 0.5) << target.out;
-  std::string second = kPod;
-  second.replace(second.find("web-1"), 5, "web-2");
-  write("pod2.json", second);
-  ASSERT_EQ(kubectl("create -f pod2.json").exit_code, 0);
+  ASSERT_NO_FATAL_FAILURE(create_second_pod());
   auto cpu = kubectl(
       "get pod web-2 -o 'jsonpath={.spec.containers[0].resources.requests.cpu} "
       "{.spec.containers[0].resources.limits.cpu}'");
   EXPECT_EQ(cpu.out, "500m 500m");
-  EXPECT_GE(hook.stats().patched, 1u);
+  EXPECT_GE(hook->stats().patched, 1u);
 }
 
 }  // namespace

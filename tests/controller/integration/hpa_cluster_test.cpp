@@ -7,19 +7,13 @@
 
 #include "controller/app/controller.h"
 #include "controller/kube/client/rest_client.h"
-#include "controller/kube/http/base64.h"
 #include "controller/webhook/webhook_server.h"
-#include "tests/embedded/kubectl_cluster_test.h"
+#include "tests/controller/integration/controller_cluster.h"
 
 namespace tailor::controller {
 namespace {
 
 using kube::embedded::ClusterOptions;
-
-constexpr const char* kNodes = R"(nodes:
-- name: node-1
-  capacity: {cpu: "4", memory: 8Gi, pods: "110"}
-)";
 
 constexpr const char* kDeployment = R"({"apiVersion":"apps/v1","kind":"Deployment",
  "metadata":{"name":"web"},
@@ -47,14 +41,12 @@ spec:
     resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
 )";
 
-class HpaClusterTest : public kube::embedded::testing::KubectlClusterTest {
+class HpaClusterTest
+    : public testing::WebhookClusterTest<kube::embedded::testing::KubectlClusterTest> {
  protected:
+  // The test plays the workload controllers and the node.
   ClusterOptions cluster_options() override {
-    std::ofstream(nodes_file()) << kNodes;
-    ClusterOptions o;
-    o.nodes_file = nodes_file();
-    o.control_loops = false;  // the test plays the workload controllers and the node
-    return o;
+    return testing::test_played_nodes(nodes_file(), testing::kOneNode);
   }
 
   std::string nodes_file() const {
@@ -79,14 +71,8 @@ class HpaClusterTest : public kube::embedded::testing::KubectlClusterTest {
 
   // Deployment web -> ReplicaSet web-5d9 -> Pod web-1, as the controllers would make them.
   void SetUp() override {
-    KubectlClusterTest::SetUp();
-    auto crd = kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR +
-                       "/charts/tailor/crds/verticalscalingpolicies.yaml");
-    ASSERT_EQ(crd.exit_code, 0) << crd.err;
-    ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=10s "
-                      "crd/verticalscalingpolicies.autoscaling.tailor.dev")
-                  .exit_code,
-              0);
+    WebhookClusterTest::SetUp();
+    ASSERT_NO_FATAL_FAILURE(install_crd());
     create("deployment", kDeployment);
     create("replicaset", R"({"apiVersion":"apps/v1","kind":"ReplicaSet",
      "metadata":{"name":"web-5d9","labels":{"app":"web"},"ownerReferences":[{"apiVersion":"apps/v1",
@@ -96,16 +82,7 @@ class HpaClusterTest : public kube::embedded::testing::KubectlClusterTest {
        "template":{"metadata":{"labels":{"app":"web"}},
          "spec":{"containers":[{"name":"app","image":"busybox"}]}}}})");
     create("pod", pod_json("web-1"));
-    write("running.json", R"({"status":{"phase":"Running","startTime":"2026-01-01T00:00:00Z",
-     "conditions":[{"type":"Ready","status":"True"}],
-     "containerStatuses":[{"name":"app","ready":true,"restartCount":0,"image":"busybox",
-       "imageID":"","started":true,"state":{"running":{"startedAt":"2026-01-01T00:00:00Z"}},
-       "allocatedResources":{"cpu":"100m","memory":"100Mi"},
-       "resources":{"requests":{"cpu":"100m","memory":"100Mi"},
-                    "limits":{"cpu":"200m","memory":"200Mi"}}}]}})");
-    auto status =
-        kubectl("patch pod web-1 --subresource status --type merge --patch-file running.json");
-    ASSERT_EQ(status.exit_code, 0) << status.err;
+    ASSERT_NO_FATAL_FAILURE(report_running());
     write("vsp.yaml", kPolicy);
     ASSERT_EQ(kubectl("apply -f vsp.yaml").exit_code, 0);
     write("hpa.yaml", kHpa);
@@ -115,25 +92,7 @@ class HpaClusterTest : public kube::embedded::testing::KubectlClusterTest {
   }
 
   // Two hours of the app using a whole core and 400 MiB, ending now.
-  static void feed_usage(Controller& c) {
-    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                   std::chrono::system_clock::now().time_since_epoch())
-                   .count();
-    for (std::int64_t end = now - 2 * 3600 * 1000; end <= now; end += 60'000) {
-      c.on_usage({.node = "node-1",
-                  .ns = "default",
-                  .pod = "web-1",
-                  .pod_uid = "",
-                  .container = "app",
-                  .start_unix_ms = end - 60'000,
-                  .end_unix_ms = end,
-                  .samples = 12,
-                  .cpu_cores_mean = 1.0,
-                  .cpu_cores_max = 1.2,
-                  .memory_working_set_max_bytes = 400.0 * 1024 * 1024,
-                  .memory_peak_bytes = 400.0 * 1024 * 1024});
-    }
-  }
+  static void feed_usage(Controller& c) { testing::feed_usage(c, testing::kBusyApp); }
 
   std::unique_ptr<Controller> start_controller() {
     ControllerOptions o;
@@ -190,26 +149,8 @@ TEST_F(HpaClusterTest, CpuIsLeftToTheHpaAndMemoryIsResized) {
 // leaves its cpu as the template has it.
 TEST_F(HpaClusterTest, WebhookLeavesTheHpasResourceToo) {
   auto c = start_controller();
-  webhook::WebhookServer hook({.address = "127.0.0.1", .dns_names = {"localhost"}},
-                              [&](const webhook::AdmissionRequest& r) { return c->admit(r); });
-  hook.start();
-  write("hook.yaml", R"(apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingWebhookConfiguration
-metadata: {name: tailor}
-webhooks:
-- name: pods.tailor.dev
-  admissionReviewVersions: [v1]
-  sideEffects: None
-  failurePolicy: Ignore
-  timeoutSeconds: 2
-  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
-  clientConfig:
-    url: )" + hook.url() +
-                         R"(
-    caBundle: )" + kube::base64_encode(hook.ca_pem()) +
-                         "\n");
-  auto registered = kubectl("apply -f hook.yaml");
-  ASSERT_EQ(registered.exit_code, 0) << registered.err;
+  auto hook = serve_webhook(*c);
+  ASSERT_TRUE(hook);
   c->run_pass(now());
   feed_usage(*c);
   c->run_pass(now());
@@ -223,7 +164,7 @@ webhooks:
       "'jsonpath={.status.recommendation.containerRecommendations[0].target.memory}'");
   ASSERT_FALSE(target.out.empty());
   EXPECT_EQ(resources.out, "100m 200m " + target.out);
-  EXPECT_GE(hook.stats().patched, 1u);
+  EXPECT_GE(hook->stats().patched, 1u);
 }
 
 }  // namespace

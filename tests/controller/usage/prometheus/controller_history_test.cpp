@@ -9,8 +9,8 @@
 
 #include "controller/kube/model/quantity.h"
 #include "tests/charts/child_process.h"
+#include "tests/controller/integration/policy_cluster.h"
 #include "tests/controller/usage/prometheus/prometheus_peer.h"
-#include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::usage {
 namespace {
@@ -47,48 +47,21 @@ std::string history(std::int64_t first_s) {
   return out.str();
 }
 
-constexpr const char* kNodes = R"(nodes:
-- name: node-1
-  capacity: {cpu: "4", memory: 8Gi, pods: "110"}
-)";
-
-constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: web, namespace: default}
-spec:
-  selector: {matchLabels: {app: web}}
-  updatePolicy: {mode: "Off"}
-)";
-
 constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
  "metadata":{"name":"web-1","labels":{"app":"web"}},
  "spec":{"nodeName":"node-1","containers":[{"name":"app","image":"busybox",
    "resources":{"requests":{"cpu":"100m","memory":"100Mi"}}}]}})";
 
-class ControllerHistoryTest : public kube::embedded::testing::KubectlClusterTest {
+class ControllerHistoryTest
+    : public controller::testing::PolicyClusterTest<kube::embedded::testing::KubectlClusterTest> {
  protected:
   ClusterOptions cluster_options() override {
-    std::ofstream(nodes_file_) << kNodes;
-    ClusterOptions o;
-    o.nodes_file = nodes_file_;
-    o.control_loops = false;
-    return o;
+    return controller::testing::test_played_nodes(nodes_file_, controller::testing::kOneNode);
   }
   void TearDown() override {
     controller_.reset();
-    KubectlClusterTest::TearDown();
+    PolicyClusterTest::TearDown();
     std::filesystem::remove(nodes_file_);
-  }
-
-  // The policy CRD from the chart (the controller's informers sync only once it is served).
-  void install_crd() {
-    auto crd = kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR +
-                       "/charts/tailor/crds/verticalscalingpolicies.yaml");
-    ASSERT_EQ(crd.exit_code, 0) << crd.err;
-    ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=10s "
-                      "crd/verticalscalingpolicies.autoscaling.tailor.dev")
-                  .exit_code,
-              0);
   }
 
   std::string nodes_file_ = "/tmp/tailor-usage-nodes-" + std::to_string(::getpid()) + ".yaml";
@@ -108,9 +81,8 @@ TEST_F(ControllerHistoryTest, ARecommendationFromTheHistoryAlone) {
   const std::int64_t first = now_s / kHour * kHour - (kHours + 1) * kHour;
   testing::PrometheusPeer prometheus(history(first));
 
-  install_crd();
-  write("vsp.yaml", kPolicy);
-  ASSERT_EQ(kubectl("apply -f vsp.yaml").exit_code, 0);
+  ASSERT_NO_FATAL_FAILURE(install_crd());
+  ASSERT_NO_FATAL_FAILURE(apply_policy("Off"));
   create("pod", kPod);
 
   controller_ = std::make_unique<charts::ChildProcess>(
@@ -156,7 +128,7 @@ TEST_F(ControllerHistoryTest, ARecommendationFromTheHistoryAlone) {
 // controller says so once (after its informers synced, when the poller starts), keeps polling
 // and passing, and shuts down cleanly.
 TEST_F(ControllerHistoryTest, MetricsApiThatIsNotServed) {
-  install_crd();
+  ASSERT_NO_FATAL_FAILURE(install_crd());
   controller_ = std::make_unique<charts::ChildProcess>(
       std::vector<std::string>{
           charts::tailor_binary("tailor-controller"), "--kubeconfig=" + kubeconfig_,
