@@ -19,6 +19,21 @@ TEST(Environment, NodesAreReadyWithTheirSizes) {
   EXPECT_NE(nodes.out.find(std::string(kBigNode) + "=2,6Gi,True;"), std::string::npos) << nodes.out;
 }
 
+// `tailor cluster up` installs the chart's CRDs before the controller starts, so policies and
+// checkpoints can be written right away.
+TEST(Environment, ChartCrdsAreEstablished) {
+  E2eCluster& cluster = E2eCluster::get();
+  CommandResult crds = cluster.kubectl(
+      "get crd verticalscalingpolicies.autoscaling.tailor.dev "
+      "verticalscalingcheckpoints.autoscaling.tailor.dev -o "
+      "'jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type==\"Established\")]"
+      ".status};{end}'");
+  ASSERT_EQ(crds.exit_code, 0) << crds.err;
+  EXPECT_EQ(crds.out,
+            "verticalscalingpolicies.autoscaling.tailor.dev=True;"
+            "verticalscalingcheckpoints.autoscaling.tailor.dev=True;");
+}
+
 TEST(Environment, PodRunsWithItsCgroups) {
   TestNamespace ns("e2e-environment");
   ASSERT_TRUE(ns.apply(R"(apiVersion: v1

@@ -54,13 +54,6 @@ class ControllerFailover : public ::testing::Test {
  protected:
   void SetUp() override {
     E2eCluster& cluster = E2eCluster::get();
-    CommandResult r = cluster.kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR +
-                                      "/charts/tailor/crds/verticalscalingcheckpoints.yaml");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    r = cluster.kubectl(
-        "wait --for=condition=Established --timeout=20s "
-        "crd/verticalscalingcheckpoints.autoscaling.tailor.dev");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
     leader_ = running_controller(cluster);
     usage_port_ = usage_port(leader_);
   }

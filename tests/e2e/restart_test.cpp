@@ -78,17 +78,6 @@ spec:
       maxAllowed: {cpu: 50m, memory: 384Mi}
 )";
 
-// The checkpoint CRD comes with the chart, like the policy CRD the environment applies.
-void apply_checkpoint_crd(const E2eCluster& cluster) {
-  CommandResult r = cluster.kubectl(std::string("apply -f ") + TAILOR_SOURCE_DIR +
-                                    "/charts/tailor/crds/verticalscalingcheckpoints.yaml");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = cluster.kubectl(
-      "wait --for=condition=Established --timeout=20s "
-      "crd/verticalscalingcheckpoints.autoscaling.tailor.dev");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-}
-
 // When the controller first observed the pod's current resize outcome, from its state ConfigMap
 // (the "since" of the pod's tracked resize), if that outcome is `status`.
 std::optional<Clock::time_point> timer_start(const E2eCluster& cluster, const std::string& uid,
@@ -112,7 +101,6 @@ std::string rfc3339(Clock::time_point t) { return kube::format_rfc3339_micro(kub
 
 TEST(ControllerRestart, DeferredTimerAndRecommendationSurvive) {
   E2eCluster& cluster = E2eCluster::get();
-  apply_checkpoint_crd(cluster);
   TestNamespace ns("e2e-restart");
   cluster.label_node(kBigNode, kAvoid, "true");
   ASSERT_TRUE(ns.apply(kManifests));
