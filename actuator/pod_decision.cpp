@@ -7,8 +7,8 @@ namespace tailor::actuator {
 namespace {
 
 ResizePlan plan_for(const PodInputs& in) {
-  return plan_resize(ResizeInputs{in.pod, in.policy, in.recommendations, in.limit_range,
-                                  in.largest_allocatable, in.hpa_resources});
+  return plan_resize_view(ResizeView{in.pod, in.policy, in.recommendations, in.limit_range,
+                                     in.largest_allocatable, in.hpa_resources, false});
 }
 
 kube::ResourceList planned_totals(const kube::Pod& pod, const ResizePlan& plan) {
@@ -72,8 +72,8 @@ PodDecision decide(const PodInputs& in) {
     if (auto followed = follow(in, allowed)) return *followed;
     settled = true;
   }
-  UpdatePriority priority = update_priority(
-      UpdateInputs{in.pod, in.policy, in.recommendations, in.hpa_resources, in.now, in.last_change},
+  UpdatePriority priority = update_priority_view(
+      UpdateView{in.pod, in.policy, in.recommendations, in.hpa_resources, in.now, in.last_change},
       in.rule);
   PodDecision out;
   out.priority = priority;

@@ -12,7 +12,7 @@ using kube::Quantity;
 
 constexpr std::string_view kControlled[] = {kube::kResourceCpu, kube::kResourceMemory};
 
-const policy::RecommendedContainerResources* find_recommendation(const UpdateInputs& in,
+const policy::RecommendedContainerResources* find_recommendation(const UpdateView& in,
                                                                  std::string_view name) {
   for (const auto& r : in.recommendations) {
     if (r.container_name == name) return &r;
@@ -59,6 +59,12 @@ std::string_view to_string(UpdateReason reason) {
 }
 
 UpdatePriority update_priority(const UpdateInputs& in, const UpdateRule& rule) {
+  return update_priority_view(
+      UpdateView{in.pod, in.policy, in.recommendations, in.hpa_resources, in.now, in.last_change},
+      rule);
+}
+
+UpdatePriority update_priority_view(const UpdateView& in, const UpdateRule& rule) {
   UpdatePriority out;
   auto since = in.last_change ? in.last_change : started(*in.pod);
   Totals totals[2];

@@ -45,7 +45,20 @@ struct UpdateInputs {
   std::optional<kube::TimePoint> last_change{};
 };
 
+// The same inputs, the lists borrowed from the caller: decide() holds them already for the pod,
+// and copying its recommendations (four resource lists a container) into UpdateInputs allocated
+// for every one of the 100,000 pods of a pass.
+struct UpdateView {
+  const kube::Pod* pod;
+  const policy::EffectivePolicy* policy;
+  const std::vector<policy::RecommendedContainerResources>& recommendations;
+  const std::vector<std::string>& hpa_resources;
+  kube::TimePoint now;
+  std::optional<kube::TimePoint> last_change;
+};
+
 UpdatePriority update_priority(const UpdateInputs& in, const UpdateRule& rule = {});
+UpdatePriority update_priority_view(const UpdateView& in, const UpdateRule& rule = {});
 
 // Strict weak order: a before b when a is more urgent.
 bool more_urgent(const UpdatePriority& a, const UpdatePriority& b);

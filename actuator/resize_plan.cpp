@@ -30,7 +30,7 @@ const policy::RecommendedContainerResources* find_recommendation(
   return nullptr;
 }
 
-std::vector<Slot> set_targets(const ResizeInputs& in, kube::PodSpec& spec) {
+std::vector<Slot> set_targets(const ResizeView& in, kube::PodSpec& spec) {
   std::vector<Slot> slots;
   for (std::size_t i = 0; i < spec.containers.size(); ++i) {
     kube::Container& c = spec.containers[i];
@@ -50,13 +50,43 @@ std::vector<Slot> set_targets(const ResizeInputs& in, kube::PodSpec& spec) {
   return slots;
 }
 
+// What sizing reads of a pod, and nothing else: container names and resources, the init
+// containers' restartPolicy (sidecars count in the pod's total), pod-level resources and
+// overhead — all that pod_requests and compute_pod_qos look at. The pass plans every pod its
+// update rule wants changed; copying the whole pod (metadata included) for each made up half
+// of the plan's time.
+kube::Pod sizing_copy(const kube::Pod& pod) {
+  auto resources_of = [](const std::vector<kube::Container>& containers) {
+    std::vector<kube::Container> out(containers.size());
+    for (std::size_t i = 0; i < containers.size(); ++i) {
+      out[i].name = containers[i].name;
+      out[i].resources = containers[i].resources;
+      out[i].restart_policy = containers[i].restart_policy;
+    }
+    return out;
+  };
+  kube::Pod out;
+  out.spec.containers = resources_of(pod.spec.containers);
+  out.spec.init_containers = resources_of(pod.spec.init_containers);
+  out.spec.overhead = pod.spec.overhead;
+  out.spec.resources = pod.spec.resources;
+  return out;
+}
+
+bool knows_allocatable(const ResizeView& in) {
+  return std::any_of(std::begin(kControlled), std::end(kControlled), [&](std::string_view r) {
+    return kube::find_resource(in.largest_allocatable, r) != nullptr;
+  });
+}
+
 // Scales the controlled requests of `resource` down so that the pod fits the largest node.
-void fit_node(const ResizeInputs& in, kube::PodSpec& spec, const std::vector<Slot>& slots,
-              std::string_view resource, std::vector<std::string>& notes) {
+// `requests` are the resized pod's totals; each resource is summed on its own, so fitting one
+// resource leaves the totals of the others as they were.
+void fit_node(const ResizeView& in, const ResourceList& requests, kube::PodSpec& spec,
+              const std::vector<Slot>& slots, std::string_view resource,
+              std::vector<std::string>& notes) {
   const Quantity* allocatable = kube::find_resource(in.largest_allocatable, resource);
   if (!allocatable) return;
-  kube::Pod resized{in.pod->metadata, spec, {}};
-  const kube::ResourceList requests = kube::pod_requests(resized);
   const Quantity* total = kube::find_resource(requests, resource);
   if (!total || *total <= *allocatable) return;
   Quantity controlled;
@@ -123,7 +153,7 @@ void cap_node(kube::Container& c, std::string_view resource, const Quantity* ori
                        : ": limit capped to the largest node's allocatable " + most.to_string()));
 }
 
-void set_limits(const ResizeInputs& in, kube::PodSpec& spec, const std::vector<Slot>& slots,
+void set_limits(const ResizeView& in, kube::PodSpec& spec, const std::vector<Slot>& slots,
                 std::vector<std::string>& notes) {
   for (const Slot& s : slots) {
     kube::Container& c = spec.containers[s.container];
@@ -215,10 +245,21 @@ kube::ResizePatch ResizePlan::patch() const {
 }
 
 ResizePlan plan_resize(const ResizeInputs& in) {
+  return plan_resize_view(ResizeView{in.pod, in.policy, in.recommendations, in.limit_range,
+                                     in.largest_allocatable, in.hpa_resources, in.at_creation});
+}
+
+ResizePlan plan_resize_view(const ResizeView& in) {
   ResizePlan plan;
-  kube::PodSpec spec = in.pod->spec;
+  kube::Pod sized = sizing_copy(*in.pod);
+  kube::PodSpec& spec = sized.spec;
   std::vector<Slot> slots = set_targets(in, spec);
-  for (std::string_view resource : kControlled) fit_node(in, spec, slots, resource, plan.notes);
+  if (knows_allocatable(in)) {
+    const ResourceList requests = kube::pod_requests(sized);
+    for (std::string_view resource : kControlled) {
+      fit_node(in, requests, spec, slots, resource, plan.notes);
+    }
+  }
   set_limits(in, spec, slots, plan.notes);
   for (std::size_t i = 0; i < spec.containers.size(); ++i) {
     const auto& before = in.pod->spec.containers[i].resources;
@@ -227,9 +268,11 @@ ResizePlan plan_resize(const ResizeInputs& in) {
       plan.changes.push_back(ContainerChange{spec.containers[i].name, before, after});
     }
   }
+  // A plan that changes nothing cannot change the QoS class: skip computing it.
+  if (in.at_creation || plan.changes.empty()) return plan;
   kube::QosClass current = kube::pod_qos(*in.pod);
   kube::QosClass resized = kube::compute_pod_qos(spec);
-  if (!in.at_creation && !plan.changes.empty() && resized != current) {
+  if (resized != current) {
     plan.blocked =
         "Pod QOS Class may not change as a result of resizing: this resize would make "
         "the pod " +

@@ -50,7 +50,20 @@ struct ResizePlan {
   std::string body() const { return kube::resize_patch(patch()); }
 };
 
+// The same inputs, the lists borrowed from the caller (decide() holds them already for the pod:
+// no copy of its recommendations per plan).
+struct ResizeView {
+  const kube::Pod* pod;
+  const policy::EffectivePolicy* policy;
+  const std::vector<policy::RecommendedContainerResources>& recommendations;
+  const LimitRangeItem* limit_range;
+  const kube::ResourceList& largest_allocatable;
+  const std::vector<std::string>& hpa_resources;
+  bool at_creation;
+};
+
 ResizePlan plan_resize(const ResizeInputs& inputs);
+ResizePlan plan_resize_view(const ResizeView& inputs);
 
 // Whether applying the plan restarts a container: a changed resource whose resizePolicy is
 // RestartContainer (a policy on an unchanged resource restarts nothing). Such a resize is
