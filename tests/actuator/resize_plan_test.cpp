@@ -135,6 +135,19 @@ INSTANTIATE_TEST_SUITE_P(
             R"({"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"1500m"}}}]}})",
             "",
             {"cpu: capped to fit the largest node's allocatable 2"}},
+        // Each resource is fitted on its own total: capping cpu leaves memory's to be capped too.
+        PlanCase{
+            "FitsTheLargestNodeInCpuAndMemory",
+            {container("app", "cpu=500m,memory=1Gi"), container("side", "cpu=500m,memory=1Gi")},
+            {recommendation("app", "cpu=3,memory=5Gi")},
+            {},
+            "cpu=2,memory=4Gi",
+            {},
+            "",
+            R"({"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"1500m","memory":"3Gi"}}}]}})",
+            "",
+            {"cpu: capped to fit the largest node's allocatable 2",
+             "memory: capped to fit the largest node's allocatable 4Gi"}},
         PlanCase{
             "HpaResourceLeftAlone",
             {container("app", "cpu=100m,memory=100Mi")},
