@@ -71,6 +71,23 @@ class ControllerClusterTest
     testing::feed_usage(c, testing::kBusyApp);
   }
 
+  // A controller and the webhook that admits pods through it (stopped first).
+  struct WebhookRun {
+    std::unique_ptr<Controller> controller;
+    std::unique_ptr<webhook::WebhookServer> hook;
+  };
+
+  // A controller under a policy of `mode`, its webhook registered, that has learned the app's
+  // usage (no hook, with a failure, when kubectl refused the policy or the webhook).
+  WebhookRun learn_with_webhook(const std::string& mode) {
+    apply_policy(mode);
+    if (HasFatalFailure()) return {};
+    WebhookRun run{start_controller(), nullptr};
+    run.hook = serve_webhook(*run.controller);
+    if (run.hook) learn_usage(*run.controller);
+    return run;
+  }
+
   // The policy's published target for `resource` (cpu or memory) of its only container.
   kube::embedded::testing::KubectlResult published_target(const std::string& resource) {
     return kubectl(
@@ -174,11 +191,9 @@ TEST_F(ControllerClusterTest, InvalidPolicyGetsConfigInvalid) {
 }
 
 TEST_F(ControllerClusterTest, WebhookSizesNewPodsThroughTheApiServer) {
-  apply_policy("InPlaceOrRecreate");
-  auto c = start_controller();
-  auto hook = serve_webhook(*c);
-  ASSERT_TRUE(hook);
-  learn_usage(*c);
+  auto run = learn_with_webhook("InPlaceOrRecreate");
+  ASSERT_TRUE(run.hook);
+  auto& c = run.controller;
   c->run_pass(now());
   ASSERT_NO_FATAL_FAILURE(create_second_pod());
   auto cpu = kubectl("get pod web-2 -o 'jsonpath={.spec.containers[0].resources.requests.cpu}'");
@@ -186,7 +201,7 @@ TEST_F(ControllerClusterTest, WebhookSizesNewPodsThroughTheApiServer) {
   EXPECT_FALSE(cpu.out.empty());
   auto target = published_target("cpu");
   EXPECT_EQ(cpu.out, target.out);
-  EXPECT_GE(hook->stats().patched, 1u);
+  EXPECT_GE(run.hook->stats().patched, 1u);
 }
 
 // Enough of VPA's CRD for its objects to be stored and listed.
@@ -258,11 +273,9 @@ TEST_F(ControllerClusterTest, VpaObjectsOfAnotherRecommenderAreLeftAloneVisibly)
 
 // Initial: the webhook sizes pods as they are created; running pods keep what they have.
 TEST_F(ControllerClusterTest, InitialModeSizesOnlyNewPods) {
-  apply_policy("Initial");
-  auto c = start_controller();
-  auto hook = serve_webhook(*c);
-  ASSERT_TRUE(hook);
-  learn_usage(*c);
+  auto run = learn_with_webhook("Initial");
+  ASSERT_TRUE(run.hook);
+  auto& c = run.controller;
   EXPECT_EQ(c->run_pass(now()), 0u);
   EXPECT_EQ(c->stats().resizes + c->stats().recreations, 0u);
   auto running = kubectl(
@@ -274,7 +287,7 @@ TEST_F(ControllerClusterTest, InitialModeSizesOnlyNewPods) {
   ASSERT_FALSE(target.out.empty()) << target.err;
   auto cpu = kubectl("get pod web-2 -o 'jsonpath={.spec.containers[0].resources.requests.cpu}'");
   EXPECT_EQ(cpu.out, target.out);
-  EXPECT_GE(hook->stats().patched, 1u);
+  EXPECT_GE(run.hook->stats().patched, 1u);
 }
 
 // A namespace quota the recommendation does not fit: the resize is refused with 403 "exceeded
@@ -387,11 +400,9 @@ class SmallNodeClusterTest : public ControllerClusterTest {
 };
 
 TEST_F(SmallNodeClusterTest, WebhookNeverProposesMoreThanTheLargestNode) {
-  apply_policy("InPlaceOrRecreate");
-  auto c = start_controller();
-  auto hook = serve_webhook(*c);
-  ASSERT_TRUE(hook);
-  learn_usage(*c);
+  auto run = learn_with_webhook("InPlaceOrRecreate");
+  ASSERT_TRUE(run.hook);
+  auto& c = run.controller;
   c->run_pass(now());
   auto target = published_target("cpu");
   ASSERT_GT(kube::Quantity::parse(target.out).as_double(), 0.5) << target.out;
@@ -400,7 +411,7 @@ TEST_F(SmallNodeClusterTest, WebhookNeverProposesMoreThanTheLargestNode) {
       "get pod web-2 -o 'jsonpath={.spec.containers[0].resources.requests.cpu} "
       "{.spec.containers[0].resources.limits.cpu}'");
   EXPECT_EQ(cpu.out, "500m 500m");
-  EXPECT_GE(hook->stats().patched, 1u);
+  EXPECT_GE(run.hook->stats().patched, 1u);
 }
 
 }  // namespace
