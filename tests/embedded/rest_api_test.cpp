@@ -225,6 +225,21 @@ TEST_F(RestApiTest, WatchFromTooOldResourceVersionIsExpired) {
   EXPECT_TRUE(errors[0].starts_with("too old resource version: 1 (")) << errors[0];
 }
 
+// Case i of a table of calls the API server refuses: the call throws the ApiError of `code` (and
+// `reason`, when given).
+void expect_refused(std::size_t i, const std::function<void()>& call, int code,
+                    const std::string& reason = "") {
+  try {
+    call();
+    ADD_FAILURE() << "case " << i << " succeeded";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.code(), code) << "case " << i << ": " << e.body();
+    if (!reason.empty()) {
+      EXPECT_EQ(e.reason(), reason) << "case " << i;
+    }
+  }
+}
+
 TEST_F(RestApiTest, MalformedRequestsGetStatusErrors) {
   struct Case {
     std::function<void()> call;
@@ -254,13 +269,7 @@ TEST_F(RestApiTest, MalformedRequestsGetStatusErrors) {
        404, "NotFound"},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    try {
-      cases[i].call();
-      ADD_FAILURE() << "case " << i << " succeeded";
-    } catch (const ApiError& e) {
-      EXPECT_EQ(e.code(), cases[i].code) << "case " << i << ": " << e.body();
-      EXPECT_EQ(e.reason(), cases[i].reason) << "case " << i;
-    }
+    expect_refused(i, cases[i].call, cases[i].code, cases[i].reason);
   }
   EXPECT_THROW(client_->get(configmaps("x")), ApiError);  // nothing was stored
 }
@@ -316,12 +325,7 @@ TEST_F(RestApiTest, RejectedWritesLeaveTheObjectUnchanged) {
       {[&] { client_->patch(configmaps("a"), PatchType::Merge, oversized); }, 413},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    try {
-      cases[i].call();
-      ADD_FAILURE() << "case " << i << " succeeded";
-    } catch (const ApiError& e) {
-      EXPECT_EQ(e.code(), cases[i].code) << "case " << i << ": " << e.body();
-    }
+    expect_refused(i, cases[i].call, cases[i].code);
     EXPECT_EQ(client_->get(configmaps("a")), before) << "case " << i;
   }
 }
