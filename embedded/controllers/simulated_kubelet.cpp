@@ -1,6 +1,7 @@
-// The kubelet of simulated nodes (they have no agent): runs their pods at once — Running, Ready,
-// container statuses with the allocated and actual resources of the spec (a resize takes effect
-// immediately) — and completes graceful deletions. Pods on other nodes belong to their agents.
+// The kubelet of simulated nodes (they have no agent): runs their pods at once — Running, Ready
+// (once every readiness gate's condition, set by whoever owns it, is True), container statuses with
+// the allocated and actual resources of the spec (a resize takes effect immediately) — and
+// completes graceful deletions. Pods on other nodes belong to their agents.
 #include <boost/json.hpp>
 #include <random>
 #include <set>
@@ -79,6 +80,29 @@ bj::object container_status(const bj::object& container, const bj::value* previo
   return status;
 }
 
+// The Ready condition as the kubelet reports it: containers run at once, so only readiness gates
+// hold a pod back — their conditions are written by others (a test, a load-balancer controller).
+Condition ready_condition_of(const bj::object& pod, const bj::object& status) {
+  std::string unready;
+  const bj::value* gates = find_path(pod, "spec.readinessGates");
+  if (gates && gates->is_array()) {
+    bj::object with_status{{"status", status}};
+    for (const bj::value& g : gates->as_array()) {
+      if (!g.is_object()) continue;
+      std::string type = string_at(g.as_object(), "conditionType");
+      std::string current = condition_status(with_status, type);
+      if (current == "True") continue;
+      if (!unready.empty()) unready += ", ";
+      unready +=
+          current.empty()
+              ? "corresponding condition of pod readiness gate \"" + type + "\" does not exist."
+              : "the status of pod readiness gate \"" + type + "\" is not \"True\", but " + current;
+    }
+  }
+  if (unready.empty()) return {"Ready", "True", "", ""};
+  return {"Ready", "False", "ReadinessGatesNotReady", unready};
+}
+
 class SimulatedKubelet : public WatchLoop {
  public:
   explicit SimulatedKubelet(ObjectStore& store)
@@ -130,9 +154,10 @@ class SimulatedKubelet : public WatchLoop {
     status["startTime"] = started;
     status["observedGeneration"] = int_at(pod, "metadata.generation", 1);
     bj::object with_conditions{{"status", status}};
-    for (const char* type :
+    for (const std::string type :
          {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"}) {
-      set_condition(with_conditions, {type, "True", "", ""}, ConditionStyle::Pod, now);
+      Condition c = type == "Ready" ? ready_condition_of(pod, status) : Condition{type, "True", "", ""};
+      set_condition(with_conditions, c, ConditionStyle::Pod, now);
     }
     bj::object& s = with_conditions["status"].as_object();
     remove_resize_conditions(s);

@@ -204,22 +204,87 @@ TEST_F(WorkloadsTest, DeleteWithCascadeForegroundGoesAfterItsDependents) {
             "No resources found in default namespace.\n");
 }
 
+// A StatefulSet whose pods wait for a readiness gate the test opens: the simulated kubelet runs
+// them at once, so only the gate decides when each is Ready.
+std::string gated_statefulset(const std::string& policy) {
+  return "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n"
+         "  replicas: 3\n  serviceName: db\n  podManagementPolicy: " +
+         policy +
+         "\n  selector:\n    matchLabels: {app: db}\n"
+         "  template:\n    metadata:\n      labels: {app: db}\n    spec:\n"
+         "      readinessGates:\n      - conditionType: example.com/warmed-up\n"
+         "      containers:\n      - name: db\n        image: postgres:16\n";
+}
+
+bool has_ready_condition(const bj::object& pod) {
+  const bj::value* conditions = pod.at("status").as_object().if_contains("conditions");
+  if (!conditions) return false;
+  for (const bj::value& c : conditions->as_array()) {
+    if (c.at("type") == "Ready") return c.at("status") == "True";
+  }
+  return false;
+}
+
+// OrderedReady: pod N+1 is created only once pod N runs and is Ready, so every state of the pods
+// the store went through (each watch event) has at most one pod that is not Ready.
 TEST_F(WorkloadsTest, StatefulSetPodsHaveOrdinalNames) {
-  Result r = apply("db.yaml",
-                   "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n"
-                   "  replicas: 3\n  serviceName: db\n  selector:\n    matchLabels: {app: db}\n"
-                   "  template:\n    metadata:\n      labels: {app: db}\n    spec:\n"
-                   "      containers:\n      - name: db\n        image: postgres:16\n");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  ASSERT_TRUE(running_pods("app=db", 3));
+  const ResourceInfo& pods_info = *find_resource("", "v1", "pods");
+  auto watch = cluster_->store().watch(pods_info, "default", cluster_->store().resource_version());
+  ASSERT_EQ(apply("db.yaml", gated_statefulset("OrderedReady")).exit_code, 0);
+  for (int i = 0; i < 3; ++i) {
+    const std::string pod = "db-" + std::to_string(i);
+    const std::string gate_message =
+        "corresponding condition of pod readiness gate \"example.com/warmed-up\" does not exist.";
+    ASSERT_TRUE(eventually([&] {
+      return kubectl("get pod " + pod +
+                     " -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].message}'")
+                 .out == gate_message;
+    })) << kubectl("get pods -o yaml").out;
+    Result opened = kubectl("patch pod " + pod +
+                            " --subresource=status -p "
+                            "'{\"status\":{\"conditions\":[{\"type\":\"example.com/"
+                            "warmed-up\",\"status\":\"True\"}]}}'");
+    ASSERT_EQ(opened.exit_code, 0) << opened.err;
+  }
+  ASSERT_TRUE(
+      eventually([&] { return kubectl("get sts db").out.find("3/3") != std::string::npos; }));
   Result names = kubectl("get pods -l app=db -o name");
   EXPECT_EQ(names.out, "pod/db-0\npod/db-1\npod/db-2\n");
-  // OrderedReady: each pod was created after the one before it.
-  std::vector<bj::object> ps = pods("app=db");
-  EXPECT_LE(ps[0].at("metadata").at("resourceVersion").as_string().size(),
-            ps[2].at("metadata").at("resourceVersion").as_string().size());
+
+  std::map<std::string, bool> ready;  // the pods as each event left them
+  std::vector<std::uint64_t> created;
+  std::vector<StoredEvent> events;
+  for (auto batch = watch->next(std::chrono::steady_clock::now()); !batch.empty();
+       batch = watch->next(std::chrono::steady_clock::now())) {
+    events.insert(events.end(), batch.begin(), batch.end());
+  }
+  for (const StoredEvent& e : events) {
+    bj::object pod = e.object->object();
+    const std::string name = e.object->name();
+    if (e.type == EventType::Added) {
+      if (!created.empty()) {
+        EXPECT_TRUE(ready["db-" + std::to_string(created.size() - 1)]) << name << " came early";
+      }
+      EXPECT_EQ(name, "db-" + std::to_string(created.size()));
+      created.push_back(e.object->resource_version());
+    }
+    ready[name] = has_ready_condition(pod);
+    EXPECT_LE(std::count_if(ready.begin(), ready.end(), [](const auto& p) { return !p.second; }), 1)
+        << "at resourceVersion " << e.resource_version;
+  }
+  ASSERT_EQ(created.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(created.begin(), created.end()));
   Result get = kubectl("get sts db");
   EXPECT_TRUE(get.out.starts_with("NAME   READY   AGE\ndb     3/3     ")) << get.out;
+}
+
+// Parallel: all pods at once, without waiting for any to be Ready.
+TEST_F(WorkloadsTest, ParallelStatefulSetCreatesItsPodsAtOnce) {
+  ASSERT_EQ(apply("db.yaml", gated_statefulset("Parallel")).exit_code, 0);
+  ASSERT_TRUE(running_pods("app=db", 3));
+  for (const bj::object& p : pods("app=db")) EXPECT_FALSE(has_ready_condition(p));
+  ASSERT_TRUE(
+      eventually([&] { return kubectl("get sts db").out.find("0/3") != std::string::npos; }));
 }
 
 TEST_F(WorkloadsTest, DaemonSetRunsOnePodPerNode) {
