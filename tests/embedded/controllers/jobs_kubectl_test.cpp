@@ -43,6 +43,17 @@ class JobsKubectlTest : public KubectlClusterTest {
     return {};
   }
 
+  // Job `name` with `spec` (its fields before the template, two-space indented), whose pods run
+  // container w once (restartPolicy Never).
+  void apply_job(const std::string& name, const std::string& spec) {
+    write("job.yaml", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: " + name + "}\nspec:\n" +
+                          spec +
+                          "  template:\n    spec:\n      restartPolicy: Never\n"
+                          "      containers: [{name: w, image: busybox:1.36}]\n");
+    KubectlResult r = kubectl("apply -f job.yaml");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+
   KubectlResult report_phase(const std::string& pod, const std::string& phase) {
     return kubectl("patch pod " + pod +
                    " --subresource status --type merge -p '{\"status\":{\"phase\":\"" + phase +
@@ -88,11 +99,7 @@ TEST_F(JobsKubectlTest, CreateJobRunsAPodUntilItSucceeds) {
 }
 
 TEST_F(JobsKubectlTest, ParallelPodsUntilCompletions) {
-  write("job.yaml",
-        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: batch}\n"
-        "spec:\n  completions: 3\n  parallelism: 2\n  template:\n    spec:\n"
-        "      restartPolicy: Never\n      containers: [{name: w, image: busybox:1.36}]\n");
-  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  ASSERT_NO_FATAL_FAILURE(apply_job("batch", "  completions: 3\n  parallelism: 2\n"));
   std::vector<std::string> pods = await_running("batch", 2);
   ASSERT_EQ(pods.size(), 2u);
   ASSERT_EQ(report_phase(pods[0], "Succeeded").exit_code, 0);
@@ -107,11 +114,7 @@ TEST_F(JobsKubectlTest, ParallelPodsUntilCompletions) {
 }
 
 TEST_F(JobsKubectlTest, FailsPastBackoffLimit) {
-  write("job.yaml",
-        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: flaky}\n"
-        "spec:\n  backoffLimit: 1\n  template:\n    spec:\n      restartPolicy: Never\n"
-        "      containers: [{name: w, image: busybox:1.36}]\n");
-  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  ASSERT_NO_FATAL_FAILURE(apply_job("flaky", "  backoffLimit: 1\n"));
   std::vector<std::string> pod = await_running("flaky", 1);
   ASSERT_EQ(pod.size(), 1u);
   ASSERT_EQ(report_phase(pod[0], "Failed").exit_code, 0);
@@ -155,12 +158,6 @@ TEST_F(JobsKubectlTest, CronJobCreatesJobsOnSchedule) {
   EXPECT_EQ(r.out, "job.batch/manual created\n");
 }
 
-}  // namespace
-}  // namespace tailor::kube::embedded::testing
-
-namespace tailor::kube::embedded::testing {
-namespace {
-
 // validateScheduleFormat: the schedule must parse as robfig's ParseStandard, quoted in the 422.
 TEST_F(JobsKubectlTest, UnparseableScheduleIsInvalid) {
   KubectlResult r = kubectl("create cronjob bad --image=busybox:1.36 --schedule='x * * * *'");
@@ -177,18 +174,8 @@ TEST_F(JobsKubectlTest, UnparseableScheduleIsInvalid) {
   EXPECT_EQ(kubectl("get cronjobs").err, "No resources found in default namespace.\n");
 }
 
-}  // namespace
-}  // namespace tailor::kube::embedded::testing
-
-namespace tailor::kube::embedded::testing {
-namespace {
-
 TEST_F(JobsKubectlTest, SuspendedJobStartsNoPodUntilResumed) {
-  write("job.yaml",
-        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: later}\n"
-        "spec:\n  suspend: true\n  template:\n    spec:\n      restartPolicy: Never\n"
-        "      containers: [{name: w, image: busybox:1.36}]\n");
-  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  ASSERT_NO_FATAL_FAILURE(apply_job("later", "  suspend: true\n"));
   EXPECT_EQ(await_output("get job later -o jsonpath={.status.conditions[0].reason}"),
             "JobSuspended");
   EXPECT_EQ(kubectl("get job later -o jsonpath={.status.conditions[0].type}/"
@@ -207,11 +194,7 @@ TEST_F(JobsKubectlTest, SuspendedJobStartsNoPodUntilResumed) {
 }
 
 TEST_F(JobsKubectlTest, FinishedJobGoesAfterItsTtl) {
-  write("job.yaml",
-        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: brief}\n"
-        "spec:\n  ttlSecondsAfterFinished: 0\n  template:\n    spec:\n"
-        "      restartPolicy: Never\n      containers: [{name: w, image: busybox:1.36}]\n");
-  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  ASSERT_NO_FATAL_FAILURE(apply_job("brief", "  ttlSecondsAfterFinished: 0\n"));
   std::vector<std::string> pods = await_running("brief", 1);
   ASSERT_EQ(pods.size(), 1u);
   ASSERT_EQ(report_phase(pods[0], "Succeeded").exit_code, 0);
@@ -220,12 +203,6 @@ TEST_F(JobsKubectlTest, FinishedJobGoesAfterItsTtl) {
   r = kubectl("wait --for=delete pod/" + pods[0] + " --timeout=20s");
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
-
-}  // namespace
-}  // namespace tailor::kube::embedded::testing
-
-namespace tailor::kube::embedded::testing {
-namespace {
 
 // Job pods carry batch.kubernetes.io/job-tracking until counted: one deleted before it finished
 // counts as failed (podReplacementPolicy TerminatingOrFailed) and is replaced.
@@ -248,21 +225,11 @@ TEST_F(JobsKubectlTest, DeletedPodCountsAsFailedAndIsReplaced) {
   EXPECT_EQ(kubectl("get pod " + replacement[0] + " -o jsonpath={.metadata.finalizers}").out, "");
 }
 
-}  // namespace
-}  // namespace tailor::kube::embedded::testing
-
-namespace tailor::kube::embedded::testing {
-namespace {
-
 // completionMode Indexed: one pod per index (annotation, label, hostname, JOB_COMPLETION_INDEX),
 // each index succeeds once, status.completedIndexes says which.
 TEST_F(JobsKubectlTest, IndexedJobRunsEachIndexOnce) {
-  write("job.yaml",
-        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: shard}\n"
-        "spec:\n  completionMode: Indexed\n  completions: 3\n  parallelism: 2\n"
-        "  template:\n    spec:\n      restartPolicy: Never\n"
-        "      containers: [{name: w, image: busybox:1.36}]\n");
-  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  ASSERT_NO_FATAL_FAILURE(
+      apply_job("shard", "  completionMode: Indexed\n  completions: 3\n  parallelism: 2\n"));
   std::vector<std::string> pods = await_running("shard", 2);
   ASSERT_EQ(pods.size(), 2u);
   auto index_of = [&](const std::string& pod) {
@@ -290,23 +257,14 @@ TEST_F(JobsKubectlTest, IndexedJobRunsEachIndexOnce) {
             "0-2/3");
 }
 
-}  // namespace
-}  // namespace tailor::kube::embedded::testing
-
-namespace tailor::kube::embedded::testing {
-namespace {
-
 // podFailurePolicy: a pod evicted (DisruptionTarget) is not counted against backoffLimit 0 and
 // is replaced; a pod failing with exit code 42 fails the Job at once.
 TEST_F(JobsKubectlTest, PodFailurePolicyIgnoresEvictionsAndFailsOnExitCode) {
-  write("job.yaml",
-        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: careful}\n"
-        "spec:\n  backoffLimit: 0\n  podFailurePolicy:\n    rules:\n"
-        "    - {action: FailJob, onExitCodes: {containerName: w, operator: In, values: [42]}}\n"
-        "    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n"
-        "  template:\n    spec:\n      restartPolicy: Never\n"
-        "      containers: [{name: w, image: busybox:1.36}]\n");
-  ASSERT_EQ(kubectl("apply -f job.yaml").exit_code, 0);
+  ASSERT_NO_FATAL_FAILURE(apply_job(
+      "careful",
+      "  backoffLimit: 0\n  podFailurePolicy:\n    rules:\n"
+      "    - {action: FailJob, onExitCodes: {containerName: w, operator: In, values: [42]}}\n"
+      "    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n"));
   std::vector<std::string> pods = await_running("careful", 1);
   ASSERT_EQ(pods.size(), 1u);
   write("eviction.json",
