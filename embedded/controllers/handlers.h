@@ -15,6 +15,10 @@ SubresourceHandler scale_handler(ObjectStore& store);
 // Defaults of apps/v1 and batch/v1 workloads (strategy, revisionHistoryLimit, pod template
 // defaults, ...) on create and update, as kube-apiserver's defaulting does.
 void default_workload(AdmissionRequest& request);
+// Services (SetDefaults_Service: type ClusterIP, sessionAffinity None, port protocol TCP,
+// targetPort = port, traffic policies; single-stack IPv4 family fields) and Secrets (type Opaque)
+// on create and update.
+void default_service_and_secret(AdmissionRequest& request);
 // The selector is required and must select the template's labels (422 as kube-apiserver).
 void validate_workload_selector(AdmissionRequest& request);
 // A CronJob's schedule parses as robfig/cron's ParseStandard (422 with its words), no TZ in it.

@@ -256,7 +256,8 @@ TEST_F(KubectlTest, ReapplyServiceMergesPortsByPort) {
   write("svc.yaml", second);
   Result applied = kubectl("apply -f svc.yaml");
   ASSERT_EQ(applied.exit_code, 0) << applied.err;
-  EXPECT_EQ(kubectl("get svc web -o jsonpath={.spec.ports[*].targetPort}").out, "9090");
+  // https had no targetPort: SetDefaults_Service makes it the port.
+  EXPECT_EQ(kubectl("get svc web -o jsonpath={.spec.ports[*].targetPort}").out, "9090 443");
   EXPECT_EQ(kubectl("get svc web -o jsonpath={.spec.ports[*].port}").out, "80 443");
 }
 
