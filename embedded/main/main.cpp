@@ -7,12 +7,16 @@
 
 int main(int argc, char** argv) {
   using namespace tailor::kube;
-  std::string kubeconfig, dir, nodes_file, address = "127.0.0.1";
+  std::string kubeconfig, client_cert_kubeconfig, dir, nodes_file, address = "127.0.0.1";
   int port = 6443;
   bool plain_http = false;
   config::Schema schema("tailor-cluster", "Embedded single-process Kubernetes API server.");
   schema.add({.flag = "write-kubeconfig", .help = "Write a kubeconfig for this server to FILE."},
              &kubeconfig);
+  schema.add({.flag = "client-cert-kubeconfig",
+              .help = "Write a kubeconfig to FILE whose user tailor-admin (group system:masters) "
+                      "authenticates with a client certificate signed by this server's CA."},
+             &client_cert_kubeconfig);
   schema.add({.flag = "port", .help = "Port to listen on (0: any free port)."}, &port);
   schema.add({.flag = "address", .help = "Address to listen on."}, &address);
   schema.add({.flag = "dir", .help = "State directory (CA, token); kept across restarts."}, &dir);
@@ -22,6 +26,9 @@ int main(int argc, char** argv) {
     if (schema.parse(argc, argv) == config::ParseResult::Help) {
       std::cout << schema.usage();
       return 0;
+    }
+    if (plain_http && !client_cert_kubeconfig.empty()) {
+      throw config::ConfigError("--client-cert-kubeconfig: client certificates need HTTPS");
     }
     if (port < 0 || port > 65535) throw config::ConfigError("--port: out of range");
     sigset_t signals;
@@ -35,6 +42,9 @@ int main(int argc, char** argv) {
                                .tls = !plain_http});
     cluster.start();
     if (!kubeconfig.empty()) cluster.write_kubeconfig(kubeconfig);
+    if (!client_cert_kubeconfig.empty()) {
+      cluster.write_client_kubeconfig(client_cert_kubeconfig, "tailor-admin", {"system:masters"});
+    }
     std::cerr << "tailor-cluster serving on " << cluster.url() << std::endl;
     int received = 0;
     sigwait(&signals, &received);

@@ -45,6 +45,12 @@ void write_private_file(const fs::path& p, const std::string& content) {
   ::chmod(p.c_str(), 0600);
 }
 
+// A kubeconfig holds credentials: only its owner may read it.
+void write_config_file(const fs::path& p, const std::string& content) {
+  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  write_private_file(p, content);
+}
+
 const ResourceInfo& namespaces() { return *find_resource("", "v1", "namespaces"); }
 
 // The namespaces every Kubernetes cluster starts with.
@@ -122,7 +128,8 @@ void Cluster::start() {
     so.tls = http::TlsServerConfig{.cert_chain_pem = serving.cert_pem + impl_->ca.cert_pem,
                                    .private_key_pem = serving.key_pem,
                                    .client_ca_pem = impl_->ca.cert_pem,
-                                   .require_client_cert = false};
+                                   .require_client_cert = false,
+                                   .verify_client_in_handler = true};
   }
   ApiHandler* handler = impl_->handler.get();
   impl_->server = std::make_unique<http::Server>(
@@ -145,23 +152,44 @@ const std::string& Cluster::ca_pem() const { return impl_->ca.cert_pem; }
 const std::string& Cluster::token() const { return impl_->token; }
 ObjectStore& Cluster::store() { return impl_->store; }
 
-std::string Cluster::kubeconfig() const {
+// The kubeconfig around one user entry (the lines under `user:`, indented by four spaces).
+std::string Cluster::kubeconfig_for(const std::string& user_name,
+                                    const std::string& user_fields) const {
   std::ostringstream y;
   y << "apiVersion: v1\nkind: Config\nclusters:\n- name: tailor\n  cluster:\n    server: " << url()
     << "\n";
   if (impl_->options.tls) {
     y << "    certificate-authority-data: " << base64_encode(impl_->ca.cert_pem) << "\n";
   }
-  y << "users:\n- name: tailor-admin\n  user:\n    token: " << impl_->token
-    << "\ncontexts:\n- name: tailor\n  context:\n    cluster: tailor\n    user: tailor-admin\n"
-       "    namespace: default\ncurrent-context: tailor\n";
+  y << "users:\n- name: " << user_name << "\n  user:\n"
+    << user_fields
+    << "contexts:\n- name: tailor\n  context:\n    cluster: tailor\n    user: " << user_name
+    << "\n    namespace: default\ncurrent-context: tailor\n";
   return y.str();
 }
 
+std::string Cluster::kubeconfig() const {
+  return kubeconfig_for("tailor-admin", "    token: " + impl_->token + "\n");
+}
+
 void Cluster::write_kubeconfig(const std::string& path) const {
-  fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  write_private_file(p, kubeconfig());
+  write_config_file(path, kubeconfig());
+}
+
+std::string Cluster::client_kubeconfig(const std::string& user,
+                                       const std::vector<std::string>& groups) const {
+  if (!impl_->options.tls) {
+    throw std::runtime_error("client certificates need HTTPS (tailor-cluster serves plain HTTP)");
+  }
+  // Valid as long as the CA (ten years), like the serving certificate.
+  http::CertificateAndKey client = http::make_client_certificate(impl_->ca, user, groups, 3650);
+  return kubeconfig_for(user, "    client-certificate-data: " + base64_encode(client.cert_pem) +
+                                  "\n    client-key-data: " + base64_encode(client.key_pem) + "\n");
+}
+
+void Cluster::write_client_kubeconfig(const std::string& path, const std::string& user,
+                                      const std::vector<std::string>& groups) const {
+  write_config_file(path, client_kubeconfig(user, groups));
 }
 
 }  // namespace tailor::kube::embedded

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "embedded/api/api_handler.h"
 #include "embedded/storage/object_store.h"
@@ -18,9 +19,9 @@ struct ClusterOptions {
   std::uint16_t port = 0;  // 0: any free port
   std::string dir{};       // state directory ("" : keep everything in memory)
   bool tls = true;
-  std::string nodes_file{};  // simulated nodes (see simulated_nodes.h); "" : none
+  std::string nodes_file{};   // simulated nodes (see simulated_nodes.h); "" : none
   bool control_loops = true;  // scheduler, workload controllers, garbage collector
-  ApiOptions api{};          // api.bearer_token "" : one is generated
+  ApiOptions api{};           // api.bearer_token "" : one is generated
   StoreOptions store{};
 };
 
@@ -41,8 +42,17 @@ class Cluster {
   // A kubeconfig (YAML) with the CA, the URL and the token; context "tailor".
   std::string kubeconfig() const;
   void write_kubeconfig(const std::string& path) const;
+  // A kubeconfig (YAML) whose user authenticates with a client certificate signed by the
+  // cluster's CA: subject CN = user, O = each group (how kube-apiserver reads user and groups).
+  // Context "tailor", user named after `user`. Needs TLS.
+  std::string client_kubeconfig(const std::string& user,
+                                const std::vector<std::string>& groups) const;
+  void write_client_kubeconfig(const std::string& path, const std::string& user,
+                               const std::vector<std::string>& groups) const;
 
  private:
+  std::string kubeconfig_for(const std::string& user_name, const std::string& user_fields) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

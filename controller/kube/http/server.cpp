@@ -426,6 +426,10 @@ std::shared_ptr<ssl::context> Server::Impl::make_tls(const TlsServerConfig& conf
       auto mode = ssl::verify_peer;
       if (config.require_client_cert) mode |= ssl::verify_fail_if_no_peer_cert;
       tls->set_verify_mode(mode);
+      // SSL_get_verify_result still records the failure that verified_peer checks.
+      if (config.verify_client_in_handler) {
+        tls->set_verify_callback([](bool, ssl::verify_context&) { return true; });
+      }
       // Ask clients for certificates of this CA (OpenSSL sends the CA names in the request).
       SSL_CTX_set_verify_depth(tls->native_handle(), 4);
     }

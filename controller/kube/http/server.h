@@ -89,6 +89,10 @@ struct TlsServerConfig {
   // When set, clients must present a certificate signed by this CA.
   std::string client_ca_pem{};
   bool require_client_cert = false;  // with client_ca_pem: reject clients without a cert
+  // With client_ca_pem: complete the handshake whatever certificate the client presents and leave
+  // the verdict to the handler (peer_common_name stays empty for one the CA did not sign), as
+  // kube-apiserver does (tls.RequestClientCert; its x509 authenticator answers 401).
+  bool verify_client_in_handler = false;
 };
 
 struct ServerOptions {

@@ -200,10 +200,10 @@ class TlsServerTest : public ::testing::Test {
     delete server_cert_;
   }
 
-  void start(bool require_client_cert) {
+  void start(bool require_client_cert, bool verify_client_in_handler = false) {
     ServerOptions options;
     options.tls = TlsServerConfig{server_cert_->cert_pem, server_cert_->key_pem, ca_->cert_pem,
-                                  require_client_cert};
+                                  require_client_cert, verify_client_in_handler};
     server_ = std::make_unique<Server>(options, [](Exchange& ex) {
       std::string who = ex.request().peer_common_name;
       for (const auto& org : ex.request().peer_organizations) who += "|" + org;
@@ -263,6 +263,14 @@ TEST_F(TlsServerTest, RejectsACertificateFromAnotherCa) {
   start(false);
   auto stranger = make_client_certificate(*other_ca_, "mallory", {"system:masters"});
   EXPECT_THROW(get(&stranger), boost::system::system_error);
+}
+
+TEST_F(TlsServerTest, CertificateFromAnotherCaReachesTheHandlerWithoutIdentity) {
+  start(false, /*verify_client_in_handler=*/true);
+  auto stranger = make_client_certificate(*other_ca_, "mallory", {"system:masters"});
+  EXPECT_EQ(get(&stranger).body(), "");
+  auto client = make_client_certificate(*ca_, "alice", {"devs"});
+  EXPECT_EQ(get(&client).body(), "alice|devs");
 }
 
 TEST_F(TlsServerTest, ServerCertificateDoesNotMatchAnotherName) {
