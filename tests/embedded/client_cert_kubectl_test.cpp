@@ -83,6 +83,20 @@ TEST_F(ClientCertKubectlTest, AnotherCaWithTheClusterTokenIsLetIn) {
   EXPECT_EQ(r.out, "namespace/default\n");
 }
 
+TEST_F(ClientCertKubectlTest, CertificateStaysValidAcrossARestartWithTheStateDirectory) {
+  const std::string issued = cluster_->client_kubeconfig("jane", {"devs"});
+  ClusterOptions options = cluster_options();
+  options.dir = (dir_ / "state").string();
+  cluster_ = std::make_unique<Cluster>(options);  // the old one stops first
+  cluster_->start();
+  // Same CA from the state directory; only the (free) port is new.
+  write("cert.yaml",
+        std::regex_replace(issued, std::regex("server: \\S+"), "server: " + cluster_->url()));
+  KubectlResult r = kubectl_with("cert.yaml", "get ns default -o name");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "namespace/default\n");
+}
+
 class PlainHttpClusterTest : public ClusterTest {
  protected:
   ClusterOptions cluster_options() override {
