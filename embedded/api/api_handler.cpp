@@ -48,6 +48,16 @@ Target resolve(const std::string& group, const std::string& version,
   return t;
 }
 
+// The verbs work on the stored version; the served one is kept for conversion at the edge.
+Target resolve_stored(const std::string& group, const std::string& version,
+                      const std::vector<std::string>& rest) {
+  Target t = resolve(group, version, rest);
+  if (t.resource->storage_version.empty()) return t;
+  t.served = t.resource;
+  t.resource = find_resource(group, t.served->storage_version, t.served->resource);
+  return t;
+}
+
 http::ServerResponse discovery_response(std::optional<std::string> body) {
   if (!body) throw no_such_resource();
   return json_response(200, std::move(*body));
@@ -141,15 +151,15 @@ void ApiHandler::serve(http::Exchange& exchange) {
     exchange.respond(discovery_response(legacy_resource_list(group, version)));
     return;
   }
-  RestContext c{store_, options_, request, resolve(group, version, rest)};
+  RestContext c{store_, options_, request, resolve_stored(group, version, rest)};
   if (const SubresourceHandler* h =
           options_.extensions.handler(*c.target.resource, c.target.subresource)) {
     exchange.respond((*h)(c));
     return;
   }
   // Only status is served generically; other subresources need their handler.
-  if (!c.target.subresource.empty() && (c.target.subresource != "status" ||
-                                        !c.target.resource->has_subresource("status"))) {
+  if (!c.target.subresource.empty() &&
+      (c.target.subresource != "status" || !c.target.resource->has_subresource("status"))) {
     throw no_such_resource();
   }
   const std::string& m = request.method;
@@ -160,14 +170,14 @@ void ApiHandler::serve(http::Exchange& exchange) {
       watch_objects(c, exchange);
       return;
     }
-    if (m == "GET") return exchange.respond(list_objects(c));
-    if (m == "POST") return exchange.respond(create_object(c));
+    if (m == "GET") return exchange.respond(served_response(c.target, list_objects(c)));
+    if (m == "POST") return exchange.respond(served_response(c.target, create_object(c)));
     throw method_not_supported(gr, m == "DELETE" ? "deletecollection" : m);
   }
-  if (m == "GET") return exchange.respond(get_object(c));
-  if (m == "PUT") return exchange.respond(update_object(c));
-  if (m == "PATCH") return exchange.respond(patch_object(c));
-  if (m == "DELETE") return exchange.respond(delete_object(c));
+  if (m == "GET") return exchange.respond(served_response(c.target, get_object(c)));
+  if (m == "PUT") return exchange.respond(served_response(c.target, update_object(c)));
+  if (m == "PATCH") return exchange.respond(served_response(c.target, patch_object(c)));
+  if (m == "DELETE") return exchange.respond(served_response(c.target, delete_object(c)));
   throw method_not_supported(gr, m);
 }
 

@@ -7,6 +7,8 @@
 #include <mutex>
 #include <shared_mutex>
 
+#include "embedded/api/hpa_conversion.h"
+
 namespace tailor::kube::embedded {
 namespace {
 
@@ -149,6 +151,20 @@ std::vector<ResourceInfo> group_resources() {
        .categories = {"all"},
        .subresources = {"status"},
        .tracks_generation = true},
+      // After v2: lookups by group and resource find the stored version, and discovery prefers
+      // it, as kube-apiserver's autoscaling group does.
+      {.group = "autoscaling",
+       .version = "v1",
+       .resource = "horizontalpodautoscalers",
+       .singular = "horizontalpodautoscaler",
+       .kind = "HorizontalPodAutoscaler",
+       .short_names = {"hpa"},
+       .categories = {"all"},
+       .subresources = {"status"},
+       .tracks_generation = true,
+       .storage_version = "v2",
+       .to_storage = hpa_v1_to_v2,
+       .from_storage = hpa_v2_to_v1},
       {.group = "policy",
        .version = "v1",
        .resource = "poddisruptionbudgets",

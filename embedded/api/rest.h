@@ -14,10 +14,13 @@ namespace tailor::kube::embedded {
 
 // A request resolved to a resource: /api/v1/namespaces/ns/pods/name/status.
 struct Target {
-  const ResourceInfo* resource = nullptr;
+  const ResourceInfo* resource = nullptr;  // the stored version: what the verbs and store use
   std::string ns{};
   std::string name{};
   std::string subresource{};
+  // The version of the URL when it is not the stored one (autoscaling/v1 HPAs): request bodies
+  // are converted from it and responses to it.
+  const ResourceInfo* served = nullptr;
 };
 
 struct RestContext {
@@ -49,6 +52,14 @@ ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateSc
 // The request body (JSON, or Kubernetes protobuf when the decoder is installed) as an object of
 // the target's kind, with its namespace checked against the URL; 400/415 Status errors otherwise.
 bj::object body_object(const RestContext& c);
+
+// Served-version conversion at the API edge (Target::served); identity when stored as served.
+bj::object to_stored(const Target& t, bj::object object);
+bj::object to_served(const Target& t, bj::object object);
+// The objects a Table embeds (includeObject=Object), in the served version.
+void served_table(const Target& t, bj::object& table);
+// A JSON response (object, list or Table) of stored objects, in the served version.
+http::ServerResponse served_response(const Target& t, http::ServerResponse response);
 
 // Accept asks for a meta.k8s.io Table.
 bool wants_table(const http::ServerRequest& request);

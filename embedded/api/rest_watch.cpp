@@ -56,11 +56,13 @@ class EventWriter {
       return true;
     }
     if (table_) return send(type, render_table(e.object));
+    if (c_.target.served)
+      return send(type, to_served(c_.target, bj::parse(e.object->json()).as_object()));
     return send_line(type, e.object->json());
   }
 
   bool bookmark(std::uint64_t resource_version) {
-    const ResourceInfo& r = *c_.target.resource;
+    const ResourceInfo& r = c_.target.served ? *c_.target.served : *c_.target.resource;
     return send(
         "BOOKMARK",
         bj::object{{"kind", r.kind},
@@ -82,6 +84,7 @@ class EventWriter {
     first_ = false;
     bj::object table = make_table(*c_.target.resource, {o}, t);
     table["metadata"] = bj::object{{"resourceVersion", std::to_string(o->resource_version())}};
+    served_table(c_.target, table);
     return table;
   }
 

@@ -27,7 +27,8 @@ bj::value parse_json(const std::string& body) {
 bj::object checked_object(const RestContext& c, bj::value v) {
   if (!v.is_object()) throw bad_request("the body of the request must be a JSON object");
   bj::object& o = v.as_object();
-  const ResourceInfo& r = *c.target.resource;
+  // The body is in the URL's version; the verbs get it in the stored one.
+  const ResourceInfo& r = c.target.served ? *c.target.served : *c.target.resource;
   std::string api_version = o.contains("apiVersion") && o["apiVersion"].is_string()
                                 ? std::string(o["apiVersion"].as_string())
                                 : "";
@@ -50,7 +51,7 @@ bj::object checked_object(const RestContext& c, bj::value v) {
     }
     meta["namespace"] = c.target.ns;
   }
-  return std::move(o);
+  return to_stored(c.target, std::move(o));
 }
 
 UpdateScope scope_of(const Target& t) {
@@ -145,7 +146,8 @@ bj::object body_object(const RestContext& c) {
   std::string type = media_type(c.request.header("Content-Type"));
   const ProtobufDecoder& protobuf = c.options.extensions.protobuf;
   if (type == "application/vnd.kubernetes.protobuf" && protobuf) {
-    return checked_object(c, protobuf(*c.target.resource, c.request.body));
+    const ResourceInfo& r = c.target.served ? *c.target.served : *c.target.resource;
+    return checked_object(c, protobuf(r, c.request.body));
   }
   if (type != "application/json" && !type.empty()) throw unsupported_media_type(type);
   return checked_object(c, parse_json(c.request.body));
@@ -262,7 +264,8 @@ http::ServerResponse patch_object(const RestContext& c) {
   ObjectPtr patched = guaranteed_update(
       c,
       [&](const bj::object& current) {
-        bj::value result = apply(current, patch);
+        // A patch is written against the URL's version of the object.
+        bj::value result = apply(to_served(t, current), patch);
         if (!result.is_object()) throw bad_request("the patch did not produce an object");
         bj::object& o = result.as_object();
         check_name(o, t);
@@ -271,7 +274,7 @@ http::ServerResponse patch_object(const RestContext& c) {
               "the namespace of the provided object does not match the namespace sent on the "
               "request");
         }
-        return std::move(o);
+        return to_stored(t, std::move(o));
       },
       scope_of(t));
   return json_response(200, bj::serialize(*patched));

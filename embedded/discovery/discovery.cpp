@@ -78,17 +78,25 @@ std::string version_document() {
 
 std::string aggregated_discovery(bool core) {
   bj::array items;
+  // One item per group, its versions in preference order (autoscaling: v2, then v1).
+  std::vector<std::string> groups;
   for (const auto& [group, version] : served_group_versions()) {
     if (group.empty() != core) continue;
     bj::array resources;
     for (const ResourceInfo* r : served_resources()) {
       if (r->group == group && r->version == version) resources.push_back(aggregated_resource(*r));
     }
+    bj::object v{
+        {"version", version}, {"resources", std::move(resources)}, {"freshness", "Current"}};
+    auto seen = std::find(groups.begin(), groups.end(), group);
+    if (seen != groups.end()) {
+      items[seen - groups.begin()].as_object()["versions"].as_array().push_back(std::move(v));
+      continue;
+    }
+    groups.push_back(group);
     items.push_back(
         bj::object{{"metadata", bj::object{{"name", group}, {"creationTimestamp", nullptr}}},
-                   {"versions", bj::array{bj::object{{"version", version},
-                                                     {"resources", std::move(resources)},
-                                                     {"freshness", "Current"}}}}});
+                   {"versions", bj::array{std::move(v)}}});
   }
   return bj::serialize(bj::object{{"kind", "APIGroupDiscoveryList"},
                                   {"apiVersion", "apidiscovery.k8s.io/v2"},

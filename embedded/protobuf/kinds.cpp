@@ -4,6 +4,7 @@
 
 #include "proto/k8s/apps.pb.h"
 #include "proto/k8s/authorization.pb.h"
+#include "proto/k8s/autoscaling.pb.h"
 #include "proto/k8s/batch.pb.h"
 #include "proto/k8s/core.pb.h"
 #include "proto/k8s/policy.pb.h"
@@ -15,6 +16,7 @@ namespace core = ::k8s::io::api::core::v1;
 namespace apps = ::k8s::io::api::apps::v1;
 namespace batch = ::k8s::io::api::batch::v1;
 namespace authorization = ::k8s::io::api::authorization::v1;
+namespace autoscaling = ::k8s::io::api::autoscaling::v1;
 namespace policy = ::k8s::io::api::policy::v1;
 
 struct ProtobufKind {
@@ -24,8 +26,8 @@ struct ProtobufKind {
 };
 
 // Naming each default instance also keeps its generated code linked in.
-const std::array<ProtobufKind, 12>& kinds() {
-  static const std::array<ProtobufKind, 12> table{{
+const std::array<ProtobufKind, 13>& kinds() {
+  static const std::array<ProtobufKind, 13> table{{
       {"v1", "Namespace", &core::Namespace::default_instance()},
       {"v1", "ConfigMap", &core::ConfigMap::default_instance()},
       {"v1", "Secret", &core::Secret::default_instance()},
@@ -36,6 +38,8 @@ const std::array<ProtobufKind, 12>& kinds() {
       {"apps/v1", "Deployment", &apps::Deployment::default_instance()},
       {"batch/v1", "Job", &batch::Job::default_instance()},
       {"batch/v1", "CronJob", &batch::CronJob::default_instance()},
+      {"autoscaling/v1", "HorizontalPodAutoscaler",
+       &autoscaling::HorizontalPodAutoscaler::default_instance()},
       {"policy/v1", "PodDisruptionBudget", &policy::PodDisruptionBudget::default_instance()},
       {"authorization.k8s.io/v1", "SelfSubjectAccessReview",
        &authorization::SelfSubjectAccessReview::default_instance()},

@@ -2,6 +2,7 @@
 // the semantics storage applies (status subresource, generation tracking).
 #pragma once
 
+#include <boost/json/fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ struct ResourceInfo {
   bool tracks_generation = false;
   // Field selector labels beyond metadata.name / metadata.namespace, as dotted JSON paths.
   std::vector<std::string> selectable_fields{};
+  // A second version of objects stored in storage_version (autoscaling/v1 HPAs are stored as
+  // autoscaling/v2): the store only ever sees the stored version; requests and responses of this
+  // one are converted at the API edge by these pure functions. Empty: stored as served.
+  std::string storage_version{};
+  boost::json::object (*to_storage)(const boost::json::object&) = nullptr;
+  boost::json::object (*from_storage)(const boost::json::object&) = nullptr;
 
   bool has_subresource(const std::string& name) const;
   std::string api_version() const;  // "v1", "coordination.k8s.io/v1"

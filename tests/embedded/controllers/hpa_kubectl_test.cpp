@@ -134,5 +134,77 @@ TEST_F(HpaKubectlTest, InvalidSpecsAreRejected) {
   EXPECT_EQ(kubectl("get hpa").err, "No resources found in default namespace.\n");
 }
 
+// kubectl autoscale POSTs autoscaling/v1: served from the stored v2 objects, converted both ways.
+TEST_F(HpaKubectlTest, AutoscaleCreatesThroughAutoscalingV1) {
+  ASSERT_EQ(kubectl("create deployment web --image=nginx").exit_code, 0);
+  KubectlResult r = kubectl("autoscale deployment web --cpu-percent=50 --min=1 --max=3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "horizontalpodautoscaler.autoscaling/web autoscaled\n");
+  EXPECT_EQ(columns(kubectl("get hpa").out),
+            "NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE\n"
+            "web Deployment/web cpu: <unknown>/50% 1 3 0\n");
+  EXPECT_EQ(kubectl("get horizontalpodautoscalers.v2.autoscaling web -o "
+                    "jsonpath={.apiVersion}/{.spec.metrics}")
+                .out,
+            R"(autoscaling/v2/[{"resource":{"name":"cpu","target":{"averageUtilization":50,)"
+            R"("type":"Utilization"}},"type":"Resource"}])");
+  EXPECT_EQ(kubectl("get horizontalpodautoscalers.v1.autoscaling web -o "
+                    "jsonpath={.apiVersion}/{.spec.targetCPUUtilizationPercentage}")
+                .out,
+            "autoscaling/v1/50");
+  r = kubectl("get --raw /apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers");
+  EXPECT_NE(r.out.find(R"("kind":"HorizontalPodAutoscalerList","apiVersion":"autoscaling/v1")"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(R"("targetCPUUtilizationPercentage":50)"), std::string::npos) << r.out;
+  r = kubectl(
+      "get --raw "
+      "'/apis/autoscaling/v1/namespaces/default/"
+      "horizontalpodautoscalers?watch=1&timeoutSeconds=1'");
+  EXPECT_NE(r.out.find(R"({"type":"ADDED","object":{"apiVersion":"autoscaling/v1",)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(R"("targetCPUUtilizationPercentage":50)"), std::string::npos) << r.out;
+}
+
+// A v1 patch applies to the v1 form; the metrics v1 cannot name survive in the annotation.
+TEST_F(HpaKubectlTest, V1PatchKeepsTheOtherMetrics) {
+  ASSERT_EQ(
+      kubectl("create -f " +
+              write("mixed.yaml", hpa("mixed",
+                                      "  maxReplicas: 4\n  metrics:\n  - type: Resource\n"
+                                      "    resource: {name: memory, target: {type: AverageValue, "
+                                      "averageValue: 512Mi}}\n  - type: Resource\n"
+                                      "    resource: {name: cpu, target: {type: Utilization, "
+                                      "averageUtilization: 70}}\n")))
+          .exit_code,
+      0);
+  EXPECT_EQ(
+      kubectl(
+          "get horizontalpodautoscalers.v1.autoscaling mixed -o jsonpath={.metadata.annotations}")
+          .out,
+      R"({"autoscaling.alpha.kubernetes.io/metrics":"[{\"type\":\"Resource\",)"
+      R"(\"resource\":{\"name\":\"memory\",\"targetAverageValue\":\"512Mi\"}}]"})");
+  KubectlResult r = kubectl(
+      "patch horizontalpodautoscalers.v1.autoscaling mixed --type merge -p "
+      "'{\"spec\":{\"targetCPUUtilizationPercentage\":60}}'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "horizontalpodautoscaler.autoscaling/mixed patched\n");
+  EXPECT_EQ(kubectl("get horizontalpodautoscalers.v2.autoscaling mixed -o "
+                    "jsonpath={.spec.metrics[*].resource.name}/"
+                    "{.spec.metrics[1].resource.target.averageUtilization}/"
+                    "{.metadata.annotations}/{.metadata.generation}")
+                .out,
+            "memory cpu/60//2");
+}
+
+TEST_F(HpaKubectlTest, DiscoveryPrefersV2AndServesV1) {
+  KubectlResult r = kubectl("get --raw /apis/autoscaling");
+  EXPECT_NE(r.out.find(R"("preferredVersion":{"groupVersion":"autoscaling/v2","version":"v2"})"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(kubectl("api-versions").out.find("autoscaling/v1\n") != std::string::npos, true);
+}
+
 }  // namespace
 }  // namespace tailor::kube::embedded::testing
