@@ -1,5 +1,6 @@
 #include "embedded/api/hpa_conversion.h"
 
+#include <string>
 #include <string_view>
 
 namespace tailor::kube::embedded {
@@ -68,16 +69,6 @@ bj::object resource_source_to_v2(const bj::object& in) {
   return out;
 }
 
-bj::object resource_source_to_v1(const bj::object& in) {
-  bj::object out;
-  copy(in, out, "name");
-  copy(in, out, "container");
-  const bj::object& target = object_at(in, "target");
-  copy(target, "averageUtilization", out, "targetAverageUtilization");
-  copy(target, "averageValue", out, "targetAverageValue");
-  return out;
-}
-
 bj::object metric_spec_to_v2(const bj::object& in) {
   std::string_view type = string_at(in, "type");
   bj::object out{{"type", type}};
@@ -108,36 +99,50 @@ bj::object metric_spec_to_v2(const bj::object& in) {
   return out;
 }
 
-bj::object metric_spec_to_v1(const bj::object& in) {
+// A v2 MetricSpec (nested = "target") or MetricStatus (nested = "current") in v1's flat form,
+// whose field names carry the same word as a prefix ("targetAverageValue", "currentValue");
+// only Object's averageValue has none.
+bj::object metric_to_v1(const bj::object& in, const std::string& nested) {
   std::string_view type = string_at(in, "type");
   bj::object out{{"type", type}};
+  auto values_to_v1 = [&](const bj::object& source, bj::object& v1, std::string_view average) {
+    const bj::object& values = object_at(source, nested);
+    copy(values, "value", v1, nested + "Value");
+    copy(values, "averageValue", v1, average);
+  };
   if (type == "Resource" || type == "ContainerResource") {
     std::string_view key = type == "Resource" ? "resource" : "containerResource";
-    out[key] = resource_source_to_v1(object_at(in, key));
+    const bj::object& r = object_at(in, key);
+    bj::object resource;
+    copy(r, resource, "name");
+    copy(r, resource, "container");
+    copy(object_at(r, nested), "averageUtilization", resource, nested + "AverageUtilization");
+    copy(object_at(r, nested), "averageValue", resource, nested + "AverageValue");
+    out[key] = std::move(resource);
   } else if (type == "Pods") {
     const bj::object& p = object_at(in, "pods");
     bj::object pods;
     identifier_to_v1(p, pods, "selector");
-    copy(object_at(p, "target"), "averageValue", pods, "targetAverageValue");
+    copy(object_at(p, nested), "averageValue", pods, nested + "AverageValue");
     out["pods"] = std::move(pods);
   } else if (type == "Object") {
     const bj::object& o = object_at(in, "object");
     bj::object object;
     copy(o, "describedObject", object, "target");
     identifier_to_v1(o, object, "selector");
-    copy(object_at(o, "target"), "value", object, "targetValue");
-    copy(object_at(o, "target"), "averageValue", object, "averageValue");
+    values_to_v1(o, object, "averageValue");
     out["object"] = std::move(object);
   } else if (type == "External") {
     const bj::object& e = object_at(in, "external");
     bj::object external;
     identifier_to_v1(e, external, "metricSelector");
-    copy(object_at(e, "target"), "value", external, "targetValue");
-    copy(object_at(e, "target"), "averageValue", external, "targetAverageValue");
+    values_to_v1(e, external, nested + "AverageValue");
     out["external"] = std::move(external);
   }
   return out;
 }
+
+bj::object metric_spec_to_v1(const bj::object& in) { return metric_to_v1(in, "target"); }
 
 // MetricStatus: v1 names the current values current*; v2 nests them in "current".
 bj::object metric_status_to_v2(const bj::object& in) {
@@ -177,42 +182,7 @@ bj::object metric_status_to_v2(const bj::object& in) {
   return out;
 }
 
-bj::object metric_status_to_v1(const bj::object& in) {
-  std::string_view type = string_at(in, "type");
-  bj::object out{{"type", type}};
-  if (type == "Resource" || type == "ContainerResource") {
-    std::string_view key = type == "Resource" ? "resource" : "containerResource";
-    const bj::object& r = object_at(in, key);
-    bj::object status;
-    copy(r, status, "name");
-    copy(r, status, "container");
-    copy(object_at(r, "current"), "averageUtilization", status, "currentAverageUtilization");
-    copy(object_at(r, "current"), "averageValue", status, "currentAverageValue");
-    out[key] = std::move(status);
-  } else if (type == "Pods") {
-    const bj::object& p = object_at(in, "pods");
-    bj::object pods;
-    identifier_to_v1(p, pods, "selector");
-    copy(object_at(p, "current"), "averageValue", pods, "currentAverageValue");
-    out["pods"] = std::move(pods);
-  } else if (type == "Object") {
-    const bj::object& o = object_at(in, "object");
-    bj::object object;
-    copy(o, "describedObject", object, "target");
-    identifier_to_v1(o, object, "selector");
-    copy(object_at(o, "current"), "value", object, "currentValue");
-    copy(object_at(o, "current"), "averageValue", object, "averageValue");
-    out["object"] = std::move(object);
-  } else if (type == "External") {
-    const bj::object& e = object_at(in, "external");
-    bj::object external;
-    identifier_to_v1(e, external, "metricSelector");
-    copy(object_at(e, "current"), "value", external, "currentValue");
-    copy(object_at(e, "current"), "averageValue", external, "currentAverageValue");
-    out["external"] = std::move(external);
-  }
-  return out;
-}
+bj::object metric_status_to_v1(const bj::object& in) { return metric_to_v1(in, "current"); }
 
 bool is_cpu_resource(const bj::object& metric) {
   return string_at(metric, "type") == "Resource" &&
