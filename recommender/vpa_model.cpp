@@ -11,7 +11,6 @@ namespace {
 double whole(double v) {
   return v < 9e15 ? static_cast<double>(static_cast<std::int64_t>(v)) : std::floor(v);
 }
-double whole_millicores(double cores) { return whole(cores * 1000.0) / 1000.0; }
 bool valid_usage(double v) { return std::isfinite(v) && v >= 0; }
 }  // namespace
 
@@ -26,7 +25,8 @@ bool VpaContainerModel::add_cpu_sample(Seconds start, double cores, double reque
   if (request_cores != last_request_) [[unlikely]] {
     last_request_ = request_cores;
     const double valid = valid_usage(request_cores) ? request_cores : 0;
-    last_weight_ = std::max(whole_millicores(valid), config_.min_cpu_sample_weight);
+    last_weight_ =
+        std::max(MillicoreBuckets::quantized_cores(valid * 1000.0), config_.min_cpu_sample_weight);
   }
   // Weighting by the request makes history decay faster after the request grows, which is how
   // VPA reacts to CPU starvation. The bucket comes from the whole millicores (VPA's
