@@ -149,13 +149,16 @@ ServerRequest to_server_request(bhttp::request<bhttp::string_body>&& req, PeerId
 // size line, a list's "," between objects) would each become a TLS record and a system call of
 // their own: for TLS a sequence is copied into one block first. A plain socket takes the
 // sequence as it is (writev).
+// `block` is the caller's scratch, reused across writes (a watch writes per event).
 template <class Buffers>
-void write_buffers(tcp::socket& socket, const Buffers& buffers, error_code& ec) {
+void write_buffers(tcp::socket& socket, const Buffers& buffers, std::string& /*block*/,
+                   error_code& ec) {
   net::write(socket, buffers, ec);
 }
 template <class Buffers>
-void write_buffers(ssl::stream<tcp::socket&>& stream, const Buffers& buffers, error_code& ec) {
-  std::string block(net::buffer_size(buffers), '\0');
+void write_buffers(ssl::stream<tcp::socket&>& stream, const Buffers& buffers, std::string& block,
+                   error_code& ec) {
+  block.resize(net::buffer_size(buffers));
   net::buffer_copy(net::buffer(block), buffers);
   net::write(stream, net::buffer(block), ec);
 }
@@ -236,12 +239,8 @@ class ExchangeImpl final : public Exchange {
     if (state_ != State::Pending) throw std::logic_error("http exchange: response already started");
     state_ = State::Done;
     if (!response.more_body.pieces.empty()) return respond_in_pieces(response);
-    bhttp::response<bhttp::string_body> res;
-    res.result(static_cast<unsigned>(response.status));
-    res.version(version_);
-    for (auto& [name, value] : response.headers) res.insert(name, value);
+    auto res = head<bhttp::string_body>(response.status, response.headers);
     res.body() = std::move(response.body);
-    res.keep_alive(keep_alive_);
     res.prepare_payload();
     error_code ec;
     bhttp::write(stream_, res, ec);
@@ -251,11 +250,7 @@ class ExchangeImpl final : public Exchange {
   void start_stream(int status, Headers headers) override {
     if (state_ != State::Pending) throw std::logic_error("http exchange: response already started");
     state_ = State::Streaming;
-    bhttp::response<bhttp::empty_body> res;
-    res.result(static_cast<unsigned>(status));
-    res.version(version_);
-    for (auto& [name, value] : headers) res.insert(name, value);
-    res.keep_alive(keep_alive_);
+    auto res = head<bhttp::empty_body>(status, headers);
     res.chunked(true);
     bhttp::response_serializer<bhttp::empty_body> serializer(res);
     error_code ec;
@@ -269,13 +264,13 @@ class ExchangeImpl final : public Exchange {
     if (state_ != State::Streaming)
       throw std::logic_error("http exchange: write() before start_stream()");
     if (peer_gone_ || stop_.stopping) return false;
-    std::vector<net::const_buffer> buffers;
+    chunk_buffers_.clear();
     for (std::string_view piece : pieces) {
-      if (!piece.empty()) buffers.emplace_back(piece.data(), piece.size());
+      if (!piece.empty()) chunk_buffers_.emplace_back(piece.data(), piece.size());
     }
-    if (buffers.empty()) return true;  // an empty chunk would end the stream
+    if (chunk_buffers_.empty()) return true;  // an empty chunk would end the stream
     error_code ec;
-    write_buffers(stream_, bhttp::make_chunk(buffers), ec);
+    write_buffers(stream_, bhttp::make_chunk(chunk_buffers_), tls_block_, ec);
     if (ec) peer_gone_ = true;
     return !peer_gone_;
   }
@@ -285,7 +280,7 @@ class ExchangeImpl final : public Exchange {
     state_ = State::Done;
     if (peer_gone_) return;
     error_code ec;
-    write_buffers(stream_, bhttp::make_chunk_last(), ec);
+    write_buffers(stream_, bhttp::make_chunk_last(), tls_block_, ec);
     if (ec) peer_gone_ = true;
   }
 
@@ -322,13 +317,20 @@ class ExchangeImpl final : public Exchange {
  private:
   enum class State { Pending, Streaming, Done, Aborted };
 
+  // Status line, the handler's headers and keep-alive, as every kind of response starts.
+  template <class Body>
+  bhttp::response<Body> head(int status, const Headers& headers) const {
+    bhttp::response<Body> res;
+    res.result(static_cast<unsigned>(status));
+    res.version(version_);
+    for (const auto& [name, value] : headers) res.insert(name, value);
+    res.keep_alive(keep_alive_);
+    return res;
+  }
+
   // The same header as respond() would send (Content-Length last), then body and more_body.
   void respond_in_pieces(ServerResponse& response) {
-    bhttp::response<bhttp::empty_body> res;
-    res.result(static_cast<unsigned>(response.status));
-    res.version(version_);
-    for (auto& [name, value] : response.headers) res.insert(name, value);
-    res.keep_alive(keep_alive_);
+    auto res = head<bhttp::empty_body>(response.status, response.headers);
     res.content_length(response.body.size() + response.more_body.size());
     std::string head = header_text(res);
     std::vector<std::string_view>& pieces = response.more_body.pieces;
@@ -352,6 +354,9 @@ class ExchangeImpl final : public Exchange {
   bool keep_alive_;
   State state_ = State::Pending;
   bool peer_gone_ = false;
+  // Scratch reused by every chunk of a stream: a watch writes one per event.
+  std::vector<net::const_buffer> chunk_buffers_;
+  std::string tls_block_;
 };
 
 void send_plain_error(auto& stream, int status, std::string_view text) {
