@@ -21,6 +21,9 @@ struct Target {
   // The version of the URL when it is not the stored one (autoscaling/v1 HPAs): request bodies
   // are converted from it and responses to it.
   const ResourceInfo* served = nullptr;
+
+  // The resource the URL names (its version's kind and apiVersion).
+  const ResourceInfo& url_resource() const { return served ? *served : *resource; }
 };
 
 struct RestContext {

@@ -56,13 +56,12 @@ class EventWriter {
       return true;
     }
     if (table_) return send(type, render_table(e.object));
-    if (c_.target.served)
-      return send(type, to_served(c_.target, bj::parse(e.object->json()).as_object()));
+    if (c_.target.served) return send(type, to_served(c_.target, e.object->object()));
     return send_line(type, e.object->json());
   }
 
   bool bookmark(std::uint64_t resource_version) {
-    const ResourceInfo& r = c_.target.served ? *c_.target.served : *c_.target.resource;
+    const ResourceInfo& r = c_.target.url_resource();
     return send(
         "BOOKMARK",
         bj::object{{"kind", r.kind},

@@ -28,7 +28,7 @@ bj::object checked_object(const RestContext& c, bj::value v) {
   if (!v.is_object()) throw bad_request("the body of the request must be a JSON object");
   bj::object& o = v.as_object();
   // The body is in the URL's version; the verbs get it in the stored one.
-  const ResourceInfo& r = c.target.served ? *c.target.served : *c.target.resource;
+  const ResourceInfo& r = c.target.url_resource();
   std::string api_version = o.contains("apiVersion") && o["apiVersion"].is_string()
                                 ? std::string(o["apiVersion"].as_string())
                                 : "";
@@ -146,7 +146,7 @@ bj::object body_object(const RestContext& c) {
   std::string type = media_type(c.request.header("Content-Type"));
   const ProtobufDecoder& protobuf = c.options.extensions.protobuf;
   if (type == "application/vnd.kubernetes.protobuf" && protobuf) {
-    const ResourceInfo& r = c.target.served ? *c.target.served : *c.target.resource;
+    const ResourceInfo& r = c.target.url_resource();
     return checked_object(c, protobuf(r, c.request.body));
   }
   if (type != "application/json" && !type.empty()) throw unsupported_media_type(type);

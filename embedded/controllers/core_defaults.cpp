@@ -11,10 +11,6 @@ namespace {
 
 constexpr std::int64_t kDefaultClientIPServiceAffinitySeconds = 10800;  // 3 hours
 
-void fill(bj::object& o, std::string_view key, bj::value value) {
-  if (!o.contains(key) || o.at(key).is_null()) o[key] = std::move(value);
-}
-
 bool is_empty_target_port(const bj::value* target) {
   if (!target || target->is_null()) return true;
   if (target->is_string()) return target->as_string().empty();

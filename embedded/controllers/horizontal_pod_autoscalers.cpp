@@ -16,17 +16,6 @@ bool is_hpa(const ResourceInfo& r) {
   return r.group == "autoscaling" && r.resource == "horizontalpodautoscalers";
 }
 
-bj::object& object_field(bj::object& o, std::string_view key) {
-  bj::value& v = o[key];
-  if (!v.is_object()) v = bj::object{};
-  return v.as_object();
-}
-
-bool absent(const bj::object& o, std::string_view key) {
-  const bj::value* v = o.if_contains(key);
-  return !v || v->is_null();
-}
-
 bj::object scaling_policy(const char* type, int value, int period) {
   return {{"type", type}, {"value", value}, {"periodSeconds", period}};
 }
@@ -37,18 +26,16 @@ bj::object scaling_policy(const char* type, int value, int period) {
 void default_scaling_rules(bj::object& behavior, std::string_view direction) {
   bool up = direction == "scaleUp";
   bj::object& rules = object_field(behavior, direction);
-  if (up && absent(rules, "stabilizationWindowSeconds")) rules["stabilizationWindowSeconds"] = 0;
-  if (absent(rules, "selectPolicy")) rules["selectPolicy"] = "Max";
-  if (absent(rules, "policies")) {
-    rules["policies"] =
-        up ? bj::array{scaling_policy("Pods", 4, 15), scaling_policy("Percent", 100, 15)}
-           : bj::array{scaling_policy("Percent", 100, 15)};
-  }
+  if (up) fill(rules, "stabilizationWindowSeconds", 0);
+  fill(rules, "selectPolicy", "Max");
+  fill(rules, "policies",
+       up ? bj::array{scaling_policy("Pods", 4, 15), scaling_policy("Percent", 100, 15)}
+          : bj::array{scaling_policy("Percent", 100, 15)});
 }
 
 // SetDefaults_HorizontalPodAutoscaler (autoscaling/v2).
 void default_hpa(bj::object& spec) {
-  if (absent(spec, "minReplicas")) spec["minReplicas"] = 1;
+  fill(spec, "minReplicas", 1);
   const bj::value* metrics = spec.if_contains("metrics");
   if (!metrics || !metrics->is_array() || metrics->as_array().empty()) {
     spec["metrics"] = bj::array{bj::object{

@@ -23,6 +23,16 @@ const bj::object& object_at(const bj::object& object, std::string_view dotted_pa
   return v && v->is_object() ? v->as_object() : kEmpty;
 }
 
+bj::object& object_field(bj::object& o, std::string_view key) {
+  bj::value& v = o[key];
+  if (!v.is_object()) v = bj::object{};
+  return v.as_object();
+}
+
+void fill(bj::object& o, std::string_view key, bj::value value) {
+  if (!o.contains(key) || o.at(key).is_null()) o[key] = std::move(value);
+}
+
 namespace {
 
 std::string meta_map_entry(const bj::object& object, std::string_view map, std::string_view key) {

@@ -82,15 +82,14 @@ bj::object container_status(const bj::object& container, const bj::value* previo
 
 // The Ready condition as the kubelet reports it: containers run at once, so only readiness gates
 // hold a pod back — their conditions are written by others (a test, a load-balancer controller).
-Condition ready_condition_of(const bj::object& pod, const bj::object& status) {
+Condition ready_condition_of(const bj::object& pod) {
   std::string unready;
   const bj::value* gates = find_path(pod, "spec.readinessGates");
   if (gates && gates->is_array()) {
-    bj::object with_status{{"status", status}};
     for (const bj::value& g : gates->as_array()) {
       if (!g.is_object()) continue;
       std::string type = string_at(g.as_object(), "conditionType");
-      std::string current = condition_status(with_status, type);
+      std::string current = condition_status(pod, type);
       if (current == "True") continue;
       if (!unready.empty()) unready += ", ";
       unready +=
@@ -153,10 +152,10 @@ class SimulatedKubelet : public WatchLoop {
     status["podIPs"] = bj::array{bj::object{{"ip", ip}}};
     status["startTime"] = started;
     status["observedGeneration"] = int_at(pod, "metadata.generation", 1);
-    bj::object with_conditions{{"status", status}};
+    bj::object with_conditions{{"status", std::move(status)}};
     for (const std::string type :
          {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"}) {
-      Condition c = type == "Ready" ? ready_condition_of(pod, status) : Condition{type, "True", "", ""};
+      Condition c = type == "Ready" ? ready_condition_of(pod) : Condition{type, "True", "", ""};
       set_condition(with_conditions, c, ConditionStyle::Pod, now);
     }
     bj::object& s = with_conditions["status"].as_object();

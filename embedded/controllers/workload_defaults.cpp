@@ -11,16 +11,6 @@
 namespace tailor::kube::embedded {
 namespace {
 
-bj::object& object_field(bj::object& o, std::string_view key) {
-  bj::value& v = o[key];
-  if (!v.is_object()) v = bj::object{};
-  return v.as_object();
-}
-
-void fill(bj::object& o, std::string_view key, bj::value value) {
-  if (!o.contains(key) || o.at(key).is_null()) o[key] = std::move(value);
-}
-
 // The pod defaults (restartPolicy, dnsPolicy, container defaults, ...) applied to a template.
 void default_template(bj::object& tmpl) {
   bj::object pod{{"spec", tmpl.contains("spec") ? tmpl["spec"] : bj::object{}}};

@@ -49,16 +49,19 @@ ObjectPtr tree(bj::object object) { return std::make_shared<const bj::object>(st
 // Whether generation moves: any change outside metadata, status and the type fields (spec, or
 // a webhook configuration's webhooks), as kube-apiserver's strategies compare objects.
 bool desired_state_changed(const bj::object& before, const bj::object& after) {
-  auto covered = [](const bj::object& a, const bj::object& b) {
-    for (const auto& [key, value] : a) {
-      std::string_view k = key;
-      if (k == "metadata" || k == "status" || k == "apiVersion" || k == "kind") continue;
-      const bj::value* other = b.if_contains(k);
-      if (!other || *other != value) return false;
-    }
-    return true;
+  auto outside_spec = [](std::string_view k) {
+    return k == "metadata" || k == "status" || k == "apiVersion" || k == "kind";
   };
-  return !covered(before, after) || !covered(after, before);
+  for (const auto& [key, value] : before) {
+    if (outside_spec(key)) continue;
+    const bj::value* other = after.if_contains(key);
+    if (!other || *other != value) return true;
+  }
+  // Every key of `before` is in `after` with the same value: only added keys are left.
+  for (const auto& [key, value] : after) {
+    if (!outside_spec(key) && !before.contains(key)) return true;
+  }
+  return false;
 }
 
 }  // namespace
