@@ -218,9 +218,7 @@ PassInputs ClusterView::snapshot(kube::TimePoint now) const {
     auto& items = in.limit_ranges[lr->ns];
     items.insert(items.end(), lr->items.begin(), lr->items.end());
   }
-  for (const auto& node : impl_->nodes.store().list()) {
-    kube::max_resources(in.largest_allocatable, node->status.allocatable);
-  }
+  in.largest_allocatable = largest_allocatable();
   return in;
 }
 

@@ -310,7 +310,7 @@ void Controller::start() { impl_->view.start(); }
 bool Controller::wait_for_sync(std::chrono::milliseconds timeout) const {
   const bool synced = impl_->view.wait_for_sync(timeout);
   // The initial lists' bodies and decode buffers are freed by now, but glibc keeps the pages.
-  ::malloc_trim(0);
+  if (synced) ::malloc_trim(0);
   return synced;
 }
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "controller/usage/usage_feed.h"
 #include "proto/usage/usage.grpc.pb.h"
 
 namespace tailor::usage {
@@ -34,12 +35,6 @@ UsageWindow from_proto(const std::string& node, const pb::ContainerWindow& w) {
           .memory_working_set_max_bytes = static_cast<double>(w.memory_working_set_max_bytes()),
           .memory_peak_bytes = static_cast<double>(w.memory_peak_bytes()),
           .oom_kills = w.oom_kills()};
-}
-
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 }  // namespace
@@ -78,7 +73,7 @@ struct UsageServer::Impl final : pb::UsageService::Service {
       ++reports;
       for (const pb::ContainerWindow& w : report.windows()) {
         UsageWindow window = from_proto(report.node(), w);
-        if (!window_problem(window, now_ms()).empty()) {
+        if (!window_problem(window, unix_now_ms()).empty()) {
           ++dropped;
           continue;
         }
