@@ -8,6 +8,7 @@
 #include <set>
 
 #include "embedded/controllers/api_writes.h"
+#include "embedded/controllers/conditions.h"
 #include "embedded/controllers/job_decisions.h"
 #include "embedded/controllers/loops.h"
 #include "embedded/controllers/objects.h"
@@ -31,18 +32,6 @@ JobSpecView spec_view(const bj::object& job) {
     v.active_deadline_seconds = d->as_int64();
   }
   return v;
-}
-
-bool has_true_condition(const bj::object& job, std::string_view type) {
-  const bj::value* list = find_path(job, "status.conditions");
-  if (!list || !list->is_array()) return false;
-  for (const bj::value& c : list->as_array()) {
-    if (c.is_object() && string_at(c.as_object(), "type") == type &&
-        string_at(c.as_object(), "status") == "True") {
-      return true;
-    }
-  }
-  return false;
 }
 
 // When the Job finished: the Complete or Failed condition's lastTransitionTime.
@@ -144,7 +133,7 @@ void set_completion_index(bj::object& pod, const std::string& job, std::int64_t 
 }
 
 bool is_finished(const bj::object& job) {
-  return has_true_condition(job, "Complete") || has_true_condition(job, "Failed");
+  return condition_status(job, "Complete") == "True" || condition_status(job, "Failed") == "True";
 }
 
 void add_condition(bj::object& status, const char* type, const FinishCondition& why,

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 #include <optional>
 
+#include "embedded/controllers/conditions.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::kube::embedded {
@@ -57,12 +58,9 @@ std::optional<std::string> condition_match(const bj::value& patterns, const bj::
     std::string type = string_at(p.as_object(), "type");
     std::string status = string_at(p.as_object(), "status");
     if (status.empty()) status = "True";
-    for (const bj::value& c : conditions->as_array()) {
-      if (c.is_object() && string_at(c.as_object(), "type") == type &&
-          string_at(c.as_object(), "status") == status) {
-        return "Pod " + meta_string(pod, "namespace") + "/" + meta_string(pod, "name") +
-               " has condition " + type;
-      }
+    if (condition_status(pod, type) == status) {
+      return "Pod " + meta_string(pod, "namespace") + "/" + meta_string(pod, "name") +
+             " has condition " + type;
     }
   }
   return std::nullopt;
