@@ -58,4 +58,17 @@ std::string condition_status(const bj::object& object, const std::string& type) 
   return "";
 }
 
+std::optional<JobFinished> job_finished(const bj::object& job) {
+  const bj::value* conditions = find_path(job, "status.conditions");
+  if (!conditions || !conditions->is_array()) return std::nullopt;
+  for (const bj::value& v : conditions->as_array()) {
+    if (!v.is_object() || string_at(v.as_object(), "status") != "True") continue;
+    std::string type = string_at(v.as_object(), "type");
+    if (type == "Complete" || type == "Failed") {
+      return JobFinished{type, string_at(v.as_object(), "lastTransitionTime")};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace tailor::kube::embedded

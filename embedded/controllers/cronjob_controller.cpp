@@ -8,6 +8,7 @@
 #include <set>
 
 #include "embedded/controllers/api_writes.h"
+#include "embedded/controllers/conditions.h"
 #include "embedded/controllers/cron_schedule.h"
 #include "embedded/controllers/loops.h"
 #include "embedded/controllers/objects.h"
@@ -18,17 +19,11 @@ namespace {
 
 constexpr const char* kScheduledAnnotation = "batch.kubernetes.io/cronjob-scheduled-timestamp";
 
-// "Complete" or "Failed" when the Job has finished, else "".
-std::string job_outcome(const bj::object& job) {
-  const bj::value* list = find_path(job, "status.conditions");
-  if (!list || !list->is_array()) return "";
-  for (const bj::value& c : list->as_array()) {
-    if (!c.is_object() || string_at(c.as_object(), "status") != "True") continue;
-    std::string type = string_at(c.as_object(), "type");
-    if (type == "Complete" || type == "Failed") return type;
-  }
-  return "";
-}
+// A Job the CronJob owns, with its finished condition read once per pass.
+struct OwnedJob {
+  ObjectPtr job;
+  std::optional<JobFinished> finished;
+};
 
 bj::object job_reference(const bj::object& job) {
   return {{"kind", "Job"},
@@ -81,19 +76,24 @@ class CronJobController : public WatchLoop {
     return r;
   }
 
-  void sync(const bj::object& cj, std::vector<ObjectPtr> owned) {
+  void sync(const bj::object& cj, const std::vector<ObjectPtr>& owned) {
+    std::vector<OwnedJob> live;  // not going
     std::vector<ObjectPtr> active;
     std::optional<TimePoint> last_success;
     for (const ObjectPtr& job : owned) {
       if (is_terminating(*job)) continue;
-      std::string outcome = job_outcome(*job);
-      if (outcome.empty()) active.push_back(job);
+      live.push_back({job, job_finished(*job)});
+      if (!live.back().finished) {
+        active.push_back(job);
+        continue;
+      }
       auto done = try_parse_rfc3339(string_at(*job, "status.completionTime"));
-      if (outcome == "Complete" && done && (!last_success || *done > *last_success)) {
+      if (live.back().finished->type == "Complete" && done &&
+          (!last_success || *done > *last_success)) {
         last_success = done;
       }
     }
-    remove_old_jobs(cj, owned);
+    remove_old_jobs(cj, live);
     std::optional<TimePoint> scheduled = due_activation(cj);
     if (scheduled && !suspended(cj)) {
       CronAction action = cron_action(
@@ -165,13 +165,13 @@ class CronJobController : public WatchLoop {
   }
 
   // Finished Jobs beyond successfulJobsHistoryLimit / failedJobsHistoryLimit go, oldest first.
-  void remove_old_jobs(const bj::object& cj, const std::vector<ObjectPtr>& owned) {
+  void remove_old_jobs(const bj::object& cj, const std::vector<OwnedJob>& live) {
     for (const auto& [outcome, field, fallback] :
          {std::tuple{"Complete", "spec.successfulJobsHistoryLimit", 3},
           std::tuple{"Failed", "spec.failedJobsHistoryLimit", 1}}) {
       std::vector<ObjectPtr> finished;
-      for (const ObjectPtr& job : owned) {
-        if (!is_terminating(*job) && job_outcome(*job) == outcome) finished.push_back(job);
+      for (const OwnedJob& owned : live) {
+        if (owned.finished && owned.finished->type == outcome) finished.push_back(owned.job);
       }
       auto limit = static_cast<std::size_t>(std::max<std::int64_t>(int_at(cj, field, fallback), 0));
       if (finished.size() <= limit) continue;

@@ -34,20 +34,6 @@ JobSpecView spec_view(const bj::object& job) {
   return v;
 }
 
-// When the Job finished: the Complete or Failed condition's lastTransitionTime.
-std::optional<TimePoint> finish_time(const bj::object& job) {
-  const bj::value* list = find_path(job, "status.conditions");
-  if (!list || !list->is_array()) return std::nullopt;
-  for (const bj::value& c : list->as_array()) {
-    if (!c.is_object() || string_at(c.as_object(), "status") != "True") continue;
-    std::string type = string_at(c.as_object(), "type");
-    if (type == "Complete" || type == "Failed") {
-      return try_parse_rfc3339(string_at(c.as_object(), "lastTransitionTime"));
-    }
-  }
-  return std::nullopt;
-}
-
 // Sets the Suspended condition; false when it already said so (or, resuming, when the Job was
 // never suspended: no False condition is added then).
 bool set_suspended(bj::object& status, bool suspended, const std::string& now) {
@@ -132,10 +118,6 @@ void set_completion_index(bj::object& pod, const std::string& job, std::int64_t 
   }
 }
 
-bool is_finished(const bj::object& job) {
-  return condition_status(job, "Complete") == "True" || condition_status(job, "Failed") == "True";
-}
-
 void add_condition(bj::object& status, const char* type, const FinishCondition& why,
                    const std::string& now) {
   bj::value& list = status["conditions"];
@@ -161,18 +143,19 @@ class JobController : public WatchLoop {
     for (const auto& [key, pod] : cached(pods_resource())) {
       if (auto ref = controller_of(*pod); ref && ref->kind == "Job") owned[ref->uid].push_back(pod);
     }
-    std::vector<ObjectPtr> list;
+    // Jobs not going, each with its finished condition, read once per pass.
+    std::vector<std::pair<ObjectPtr, std::optional<JobFinished>>> list;
     std::set<std::string> running;  // uids of the Jobs that still count their pods
     for (const auto& [key, job] : cached(jobs())) {
-      list.push_back(job);
-      if (!is_terminating(*job) && !is_finished(*job)) running.insert(meta_string(*job, "uid"));
+      if (is_terminating(*job)) continue;
+      list.emplace_back(job, job_finished(*job));
+      if (!list.back().second) running.insert(meta_string(*job, "uid"));
     }
     release_uncounted(owned, running);
     std::erase_if(failures_, [&](const auto& f) { return !running.contains(f.first); });
-    for (const ObjectPtr& job : list) {
-      if (is_terminating(*job)) continue;
-      if (is_finished(*job)) {
-        delete_when_expired(*job);
+    for (const auto& [job, finished] : list) {
+      if (finished) {
+        delete_when_expired(*job, *finished);
         continue;
       }
       try {
@@ -219,10 +202,11 @@ class JobController : public WatchLoop {
   }
 
   // ttlSecondsAfterFinished (the TTL-after-finished controller): the Job and, in the
-  // foreground, its pods go that long after it finished.
-  void delete_when_expired(const bj::object& job) {
+  // foreground, its pods go that long after it finished (the finished condition's
+  // lastTransitionTime).
+  void delete_when_expired(const bj::object& job, const JobFinished& condition) {
     const bj::value* ttl = find_path(job, "spec.ttlSecondsAfterFinished");
-    std::optional<TimePoint> finished = finish_time(job);
+    std::optional<TimePoint> finished = try_parse_rfc3339(condition.last_transition_time);
     if (!ttl || !ttl->is_int64() || !finished) return;
     if (system_now() < *finished + std::chrono::seconds(ttl->as_int64())) return;
     remove(jobs(), job, 0, "foregroundDeletion");
