@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "controller/kube/http/tls_sender.h"
 #include "controller/kube/http/url.h"
 
 namespace tailor::kube::http {
@@ -145,63 +146,68 @@ ServerRequest to_server_request(bhttp::request<bhttp::string_body>&& req, PeerId
   return out;
 }
 
-// An SSL stream encrypts one buffer of a sequence per call, so many small buffers (a chunk's
-// size line, a list's "," between objects) would each become a TLS record and a system call of
-// their own: for TLS a sequence is copied into one block first. A plain socket takes the
-// sequence as it is (writev).
-// `block` is the caller's scratch, reused across writes (a watch writes per event).
-template <class Buffers>
-void write_buffers(tcp::socket& socket, const Buffers& buffers, std::string& /*block*/,
-                   error_code& ec) {
-  net::write(socket, buffers, ec);
-}
-template <class Buffers>
-void write_buffers(ssl::stream<tcp::socket&>& stream, const Buffers& buffers, std::string& block,
-                   error_code& ec) {
-  block.resize(net::buffer_size(buffers));
-  net::buffer_copy(net::buffer(block), buffers);
-  net::write(stream, net::buffer(block), ec);
-}
+tcp::socket& raw_socket(tcp::socket& socket) { return socket; }
+tcp::socket& raw_socket(ssl::stream<tcp::socket&>& stream) { return stream.next_layer(); }
 
-// Blocks of this size (many TLS records each) carry a body given in pieces over TLS.
-constexpr std::size_t kTlsBlock = 256 * 1024;
 // Buffers per writev on a plain socket (the kernel's IOV_MAX is 1024).
 constexpr std::size_t kWritevBatch = 256;
 
-// A body given in pieces, written without joining it: through one reused block per kTlsBlock
-// bytes over TLS, as batches of writev on a plain socket.
-void write_body_pieces(ssl::stream<tcp::socket&>& stream,
-                       const std::vector<std::string_view>& pieces, error_code& ec) {
-  std::size_t size = 0;
-  for (std::string_view piece : pieces) size += piece.size();
-  std::string block;
-  block.reserve(std::min(size, kTlsBlock));
-  auto flush = [&] {
-    if (!block.empty()) net::write(stream, net::buffer(block), ec);
-    block.clear();
-  };
-  for (std::string_view piece : pieces) {
-    while (!piece.empty() && !ec) {
-      std::size_t n = std::min(piece.size(), kTlsBlock - block.size());
-      block.append(piece.substr(0, n));
-      piece.remove_prefix(n);
-      if (block.size() == kTlsBlock) flush();
-    }
-    if (ec) return;
+// Writes text given in pieces (a list's stored objects and the "," between them, a watch
+// chunk's size line, event and CRLF) without joining it: over TLS into the sender's blocks (an
+// SSL stream would make each piece a record and a system call of its own, a "," a 1-byte
+// record), on a plain socket as batches of writev.
+class PieceWriter {
+ public:
+  // batch: the caller's scratch, reused across writes (a watch writes per event).
+  PieceWriter(tcp::socket& socket, TlsSender* sender, std::vector<net::const_buffer>& batch)
+      : socket_(socket), sender_(sender), batch_(batch) {
+    batch_.clear();
   }
-  flush();
-}
-void write_body_pieces(tcp::socket& socket, const std::vector<std::string_view>& pieces,
-                       error_code& ec) {
-  std::vector<net::const_buffer> batch;
-  batch.reserve(kWritevBatch);
-  for (std::size_t i = 0; i < pieces.size() && !ec; i += batch.size()) {
-    batch.clear();
-    for (std::size_t j = i; j < pieces.size() && batch.size() < kWritevBatch; ++j) {
-      batch.emplace_back(pieces[j].data(), pieces[j].size());
+
+  void add(std::string_view piece) {
+    if (failed_ || piece.empty()) return;
+    if (sender_ != nullptr) {
+      failed_ = !sender_->append(piece);
+      return;
     }
-    net::write(socket, batch, ec);
+    batch_.emplace_back(piece.data(), piece.size());
+    if (batch_.size() == kWritevBatch) write_batch();
   }
+
+  // Sends what is left; false when the peer has gone.
+  bool finish() {
+    if (!failed_ && sender_ != nullptr) failed_ = !sender_->flush();
+    if (!failed_ && sender_ == nullptr) write_batch();
+    return !failed_;
+  }
+
+ private:
+  void write_batch() {
+    if (batch_.empty()) return;
+    error_code ec;
+    net::write(socket_, batch_, ec);
+    failed_ = static_cast<bool>(ec);
+    batch_.clear();
+  }
+
+  tcp::socket& socket_;
+  TlsSender* sender_;
+  std::vector<net::const_buffer>& batch_;
+  bool failed_ = false;
+};
+
+// The size line of a chunk (as Beast writes it: lowercase hex, no extensions).
+std::string_view chunk_size_line(std::size_t size, char (&text)[24]) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  char* end = text + sizeof text;
+  char* at = end;
+  *--at = '\n';
+  *--at = '\r';
+  do {
+    *--at = kHex[size % 16];
+    size /= 16;
+  } while (size != 0);
+  return {at, static_cast<std::size_t>(end - at)};
 }
 
 // The serialised header of a response whose body is written separately.
@@ -224,10 +230,11 @@ std::string header_text(bhttp::response<bhttp::empty_body>& res) {
 template <class Stream>
 class ExchangeImpl final : public Exchange {
  public:
-  ExchangeImpl(Stream& stream, int fd, StopSignal& stop, ServerRequest request, unsigned version,
-               bool keep_alive)
+  ExchangeImpl(Stream& stream, int fd, TlsSender* sender, StopSignal& stop, ServerRequest request,
+               unsigned version, bool keep_alive)
       : stream_(stream),
         fd_(fd),
+        sender_(sender),
         stop_(stop),
         request_(std::move(request)),
         version_(version),
@@ -264,14 +271,15 @@ class ExchangeImpl final : public Exchange {
     if (state_ != State::Streaming)
       throw std::logic_error("http exchange: write() before start_stream()");
     if (peer_gone_ || stop_.stopping) return false;
-    chunk_buffers_.clear();
-    for (std::string_view piece : pieces) {
-      if (!piece.empty()) chunk_buffers_.emplace_back(piece.data(), piece.size());
-    }
-    if (chunk_buffers_.empty()) return true;  // an empty chunk would end the stream
-    error_code ec;
-    write_buffers(stream_, bhttp::make_chunk(chunk_buffers_), tls_block_, ec);
-    if (ec) peer_gone_ = true;
+    std::size_t size = 0;
+    for (std::string_view piece : pieces) size += piece.size();
+    if (size == 0) return true;  // an empty chunk would end the stream
+    char size_line[24];
+    PieceWriter writer(raw_socket(stream_), sender_, chunk_buffers_);
+    writer.add(chunk_size_line(size, size_line));
+    for (std::string_view piece : pieces) writer.add(piece);
+    writer.add("\r\n");
+    if (!writer.finish()) peer_gone_ = true;
     return !peer_gone_;
   }
 
@@ -279,9 +287,9 @@ class ExchangeImpl final : public Exchange {
     if (state_ != State::Streaming) return;
     state_ = State::Done;
     if (peer_gone_) return;
-    error_code ec;
-    write_buffers(stream_, bhttp::make_chunk_last(), tls_block_, ec);
-    if (ec) peer_gone_ = true;
+    PieceWriter writer(raw_socket(stream_), sender_, chunk_buffers_);
+    writer.add("0\r\n\r\n");  // the last chunk, no trailers
+    if (!writer.finish()) peer_gone_ = true;
   }
 
   void abort() override {
@@ -333,11 +341,11 @@ class ExchangeImpl final : public Exchange {
     auto res = head<bhttp::empty_body>(response.status, response.headers);
     res.content_length(response.body.size() + response.more_body.size());
     std::string head = header_text(res);
-    std::vector<std::string_view>& pieces = response.more_body.pieces;
-    pieces.insert(pieces.begin(), {head, response.body});
-    error_code ec;
-    write_body_pieces(stream_, pieces, ec);
-    if (ec) peer_gone_ = true;
+    PieceWriter writer(raw_socket(stream_), sender_, chunk_buffers_);
+    writer.add(head);
+    writer.add(response.body);
+    for (std::string_view piece : response.more_body.pieces) writer.add(piece);
+    if (!writer.finish()) peer_gone_ = true;
   }
 
   bool over() {
@@ -348,6 +356,7 @@ class ExchangeImpl final : public Exchange {
 
   Stream& stream_;
   int fd_;
+  TlsSender* sender_;  // over TLS: how bodies given in pieces are sent
   StopSignal& stop_;
   ServerRequest request_;
   unsigned version_;
@@ -356,7 +365,6 @@ class ExchangeImpl final : public Exchange {
   bool peer_gone_ = false;
   // Scratch reused by every chunk of a stream: a watch writes one per event.
   std::vector<net::const_buffer> chunk_buffers_;
-  std::string tls_block_;
 };
 
 void send_plain_error(auto& stream, int status, std::string_view text) {
@@ -411,7 +419,7 @@ struct Server::Impl {
   void reap_finished();
   void run_connection(Connection& connection);
   template <class Stream>
-  void serve(Stream& stream, int fd, const PeerIdentity& peer);
+  void serve(Stream& stream, int fd, TlsSender* sender, const PeerIdentity& peer);
 };
 
 std::shared_ptr<ssl::context> Server::Impl::current_tls() {
@@ -485,21 +493,22 @@ void Server::Impl::run_connection(Connection& connection) {
   error_code ec;
   std::shared_ptr<ssl::context> context = current_tls();
   if (!context) {
-    serve(connection.socket, connection.fd, PeerIdentity{{}, {}, connection.id});
+    serve(connection.socket, connection.fd, nullptr, PeerIdentity{{}, {}, connection.id});
   } else {
     ssl::stream<tcp::socket&> stream(connection.socket, *context);
     stream.handshake(ssl::stream_base::server, ec);
     if (!ec) {
       PeerIdentity peer = verified_peer(stream.native_handle());
       peer.connection_id = connection.id;
-      serve(stream, connection.fd, peer);
+      TlsSender sender(stream.native_handle(), connection.fd);
+      serve(stream, connection.fd, &sender, peer);
     }
   }
   connection.socket.shutdown(tcp::socket::shutdown_both, ec);
 }
 
 template <class Stream>
-void Server::Impl::serve(Stream& stream, int fd, const PeerIdentity& peer) {
+void Server::Impl::serve(Stream& stream, int fd, TlsSender* sender, const PeerIdentity& peer) {
   boost::beast::flat_buffer buffer;
   for (;;) {
     bool buffered = buffer.size() > 0 || has_buffered_input(stream);
@@ -523,7 +532,8 @@ void Server::Impl::serve(Stream& stream, int fd, const PeerIdentity& peer) {
       send_plain_error(stream, 400, std::string("bad request: ") + e.what());
       return;
     }
-    ExchangeImpl<Stream> exchange(stream, fd, stop, std::move(request), version, keep_alive);
+    ExchangeImpl<Stream> exchange(stream, fd, sender, stop, std::move(request), version,
+                                  keep_alive);
     try {
       handler(exchange);
     } catch (const std::exception& e) {

@@ -12,6 +12,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <future>
+#include <optional>
 #include <thread>
 
 #include "controller/kube/http/tls_certs.h"
@@ -48,6 +49,58 @@ struct PlainClient {
 };
 
 ServerOptions plain_options() { return ServerOptions{}; }
+
+// What the pieces of pieces_handler's answers join to.
+std::string numbered_items(int count) {
+  std::string text;
+  for (int i = 0; i < count; ++i) text += (i == 0 ? "" : ",") + std::to_string(i);
+  return text;
+}
+
+// Answers given in pieces, as a list is: "/list" a body of `count` numbers and the ","
+// between them, each piece separate (more than a TLS block and a writev batch); "/watch" chunks
+// of several pieces, one of 300 KiB; anything else a plain "ok".
+Handler pieces_handler(int count) {
+  return [count](Exchange& ex) {
+    const std::string& path = ex.request().path;
+    if (path == "/list") {
+      auto numbers = std::make_shared<std::vector<std::string>>();
+      for (int i = 0; i < count; ++i) numbers->push_back(std::to_string(i));
+      ServerResponse response{200, {{"Content-Type", "text/plain"}}, "["};
+      for (const std::string& number : *numbers) {
+        if (&number != &numbers->front()) response.more_body.pieces.emplace_back(",");
+        response.more_body.pieces.emplace_back(number);
+      }
+      response.more_body.pieces.emplace_back("]");
+      response.more_body.owner = numbers;
+      ex.respond(std::move(response));
+    } else if (path == "/watch") {
+      ex.start_stream(200, {});
+      std::string_view event[] = {"{\"type\":", "\"ADDED\"", "}\n"};
+      EXPECT_TRUE(ex.write_pieces(event));
+      EXPECT_TRUE(ex.write(std::string(300 * 1024, 'x') + "\n"));
+      EXPECT_TRUE(ex.write_pieces(event));
+      ex.finish();
+    } else {
+      ex.respond({200, {}, "ok"});
+    }
+  };
+}
+
+// The list, a watch and a small answer, one after another on one connection.
+template <class Stream>
+void expect_pieces_answers(Stream& stream, int count) {
+  Response list = round_trip(stream, bhttp::verb::get, "/list");
+  EXPECT_EQ(list.result_int(), 200);
+  EXPECT_EQ(list[bhttp::field::content_length], std::to_string(list.body().size()));
+  EXPECT_EQ(list.body(), "[" + numbered_items(count) + "]");
+  EXPECT_TRUE(list.keep_alive());
+  Response watch = round_trip(stream, bhttp::verb::get, "/watch");
+  EXPECT_TRUE(watch.chunked());
+  std::string event = "{\"type\":\"ADDED\"}\n";
+  EXPECT_EQ(watch.body(), event + std::string(300 * 1024, 'x') + "\n" + event);
+  EXPECT_EQ(round_trip(stream, bhttp::verb::get, "/").body(), "ok");
+}
 
 TEST(HttpServer, AnswersAndKeepsConnectionAlive) {
   Server server(plain_options(), [](Exchange& ex) {
@@ -89,6 +142,13 @@ TEST(HttpServer, StreamsChunks) {
   Response res = round_trip(client.socket, bhttp::verb::get, "/watch");
   EXPECT_TRUE(res.chunked());
   EXPECT_EQ(res.body(), "{\"a\":1}\n{\"b\":2}\n");
+}
+
+TEST(HttpServer, SendsBodiesGivenInPieces) {
+  Server server(plain_options(), pieces_handler(100000));
+  server.start();
+  PlainClient client(server.port());
+  expect_pieces_answers(client.socket, 100000);
 }
 
 TEST(HttpServer, HandlerExceptionsAndMissingAnswersBecome500) {
@@ -201,32 +261,46 @@ class TlsServerTest : public ::testing::Test {
   }
 
   void start(bool require_client_cert, bool verify_client_in_handler = false) {
-    ServerOptions options;
-    options.tls = TlsServerConfig{server_cert_->cert_pem, server_cert_->key_pem, ca_->cert_pem,
-                                  require_client_cert, verify_client_in_handler};
-    server_ = std::make_unique<Server>(options, [](Exchange& ex) {
+    start_with(require_client_cert, verify_client_in_handler, [](Exchange& ex) {
       std::string who = ex.request().peer_common_name;
       for (const auto& org : ex.request().peer_organizations) who += "|" + org;
       ex.respond({200, {}, who});
     });
+  }
+
+  void start_with(bool require_client_cert, bool verify_client_in_handler, Handler handler) {
+    ServerOptions options;
+    options.tls = TlsServerConfig{server_cert_->cert_pem, server_cert_->key_pem, ca_->cert_pem,
+                                  require_client_cert, verify_client_in_handler};
+    server_ = std::make_unique<Server>(options, std::move(handler));
     server_->start();
   }
 
-  // GET / over TLS, verifying the server against ca_, presenting `client` if given.
-  Response get(const CertificateAndKey* client) {
+  // A TLS client connection, verifying the server against ca_, presenting `client` if given.
+  struct TlsClient {
     net::io_context io;
-    ssl::context ctx(ssl::context::tls_client);
-    ctx.add_certificate_authority(net::buffer(ca_->cert_pem));
-    ctx.set_verify_mode(ssl::verify_peer);
+    ssl::context ctx{ssl::context::tls_client};
+    std::optional<ssl::stream<tcp::socket>> stream;
+  };
+  void connect(TlsClient& c, const CertificateAndKey* client) {
+    c.ctx.add_certificate_authority(net::buffer(ca_->cert_pem));
+    c.ctx.set_verify_mode(ssl::verify_peer);
     if (client != nullptr) {
-      ctx.use_certificate_chain(net::buffer(client->cert_pem));
-      ctx.use_private_key(net::buffer(client->key_pem), ssl::context::pem);
+      c.ctx.use_certificate_chain(net::buffer(client->cert_pem));
+      c.ctx.use_private_key(net::buffer(client->key_pem), ssl::context::pem);
     }
-    ssl::stream<tcp::socket> stream(io, ctx);
-    stream.set_verify_callback(ssl::host_name_verification("127.0.0.1"));
-    stream.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->port()));
-    stream.handshake(ssl::stream_base::client);
-    return round_trip(stream, bhttp::verb::get, "/");
+    c.stream.emplace(c.io, c.ctx);
+    c.stream->set_verify_callback(ssl::host_name_verification("127.0.0.1"));
+    c.stream->next_layer().connect(
+        tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->port()));
+    c.stream->handshake(ssl::stream_base::client);
+  }
+
+  // GET / over TLS.
+  Response get(const CertificateAndKey* client) {
+    TlsClient c;
+    connect(c, client);
+    return round_trip(*c.stream, bhttp::verb::get, "/");
   }
 
   static CertificateAndKey* ca_;
@@ -245,6 +319,37 @@ TEST_F(TlsServerTest, ExposesTheVerifiedClientIdentity) {
   Response res = get(&client);
   EXPECT_EQ(res.result_int(), 200);
   EXPECT_EQ(res.body(), "system:node:n1|system:nodes|tailor");
+}
+
+TEST_F(TlsServerTest, SendsBodiesGivenInPieces) {
+  start_with(true, false, pieces_handler(100000));
+  auto client = make_client_certificate(*ca_, "alice", {"devs"});
+  TlsClient c;
+  connect(c, &client);
+  expect_pieces_answers(*c.stream, 100000);
+}
+
+// A client that goes away in the middle of a large body: the handler's writes fail, the
+// exchange is closed, and the handler returns.
+TEST_F(TlsServerTest, WritesFailOnceThePeerHasGone) {
+  std::promise<bool> closed;
+  std::promise<void> streaming;
+  start_with(false, false, [&](Exchange& ex) {
+    ex.start_stream(200, {});
+    streaming.set_value();
+    std::string chunk(1 << 20, 'x');
+    while (ex.write(chunk)) {
+    }
+    closed.set_value(ex.closed());
+  });
+  {
+    TlsClient c;
+    connect(c, nullptr);
+    bhttp::request<bhttp::empty_body> req(bhttp::verb::get, "/watch", 11);
+    bhttp::write(*c.stream, req);
+    streaming.get_future().wait();
+  }  // the client disconnects without reading
+  EXPECT_TRUE(closed.get_future().get());
 }
 
 TEST_F(TlsServerTest, RejectsAMissingClientCertificateWhenRequired) {
