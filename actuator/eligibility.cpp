@@ -29,16 +29,19 @@ bool is_mirror_pod(const kube::ObjectMeta& meta) {
 }
 
 Eligibility eligibility(const kube::Pod& pod, policy::UpdateMode mode) {
-  if (is_mirror_pod(pod.metadata))
-    return {false, false, "static (mirror) pod: owned by its kubelet"};
-  if (!pod.metadata.deletion_timestamp.empty()) return {false, false, "pod is being deleted"};
-  if (pod.status.phase != "Running") return {false, false, "pod is not running"};
+  return eligibility(pod_facts(pod), mode);
+}
+
+Eligibility eligibility(const PodFacts& pod, policy::UpdateMode mode) {
+  if (pod.mirror) return {false, false, "static (mirror) pod: owned by its kubelet"};
+  if (pod.deleting) return {false, false, "pod is being deleted"};
+  if (pod.phase != "Running") return {false, false, "pod is not running"};
   Eligibility out = by_mode(mode);
   if (!out.in_place) return out;
-  if (pod.spec.os_name == "windows") {
+  if (pod.spec->windows) {
     out.in_place = false;
     out.reason = "Windows pod: in-place resize is not supported on Windows";
-  } else if (pod.spec.resources) {
+  } else if (pod.spec->resources) {
     out.in_place = false;
     out.reason = "pod-level resources: containers are not resized in place";
   }

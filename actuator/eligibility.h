@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "actuator/pod_facts.h"
 #include "controller/kube/model/pod.h"
 #include "controller/policy/effective.h"
 
@@ -17,6 +18,7 @@ struct Eligibility {
 
 // Static/mirror pods: neither (the kubelet owns them). Windows pods and pods with pod-level
 // resources: never in place. Pods not running, or being deleted: neither.
+Eligibility eligibility(const PodFacts& pod, policy::UpdateMode mode);
 Eligibility eligibility(const kube::Pod& pod, policy::UpdateMode mode);
 
 // The annotation the kubelet puts on the API's copy of a static pod.

@@ -33,14 +33,14 @@ bool same(const kube::ResourceList& want, const kube::ResourceList& have) {
 }
 
 // Whether the runtime reports what the spec asks, for every container that reports at all.
-bool actual_matches_desired(const kube::Pod& pod) {
+bool actual_matches_desired(const PodFacts& pod) {
   bool any = false;
-  for (const auto& c : pod.spec.containers) {
-    const kube::ContainerStatus* status = kube::find_container_status(pod.status, c.name);
-    if (!status || !status->resources) continue;
+  for (const auto& c : pod.containers()) {
+    const ContainerStatusFacts* status = pod.find_status(c.name);
+    if (!status || !status->actual) continue;
     any = true;
-    if (!same(c.resources.requests, status->resources->requests) ||
-        !same(c.resources.limits, status->resources->limits)) {
+    if (!same(c.resources.requests, status->actual->requests) ||
+        !same(c.resources.limits, status->actual->limits)) {
       return false;
     }
   }
@@ -114,24 +114,24 @@ bool is_memory_below_usage(std::string_view message) {
          message.find("below current usage") != std::string_view::npos;
 }
 
-ObservedResize observe_resize(const kube::Pod& pod) {
-  std::int64_t generation = pod.metadata.generation;
-  const kube::PodCondition* pending = kube::find_condition(pod.status, kube::kPodResizePending);
+ObservedResize observe_resize(const kube::Pod& pod) { return observe_resize(pod_facts(pod)); }
+
+ObservedResize observe_resize(const PodFacts& pod) {
+  std::int64_t generation = pod.generation;
+  const kube::PodCondition* pending = pod.find_condition(kube::kPodResizePending);
   if (pending && pending->status == "True") {
     if (about_older_resize(*pending, generation)) return {ResizeStatus::Proposed, ""};
     ResizeStatus s =
         pending->reason == "Infeasible" ? ResizeStatus::Infeasible : ResizeStatus::Deferred;
     return {s, pending->message};
   }
-  const kube::PodCondition* in_progress =
-      kube::find_condition(pod.status, kube::kPodResizeInProgress);
+  const kube::PodCondition* in_progress = pod.find_condition(kube::kPodResizeInProgress);
   if (in_progress && in_progress->status == "True") {
     if (in_progress->reason == "Error") return {ResizeStatus::Error, in_progress->message};
     return {ResizeStatus::InProgress, in_progress->message};
   }
-  if (!pod.status.resize.empty()) return from_legacy(pod.status.resize);
-  if (pod.status.observed_generation != 0 && generation != 0 &&
-      pod.status.observed_generation < generation) {
+  if (!pod.legacy_resize.empty()) return from_legacy(pod.legacy_resize);
+  if (pod.observed_generation != 0 && generation != 0 && pod.observed_generation < generation) {
     return {ResizeStatus::Proposed, ""};
   }
   return {actual_matches_desired(pod) ? ResizeStatus::Done : ResizeStatus::None, ""};
@@ -139,11 +139,15 @@ ObservedResize observe_resize(const kube::Pod& pod) {
 
 Decision track(ResizeState& state, const kube::Pod& pod, policy::UpdateMode mode,
                const Timeouts& timeouts, kube::TimePoint now) {
-  if (state.generation != 0 && pod.metadata.generation > state.generation) {
+  return track(state, pod_facts(pod), mode, timeouts, now);
+}
+
+Decision track(ResizeState& state, const PodFacts& pod, policy::UpdateMode mode,
+               const Timeouts& timeouts, kube::TimePoint now) {
+  if (state.generation != 0 && pod.generation > state.generation) {
     return {Action::Done,
             "superseded: the pod changed since this resize (generation " +
-                std::to_string(state.generation) + " -> " +
-                std::to_string(pod.metadata.generation) + ")",
+                std::to_string(state.generation) + " -> " + std::to_string(pod.generation) + ")",
             std::nullopt};
   }
   ObservedResize seen = observe_resize(pod);

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "actuator/pod_facts.h"
 #include "controller/kube/model/pod.h"
 #include "controller/kube/model/time.h"
 #include "controller/policy/effective.h"
@@ -36,6 +37,7 @@ struct ObservedResize {
 
 // Conditions whose observedGeneration is older than metadata.generation speak of an earlier
 // resize: the latest one is then Proposed.
+ObservedResize observe_resize(const PodFacts& pod);
 ObservedResize observe_resize(const kube::Pod& pod);
 
 // "memory limit (N) below current usage (M)": the kubelet keeps retrying; recreating would not
@@ -77,6 +79,8 @@ struct Timeouts {
 // generation moved past the tracked resize was changed since (by someone else, or a new resize
 // not recorded here): the state is done with, and the pod is judged afresh.
 // InPlace mode never recreates: what would recreate waits or retries later instead.
+Decision track(ResizeState& state, const PodFacts& pod, policy::UpdateMode mode,
+               const Timeouts& timeouts, kube::TimePoint now);
 Decision track(ResizeState& state, const kube::Pod& pod, policy::UpdateMode mode,
                const Timeouts& timeouts, kube::TimePoint now);
 

@@ -1,6 +1,7 @@
 #include "actuator/pod_decision.h"
 
 #include "actuator/eligibility.h"
+#include "actuator/pod_facts.h"
 #include "controller/kube/model/pod_resources.h"
 
 namespace tailor::actuator {
@@ -11,8 +12,8 @@ ResizePlan plan_for(const PodInputs& in) {
                                      in.largest_allocatable, in.hpa_resources, false});
 }
 
-kube::ResourceList planned_totals(const kube::Pod& pod, const ResizePlan& plan) {
-  kube::Pod resized = pod;
+kube::ResourceList planned_totals(const PodFacts& pod, const ResizePlan& plan) {
+  kube::Pod resized = sizing_pod(*pod.spec);
   for (const auto& change : plan.changes) {
     for (auto& c : resized.spec.containers) {
       if (c.name == change.name) c.resources = change.after;

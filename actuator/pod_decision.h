@@ -18,7 +18,7 @@
 namespace tailor::actuator {
 
 struct PodInputs {
-  const kube::Pod* pod = nullptr;
+  const PodFacts* pod = nullptr;
   const policy::EffectivePolicy* policy = nullptr;
   std::vector<policy::RecommendedContainerResources> recommendations{};  // capped
   const LimitRangeItem* limit_range = nullptr;

@@ -27,17 +27,6 @@ bool outside(const Quantity& request, const policy::RecommendedContainerResource
   return (lower && request < *lower) || (upper && !upper->is_zero() && request > *upper);
 }
 
-std::optional<kube::TimePoint> oom_time(const kube::ContainerStatus& status) {
-  const auto& terminated = status.last_state.terminated;
-  if (!terminated || terminated->reason != "OOMKilled") return std::nullopt;
-  return kube::try_parse_rfc3339(terminated->finished_at);
-}
-
-std::optional<kube::TimePoint> started(const kube::Pod& pod) {
-  if (auto t = kube::try_parse_rfc3339(pod.status.start_time)) return t;
-  return kube::try_parse_rfc3339(pod.metadata.creation_timestamp);
-}
-
 struct Totals {
   Quantity request, target;
 };
@@ -59,17 +48,18 @@ std::string_view to_string(UpdateReason reason) {
 }
 
 UpdatePriority update_priority(const UpdateInputs& in, const UpdateRule& rule) {
+  const PodFacts pod = pod_facts(*in.pod);
   return update_priority_view(
-      UpdateView{in.pod, in.policy, in.recommendations, in.hpa_resources, in.now, in.last_change},
+      UpdateView{&pod, in.policy, in.recommendations, in.hpa_resources, in.now, in.last_change},
       rule);
 }
 
 UpdatePriority update_priority_view(const UpdateView& in, const UpdateRule& rule) {
   UpdatePriority out;
-  auto since = in.last_change ? in.last_change : started(*in.pod);
+  auto since = in.last_change ? in.last_change : in.pod->started;
   Totals totals[2];
   bool oom = false;
-  for (const kube::Container& c : in.pod->spec.containers) {
+  for (const kube::Container& c : in.pod->containers()) {
     auto policy = policy::container_policy_for(*in.policy, c.name);
     const auto* rec = find_recommendation(in, c.name);
     if (!rec) continue;
@@ -87,8 +77,8 @@ UpdatePriority update_priority_view(const UpdateView& in, const UpdateRule& rule
       if (*target > request) out.scale_up = true;
       if (outside(request, *rec, resource)) out.outside_bounds = true;
       if (resource == kube::kResourceMemory && *target > request) {
-        const kube::ContainerStatus* status = kube::find_container_status(in.pod->status, c.name);
-        auto killed = status ? oom_time(*status) : std::nullopt;
+        const ContainerStatusFacts* status = in.pod->find_status(c.name);
+        auto killed = status ? status->oom_killed_at : std::nullopt;
         if (killed && (!since || *killed >= *since)) oom = true;
       }
     }

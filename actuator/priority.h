@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "actuator/pod_facts.h"
 #include "controller/kube/model/pod.h"
 #include "controller/kube/model/time.h"
 #include "controller/policy/effective.h"
@@ -49,7 +50,7 @@ struct UpdateInputs {
 // and copying its recommendations (four resource lists a container) into UpdateInputs allocated
 // for every one of the 100,000 pods of a pass.
 struct UpdateView {
-  const kube::Pod* pod;
+  const PodFacts* pod;
   const policy::EffectivePolicy* policy;
   const std::vector<policy::RecommendedContainerResources>& recommendations;
   const std::vector<std::string>& hpa_resources;

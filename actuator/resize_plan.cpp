@@ -50,29 +50,6 @@ std::vector<Slot> set_targets(const ResizeView& in, kube::PodSpec& spec) {
   return slots;
 }
 
-// What sizing reads of a pod, and nothing else: container names and resources, the init
-// containers' restartPolicy (sidecars count in the pod's total), pod-level resources and
-// overhead — all that pod_requests and compute_pod_qos look at. The pass plans every pod its
-// update rule wants changed; copying the whole pod (metadata included) for each made up half
-// of the plan's time.
-kube::Pod sizing_copy(const kube::Pod& pod) {
-  auto resources_of = [](const std::vector<kube::Container>& containers) {
-    std::vector<kube::Container> out(containers.size());
-    for (std::size_t i = 0; i < containers.size(); ++i) {
-      out[i].name = containers[i].name;
-      out[i].resources = containers[i].resources;
-      out[i].restart_policy = containers[i].restart_policy;
-    }
-    return out;
-  };
-  kube::Pod out;
-  out.spec.containers = resources_of(pod.spec.containers);
-  out.spec.init_containers = resources_of(pod.spec.init_containers);
-  out.spec.overhead = pod.spec.overhead;
-  out.spec.resources = pod.spec.resources;
-  return out;
-}
-
 bool knows_allocatable(const ResizeView& in) {
   return std::any_of(std::begin(kControlled), std::end(kControlled), [&](std::string_view r) {
     return kube::find_resource(in.largest_allocatable, r) != nullptr;
@@ -98,7 +75,7 @@ void fit_node(const ResizeView& in, const ResourceList& requests, kube::PodSpec&
   for (const Slot& s : slots) {
     if (s.resource != resource) continue;
     kube::Container& c = spec.containers[s.container];
-    const kube::Container& old = in.pod->spec.containers[s.container];
+    const kube::Container& old = in.pod->containers()[s.container];
     Quantity& request = c.resources.requests.at(resource);
     auto scaled =
         room.sign() > 0 ? scale_proportionally(resource, request, room, controlled) : std::nullopt;
@@ -157,7 +134,7 @@ void set_limits(const ResizeView& in, kube::PodSpec& spec, const std::vector<Slo
                 std::vector<std::string>& notes) {
   for (const Slot& s : slots) {
     kube::Container& c = spec.containers[s.container];
-    const auto& old = in.pod->spec.containers[s.container].resources;
+    const auto& old = in.pod->containers()[s.container].resources;
     auto request = c.resources.requests.find(s.resource);
     if (request == c.resources.requests.end()) continue;
     auto limit = c.resources.limits.find(s.resource);
@@ -245,13 +222,14 @@ kube::ResizePatch ResizePlan::patch() const {
 }
 
 ResizePlan plan_resize(const ResizeInputs& in) {
-  return plan_resize_view(ResizeView{in.pod, in.policy, in.recommendations, in.limit_range,
+  const PodFacts pod = pod_facts(*in.pod);
+  return plan_resize_view(ResizeView{&pod, in.policy, in.recommendations, in.limit_range,
                                      in.largest_allocatable, in.hpa_resources, in.at_creation});
 }
 
 ResizePlan plan_resize_view(const ResizeView& in) {
   ResizePlan plan;
-  kube::Pod sized = sizing_copy(*in.pod);
+  kube::Pod sized = sizing_pod(*in.pod->spec);
   kube::PodSpec& spec = sized.spec;
   std::vector<Slot> slots = set_targets(in, spec);
   if (knows_allocatable(in)) {
@@ -262,7 +240,7 @@ ResizePlan plan_resize_view(const ResizeView& in) {
   }
   set_limits(in, spec, slots, plan.notes);
   for (std::size_t i = 0; i < spec.containers.size(); ++i) {
-    const auto& before = in.pod->spec.containers[i].resources;
+    const auto& before = in.pod->containers()[i].resources;
     const auto& after = spec.containers[i].resources;
     if (!same_controlled(before, after)) {
       plan.changes.push_back(ContainerChange{spec.containers[i].name, before, after});
@@ -270,7 +248,10 @@ ResizePlan plan_resize_view(const ResizeView& in) {
   }
   // A plan that changes nothing cannot change the QoS class: skip computing it.
   if (in.at_creation || plan.changes.empty()) return plan;
-  kube::QosClass current = kube::pod_qos(*in.pod);
+  // As kube::pod_qos: the class the API stored, else computed from the spec.
+  kube::QosClass current = in.pod->qos_class
+                               ? *in.pod->qos_class
+                               : kube::compute_pod_qos(sizing_pod(*in.pod->spec).spec);
   kube::QosClass resized = kube::compute_pod_qos(spec);
   if (resized != current) {
     plan.blocked =

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "actuator/caps.h"
+#include "actuator/pod_facts.h"
 #include "controller/kube/model/encode.h"
 #include "controller/kube/model/pod.h"
 #include "controller/policy/effective.h"
@@ -53,7 +54,7 @@ struct ResizePlan {
 // The same inputs, the lists borrowed from the caller (decide() holds them already for the pod:
 // no copy of its recommendations per plan).
 struct ResizeView {
-  const kube::Pod* pod;
+  const PodFacts* pod;
   const policy::EffectivePolicy* policy;
   const std::vector<policy::RecommendedContainerResources>& recommendations;
   const LimitRangeItem* limit_range;

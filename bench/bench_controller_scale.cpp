@@ -271,16 +271,16 @@ std::size_t feed_round(controller::Controller& c, std::int64_t end_ms, int round
   std::size_t windows = 0;
   for (const auto& pod : snapshot.pods) {
     int k = 0;
-    for (const kube::Container& container : pod->spec.containers) {
+    for (const kube::Container& container : pod->containers()) {
       double cpu = 0.1, memory = 64.0 * 1024 * 1024;
       const kube::ResourceList& requests = container.resources.requests;
       if (requests.contains("cpu")) cpu = requests.at("cpu").as_double();
       if (requests.contains("memory")) memory = requests.at("memory").as_double();
       double f = 0.3 + 0.1 * ((k + round) % 11);
-      c.on_usage({.node = pod->spec.node_name,
-                  .ns = pod->metadata.namespace_,
-                  .pod = pod->metadata.name,
-                  .pod_uid = pod->metadata.uid,
+      // No node: the controller does not read it (its pods do not keep their node name).
+      c.on_usage({.ns = pod->namespace_(),
+                  .pod = pod->name,
+                  .pod_uid = pod->uid,
                   .container = container.name,
                   .start_unix_ms = end_ms - 15000,
                   .end_unix_ms = end_ms,

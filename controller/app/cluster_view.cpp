@@ -5,8 +5,8 @@
 
 #include "actuator/decode_inputs.h"
 #include "actuator/eligibility.h"
+#include "controller/app/compact_pod.h"
 #include "controller/app/hpa_view.h"
-#include "controller/app/lean_pod.h"
 #include "controller/kube/client/informer.h"
 #include "controller/kube/client/list_watch.h"
 #include "controller/kube/model/decode.h"
@@ -99,7 +99,8 @@ PolicyObject policy_object(const policy::Decoded<T>& d, policy::PolicyApi api) {
 struct ClusterView::Impl {
   kube::RestClient& client;
   ClusterViewOptions options;
-  Informer<kube::Pod> pods;
+  PodInterner interner;  // before the pod informer, whose decoding uses it
+  Informer<actuator::PodFacts> pods;
   Informer<kube::Node> nodes;
   Informer<policy::Decoded<policy::VerticalScalingPolicy>> vsps;
   std::unique_ptr<Informer<policy::Decoded<policy::VerticalPodAutoscaler>>> vpas;
@@ -113,7 +114,8 @@ struct ClusterView::Impl {
         options(std::move(o)),
         pods(
             std::make_shared<RestListerWatcher>(c, kube::resources::kPods),
-            [](std::string_view j) { return lean_pod(kube::decode<kube::Pod>(j)); }, named("pods")),
+            [this](std::string_view j) { return interner.compact(kube::decode<kube::Pod>(j)); },
+            named("pods")),
         nodes(
             std::make_shared<RestListerWatcher>(c, kube::resources::kNodes),
             [](std::string_view j) { return kube::decode<kube::Node>(j); }, named("nodes")),
@@ -247,8 +249,8 @@ std::optional<actuator::LimitRangeItem> ClusterView::limit_range(const std::stri
   return actuator::container_limit_range(items);
 }
 
-std::shared_ptr<const kube::Pod> ClusterView::pod(const std::string& ns,
-                                                  const std::string& name) const {
+std::shared_ptr<const actuator::PodFacts> ClusterView::pod(const std::string& ns,
+                                                           const std::string& name) const {
   return impl_->pods.store().get(ns, name);
 }
 

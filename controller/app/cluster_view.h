@@ -43,7 +43,8 @@ class ClusterView {
   std::optional<PolicyObject> policy_for(const kube::Pod& pod) const;
   // The namespace's LimitRange items merged as VPA does; nullopt when none.
   std::optional<actuator::LimitRangeItem> limit_range(const std::string& ns) const;
-  std::shared_ptr<const kube::Pod> pod(const std::string& ns, const std::string& name) const;
+  std::shared_ptr<const actuator::PodFacts> pod(const std::string& ns,
+                                                const std::string& name) const;
   // Per resource, the most any node has allocatable (for the webhook: a pod no node can hold
   // is never proposed).
   kube::ResourceList largest_allocatable() const;

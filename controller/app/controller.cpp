@@ -51,13 +51,6 @@ kube::ObjectReference pod_ref(const PodAction& a) {
   return {.kind = "Pod", .namespace_ = a.ns, .name = a.name, .uid = a.uid, .api_version = "v1"};
 }
 
-const kube::Container* find_container(const kube::Pod& pod, const std::string& name) {
-  for (const kube::Container& c : pod.spec.containers) {
-    if (c.name == name) return &c;
-  }
-  return nullptr;
-}
-
 std::string state_json(const TrackedState& s) {
   std::vector<actuator::ResizeState> resizes;
   for (const auto& [uid, r] : s.resizes) resizes.push_back(r);
@@ -453,7 +446,7 @@ void Controller::on_usage(const usage::UsageWindow& w) {
   recommender::Resources request;
   double limit = 0;
   if (auto pod = impl_->view.pod(w.ns, w.pod)) {
-    if (const kube::Container* c = find_container(*pod, w.container)) {
+    if (const kube::Container* c = pod->find_container(w.container)) {
       request = to_resources(c->resources.requests);
       limit = to_resources(c->resources.limits).memory_bytes;
     }
@@ -486,14 +479,15 @@ webhook::AdmissionResponse Controller::admit(const webhook::AdmissionRequest& re
   auto now = kube::TimePoint(std::chrono::system_clock::now());
   auto recs = policy_recommendations(*p->effective, p->key, impl_->models, now);
   std::optional<actuator::LimitRangeItem> lr = impl_->view.limit_range(pod.metadata.namespace_);
-  actuator::ResizePlan plan = actuator::plan_resize(
-      {.pod = &pod,
-       .policy = &*p->effective,
-       .recommendations = capped_for_pod(pod, *p->effective, recs, lr ? &*lr : nullptr),
-       .limit_range = lr ? &*lr : nullptr,
-       .largest_allocatable = impl_->view.largest_allocatable(),
-       .hpa_resources = impl_->view.hpa_resources(pod),
-       .at_creation = true});
+  actuator::ResizePlan plan =
+      actuator::plan_resize({.pod = &pod,
+                             .policy = &*p->effective,
+                             .recommendations = capped_for_pod(pod.spec.containers, *p->effective,
+                                                               recs, lr ? &*lr : nullptr),
+                             .limit_range = lr ? &*lr : nullptr,
+                             .largest_allocatable = impl_->view.largest_allocatable(),
+                             .hpa_resources = impl_->view.hpa_resources(pod),
+                             .at_creation = true});
   if (plan.empty()) return out;
   std::vector<webhook::ContainerResources> set;
   for (const actuator::ContainerChange& c : plan.changes) {

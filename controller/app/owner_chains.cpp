@@ -46,13 +46,13 @@ const OwnerChain& OwnerChains::walk(const kube::ObjectMeta& pod,
   return own_.emplace_back(chain_from(pod.namespace_, controller, lookup_));
 }
 
-const OwnerChain& OwnerChains::of(const kube::ObjectMeta& pod) {
+const OwnerChain& OwnerChains::of(const kube::ObjectMeta& pod, std::string_view uid) {
   const kube::OwnerReference* controller = kube::controller_of(pod);
   if (!controller) return none_;
   const OwnerChain& shared = walk(pod, *controller);
-  if (pod.uid.empty()) return shared;
+  if (uid.empty()) return shared;
   auto self = std::find_if(shared.chain.begin(), shared.chain.end(),
-                           [&](const policy::WorkloadRef& w) { return w.uid == pod.uid; });
+                           [&](const policy::WorkloadRef& w) { return w.uid == uid; });
   if (self == shared.chain.end()) return shared;
   OwnerChain& cut = own_.emplace_back();
   cut.chain.assign(shared.chain.begin(), self);

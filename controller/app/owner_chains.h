@@ -25,7 +25,9 @@ class OwnerChains {
  public:
   explicit OwnerChains(const policy::OwnerLookup& lookup) : lookup_(lookup) {}
   // The pod's chain; the reference stays valid for this object's life.
-  const OwnerChain& of(const kube::ObjectMeta& pod);
+  const OwnerChain& of(const kube::ObjectMeta& pod) { return of(pod, pod.uid); }
+  // The same for metadata without the pod's own uid (shared by the replicas of a template).
+  const OwnerChain& of(const kube::ObjectMeta& pod, std::string_view uid);
 
  private:
   const OwnerChain& walk(const kube::ObjectMeta& pod, const kube::OwnerReference& controller);

@@ -16,14 +16,9 @@ namespace {
 using policy::EffectivePolicy;
 using policy::PolicyStatus;
 
-std::string pod_key(const kube::Pod& pod) {
-  return pod.metadata.namespace_ + "/" + pod.metadata.name;
-}
+std::string pod_key(const actuator::PodFacts& pod) { return pod.namespace_() + "/" + pod.name; }
 
-bool ready(const kube::Pod& pod) {
-  const kube::PodCondition* c = kube::find_condition(pod.status, "Ready");
-  return pod.status.phase == "Running" && c && c->status == "True";
-}
+bool ready(const actuator::PodFacts& pod) { return pod.phase == "Running" && pod.ready_condition; }
 
 // Each namespace's LimitRange items merged once per pass, not once per pod.
 std::map<std::string, actuator::LimitRangeItem, std::less<>> merged_limit_ranges(
@@ -53,8 +48,8 @@ PolicyStatus next_status(const PolicyObject& p, const recommendation::ModelRegis
   return s;
 }
 
-kube::ResourceList totals_after(const kube::Pod& pod, const actuator::ResizePlan& plan) {
-  kube::Pod after = pod;
+kube::ResourceList totals_after(const actuator::PodFacts& pod, const actuator::ResizePlan& plan) {
+  kube::Pod after = actuator::sizing_pod(*pod.spec);
   for (const actuator::ContainerChange& change : plan.changes) {
     for (kube::Container& c : after.spec.containers) {
       if (c.name == change.name) c.resources = change.after;
@@ -68,11 +63,11 @@ kube::ResourceList totals_after(const kube::Pod& pod, const actuator::ResizePlan
 // The policy's recommendations capped for each of the pod's containers (with the namespace's
 // LimitRange); containers without one are left out.
 std::vector<policy::RecommendedContainerResources> capped_for_pod(
-    const kube::Pod& pod, const EffectivePolicy& policy,
+    const std::vector<kube::Container>& containers, const EffectivePolicy& policy,
     const std::vector<policy::RecommendedContainerResources>& recs,
     const actuator::LimitRangeItem* limit_range) {
   std::vector<policy::RecommendedContainerResources> out;
-  for (const kube::Container& c : pod.spec.containers) {
+  for (const kube::Container& c : containers) {
     auto it = std::find_if(recs.begin(), recs.end(),
                            [&](const auto& r) { return r.container_name == c.name; });
     if (it == recs.end()) continue;
@@ -124,8 +119,8 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
   std::vector<policy::PodRef> refs;
   refs.reserve(in.pods.size());
   for (const auto& pod : in.pods) {
-    chain_of_pod.push_back(&chains.of(pod->metadata));
-    refs.push_back({&pod->metadata, chain_of_pod.back()->chain});
+    chain_of_pod.push_back(&chains.of(*pod->shared_meta, pod->uid));
+    refs.push_back({pod->shared_meta.get(), chain_of_pod.back()->chain});
   }
   policy::Assignment assignment = policy::assign_policies(refs, active);
 
@@ -170,25 +165,26 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
   };
   std::vector<Pending> pending;
   const auto limit_ranges = merged_limit_ranges(in);
-  auto limit_range_of = [&](const kube::Pod& pod) -> const actuator::LimitRangeItem* {
-    auto it = limit_ranges.find(pod.metadata.namespace_);
+  auto limit_range_of = [&](const actuator::PodFacts& pod) -> const actuator::LimitRangeItem* {
+    auto it = limit_ranges.find(pod.namespace_());
     return it == limit_ranges.end() ? nullptr : &it->second;
   };
   auto inputs = [&](std::size_t i, std::size_t pi, std::optional<kube::TimePoint> last,
                     actuator::ResizeState* in_flight) {
-    const kube::Pod& pod = *in.pods[i];
+    const actuator::PodFacts& pod = *in.pods[i];
     const EffectivePolicy& policy = *in.policies[pi].effective;
     const actuator::LimitRangeItem* lr = limit_range_of(pod);
-    return actuator::PodInputs{.pod = &pod,
-                               .policy = &policy,
-                               .recommendations = capped_for_pod(pod, policy, recs[pi], lr),
-                               .limit_range = lr,
-                               .largest_allocatable = in.largest_allocatable,
-                               .hpa_resources = hpa.pod_resources[i],
-                               .now = in.now,
-                               .last_change = last,
-                               .in_flight = in_flight,
-                               .rule = in.update_rule};
+    return actuator::PodInputs{
+        .pod = &pod,
+        .policy = &policy,
+        .recommendations = capped_for_pod(pod.containers(), policy, recs[pi], lr),
+        .limit_range = lr,
+        .largest_allocatable = in.largest_allocatable,
+        .hpa_resources = hpa.pod_resources[i],
+        .now = in.now,
+        .last_change = last,
+        .in_flight = in_flight,
+        .rule = in.update_rule};
   };
   // Counted by the chains' workload keys (hashed: 100,000 lookups per pass), ordered once after.
   std::unordered_map<std::string_view, actuator::WorkloadReplicas> replicas;
@@ -196,8 +192,8 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
   seen.reserve(in.pods.size());
   out.policy_of_pod.reserve(in.pods.size());
   for (std::size_t i = 0; i < in.pods.size(); ++i) {
-    const kube::Pod& pod = *in.pods[i];
-    seen.insert(pod.metadata.uid);
+    const actuator::PodFacts& pod = *in.pods[i];
+    seen.insert(pod.uid);
     if (!assignment.policy_of_pod[i]) continue;
     std::size_t pi = active_index[*assignment.policy_of_pod[i]];
     const PolicyObject& po = in.policies[pi];
@@ -207,11 +203,11 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     actuator::WorkloadReplicas& w = replicas[workload];
     ++w.desired;
     if (ready(pod)) ++w.ready;
-    if (!pod.metadata.deletion_timestamp.empty()) ++w.disrupted;
+    if (pod.deleting) ++w.disrupted;
     if (policy.mode == policy::UpdateMode::Off || policy.mode == policy::UpdateMode::Initial) {
       continue;
     }
-    const std::string& uid = pod.metadata.uid;
+    const std::string& uid = pod.uid;
     auto tracked = state.resizes.find(uid);
     std::optional<kube::TimePoint> last;
     if (auto it = state.last_change.find(uid); it != state.last_change.end()) last = it->second;
@@ -250,11 +246,11 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
       {.eviction_tolerance = in.eviction_tolerance, .budget = in.update_budget});
   for (std::size_t id : sel.selected) {
     Pending& p = pending[id];
-    const kube::Pod& pod = *in.pods[p.pod];
+    const actuator::PodFacts& pod = *in.pods[p.pod];
     PodAction action{.kind = p.kind,
-                     .ns = pod.metadata.namespace_,
-                     .name = pod.metadata.name,
-                     .uid = pod.metadata.uid,
+                     .ns = pod.namespace_(),
+                     .name = pod.name,
+                     .uid = pod.uid,
                      .policy = in.policies[p.policy].key,
                      .reason = std::move(p.reason)};
     if (p.kind == PodAction::Kind::Resize) {

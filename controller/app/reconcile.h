@@ -14,6 +14,7 @@
 #include "actuator/caps.h"
 #include "actuator/outcome.h"
 #include "actuator/pod_decision.h"
+#include "actuator/pod_facts.h"
 #include "actuator/priority.h"
 #include "actuator/selection.h"
 #include "controller/app/hpa_view.h"
@@ -40,7 +41,7 @@ struct PolicyObject {
 
 struct PassInputs {
   std::vector<PolicyObject> policies{};
-  std::vector<std::shared_ptr<const kube::Pod>> pods{};
+  std::vector<std::shared_ptr<const actuator::PodFacts>> pods{};
   std::shared_ptr<const policy::OwnerLookup> owners{};
   std::map<std::string, std::vector<actuator::LimitRangeItem>, std::less<>> limit_ranges{};  // ns
   kube::ResourceList largest_allocatable{};
@@ -74,8 +75,8 @@ struct PodAction {
 };
 
 struct PassResult {
-  std::vector<StatusUpdate> statuses{};                        // only those that change
-  std::vector<PodAction> actions{};                            // in the order to act
+  std::vector<StatusUpdate> statuses{};  // only those that change
+  std::vector<PodAction> actions{};      // in the order to act
   // pod "ns/name" -> policy key; hashed: 100,000 entries are rebuilt every pass.
   std::unordered_map<std::string, std::string> policy_of_pod{};
   std::vector<std::pair<std::string, std::string>> skipped{};  // pod "ns/name", why not now
@@ -90,7 +91,7 @@ std::vector<policy::RecommendedContainerResources> policy_recommendations(
 // Those recommendations capped for each of the pod's containers (with the namespace's
 // LimitRange); containers without one are left out.
 std::vector<policy::RecommendedContainerResources> capped_for_pod(
-    const kube::Pod& pod, const policy::EffectivePolicy& policy,
+    const std::vector<kube::Container>& containers, const policy::EffectivePolicy& policy,
     const std::vector<policy::RecommendedContainerResources>& recommendations,
     const actuator::LimitRangeItem* limit_range);
 

@@ -24,7 +24,8 @@ struct World {
   std::optional<ResizeState> in_flight{};
 
   PodDecision decide_at(int minute) {
-    return decide(PodInputs{&pod,
+    const PodFacts facts = pod_facts(pod);
+    return decide(PodInputs{&facts,
                             &policy,
                             recs,
                             nullptr,

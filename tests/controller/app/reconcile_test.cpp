@@ -91,7 +91,9 @@ class ReconcileTest : public ::testing::Test {
                     std::vector<std::shared_ptr<const kube::Pod>> pods) {
     PassInputs in;
     in.policies = std::move(policies);
-    in.pods = std::move(pods);
+    for (const auto& pod : pods) {
+      in.pods.push_back(std::make_shared<const actuator::PodFacts>(actuator::pod_facts(*pod)));
+    }
     in.owners = std::make_shared<Owners>();
     in.now = kStart + std::chrono::hours(2);
     in.update_budget = 10;

@@ -1,0 +1,121 @@
+#include "actuator/pod_facts.h"
+
+#include "actuator/eligibility.h"
+#include "controller/kube/model/pod_resources.h"
+
+namespace tailor::actuator {
+namespace {
+
+// Containers as sizing reads them: no image.
+std::vector<kube::Container> sizing_containers(const std::vector<kube::Container>& containers) {
+  std::vector<kube::Container> out(containers.size());
+  for (std::size_t i = 0; i < containers.size(); ++i) {
+    out[i].name = containers[i].name;
+    out[i].resources = containers[i].resources;
+    out[i].resize_policy = containers[i].resize_policy;
+    out[i].restart_policy = containers[i].restart_policy;
+  }
+  return out;
+}
+
+bool read_by_actuator(const kube::PodCondition& c) {
+  return c.type == kube::kPodResizePending || c.type == kube::kPodResizeInProgress;
+}
+
+std::optional<kube::TimePoint> oom_killed_at(const kube::ContainerStatus& status) {
+  const auto& terminated = status.last_state.terminated;
+  if (!terminated || terminated->reason != "OOMKilled") return std::nullopt;
+  return kube::try_parse_rfc3339(terminated->finished_at);
+}
+
+std::optional<kube::TimePoint> started(const kube::Pod& pod) {
+  if (auto t = kube::try_parse_rfc3339(pod.status.start_time)) return t;
+  return kube::try_parse_rfc3339(pod.metadata.creation_timestamp);
+}
+
+}  // namespace
+
+const kube::Container* PodFacts::find_container(std::string_view name) const {
+  for (const kube::Container& c : spec->containers) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+const ContainerStatusFacts* PodFacts::find_status(std::string_view name) const {
+  for (const ContainerStatusFacts& s : container_statuses) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+const kube::PodCondition* PodFacts::find_condition(std::string_view type) const {
+  for (const kube::PodCondition& c : resize_conditions) {
+    if (c.type == type) return &c;
+  }
+  return nullptr;
+}
+
+PodFacts pod_facts(const kube::Pod& pod) {
+  auto meta = std::make_shared<kube::ObjectMeta>();
+  meta->namespace_ = pod.metadata.namespace_;
+  meta->labels = pod.metadata.labels;
+  meta->owner_references = pod.metadata.owner_references;
+  auto spec = std::make_shared<PodSpecFacts>(
+      PodSpecFacts{.containers = sizing_containers(pod.spec.containers),
+                   .init_containers = sizing_containers(pod.spec.init_containers),
+                   .overhead = pod.spec.overhead,
+                   .resources = pod.spec.resources,
+                   .windows = pod.spec.os_name == "windows"});
+  PodFacts out{.name = pod.metadata.name,
+               .uid = pod.metadata.uid,
+               .resource_version = pod.metadata.resource_version,
+               .shared_meta = std::move(meta),
+               .spec = std::move(spec),
+               .generation = pod.metadata.generation,
+               .started = started(pod),
+               .deleting = !pod.metadata.deletion_timestamp.empty(),
+               .mirror = is_mirror_pod(pod.metadata),
+               .phase = pod.status.phase,
+               .qos_class = kube::parse_qos_class(pod.status.qos_class),
+               .observed_generation = pod.status.observed_generation,
+               .legacy_resize = pod.status.resize};
+  for (const kube::PodCondition& c : pod.status.conditions) {
+    if (read_by_actuator(c)) out.resize_conditions.push_back(c);
+  }
+  const kube::PodCondition* ready = kube::find_condition(pod.status, "Ready");
+  out.ready_condition = ready && ready->status == "True";
+  out.container_statuses.reserve(pod.status.container_statuses.size());
+  for (const kube::ContainerStatus& s : pod.status.container_statuses) {
+    out.container_statuses.push_back(
+        {.name = s.name,
+         .oom_killed_at = oom_killed_at(s),
+         .actual = s.resources ? std::make_shared<const kube::ResourceRequirements>(*s.resources)
+                               : nullptr});
+  }
+  return out;
+}
+
+kube::Pod sizing_pod(const PodSpecFacts& spec) {
+  auto resources_of = [](const std::vector<kube::Container>& containers) {
+    std::vector<kube::Container> out(containers.size());
+    for (std::size_t i = 0; i < containers.size(); ++i) {
+      out[i].name = containers[i].name;
+      out[i].resources = containers[i].resources;
+      out[i].restart_policy = containers[i].restart_policy;
+    }
+    return out;
+  };
+  kube::Pod out;
+  out.spec.containers = resources_of(spec.containers);
+  out.spec.init_containers = resources_of(spec.init_containers);
+  out.spec.overhead = spec.overhead;
+  out.spec.resources = spec.resources;
+  return out;
+}
+
+kube::ResourceList pod_requests(const PodSpecFacts& spec) {
+  return kube::pod_requests(sizing_pod(spec));
+}
+
+}  // namespace tailor::actuator

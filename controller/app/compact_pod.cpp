@@ -1,0 +1,142 @@
+#include "controller/app/compact_pod.h"
+
+#include <cstring>
+#include <string_view>
+
+namespace tailor::controller {
+namespace {
+
+// A part's content as bytes, each field length-prefixed, so that equal bytes mean equal parts.
+class Content {
+ public:
+  Content& add(std::string_view s) {
+    add_size(s.size());
+    out_.append(s);
+    return *this;
+  }
+  Content& add(bool b) {
+    out_.push_back(b ? '1' : '0');
+    return *this;
+  }
+  // The exact value and the format (printing keeps it: 1Gi stays binary).
+  Content& add(const kube::Quantity& q) {
+    kube::Quantity::nano_t nano = q.nano();
+    char bytes[sizeof nano];
+    std::memcpy(bytes, &nano, sizeof nano);
+    out_.append(bytes, sizeof bytes);
+    out_.push_back(static_cast<char>(q.format()));
+    return *this;
+  }
+  Content& add(const kube::ResourceList& list) {
+    add_size(list.size());
+    for (const auto& [name, q] : list) add(name).add(q);
+    return *this;
+  }
+  Content& add(const kube::ResourceRequirements& r) { return add(r.limits).add(r.requests); }
+  // Lists are preceded by their size.
+  Content& count(std::size_t n) {
+    add_size(n);
+    return *this;
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  void add_size(std::size_t n) { out_.append(reinterpret_cast<const char*>(&n), sizeof n); }
+  std::string out_;
+};
+
+std::string meta_content(const kube::ObjectMeta& meta) {
+  Content c;
+  c.add(meta.namespace_).count(meta.labels.size());
+  for (const auto& [key, value] : meta.labels) c.add(key).add(value);
+  c.count(meta.owner_references.size());
+  for (const kube::OwnerReference& o : meta.owner_references) {
+    c.add(o.api_version)
+        .add(o.kind)
+        .add(o.name)
+        .add(o.uid)
+        .add(o.controller)
+        .add(o.block_owner_deletion);
+  }
+  return c.take();
+}
+
+void add_containers(Content& c, const std::vector<kube::Container>& containers) {
+  c.count(containers.size());
+  for (const kube::Container& k : containers) {
+    c.add(k.name).add(k.resources).add(k.restart_policy).count(k.resize_policy.size());
+    for (const kube::ContainerResizePolicy& p : k.resize_policy) {
+      c.add(p.resource_name).add(p.restart_policy);
+    }
+  }
+}
+
+std::string spec_content(const actuator::PodSpecFacts& spec) {
+  Content c;
+  add_containers(c, spec.containers);
+  add_containers(c, spec.init_containers);
+  c.add(spec.overhead).add(spec.windows).add(spec.resources.has_value());
+  if (spec.resources) c.add(*spec.resources);
+  return c.take();
+}
+
+std::string requirements_content(const kube::ResourceRequirements& r) {
+  Content c;
+  c.add(r);
+  return c.take();
+}
+
+}  // namespace
+
+template <class T>
+std::shared_ptr<const T> PodInterner::intern(Table<T>& table, std::string content,
+                                             std::shared_ptr<const T> part) {
+  auto [it, added] = table.by_content.try_emplace(std::move(content));
+  if (!added) {
+    if (auto held = it->second.lock()) return held;
+  }
+  it->second = part;
+  if (table.by_content.size() >= table.purge_at) {
+    std::erase_if(table.by_content, [](const auto& kv) { return kv.second.expired(); });
+    table.purge_at = std::max<std::size_t>(1024, 2 * table.by_content.size());
+  }
+  return part;
+}
+
+template <class T>
+std::size_t PodInterner::live(const Table<T>& table) {
+  std::size_t n = 0;
+  for (const auto& [content, part] : table.by_content) n += part.expired() ? 0 : 1;
+  return n;
+}
+
+actuator::PodFacts PodInterner::compact(const kube::Pod& pod) {
+  actuator::PodFacts facts = actuator::pod_facts(pod);
+  std::string meta = meta_content(*facts.shared_meta);
+  std::string spec = spec_content(*facts.spec);
+  std::vector<std::string> actual(facts.container_statuses.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    if (facts.container_statuses[i].actual)
+      actual[i] = requirements_content(*facts.container_statuses[i].actual);
+  }
+  std::lock_guard lock(mutex_);
+  facts.shared_meta = intern(metas_, std::move(meta), std::move(facts.shared_meta));
+  facts.spec = intern(specs_, std::move(spec), std::move(facts.spec));
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    auto& s = facts.container_statuses[i];
+    if (s.actual) s.actual = intern(actuals_, std::move(actual[i]), std::move(s.actual));
+  }
+  return facts;
+}
+
+std::size_t PodInterner::distinct_metas() const {
+  std::lock_guard lock(mutex_);
+  return live(metas_);
+}
+
+std::size_t PodInterner::distinct_specs() const {
+  std::lock_guard lock(mutex_);
+  return live(specs_);
+}
+
+}  // namespace tailor::controller

@@ -1,0 +1,46 @@
+// What the pod informer keeps of a pod: actuator::PodFacts, with the parts replicas of one
+// template have in common interned, so that the ten pods of a ReplicaSet hold one copy of their
+// labels, owners, containers and reported resources. At 100,000 pods a kube::Pod, even cut down,
+// was ~8 KB of heap each (bench/RESULTS.md "Scale").
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "actuator/pod_facts.h"
+#include "controller/kube/model/pod.h"
+
+namespace tailor::controller {
+
+// Thread-safe; the parts it hands out stay valid while any pod holds them.
+class PodInterner {
+ public:
+  actuator::PodFacts compact(const kube::Pod& pod);
+
+  // Distinct parts currently held (for tests and the bench).
+  std::size_t distinct_metas() const;
+  std::size_t distinct_specs() const;
+
+ private:
+  // Parts by their content; a part no pod holds any more is dropped at the next purge.
+  template <class T>
+  struct Table {
+    std::unordered_map<std::string, std::weak_ptr<const T>> by_content;
+    std::size_t purge_at = 1024;
+  };
+  template <class T>
+  std::shared_ptr<const T> intern(Table<T>& table, std::string content,
+                                  std::shared_ptr<const T> part);
+  template <class T>
+  static std::size_t live(const Table<T>& table);
+
+  mutable std::mutex mutex_;
+  Table<kube::ObjectMeta> metas_;
+  Table<actuator::PodSpecFacts> specs_;
+  Table<kube::ResourceRequirements> actuals_;
+};
+
+}  // namespace tailor::controller
