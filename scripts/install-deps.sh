@@ -11,8 +11,9 @@ build_packages=(
   libarmadillo-dev libspdlog-dev libyaml-cpp-dev prometheus-cpp-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libsimdjson-dev zlib1g-dev
 )
-# Real peers the tests run against (containerd + runc for CRI, kubectl, Prometheus).
-peer_packages=(openssl prometheus containerd runc busybox-static)
+# Real peers the tests run against (containerd + runc for CRI, kubectl, Prometheus); tzdata's
+# /usr/share/zoneinfo for CronJob spec.timeZone.
+peer_packages=(openssl prometheus containerd runc busybox-static tzdata)
 
 missing=()
 for p in "${build_packages[@]}" "${peer_packages[@]}"; do

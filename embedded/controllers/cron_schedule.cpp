@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <map>
 #include <vector>
+
+#include "controller/kube/observe/duration.h"
 
 namespace tailor::kube::embedded {
 namespace {
@@ -93,30 +96,40 @@ bool parse_field(const std::string& field, const Bounds& b, std::bitset<N>& bits
   return star;
 }
 
-// Go's time.ParseDuration for what @every takes: "90s", "5m", "1h30m", "1.5h".
-std::optional<seconds> parse_duration(std::string_view text) {
-  static const std::map<std::string, double> kUnits = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3},
-                                                       {"s", 1},     {"m", 60},    {"h", 3600}};
-  double total = 0;
-  std::size_t i = 0;
-  if (text.empty()) return std::nullopt;
-  while (i < text.size()) {
-    std::size_t num_end = i;
-    while (num_end < text.size() &&
-           (std::isdigit(static_cast<unsigned char>(text[num_end])) || text[num_end] == '.')) {
-      ++num_end;
-    }
-    std::size_t unit_end = num_end;
-    while (unit_end < text.size() && std::isalpha(static_cast<unsigned char>(text[unit_end]))) {
-      ++unit_end;
-    }
-    auto unit = kUnits.find(std::string(text.substr(num_end, unit_end - num_end)));
-    if (num_end == i || unit == kUnits.end()) return std::nullopt;
-    total += std::stod(std::string(text.substr(i, num_end - i))) * unit->second;
-    i = unit_end;
+// robfig quotes Go's time.ParseDuration error; kube::parse_duration tells the same reasons in
+// its own words ("invalid duration \"1d\": unknown unit \"d\"").
+std::string go_duration_error(const std::string& text, const std::string& ours) {
+  std::string quoted = "\"" + text + "\"";
+  std::size_t at = ours.find(quoted + ": ");
+  std::string why = at == std::string::npos ? "" : ours.substr(at + quoted.size() + 2);
+  if (why == "missing unit") return "time: missing unit in duration " + quoted;
+  if (why.starts_with("unknown unit ")) return "time: " + why + " in duration " + quoted;
+  return "time: invalid duration " + quoted;
+}
+
+// robfig's Every: below a second counts as one second ("@every 0" included), fractions of a
+// second are dropped.
+std::optional<seconds> every_interval(const std::string& text, std::string* error) {
+  try {
+    kube::Duration d = kube::parse_duration(text);
+    return d < 1s ? 1s : duration_cast<seconds>(d);
+  } catch (const std::invalid_argument& e) {
+    *error = go_duration_error(text, e.what());
+    return std::nullopt;
   }
-  // robfig rounds an interval below a second up to one second, and drops fractions.
-  return seconds(std::max<std::int64_t>(1, static_cast<std::int64_t>(total)));
+}
+
+// Go's strings.Fields.
+std::vector<std::string> fields_of(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    std::size_t start = i;
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    if (i > start) out.emplace_back(s.substr(start, i - start));
+  }
+  return out;
 }
 
 std::optional<std::string> descriptor(std::string_view text) {
@@ -137,25 +150,34 @@ std::optional<CronSchedule> CronSchedule::parse(std::string_view text, std::stri
     return std::nullopt;
   };
   std::string spec(text);
-  spec.erase(0, spec.find_first_not_of(" \t"));
-  spec.erase(spec.find_last_not_of(" \t") + 1);
   if (spec.empty()) return fail("empty spec string");
   CronSchedule s;
-  if (spec[0] == '@') {
+  if (spec.starts_with("TZ=") || spec.starts_with("CRON_TZ=")) {
+    std::size_t eq = spec.find('='), space = spec.find(' ');
+    if (space == std::string::npos) {
+      // robfig slices up to the space it assumes; Kubernetes recovers the panic.
+      return fail("invalid schedule format: runtime error: slice bounds out of range [" +
+                  std::to_string(eq + 1) + ":-1]");
+    }
+    std::string name = spec.substr(eq + 1, space - eq - 1), why;
+    s.zone_ = TimeZone::load(name, &why);
+    if (!s.zone_) return fail("provided bad location " + name + ": " + why);
+    spec = spec.substr(space);
+    spec.erase(0, spec.find_first_not_of(" \t\n\v\f\r"));
+    spec.erase(spec.find_last_not_of(" \t\n\v\f\r") + 1);
+  }
+  if (spec.starts_with("@")) {
     if (spec.starts_with("@every ")) {
-      auto d = parse_duration(spec.substr(7));
-      if (!d) return fail("failed to parse duration " + spec + ": invalid duration");
-      s.every_ = *d;
+      std::string why;
+      s.every_ = every_interval(spec.substr(7), &why);
+      if (!s.every_) return fail("failed to parse duration " + spec + ": " + why);
       return s;
     }
     auto d = descriptor(spec);
     if (!d) return fail("unrecognized descriptor: " + spec);
     spec = *d;
   }
-  std::vector<std::string> fields;
-  for (const std::string& f : split(spec, ' ')) {
-    if (!f.empty()) fields.push_back(f);
-  }
+  std::vector<std::string> fields = fields_of(spec);
   if (fields.size() != 5) {
     std::string listed;
     for (const std::string& f : fields) listed += (listed.empty() ? "" : " ") + f;
@@ -182,25 +204,106 @@ bool CronSchedule::day_matches(int day_of_month, int weekday) const {
   return dom || dow;
 }
 
+// The instant t read on the zone's wall clock, moved as robfig moves a Go time.Time: by
+// durations (Add) or by calendar fields normalized as time.Date does (AddDate).
+struct CronSchedule::Wall {
+  const TimeZone& zone;
+  sys_seconds t{};
+  year_month_day date{};
+  unsigned hour = 0, minute = 0, second = 0, weekday = 0;
+
+  void set(sys_seconds to) {
+    t = to;
+    local_seconds local = zone.to_local(t);
+    local_days day = floor<days>(local);
+    date = year_month_day(day);
+    weekday = std::chrono::weekday(day).c_encoding();
+    hh_mm_ss clock(local - day);
+    hour = static_cast<unsigned>(clock.hours().count());
+    minute = static_cast<unsigned>(clock.minutes().count());
+    second = static_cast<unsigned>(clock.seconds().count());
+  }
+  unsigned month() const { return static_cast<unsigned>(date.month()); }
+  unsigned day() const { return static_cast<unsigned>(date.day()); }
+  // time.Date(year, month + months, day + add_days, h, m, s) in the zone.
+  sys_seconds civil(int months, int add_days, unsigned h, unsigned m, unsigned s) const {
+    year_month first = date.year() / date.month() + std::chrono::months(months);
+    local_days d = local_days(first / 1) + days(static_cast<int>(day()) - 1 + add_days);
+    return zone.resolve(d + hours(h) + minutes(m) + seconds(s));
+  }
+  void add_date(int months, int add_days) { set(civil(months, add_days, hour, minute, second)); }
+};
+
+bool CronSchedule::find_month(Wall& w, bool& truncated) const {
+  while (!months_.test(w.month())) {
+    if (!truncated) {
+      truncated = true;
+      w.set(w.civil(0, 1 - static_cast<int>(w.day()), 0, 0, 0));
+    }
+    w.add_date(1, 0);
+    if (w.month() == 1) return false;
+  }
+  return true;
+}
+
+bool CronSchedule::find_day(Wall& w, bool& truncated) const {
+  while (!day_matches(static_cast<int>(w.day()), static_cast<int>(w.weekday))) {
+    if (!truncated) {
+      truncated = true;
+      w.set(w.civil(0, 0, 0, 0, 0));
+    }
+    w.add_date(0, 1);
+    // A midnight the clocks skipped or repeated: back (or on) to the day's first hour.
+    if (w.hour != 0) w.set(w.t + hours(w.hour > 12 ? 24 - w.hour : -static_cast<int>(w.hour)));
+    if (w.day() == 1) return false;
+  }
+  return true;
+}
+
+bool CronSchedule::find_hour(Wall& w, bool& truncated) const {
+  while (!hours_.test(w.hour)) {
+    if (!truncated) {
+      truncated = true;
+      w.set(w.civil(0, 0, w.hour, 0, 0));
+    }
+    w.set(w.t + hours(1));  // an elapsed hour: a skipped wall hour is never seen
+    if (w.hour == 0) return false;
+  }
+  return true;
+}
+
+bool CronSchedule::find_minute(Wall& w, bool& truncated) const {
+  while (!minutes_.test(w.minute)) {
+    if (!truncated) {
+      truncated = true;
+      w.set(floor<minutes>(w.t));
+    }
+    w.set(w.t + minutes(1));
+    if (w.minute == 0) return false;
+  }
+  return true;
+}
+
+// Standard schedules fire at second 0 only. robfig steps a second at a time up to the next
+// minute and starts again from the month; offsets are whole minutes, so one step does the same.
+bool CronSchedule::find_second(Wall& w, bool& truncated) const {
+  if (w.second == 0) return true;
+  truncated = true;
+  w.set(w.t + seconds(60 - w.second));
+  return false;
+}
+
 std::optional<TimePoint> CronSchedule::next(TimePoint t) const {
   auto whole = floor<seconds>(t);
   if (every_) return TimePoint(whole + *every_);
-  // From the next whole minute after t, day by day for five years.
-  auto start = floor<minutes>(whole) + minutes(1);
-  sys_days day = floor<days>(start);
-  auto first_minute = duration_cast<minutes>(start - day).count();
-  for (int i = 0; i < 5 * 366; ++i, day += days(1), first_minute = 0) {
-    year_month_day ymd{day};
-    if (!months_.test(static_cast<unsigned>(ymd.month())) ||
-        !day_matches(static_cast<int>(static_cast<unsigned>(ymd.day())),
-                     static_cast<int>(weekday{day}.c_encoding()))) {
-      continue;
-    }
-    for (auto m = first_minute; m < 24 * 60; ++m) {
-      if (hours_.test(static_cast<std::size_t>(m / 60)) &&
-          minutes_.test(static_cast<std::size_t>(m % 60))) {
-        return TimePoint(day + minutes(m));
-      }
+  Wall w{*zone_};
+  w.set(whole + seconds(1));
+  bool truncated = false;  // robfig's "added": the fields below the first changed one are zero
+  const year year_limit = w.date.year() + years(5);
+  while (w.date.year() <= year_limit) {
+    if (find_month(w, truncated) && find_day(w, truncated) && find_hour(w, truncated) &&
+        find_minute(w, truncated) && find_second(w, truncated)) {
+      return TimePoint(w.t);
     }
   }
   return std::nullopt;
@@ -228,6 +331,24 @@ CronAction cron_action(ConcurrencyPolicy policy, std::size_t active) {
   if (active == 0 || policy == ConcurrencyPolicy::Allow) return CronAction::Create;
   return policy == ConcurrencyPolicy::Forbid ? CronAction::SkipForbidden
                                              : CronAction::ReplaceThenCreate;
+}
+
+std::string schedule_in_zone(const std::string& schedule, const std::string* time_zone) {
+  if (schedule.find("TZ") != std::string::npos || !time_zone) return schedule;
+  if (!TimeZone::load(*time_zone)) return schedule;
+  return "TZ=" + *time_zone + " " + schedule;
+}
+
+std::string format_rfc3339_in(TimePoint t, const TimeZone& zone) {
+  auto whole = floor<seconds>(t);
+  seconds offset = zone.lookup(whole).offset;
+  std::string text = format_rfc3339(TimePoint(whole + offset));
+  if (offset == seconds(0)) return text;
+  auto abs_minutes = duration_cast<minutes>(offset < seconds(0) ? -offset : offset).count();
+  char suffix[8];
+  std::snprintf(suffix, sizeof suffix, "%c%02lld:%02lld", offset < seconds(0) ? '-' : '+',
+                static_cast<long long>(abs_minutes / 60), static_cast<long long>(abs_minutes % 60));
+  return text.substr(0, text.size() - 1) + suffix;
 }
 
 std::string scheduled_job_name(const std::string& cronjob, TimePoint scheduled) {

@@ -1,17 +1,20 @@
-// Private to controllers/: CronJob schedules as Kubernetes parses them (robfig/cron's
+// Private to controllers/: CronJob schedules as Kubernetes parses them (robfig/cron v3's
 // ParseStandard): five fields (minute hour day-of-month month day-of-week; lists, ranges, steps,
 // month and weekday names, ?) or a descriptor (@yearly @annually @monthly @weekly @daily
-// @midnight @hourly, @every <duration>), evaluated in UTC; and the CronJob controller's
-// decisions over them as pure functions.
+// @midnight @hourly, @every <duration>), after an optional "TZ=<zone> " / "CRON_TZ=<zone> "
+// (how the controller passes spec.timeZone); evaluated on the zone's wall clock as robfig does,
+// UTC without a zone. And the CronJob controller's decisions over them as pure functions.
 #pragma once
 
 #include <bitset>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "controller/kube/model/time.h"
+#include "embedded/controllers/tz_zone.h"
 
 namespace tailor::kube::embedded {
 
@@ -20,11 +23,22 @@ class CronSchedule {
   // nullopt with *error set (robfig's words, as the 422 quotes them) when it does not parse.
   static std::optional<CronSchedule> parse(std::string_view text, std::string* error = nullptr);
   // The first activation strictly after t, to the second; nullopt when none within five years
-  // ("0 0 30 2 *").
+  // ("0 0 30 2 *"). Across daylight-saving changes as robfig: a wall time the clocks skip does
+  // not run that day (02:30 on America/New_York's spring-forward day), one they repeat runs
+  // twice (01:30 on the fall-back day). @every ignores the zone.
   std::optional<TimePoint> next(TimePoint t) const;
+  // The zone the fields are read in (UTC without a TZ= prefix).
+  const TimeZone& zone() const { return *zone_; }
 
  private:
+  struct Wall;
   bool day_matches(int day_of_month, int weekday) const;
+  // robfig's walk, one field at a time; false when the field wrapped (start again from the month).
+  bool find_month(Wall& w, bool& truncated) const;
+  bool find_day(Wall& w, bool& truncated) const;
+  bool find_hour(Wall& w, bool& truncated) const;
+  bool find_minute(Wall& w, bool& truncated) const;
+  bool find_second(Wall& w, bool& truncated) const;
 
   std::bitset<60> minutes_;
   std::bitset<24> hours_;
@@ -33,7 +47,17 @@ class CronSchedule {
   std::bitset<7> weekdays_;  // 0 = Sunday
   bool days_star_ = false, weekdays_star_ = false;
   std::optional<std::chrono::seconds> every_{};
+  std::shared_ptr<const TimeZone> zone_ = TimeZone::utc();
 };
+
+// The schedule the CronJob controller parses (formatSchedule): "TZ=<timeZone> <schedule>" when
+// spec.timeZone is set, the schedule as written when it has a TZ of its own or the zone is not
+// known.
+std::string schedule_in_zone(const std::string& schedule, const std::string* time_zone);
+
+// The batch.kubernetes.io/cronjob-scheduled-timestamp annotation: RFC 3339 on the schedule's
+// zone's wall clock ("2025-03-10T02:30:00-04:00"; "Z" for a zero offset, as Go prints it).
+std::string format_rfc3339_in(TimePoint t, const TimeZone& zone);
 
 // mostRecentScheduleTime: the latest activation in (earliest, now] and how many there were.
 struct MissedSchedules {

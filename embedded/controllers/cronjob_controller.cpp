@@ -1,8 +1,9 @@
 // The CronJob controller: creates a Job from spec.jobTemplate at each activation of the schedule
 // (the latest one missed since status.lastScheduleTime, within startingDeadlineSeconds), under
 // concurrencyPolicy Allow / Forbid / Replace and suspend; keeps status.active and
-// lastSuccessfulTime; deletes finished Jobs beyond the history limits. Decisions in
-// cron_schedule. Time moves on, so every resync looks again.
+// lastSuccessfulTime; deletes finished Jobs beyond the history limits. The schedule is read on
+// the wall clock of spec.timeZone (UTC without one). Decisions in cron_schedule. Time moves on,
+// so every resync looks again.
 #include <algorithm>
 #include <boost/json.hpp>
 #include <set>
@@ -117,7 +118,7 @@ class CronJobController : public WatchLoop {
   // The latest activation missed since the last one (or since creation), if still within
   // startingDeadlineSeconds.
   std::optional<TimePoint> due_activation(const bj::object& cj) {
-    auto schedule = CronSchedule::parse(string_at(cj, "spec.schedule"));
+    auto schedule = CronSchedule::parse(schedule_of(cj));
     if (!schedule) return std::nullopt;
     auto earliest = try_parse_rfc3339(string_at(cj, "status.lastScheduleTime"));
     if (!earliest) earliest = try_parse_rfc3339(meta_string(cj, "creationTimestamp"));
@@ -129,6 +130,14 @@ class CronJobController : public WatchLoop {
       if (*missed.most_recent < now - std::chrono::seconds(d->as_int64())) return std::nullopt;
     }
     return missed.most_recent;
+  }
+
+  // The schedule with spec.timeZone as its TZ= prefix (formatSchedule).
+  static std::string schedule_of(const bj::object& cj) {
+    const bj::value* zone = find_path(cj, "spec.timeZone");
+    if (!zone || !zone->is_string()) return string_at(cj, "spec.schedule");
+    std::string name(zone->as_string());
+    return schedule_in_zone(string_at(cj, "spec.schedule"), &name);
   }
 
   void replace(const bj::object& cj, std::vector<ObjectPtr>& active) {
@@ -148,7 +157,10 @@ class CronJobController : public WatchLoop {
     }
     bj::value& annotations = meta["annotations"];
     if (!annotations.is_object()) annotations = bj::object{};
-    annotations.as_object()[kScheduledAnnotation] = format_rfc3339(scheduled);
+    // On the wall clock of spec.timeZone (UTC without one), as upstream writes it.
+    auto zone = TimeZone::load(string_at(cj, "spec.timeZone"));
+    annotations.as_object()[kScheduledAnnotation] =
+        format_rfc3339_in(scheduled, zone ? *zone : *TimeZone::utc());
     meta["ownerReferences"] = bj::array{controller_reference(cronjobs(), cj)};
     bj::object job{{"apiVersion", "batch/v1"}, {"kind", "Job"}, {"metadata", std::move(meta)}};
     job["spec"] = tmpl.contains("spec") ? tmpl.at("spec") : bj::object{};

@@ -21,7 +21,8 @@ void default_workload(AdmissionRequest& request);
 void default_service_and_secret(AdmissionRequest& request);
 // The selector is required and must select the template's labels (422 as kube-apiserver).
 void validate_workload_selector(AdmissionRequest& request);
-// A CronJob's schedule parses as robfig/cron's ParseStandard (422 with its words), no TZ in it.
+// A CronJob's schedule parses as robfig/cron's ParseStandard (422 with its words), no TZ in it;
+// its timeZone names a zone (cronjob_validation).
 void validate_cronjob_schedule(AdmissionRequest& request);
 // autoscaling/v2 HorizontalPodAutoscalers: SetDefaults_HorizontalPodAutoscaler (minReplicas 1,
 // a CPU metric at 80% when none, behavior's unset rules) and the spec's validation (422).

@@ -4,7 +4,6 @@
 
 #include "embedded/api/rest.h"
 #include "embedded/controllers/api_writes.h"
-#include "embedded/controllers/cron_schedule.h"
 #include "embedded/controllers/handlers.h"
 #include "embedded/controllers/objects.h"
 
@@ -150,27 +149,6 @@ void validate_workload_selector(AdmissionRequest& request) {
               ": `selector` does not match template `labels`",
           "spec.template.metadata.labels"}});
   }
-}
-
-void validate_cronjob_schedule(AdmissionRequest& request) {
-  const ResourceInfo& r = request.resource;
-  if (!request.subresource.empty() || r.group != "batch" || r.resource != "cronjobs") return;
-  std::string schedule = string_at(request.object, "spec.schedule");
-  std::vector<FieldCause> causes;
-  std::string error;
-  if (schedule.empty()) {
-    causes.push_back({"FieldValueRequired", "Required value", "spec.schedule"});
-  } else if (!CronSchedule::parse(schedule, &error)) {
-    causes.push_back(
-        {"FieldValueInvalid", "Invalid value: \"" + schedule + "\": " + error, "spec.schedule"});
-  }
-  if (schedule.find("TZ") != std::string::npos) {
-    causes.push_back({"FieldValueInvalid",
-                      "Invalid value: \"" + schedule +
-                          "\": cannot use TZ or CRON_TZ in schedule, use timeZone field instead",
-                      "spec.schedule"});
-  }
-  if (!causes.empty()) throw invalid(r.group, r.kind, meta_string(request.object, "name"), causes);
 }
 
 }  // namespace tailor::kube::embedded

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "embedded/controllers/cron_schedule.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {
@@ -172,6 +173,54 @@ TEST_F(JobsKubectlTest, UnparseableScheduleIsInvalid) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(kubectl("get cronjobs").err, "No resources found in default namespace.\n");
+}
+
+// spec.timeZone (GA in 1.27): validateTimeZone's 422, the schedule read on the zone's clock,
+// the scheduled-timestamp annotation in that zone, the TIMEZONE column of kubectl get.
+TEST_F(JobsKubectlTest, CronJobTimeZone) {
+  auto cronjob = [&](const std::string& name, const std::string& schedule,
+                     const std::string& zone) {
+    write("cj.yaml", "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: " + name +
+                         "}\nspec:\n  schedule: '" + schedule + "'\n" +
+                         (zone.empty() ? "" : "  timeZone: " + zone + "\n") +
+                         "  jobTemplate:\n    spec:\n      template:\n        spec:\n"
+                         "          restartPolicy: Never\n"
+                         "          containers: [{name: w, image: busybox:1.36}]\n");
+    return kubectl("apply -f cj.yaml");
+  };
+  KubectlResult r = cronjob("bad", "0 * * * *", "Mars/Olympus");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "The CronJob \"bad\" is invalid: spec.timeZone: Invalid value: \"Mars/Olympus\": "
+            "unknown time zone Mars/Olympus\n");
+  r = cronjob("bad", "TZ=America/New_York 0 * * * *", "");
+  EXPECT_EQ(r.err,
+            "The CronJob \"bad\" is invalid: spec.schedule: Invalid value: \"TZ=America/New_York "
+            "0 * * * *\": cannot use TZ or CRON_TZ in schedule, use timeZone field instead\n");
+  r = cronjob("ny", "@every 1s", "America/New_York");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string job = await_output("get jobs -o jsonpath={.items[0].metadata.name}");
+  ASSERT_FALSE(job.empty());
+  std::string scheduled = kubectl("get job " + job +
+                                  " -o jsonpath={.metadata.annotations.batch\\\\.kubernetes\\\\."
+                                  "io/cronjob-scheduled-timestamp}")
+                              .out;
+  // New York's offset at that instant (-05:00 or -04:00), not Z.
+  auto t = try_parse_rfc3339(scheduled);
+  ASSERT_TRUE(t) << scheduled;
+  EXPECT_EQ(scheduled, format_rfc3339_in(*t, *TimeZone::load("America/New_York")));
+  EXPECT_TRUE(std::regex_search(scheduled, std::regex("-0[45]:00$"))) << scheduled;
+  r = kubectl("get cronjob ny");
+  std::istringstream rows(r.out);
+  std::string header, row;
+  std::getline(rows, header);
+  std::getline(rows, row);
+  EXPECT_TRUE(std::regex_match(header, std::regex("NAME +SCHEDULE +TIMEZONE +SUSPEND +ACTIVE +"
+                                                  "LAST SCHEDULE +AGE")))
+      << header;
+  EXPECT_TRUE(std::regex_match(row, std::regex("ny +@every 1s +America/New_York +False +[01] +"
+                                               "[0-9]+s +[0-9]+s")))
+      << row;
 }
 
 TEST_F(JobsKubectlTest, SuspendedJobStartsNoPodUntilResumed) {

@@ -1,0 +1,98 @@
+// Time zones from Debian's zoneinfo (TZif transitions, then the footer's POSIX rule), looked up
+// and resolved as Go's time package does; spec.timeZone's validation in upstream's words.
+#include "embedded/controllers/tz_zone.h"
+
+#include <gtest/gtest.h>
+
+#include "controller/kube/model/time.h"
+#include "embedded/controllers/cronjob_validation.h"
+
+namespace tailor::kube::embedded {
+namespace {
+
+using namespace std::chrono;
+
+sys_seconds at(const char* rfc3339) { return floor<seconds>(parse_rfc3339(rfc3339)); }
+local_seconds wall(const char* rfc3339) { return local_seconds(at(rfc3339).time_since_epoch()); }
+
+TEST(TimeZone, OffsetsFromTheFileAndPastIt) {
+  auto ny = TimeZone::load("America/New_York");
+  ASSERT_TRUE(ny);
+  EXPECT_EQ(ny->lookup(at("2025-01-15T12:00:00Z")).offset, -hours(5));
+  EXPECT_EQ(ny->lookup(at("2025-07-15T12:00:00Z")).offset, -hours(4));
+  // The change instants bound the span.
+  ZoneSpan summer = ny->lookup(at("2025-07-15T12:00:00Z"));
+  EXPECT_EQ(summer.start, at("2025-03-09T07:00:00Z"));
+  EXPECT_EQ(summer.end, at("2025-11-02T06:00:00Z"));
+  // 2050 is past the transitions: the footer's EST5EDT,M3.2.0,M11.1.0.
+  ZoneSpan later = ny->lookup(at("2050-07-15T12:00:00Z"));
+  EXPECT_EQ(later.offset, -hours(4));
+  EXPECT_EQ(later.start, at("2050-03-13T07:00:00Z"));
+  EXPECT_EQ(later.end, at("2050-11-06T06:00:00Z"));
+  EXPECT_EQ(ny->lookup(at("2050-12-15T12:00:00Z")).offset, -hours(5));
+  // Dublin's rule has negative daylight time (IST-1GMT0,M10.5.0,M3.5.0/1): +1 in summer.
+  auto dublin = TimeZone::load("Europe/Dublin");
+  ASSERT_TRUE(dublin);
+  EXPECT_EQ(dublin->lookup(at("2050-07-15T12:00:00Z")).offset, hours(1));
+  EXPECT_EQ(dublin->lookup(at("2050-01-15T12:00:00Z")).offset, hours(0));
+  auto kolkata = TimeZone::load("Asia/Kolkata");
+  ASSERT_TRUE(kolkata);
+  EXPECT_EQ(kolkata->lookup(at("2050-01-15T12:00:00Z")).offset, hours(5) + minutes(30));
+  EXPECT_EQ(TimeZone::utc()->lookup(at("2025-07-15T12:00:00Z")).offset, seconds(0));
+}
+
+// time.Date in a gap takes the offset after the change when the one before names an instant
+// past it (02:30 on the spring-forward day is 01:30 EST); in an overlap, the first one.
+TEST(TimeZone, ResolvesWallTimesAsGoDate) {
+  auto ny = TimeZone::load("America/New_York");
+  ASSERT_TRUE(ny);
+  EXPECT_EQ(ny->resolve(wall("2025-03-09T02:30:00Z")), at("2025-03-09T06:30:00Z"));
+  EXPECT_EQ(ny->resolve(wall("2025-03-09T03:30:00Z")), at("2025-03-09T07:30:00Z"));
+  EXPECT_EQ(ny->resolve(wall("2025-11-02T01:30:00Z")), at("2025-11-02T05:30:00Z"));
+  EXPECT_EQ(ny->resolve(wall("2025-11-02T02:30:00Z")), at("2025-11-02T07:30:00Z"));
+  EXPECT_EQ(ny->to_local(at("2025-11-02T06:30:00Z")), wall("2025-11-02T01:30:00Z"));
+}
+
+TEST(TimeZone, MalformedFilesAreRefused) {
+  EXPECT_FALSE(TimeZone::from_tzif("x", ""));
+  EXPECT_FALSE(TimeZone::from_tzif("x", "TZif2"));
+  EXPECT_FALSE(TimeZone::from_tzif("x", "# tzdb data for zone.tab\n"));
+  std::string error;
+  EXPECT_FALSE(TimeZone::load("zone.tab", &error));
+  EXPECT_EQ(error, "malformed time zone information");
+  EXPECT_FALSE(TimeZone::load("Mars/Olympus", &error));
+  EXPECT_EQ(error, "unknown time zone Mars/Olympus");
+}
+
+struct ZoneCase {
+  const char* zone;
+  std::vector<std::string> problems;
+};
+
+// validateTimeZone's checks in order: empty, IANA naming, Local, time.LoadLocation.
+TEST(TimeZone, ValidatedAsKubeApiserver) {
+  const ZoneCase cases[] = {
+      {"America/New_York", {}},
+      {"UTC", {}},
+      {"Etc/GMT+5", {}},
+      {"America/Argentina/Buenos_Aires", {}},
+      {"", {"timeZone must be nil or non-empty string"}},
+      {"Mars/Olympus", {"unknown time zone Mars/Olympus"}},
+      {"../etc/passwd", {"unknown time zone ../etc/passwd"}},
+      {"America//New_York", {"unknown time zone America//New_York"}},
+      {"America/-York", {"unknown time zone America/-York"}},
+      {"America/New York", {"unknown time zone America/New York"}},
+      {"Averyveryverylongname", {"unknown time zone Averyveryverylongname"}},
+      {"Local",
+       {"timeZone must be an explicit time zone as defined in "
+        "https://www.iana.org/time-zones"}},
+      {"local",
+       {"timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones",
+        "unknown time zone local"}},
+      {"america/new_york", {"unknown time zone america/new_york"}},
+  };
+  for (const ZoneCase& c : cases) EXPECT_EQ(time_zone_problems(c.zone), c.problems) << c.zone;
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded
