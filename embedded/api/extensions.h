@@ -35,6 +35,8 @@ struct AdmissionRequest {
   // headers plugins add in Warn mode.
   FieldValidation field_validation = FieldValidation::Ignore;
   std::vector<std::string> warnings{};
+  // The object is a patch's result: a Strict unknown-field error is the patch handler's 422.
+  bool patch = false;
 };
 
 // Throws StatusError to reject (with Kubernetes' code, reason and message).

@@ -1,54 +1,102 @@
 #include "embedded/api/field_validation.h"
 
 #include <algorithm>
-#include <map>
+#include <boost/json.hpp>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
 
-#include "embedded/storage/object_meta.h"
+#include "embedded/api/known_fields.h"
 #include "embedded/storage/status_error.h"
 
 namespace tailor::kube::embedded {
 namespace {
 
-using Names = std::vector<std::string_view>;
+namespace bj = boost::json;
 
-const Names& object_meta_fields() {
-  static const Names kFields = {"name",
-                                "generateName",
-                                "namespace",
-                                "selfLink",
-                                "uid",
-                                "resourceVersion",
-                                "generation",
-                                "creationTimestamp",
-                                "deletionTimestamp",
-                                "deletionGracePeriodSeconds",
-                                "labels",
-                                "annotations",
-                                "ownerReferences",
-                                "finalizers",
-                                "managedFields"};
-  return kFields;
+// runtime.NewStrictDecodingError's text.
+std::string strict_decoding_error(const std::vector<std::string>& paths) {
+  std::string all;
+  for (const std::string& p : paths)
+    all += (all.empty() ? "" : ", ") + ("unknown field \"" + p + "\"");
+  return "strict decoding error: " + all;
 }
 
-// Top-level fields per resource (besides apiVersion, kind, metadata).
-const Names* top_level_fields(const std::string& resource) {
-  static const std::map<std::string, Names> kFields = {
-      {"pods", {"spec", "status"}},
-      {"nodes", {"spec", "status"}},
-      {"namespaces", {"spec", "status"}},
-      {"configmaps", {"data", "binaryData", "immutable"}},
-      {"leases", {"spec"}},
-      {"events",
-       {"involvedObject", "reason", "message", "source", "firstTimestamp", "lastTimestamp", "count",
-        "type", "eventTime", "series", "action", "related", "reportingComponent",
-        "reportingInstance"}},
-  };
-  auto it = kFields.find(resource);
-  return it == kFields.end() ? nullptr : &it->second;
+std::vector<std::string> warnings_for(const std::vector<std::string>& paths) {
+  std::vector<std::string> warnings;
+  for (const std::string& p : paths) warnings.push_back("unknown field \"" + p + "\"");
+  return warnings;
 }
 
-bool known(const Names& names, std::string_view key) {
-  return std::find(names.begin(), names.end(), key) != names.end();
+// Go's %q: quotes, backslashes and control characters escaped; other UTF-8 kept as it is.
+std::string go_quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    auto byte = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
+      default:
+        if (byte < 0x20 || byte == 0x7f) {
+          char hex[8];
+          std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+          out += hex;
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// Go's %v of a float64 (strconv's shortest 'g'): exponent form below 1e-4 and from 1e6 on.
+std::string go_float(double d) {
+  char buf[64];
+  auto end = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific).ptr;
+  std::string s(buf, end);
+  std::size_t e = s.find('e');
+  int exp = std::stoi(s.substr(e + 1));
+  std::string sign = s[0] == '-' ? "-" : "";
+  std::string digits;
+  for (char ch : s.substr(sign.size(), e - sign.size())) {
+    if (ch != '.') digits += ch;
+  }
+  if (exp < -4 || exp >= 6) {
+    std::string mantissa = digits.substr(0, 1);
+    if (digits.size() > 1) mantissa += "." + digits.substr(1);
+    char ebuf[8];
+    std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exp < 0 ? '-' : '+', std::abs(exp));
+    return sign + mantissa + ebuf;
+  }
+  if (exp < 0) return sign + "0." + std::string(static_cast<std::size_t>(-exp - 1), '0') + digits;
+  auto whole = static_cast<std::size_t>(exp) + 1;
+  if (digits.size() <= whole) return sign + digits + std::string(whole - digits.size(), '0');
+  return sign + digits.substr(0, whole) + "." + digits.substr(whole);
 }
 
 }  // namespace
@@ -61,42 +109,75 @@ FieldValidation parse_field_validation(const std::string& value) {
                     value + "\"");
 }
 
-std::vector<std::string> unknown_fields(const ResourceInfo& r, const bj::object& object) {
-  std::vector<std::string> unknown;
-  const Names* top = top_level_fields(r.resource);
-  if (!top) return unknown;
-  for (const auto& [key, value] : object) {
-    std::string_view k = key;
-    if (k == "apiVersion" || k == "kind" || k == "metadata") continue;
-    if (!known(*top, k)) unknown.emplace_back(k);
-  }
-  if (const bj::value* meta = object.if_contains("metadata"); meta && meta->is_object()) {
-    for (const auto& [key, value] : meta->as_object()) {
-      if (!known(object_meta_fields(), key)) unknown.push_back("metadata." + std::string(key));
-    }
-  }
-  return unknown;
-}
-
-std::vector<std::string> check_unknown_fields(const ResourceInfo& r, const bj::object& object,
+std::vector<std::string> check_unknown_fields(const ResourceInfo& r, bj::object& object,
                                               FieldValidation mode) {
-  if (mode == FieldValidation::Ignore) return {};
-  return report_unknown_fields(r, unknown_fields(r, object), mode);
+  const KnownFields* known = known_fields(r);
+  if (!known) return {};
+  std::vector<std::string> paths = unknown_fields(*known, object);
+  if (paths.empty()) return {};
+  std::vector<std::string> warnings = report_unknown_fields(r, paths, mode);
+  drop_unknown_fields(*known, object);
+  return warnings;
 }
 
 std::vector<std::string> report_unknown_fields(const ResourceInfo& r,
-                                               const std::vector<std::string>& unknown,
+                                               const std::vector<std::string>& paths,
                                                FieldValidation mode) {
-  if (mode == FieldValidation::Ignore) return {};
-  std::vector<std::string> messages;
-  for (const std::string& f : unknown) messages.push_back("unknown field \"" + f + "\"");
-  if (mode == FieldValidation::Strict && !messages.empty()) {
-    std::string all;
-    for (const std::string& m : messages) all += (all.empty() ? "" : ", ") + m;
+  if (mode == FieldValidation::Ignore || paths.empty()) return {};
+  if (mode == FieldValidation::Strict) {
+    // The serializer's decode error, as the create and update handlers wrap it.
     throw bad_request(r.kind + " in version \"" + r.version + "\" cannot be handled as a " +
-                      r.kind + ": strict decoding error: " + all);
+                      r.kind + ": " + strict_decoding_error(paths));
   }
-  return messages;
+  return warnings_for(paths);
+}
+
+std::vector<std::string> report_unknown_patched_fields(const std::vector<std::string>& paths,
+                                                       FieldValidation mode,
+                                                       const std::string& patched) {
+  if (mode == FieldValidation::Ignore || paths.empty()) return {};
+  if (mode == FieldValidation::Strict) {
+    // The patch handler's errors.NewInvalid(schema.GroupKind{}, "", field.Invalid("patch", ...)).
+    throw invalid(
+        "", "", "",
+        {{"FieldValueInvalid",
+          "Invalid value: " + go_quoted(patched) + ": " + strict_decoding_error(paths), "patch"}});
+  }
+  return warnings_for(paths);
+}
+
+std::string go_printed(const bj::value& v) {
+  switch (v.kind()) {
+    case bj::kind::null:
+      return "<nil>";
+    case bj::kind::bool_:
+      return v.get_bool() ? "true" : "false";
+    case bj::kind::int64:
+      return std::to_string(v.get_int64());
+    case bj::kind::uint64:  // beyond int64: Go decodes it as a float64
+      return go_float(static_cast<double>(v.get_uint64()));
+    case bj::kind::double_:
+      return go_float(v.get_double());
+    case bj::kind::string:
+      return std::string(v.get_string());
+    case bj::kind::array: {
+      std::string out = "[";
+      for (const bj::value& e : v.get_array()) out += (out.size() > 1 ? " " : "") + go_printed(e);
+      return out + "]";
+    }
+    case bj::kind::object: {
+      std::vector<std::pair<std::string, const bj::value*>> sorted;
+      for (const auto& [k, e] : v.get_object()) sorted.emplace_back(std::string(k), &e);
+      std::sort(sorted.begin(), sorted.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::string out = "map[";
+      for (std::size_t i = 0; i < sorted.size(); ++i) {
+        out += (i ? " " : "") + sorted[i].first + ":" + go_printed(*sorted[i].second);
+      }
+      return out + "]";
+    }
+  }
+  return "";
 }
 
 }  // namespace tailor::kube::embedded

@@ -1,6 +1,7 @@
-// fieldValidation=Strict|Warn|Ignore for unknown fields. Without full schemas the server knows
-// the top-level fields of each served kind and ObjectMeta's fields; deeper levels are not checked
-// yet.
+// fieldValidation=Strict|Warn|Ignore for unknown fields. Built-in kinds are checked against the
+// fields known_fields.h lists, custom resources against their schema (crd/). Unknown fields are
+// dropped whatever the mode, as kube-apiserver's typed decoding drops them; the mode decides
+// whether they are an error (Strict), Warning headers (Warn, the default) or silent (Ignore).
 #pragma once
 
 #include <boost/json/fwd.hpp>
@@ -16,17 +17,25 @@ enum class FieldValidation { Ignore, Warn, Strict };
 // The query parameter ("" : Warn, the server default); anything else is a 400.
 FieldValidation parse_field_validation(const std::string& value);
 
-// "unknown field \"spec\""-style paths ("foo", "metadata.nmae") of fields the kind does not have.
-std::vector<std::string> unknown_fields(const ResourceInfo& resource,
-                                        const boost::json::object& object);
-
-// Strict: throws 400 with kube-apiserver's message. Warn: returns the Warning header values.
+// A create or update body in the resource's version: drops the fields its kind does not declare.
+// Strict throws 400 "<Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding
+// error: unknown field "spec.foo""; Warn returns the Warning texts.
 std::vector<std::string> check_unknown_fields(const ResourceInfo& resource,
-                                              const boost::json::object& object,
-                                              FieldValidation mode);
+                                              boost::json::object& object, FieldValidation mode);
 // The same for unknown field paths found elsewhere (a custom resource's pruned fields).
 std::vector<std::string> report_unknown_fields(const ResourceInfo& resource,
                                                const std::vector<std::string>& paths,
                                                FieldValidation mode);
+
+// A patch's result: Strict throws kube-apiserver's 422 on the field "patch", whose value is
+// `patched` (the patched object's JSON; a strategic merge patch quotes the patch instead, as Go
+// prints it: see go_printed).
+std::vector<std::string> report_unknown_patched_fields(const std::vector<std::string>& paths,
+                                                       FieldValidation mode,
+                                                       const std::string& patched);
+
+// A decoded JSON value as Go's fmt prints an interface{} holding it ("%+v"): map[a:1 b:[x y]],
+// keys sorted, strings unquoted, null as <nil>.
+std::string go_printed(const boost::json::value& value);
 
 }  // namespace tailor::kube::embedded

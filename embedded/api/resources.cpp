@@ -276,6 +276,11 @@ const std::vector<ResourceInfo>& builtin_resources() {
   return kResources;
 }
 
+bool is_builtin(const ResourceInfo& r) {
+  const std::vector<ResourceInfo>& all = builtin_resources();
+  return &r >= all.data() && &r < all.data() + all.size();
+}
+
 const ResourceInfo* find_resource(const std::string& group, const std::string& version,
                                   const std::string& resource) {
   if (const ResourceInfo* r = find_builtin(group, version, resource)) return r;

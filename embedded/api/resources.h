@@ -13,6 +13,8 @@
 namespace tailor::kube::embedded {
 
 const std::vector<ResourceInfo>& builtin_resources();
+// One of builtin_resources() (custom resources' infos live elsewhere).
+bool is_builtin(const ResourceInfo& resource);
 // Built-in first, then custom resources; nullptr when the group/version does not serve it.
 const ResourceInfo* find_resource(const std::string& group, const std::string& version,
                                   const std::string& resource);

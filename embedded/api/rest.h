@@ -48,9 +48,12 @@ void watch_objects(const RestContext& c, http::Exchange& exchange);
 
 // Read-modify-write of the target with admission (Update) outside the store's lock: `change`
 // builds the wanted object from the stored one. Retried on conflicts unless the wanted object
-// names a resourceVersion of its own (then a stale one is a 409 Conflict).
+// names a resourceVersion of its own (then a stale one is a 409 Conflict). With `warnings` the
+// change is a patch's: admission's warnings are appended there (the change sets it first on each
+// attempt) and its unknown-field errors are the patch's.
 using Change = std::function<bj::object(const bj::object&)>;
-ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateScope scope);
+ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateScope scope,
+                            std::vector<std::string>* warnings = nullptr);
 
 // The request body (JSON, or Kubernetes protobuf when the decoder is installed) as an object of
 // the target's kind, with its namespace checked against the URL; 400/415 Status errors otherwise.
@@ -59,11 +62,15 @@ bj::object body_object(const RestContext& c);
 // Served-version conversion at the API edge (Target::served); identity when stored as served.
 bj::object to_stored(const Target& t, bj::object object);
 bj::object to_served(const Target& t, bj::object object);
-// The objects a Table embeds (includeObject=Object), in the served version.
+// The objects a Table embeds (includeObject=Object), in the served version: the verbs convert
+// their Tables before serializing them.
 void served_table(const Target& t, bj::object& table);
-// A JSON response (object, list or Table) of stored objects, in the served version.
+// A JSON response (object or list) of stored objects, in the served version; Tables pass as
+// they are.
 http::ServerResponse served_response(const Target& t, http::ServerResponse response);
 
+// The Content-Type of Table responses.
+inline constexpr const char* kTableType = "application/json;as=Table;v=v1;g=meta.k8s.io";
 // Accept asks for a meta.k8s.io Table.
 bool wants_table(const http::ServerRequest& request);
 TableRequest table_request(const RestContext& c);

@@ -8,8 +8,6 @@
 namespace tailor::kube::embedded {
 namespace {
 
-constexpr const char* kTableType = "application/json;as=Table;v=v1;g=meta.k8s.io";
-
 std::size_t parse_limit(const std::optional<std::string>& text) {
   if (!text || text->empty()) return 0;
   long long v = 0;
@@ -110,6 +108,7 @@ http::ServerResponse list_objects(const RestContext& c) {
   if (wants_table(c.request)) {
     bj::object table = make_table(r, page.items, table_request(c));
     table["metadata"] = std::move(meta);
+    served_table(c.target, table);
     return json_response(200, bj::serialize(table), kTableType);
   }
   bj::object head{{"kind", r.list_kind()}, {"apiVersion", r.api_version()}, {"metadata", meta}};
@@ -122,6 +121,7 @@ http::ServerResponse get_object(const RestContext& c) {
   if (wants_table(c.request)) {
     bj::object table = make_table(r, {o}, table_request(c));
     table["metadata"] = bj::object{{"resourceVersion", std::to_string(o->resource_version())}};
+    served_table(c.target, table);
     return json_response(200, bj::serialize(table), kTableType);
   }
   return json_response(200, o->json());

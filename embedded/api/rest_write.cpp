@@ -2,8 +2,10 @@
 #include <algorithm>
 
 #include "embedded/api/field_validation.h"
+#include "embedded/api/known_fields.h"
 #include "embedded/api/patch.h"
 #include "embedded/api/pod_qos.h"
+#include "embedded/api/resources.h"
 #include "embedded/api/rest.h"
 #include "embedded/api/validation.h"
 #include "embedded/storage/object_meta.h"
@@ -24,7 +26,8 @@ bj::value parse_json(const std::string& body) {
   return v;
 }
 
-bj::object checked_object(const RestContext& c, bj::value v) {
+// The body as an object of the URL's kind and version, its apiVersion, kind and namespace checked.
+bj::object served_object(const RestContext& c, bj::value v) {
   if (!v.is_object()) throw bad_request("the body of the request must be a JSON object");
   bj::object& o = v.as_object();
   // The body is in the URL's version; the verbs get it in the stored one.
@@ -51,7 +54,7 @@ bj::object checked_object(const RestContext& c, bj::value v) {
     }
     meta["namespace"] = c.target.ns;
   }
-  return to_stored(c.target, std::move(o));
+  return std::move(o);
 }
 
 UpdateScope scope_of(const Target& t) {
@@ -142,16 +145,23 @@ std::int64_t grace_period(const RestContext& c, const bj::value& options) {
 
 }  // namespace
 
-bj::object body_object(const RestContext& c) {
+namespace {
+
+// The request body in the URL's version.
+bj::object served_body(const RestContext& c) {
   std::string type = media_type(c.request.header("Content-Type"));
   const ProtobufDecoder& protobuf = c.options.extensions.protobuf;
   if (type == "application/vnd.kubernetes.protobuf" && protobuf) {
     const ResourceInfo& r = c.target.url_resource();
-    return checked_object(c, protobuf(r, c.request.body));
+    return served_object(c, protobuf(r, c.request.body));
   }
   if (type != "application/json" && !type.empty()) throw unsupported_media_type(type);
-  return checked_object(c, parse_json(c.request.body));
+  return served_object(c, parse_json(c.request.body));
 }
+
+}  // namespace
+
+bj::object body_object(const RestContext& c) { return to_stored(c.target, served_body(c)); }
 
 void apply_create_defaults(const ResourceInfo& r, bj::object& object) {
   if (!r.group.empty()) return;
@@ -167,6 +177,19 @@ namespace {
 
 FieldValidation field_validation(const RestContext& c) {
   return parse_field_validation(c.request.query_param("fieldValidation").value_or(""));
+}
+
+// A create or update body, its unknown fields dropped (checked in the URL's version: a served
+// version's conversion would lose them), converted to the stored version.
+struct Decoded {
+  bj::object object;
+  std::vector<std::string> warnings;
+};
+
+Decoded decoded(const RestContext& c, bj::object served) {
+  std::vector<std::string> warnings =
+      check_unknown_fields(c.target.url_resource(), served, field_validation(c));
+  return {to_stored(c.target, std::move(served)), std::move(warnings)};
 }
 
 // RFC 7234 warning headers, as kube-apiserver sends them (kubectl prints "Warning: ...").
@@ -185,11 +208,12 @@ http::ServerResponse with_warnings(http::ServerResponse response,
 
 // Returns the plugins' warnings.
 std::vector<std::string> admit(const RestContext& c, AdmissionOperation op, bj::object& o,
-                               const bj::object* old) {
+                               const bj::object* old, bool patch = false) {
   const Target& t = c.target;
   AdmissionRequest request{op, *t.resource, t.subresource, t.ns, meta_string(o, "name"), o, old};
   request.dry_run = c.request.query_param("dryRun").has_value();
   request.field_validation = field_validation(c);
+  request.patch = patch;
   c.options.extensions.admit(request);
   return std::move(request.warnings);
 }
@@ -198,9 +222,9 @@ void append(std::vector<std::string>& to, std::vector<std::string> more) {
   to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 }
 
-http::ServerResponse create_checked(const RestContext& c, bj::object o) {
-  std::vector<std::string> warnings =
-      check_unknown_fields(*c.target.resource, o, field_validation(c));
+http::ServerResponse create_checked(const RestContext& c, Decoded body) {
+  bj::object& o = body.object;
+  std::vector<std::string>& warnings = body.warnings;
   metadata(o).erase("resourceVersion");
   metadata(o).erase("uid");  // the server's to choose (admission may, for a Job's selector)
   validate_create(*c.target.resource, o);
@@ -210,20 +234,54 @@ http::ServerResponse create_checked(const RestContext& c, bj::object o) {
   return with_warnings(json_response(201, bj::serialize(*created)), warnings);
 }
 
+// kube-apiserver's patch types: custom resources have no strategic merge patch (no Go struct
+// carries their merge keys).
+using PatchFn = bj::value (*)(const bj::value&, const bj::value&);
+
+PatchFn patch_function(const std::string& type, const ResourceInfo& r) {
+  bool custom = !is_builtin(r);
+  if (type == "application/json-patch+json") return json_patch;
+  if (type == "application/merge-patch+json" || type == "application/apply-patch+yaml") {
+    return merge_patch;
+  }
+  if (type == "application/strategic-merge-patch+json" && !custom) return strategic_merge_patch;
+  throw StatusError(415, "UnsupportedMediaType",
+                    std::string("the body of the request was in an unknown format - accepted "
+                                "media types include: application/json-patch+json, "
+                                "application/merge-patch+json, ") +
+                        (custom ? "" : "application/strategic-merge-patch+json, ") +
+                        "application/apply-patch+yaml");
+}
+
+// The unknown fields of a patch's result (in the URL's version) dropped and reported: Strict's
+// 422 quotes the patched object, or a strategic merge patch's patch as Go prints it.
+std::vector<std::string> check_patched_fields(const RestContext& c, bj::object& patched,
+                                              const bj::value& patch, bool strategic) {
+  const KnownFields* known = known_fields(c.target.url_resource());
+  if (!known) return {};  // custom resources: their schema's admission plugin reports them
+  std::vector<std::string> paths = unknown_fields(*known, patched);
+  if (paths.empty()) return {};
+  FieldValidation mode = field_validation(c);
+  std::string value;
+  if (mode == FieldValidation::Strict)
+    value = strategic ? go_printed(patch) : bj::serialize(patched);
+  std::vector<std::string> warnings = report_unknown_patched_fields(paths, mode, value);
+  drop_unknown_fields(*known, patched);
+  return warnings;
+}
+
 }  // namespace
 
 http::ServerResponse create_object(const RestContext& c) {
   if (!c.target.subresource.empty()) {
     throw method_not_supported(c.target.resource->group_resource(), "create");
   }
-  return create_checked(c, body_object(c));
+  return create_checked(c, decoded(c, served_body(c)));
 }
 
 http::ServerResponse update_object(const RestContext& c) {
-  bj::object o = body_object(c);
+  auto [o, warnings] = decoded(c, served_body(c));
   check_name(o, c.target);
-  std::vector<std::string> warnings =
-      check_unknown_fields(*c.target.resource, o, field_validation(c));
   const Target& t = c.target;
   ObjectPtr current = c.store.get(*t.resource, t.ns, t.name);
   append(warnings, admit(c, AdmissionOperation::Update, o, current.get()));
@@ -233,22 +291,9 @@ http::ServerResponse update_object(const RestContext& c) {
 
 http::ServerResponse patch_object(const RestContext& c) {
   std::string type = media_type(c.request.header("Content-Type"));
-  using PatchFn = bj::value (*)(const bj::value&, const bj::value&);
-  PatchFn apply = nullptr;
-  if (type == "application/merge-patch+json" || type == "application/apply-patch+yaml") {
-    apply = merge_patch;
-  } else if (type == "application/json-patch+json") {
-    apply = json_patch;
-  } else if (type == "application/strategic-merge-patch+json") {
-    apply = strategic_merge_patch;
-  } else {
-    throw StatusError(415, "UnsupportedMediaType",
-                      "the body of the request was in an unknown format - accepted media types "
-                      "include: application/json-patch+json, application/merge-patch+json, "
-                      "application/apply-patch+yaml, application/strategic-merge-patch+json");
-  }
-  bj::value patch = parse_json(c.request.body);
   const Target& t = c.target;
+  PatchFn apply = patch_function(type, *t.resource);
+  bj::value patch = parse_json(c.request.body);
   // Server-side apply creates what does not exist yet (field ownership is not tracked: applying
   // to an existing object merges like a JSON merge patch).
   if (type == "application/apply-patch+yaml" && t.subresource.empty()) {
@@ -256,11 +301,12 @@ http::ServerResponse patch_object(const RestContext& c) {
       c.store.get(*t.resource, t.ns, t.name);
     } catch (const StatusError& e) {
       if (e.code() != 404) throw;
-      bj::object o = checked_object(c, patch);
-      check_name(o, t);
-      return create_checked(c, std::move(o));
+      Decoded body = decoded(c, served_object(c, patch));
+      check_name(body.object, t);
+      return create_checked(c, std::move(body));
     }
   }
+  std::vector<std::string> warnings;
   ObjectPtr patched = guaranteed_update(
       c,
       [&](const bj::object& current) {
@@ -268,6 +314,7 @@ http::ServerResponse patch_object(const RestContext& c) {
         bj::value result = apply(to_served(t, current), patch);
         if (!result.is_object()) throw bad_request("the patch did not produce an object");
         bj::object& o = result.as_object();
+        warnings = check_patched_fields(c, o, patch, apply == strategic_merge_patch);
         check_name(o, t);
         if (t.resource->namespaced && meta_string(o, "namespace") != t.ns) {
           throw bad_request(
@@ -276,11 +323,12 @@ http::ServerResponse patch_object(const RestContext& c) {
         }
         return to_stored(t, std::move(o));
       },
-      scope_of(t));
-  return json_response(200, bj::serialize(*patched));
+      scope_of(t), &warnings);
+  return with_warnings(json_response(200, bj::serialize(*patched)), warnings);
 }
 
-ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateScope scope) {
+ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateScope scope,
+                            std::vector<std::string>* warnings) {
   const Target& t = c.target;
   for (int attempt = 1;; ++attempt) {
     ObjectPtr current = c.store.get(*t.resource, t.ns, t.name);
@@ -290,7 +338,9 @@ ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateSc
     // A version the change asked for is a precondition; otherwise the one read here is, and a
     // conflict means someone else wrote in between: read again, as kube-apiserver does.
     bool precondition = !wanted_version.empty() && wanted_version != stored_version;
-    admit(c, AdmissionOperation::Update, o, current.get());
+    std::vector<std::string> admitted =
+        admit(c, AdmissionOperation::Update, o, current.get(), warnings != nullptr);
+    if (warnings) append(*warnings, std::move(admitted));
     metadata(o)["resourceVersion"] = precondition ? wanted_version : stored_version;
     try {
       return c.store.update(*t.resource, std::move(o), scope);

@@ -43,19 +43,17 @@ bj::object to_served(const Target& t, bj::object object) {
 }
 
 http::ServerResponse served_response(const Target& t, http::ServerResponse response) {
-  // Errors are Status objects, as they are; tables print from the stored version, but the
-  // objects they embed are the served version's.
+  // Errors are Status objects, as they are; Tables were converted when built (served_table).
   std::string_view type = http::find_header(response.headers, "Content-Type");
-  if (!converts(t) || response.status >= 300 || !type.starts_with("application/json")) {
+  if (!converts(t) || response.status >= 300 || !type.starts_with("application/json") ||
+      type == kTableType) {
     return response;
   }
   bj::value body = bj::parse(joined_body(response));
   if (!body.is_object()) return response;
   bj::object& o = body.as_object();
   std::string kind = meta_kind(o);
-  if (kind == "Table") {
-    served_table(t, o);
-  } else if (kind == t.resource->list_kind()) {
+  if (kind == t.resource->list_kind()) {
     o["apiVersion"] = t.served->api_version();
     if (bj::value* items = o.if_contains("items"); items && items->is_array()) {
       for (bj::value& item : items->as_array()) {

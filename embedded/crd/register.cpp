@@ -14,11 +14,6 @@ bool is_crd(const ResourceInfo& r) {
   return r.group == "apiextensions.k8s.io" && r.resource == "customresourcedefinitions";
 }
 
-bool is_builtin(const ResourceInfo& r) {
-  const std::vector<ResourceInfo>& all = builtin_resources();
-  return &r >= all.data() && &r < all.data() + all.size();
-}
-
 void check_immutable(const bj::object& next, const bj::object& old, std::string_view path,
                      std::vector<FieldCause>& causes) {
   std::string now = string_at(next, path);
@@ -66,10 +61,14 @@ void add_custom_resources(ApiExtensions& extensions, ObjectStore& store) {
         request.resource.has_subresource("status")) {
       request.object.erase("status");
     }
+    // A patch's Strict error quotes the patched object, before pruning.
+    bool quote = request.patch && request.field_validation == FieldValidation::Strict;
+    std::string patched = quote ? bj::serialize(request.object) : "";
     std::vector<std::string> unknown = crd::prune(request.object, *schema);
     // Strict throws kube-apiserver's "strict decoding error"; Warn returns Warning headers.
     std::vector<std::string> warnings =
-        report_unknown_fields(request.resource, unknown, request.field_validation);
+        request.patch ? report_unknown_patched_fields(unknown, request.field_validation, patched)
+                      : report_unknown_fields(request.resource, unknown, request.field_validation);
     request.warnings.insert(request.warnings.end(), warnings.begin(), warnings.end());
     crd::apply_defaults(request.object, *schema);
   });

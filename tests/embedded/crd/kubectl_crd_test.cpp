@@ -292,6 +292,36 @@ TEST_F(KubectlCrdTest, UnknownFieldsAreRejectedWhenStrict) {
             R"({"containerPolicies":[{"containerName":"app","mode":"Auto"}]})");
 }
 
+// kubectl apply re-applies a custom object with a JSON merge patch and fieldValidation=Strict:
+// an unknown field is the patch handler's 422 (kubectl: "The request is invalid"), Warn applies
+// the patch without it. kubectl patch's default strategic merge patch is 415 for custom
+// resources, as kube-apiserver answers.
+TEST_F(KubectlCrdTest, PatchesFollowFieldValidation) {
+  install_crd();
+  ASSERT_EQ(apply("web", policy("web")).exit_code, 0);
+  KubectlResult strict = apply("web", policy("web", "  surprise: 1\n"));
+  EXPECT_EQ(strict.exit_code, 1);
+  // The value is the patched object (uid, timestamps and all).
+  EXPECT_TRUE(strict.err.starts_with(
+      R"(The request is invalid: patch: Invalid value: "{\"apiVersion\":\"autoscaling.tailor.dev/v1alpha1\",)"))
+      << strict.err;
+  EXPECT_TRUE(strict.err.ends_with("\": strict decoding error: unknown field \"spec.surprise\"\n"))
+      << strict.err;
+  EXPECT_EQ(kubectl("get vsp web -o jsonpath={.metadata.generation}").out, "1");
+  KubectlResult warned = apply("web", policy("web", "  surprise: 1\n"), "--validate=warn");
+  ASSERT_EQ(warned.exit_code, 0) << warned.err;
+  EXPECT_EQ(warned.err, "Warning: unknown field \"spec.surprise\"\n");
+  EXPECT_EQ(kubectl("get vsp web -o jsonpath={.spec.surprise}").out, "");
+  KubectlResult smp = kubectl(R"(patch vsp web -p '{"spec":{"updatePolicy":{"mode":"Off"}}}')");
+  EXPECT_EQ(smp.exit_code, 1);
+  EXPECT_EQ(smp.err,
+            "error: application/strategic-merge-patch+json is not supported by "
+            "autoscaling.tailor.dev/v1alpha1, Kind=VerticalScalingPolicy: the body of the request "
+            "was in an unknown format - accepted media types include: "
+            "application/json-patch+json, application/merge-patch+json, "
+            "application/apply-patch+yaml\n");
+}
+
 TEST_F(KubectlCrdTest, DeletingTheCrdRemovesItsObjectsAndTheResource) {
   install_crd();
   ASSERT_EQ(apply("web", policy("web")).exit_code, 0);

@@ -1,0 +1,32 @@
+// The fields each served built-in kind declares, as the tree kube-apiserver's typed decoding
+// walks: a name with a subtree has its own fields checked (in every element when the value is a
+// list), a name without one is open (maps such as labels, and the parts of the kinds whose fields
+// are not listed here). Custom resources are checked against their CRD's schema instead.
+#pragma once
+
+#include <boost/json/fwd.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "embedded/storage/resource_info.h"
+
+namespace tailor::kube::embedded {
+
+struct KnownFields {
+  // nullptr: the field is known and what is below it is not checked.
+  std::map<std::string, const KnownFields*, std::less<>> fields;
+};
+
+// The fields of the resource's kind in its version (apiVersion, kind and metadata included);
+// nullptr for kinds without a table (custom resources).
+const KnownFields* known_fields(const ResourceInfo& resource);
+
+// The paths of the fields `known` does not declare, as kube-apiserver names them: "spec.foo",
+// "spec.template.spec.containers[0].colour".
+std::vector<std::string> unknown_fields(const KnownFields& known,
+                                        const boost::json::object& object);
+// Removes them.
+void drop_unknown_fields(const KnownFields& known, boost::json::object& object);
+
+}  // namespace tailor::kube::embedded

@@ -1,0 +1,280 @@
+// fieldValidation=Strict|Warn|Ignore on raw requests to tailor-cluster: unknown fields in create
+// and update bodies, and in what JSON merge, JSON and strategic merge patches produce, for the
+// built-in kinds and autoscaling/v1 HorizontalPodAutoscalers (served from v2).
+#include "embedded/api/field_validation.h"
+
+#include <boost/json.hpp>
+#include <string>
+#include <vector>
+
+#include "controller/kube/http/client.h"
+#include "tests/embedded/cluster_fixture.h"
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+namespace bj = boost::json;
+
+constexpr const char* kConfigMaps = "/api/v1/namespaces/default/configmaps";
+constexpr const char* kPods = "/api/v1/namespaces/default/pods";
+constexpr const char* kHpaV1 = "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers";
+constexpr const char* kHpaV2 = "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers";
+
+constexpr const char* kPod =
+    R"({"metadata":{"name":"web"},"spec":{"containers":[{"name":"app","image":"nginx:1"}]}})";
+constexpr const char* kHpa =
+    R"({"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"web"},
+        "spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},
+                "minReplicas":1,"maxReplicas":3,"targetCPUUtilizationPercentage":50}})";
+
+class FieldValidationTest : public ClusterTest {
+ protected:
+  ClusterOptions cluster_options() override {
+    ClusterOptions o;
+    o.control_loops = false;
+    return o;
+  }
+  void SetUp() override {
+    ClusterTest::SetUp();
+    client_ = std::make_unique<http::Client>(
+        http::ClientOptions{.base_url = cluster_->url(), .tls = {.ca_pem = cluster_->ca_pem()}});
+  }
+
+  http::ClientResponse send(const std::string& method, const std::string& target,
+                            const std::string& content_type, const std::string& body) {
+    http::ClientRequest request;
+    request.method = method;
+    request.target = target;
+    request.headers = {{"Authorization", "Bearer " + cluster_->token()},
+                       {"Accept", "application/json"}};
+    if (!content_type.empty()) request.headers.emplace_back("Content-Type", content_type);
+    request.body = body;
+    return client_->send(request);
+  }
+
+  bj::object created(const std::string& collection, const std::string& body) {
+    http::ClientResponse r = send("POST", collection, "application/json", body);
+    EXPECT_EQ(r.status, 201) << r.body;
+    return bj::parse(r.body).as_object();
+  }
+
+  std::unique_ptr<http::Client> client_;
+};
+
+std::vector<std::string> warnings(const http::ClientResponse& r) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : r.headers) {
+    if (name == "Warning") out.push_back(value);
+  }
+  return out;
+}
+
+std::string message(const http::ClientResponse& r) {
+  return std::string(bj::parse(r.body).at("message").as_string());
+}
+
+std::string with_mode(const std::string& target, const std::string& mode) {
+  return mode.empty() ? target : target + "?fieldValidation=" + mode;
+}
+
+// Create and update bodies: Strict is the serializer's 400, Warn (the default) and Ignore store
+// the object without the unknown fields.
+TEST_F(FieldValidationTest, CreateBodies) {
+  struct Case {
+    const char* name;
+    const char* collection;
+    std::string body;
+    const char* mode;
+    int status;
+    std::string error;  // Strict's message
+    std::vector<std::string> warnings;
+  };
+  std::string hpa_unknown = kHpa;
+  hpa_unknown.replace(hpa_unknown.find("\"minReplicas\""), 0, R"("colour":"blue",)");
+  const std::vector<Case> cases = {
+      {"pod-strict",
+       kPods,
+       R"({"metadata":{"name":"p1"},"spec":{"foo":1,"containers":[{"name":"a","image":"x:1","colour":"blue"}]}})",
+       "Strict",
+       400,
+       "Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: unknown field "
+       "\"spec.foo\", unknown field \"spec.containers[0].colour\"",
+       {}},
+      {"pod-warn",
+       kPods,
+       R"({"metadata":{"name":"p2"},"spec":{"foo":1,"containers":[{"name":"a","image":"x:1"}]}})",
+       "",
+       201,
+       "",
+       {R"(299 - "unknown field \"spec.foo\"")"}},
+      {"hpa-v1-strict",
+       kHpaV1,
+       hpa_unknown,
+       "Strict",
+       400,
+       "HorizontalPodAutoscaler in version \"v1\" cannot be handled as a HorizontalPodAutoscaler: "
+       "strict decoding error: unknown field \"spec.colour\"",
+       {}},
+      {"hpa-v1-warn",
+       kHpaV1,
+       hpa_unknown,
+       "Warn",
+       201,
+       "",
+       {R"(299 - "unknown field \"spec.colour\"")"}},
+      {"hpa-v2-strict",
+       kHpaV2,
+       R"({"metadata":{"name":"h2"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web","apiVersion":"apps/v1"},
+           "maxReplicas":3,"metrics":[{"type":"Resource","size":1,"resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":50}}}]}})",
+       "Strict",
+       400,
+       "HorizontalPodAutoscaler in version \"v2\" cannot be handled as a HorizontalPodAutoscaler: "
+       "strict decoding error: unknown field \"spec.metrics[0].size\"",
+       {}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    http::ClientResponse r =
+        send("POST", with_mode(c.collection, c.mode), "application/json", c.body);
+    ASSERT_EQ(r.status, c.status) << r.body;
+    EXPECT_EQ(warnings(r), c.warnings);
+    if (!c.error.empty()) {
+      EXPECT_EQ(bj::parse(r.body).at("reason"), "BadRequest");
+      EXPECT_EQ(message(r), c.error);
+    }
+  }
+  // The v1 HPA kept no trace of the field (neither in v1 nor in the stored v2).
+  std::string stored = send("GET", std::string(kHpaV1) + "/web", "", "").body;
+  EXPECT_EQ(stored.find("colour"), std::string::npos) << stored;
+  stored = send("GET", std::string(kHpaV2) + "/web", "", "").body;
+  EXPECT_EQ(stored.find("colour"), std::string::npos) << stored;
+  stored = send("GET", std::string(kPods) + "/p2", "", "").body;
+  EXPECT_EQ(stored.find("foo"), std::string::npos) << stored;
+}
+
+TEST_F(FieldValidationTest, UpdateBodyOfV1Hpa) {
+  bj::object hpa = created(kHpaV1, kHpa);
+  hpa["spec"].as_object()["colour"] = "blue";
+  http::ClientResponse r = send("PUT", with_mode(std::string(kHpaV1) + "/web", "Strict"),
+                                "application/json", bj::serialize(hpa));
+  ASSERT_EQ(r.status, 400) << r.body;
+  EXPECT_EQ(message(r),
+            "HorizontalPodAutoscaler in version \"v1\" cannot be handled as a "
+            "HorizontalPodAutoscaler: strict decoding error: unknown field \"spec.colour\"");
+  r = send("PUT", std::string(kHpaV1) + "/web", "application/json", bj::serialize(hpa));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(warnings(r), std::vector<std::string>{R"(299 - "unknown field \"spec.colour\"")"});
+}
+
+// What a patch produces is decoded as a body is: Strict is the patch handler's 422 on "patch"
+// quoting the patched object (a strategic merge patch: the patch, as Go prints it), Warn applies
+// the patch and warns, Ignore applies it; the unknown fields are never stored.
+TEST_F(FieldValidationTest, Patches) {
+  created(kPods, kPod);
+  created(kHpaV1, kHpa);
+  struct Case {
+    const char* name;
+    std::string target;
+    const char* type;
+    std::string patch;
+    const char* mode;
+    int status;
+    std::string unknown;  // the strict decoding error / the warning's field
+    std::string value;    // Strict: the quoted value when it is the patch's
+  };
+  const std::string pod = std::string(kPods) + "/web";
+  const std::string hpa = std::string(kHpaV1) + "/web";
+  const std::vector<Case> cases = {
+      {"merge-strict", pod, "application/merge-patch+json", R"({"spec":{"foo":"bar"}})", "Strict",
+       422, "spec.foo", ""},
+      {"merge-warn", pod, "application/merge-patch+json", R"({"spec":{"foo":"bar"}})", "", 200,
+       "spec.foo", ""},
+      {"merge-ignore", pod, "application/merge-patch+json", R"({"spec":{"foo":"bar"}})", "Ignore",
+       200, "", ""},
+      {"json-patch-strict", pod, "application/json-patch+json",
+       R"([{"op":"add","path":"/spec/foo","value":1}])", "Strict", 422, "spec.foo", ""},
+      {"json-patch-replace-warn", pod, "application/json-patch+json",
+       R"([{"op":"replace","path":"/spec/containers/0","value":{"name":"app","image":"nginx:1","colour":"blue"}}])",
+       "Warn", 200, "spec.containers[0].colour", ""},
+      {"strategic-strict", pod, "application/strategic-merge-patch+json",
+       R"({"spec":{"containers":[{"name":"app","colour":1.5}]}})", "Strict", 422,
+       "spec.containers[0].colour", "map[spec:map[containers:[map[colour:1.5 name:app]]]]"},
+      {"strategic-warn", pod, "application/strategic-merge-patch+json",
+       R"({"metadata":{"colour":"blue"}})", "Warn", 200, "metadata.colour", ""},
+      {"hpa-v1-merge-strict", hpa, "application/merge-patch+json", R"({"spec":{"colour":"blue"}})",
+       "Strict", 422, "spec.colour", ""},
+      {"hpa-v1-merge-warn", hpa, "application/merge-patch+json", R"({"spec":{"colour":"blue"}})",
+       "Warn", 200, "spec.colour", ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::string before = send("GET", c.target, "", "").body;
+    http::ClientResponse r = send("PATCH", with_mode(c.target, c.mode), c.type, c.patch);
+    ASSERT_EQ(r.status, c.status) << r.body;
+    std::string after = send("GET", c.target, "", "").body;
+    if (c.status == 422) {
+      bj::object status = bj::parse(r.body).as_object();
+      EXPECT_EQ(status.at("reason"), "Invalid");
+      const bj::object& cause = status.at("details").at("causes").at(0).as_object();
+      EXPECT_EQ(cause.at("field"), "patch");
+      EXPECT_EQ(cause.at("reason"), "FieldValueInvalid");
+      std::string tail = ": strict decoding error: unknown field \"" + c.unknown + "\"";
+      std::string m = message(r);
+      EXPECT_TRUE(m.starts_with(" \"\" is invalid: patch: Invalid value: \"")) << m;
+      EXPECT_TRUE(m.ends_with(tail)) << m;
+      if (!c.value.empty()) {
+        EXPECT_EQ(m, " \"\" is invalid: patch: Invalid value: \"" + c.value + "\"" + tail);
+      } else {
+        // The patched object, quoted: it holds the unknown field.
+        std::string leaf = c.unknown.substr(c.unknown.rfind('.') + 1);
+        EXPECT_NE(m.find("\\\"" + leaf + "\\\""), std::string::npos) << m;
+      }
+      EXPECT_EQ(after, before);  // nothing stored
+      continue;
+    }
+    std::vector<std::string> expected;
+    if (!c.unknown.empty()) expected.push_back("299 - \"unknown field \\\"" + c.unknown + "\\\"\"");
+    EXPECT_EQ(warnings(r), expected);
+    std::string leaf = std::string(c.patch).find("colour") != std::string::npos ? "colour" : "foo";
+    EXPECT_EQ(r.body.find("\"" + leaf + "\""), std::string::npos) << r.body;
+    EXPECT_EQ(after.find("\"" + leaf + "\""), std::string::npos) << after;
+  }
+}
+
+// kube-apiserver answers 415 to a strategic merge patch of a kind without Go types, and lists the
+// patch types in its own order.
+TEST_F(FieldValidationTest, UnknownPatchTypeIsUnsupportedMediaType) {
+  created(kConfigMaps, R"({"metadata":{"name":"c"}})");
+  http::ClientResponse r =
+      send("PATCH", std::string(kConfigMaps) + "/c", "application/yaml", "data: {}");
+  ASSERT_EQ(r.status, 415) << r.body;
+  EXPECT_EQ(message(r),
+            "the body of the request was in an unknown format - accepted media types include: "
+            "application/json-patch+json, application/merge-patch+json, "
+            "application/strategic-merge-patch+json, application/apply-patch+yaml");
+}
+
+TEST(GoPrinted, PrintsAsFmtPrintsAnInterface) {
+  struct Case {
+    const char* json;
+    const char* printed;
+  };
+  const std::vector<Case> cases = {
+      {R"({"b":[1,"x",null,true],"a":{}})", "map[a:map[] b:[1 x <nil> true]]"},
+      {R"({"spec":{"replicas":3}})", "map[spec:map[replicas:3]]"},
+      {"1.5", "1.5"},
+      {"100.0", "100"},
+      {"-0.25", "-0.25"},
+      {"123456.0", "123456"},
+      {"1234567.0", "1.234567e+06"},
+      {"1e21", "1e+21"},
+      {"0.0001", "0.0001"},
+      {"0.00001", "1e-05"},
+      {"123456789.125", "1.23456789125e+08"},
+      {"[]", "[]"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(go_printed(bj::parse(c.json)), c.printed) << c.json;
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing
