@@ -11,6 +11,7 @@
 #include "cli/cluster_crds.h"
 #include "cli/cluster_nodes.h"
 #include "cli/cluster_process.h"
+#include "cli/source_tree.h"
 
 namespace tailor::cli {
 namespace {
@@ -50,17 +51,11 @@ int to_int(const std::string& flag, const std::string& value) {
   return n;
 }
 
-fs::path self_dir() {
-  std::error_code error;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-  return error ? fs::current_path() : exe.parent_path();
-}
-
 // The checkout's scripts/containerd: given, or found above the binary (build/bin/tailor).
 fs::path scripts_dir(const ClusterUpOptions& options) {
   if (!options.scripts_dir.empty()) return options.scripts_dir;
-  for (fs::path dir = self_dir(); dir.has_relative_path(); dir = dir.parent_path()) {
-    if (fs::exists(dir / "scripts/containerd/start.sh")) return dir / "scripts/containerd";
+  if (auto start = find_above(self_dir(), "scripts/containerd/start.sh")) {
+    return start->parent_path();
   }
   throw std::runtime_error("cannot find scripts/containerd above " + self_dir().string() +
                            "; pass --scripts-dir");

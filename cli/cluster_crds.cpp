@@ -4,15 +4,14 @@
 #include <stdexcept>
 
 #include "cli/demo_api.h"
+#include "cli/source_tree.h"
 
 namespace tailor::cli {
 namespace fs = std::filesystem;
 
 fs::path chart_crds_dir(const std::string& given, const fs::path& from) {
   if (!given.empty()) return given;
-  for (fs::path dir = from; dir.has_relative_path(); dir = dir.parent_path()) {
-    if (fs::is_directory(dir / "charts/tailor/crds")) return dir / "charts/tailor/crds";
-  }
+  if (auto dir = find_above(from, "charts/tailor/crds")) return *dir;
   throw std::runtime_error("cannot find charts/tailor/crds above " + from.string() +
                            "; pass --crds-dir");
 }

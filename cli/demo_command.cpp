@@ -11,8 +11,10 @@
 #include <random>
 
 #include "cli/cluster_command.h"
+#include "cli/cluster_crds.h"
 #include "cli/demo_scenario.h"
 #include "cli/demo_summary.h"
+#include "cli/source_tree.h"
 
 namespace tailor::cli {
 namespace {
@@ -40,20 +42,9 @@ const char* kBigNode = "cpu=4,memory=3Gi";
 std::atomic<bool> g_interrupted{false};
 extern "C" void on_signal(int) { g_interrupted = true; }
 
-fs::path self_dir() {
-  std::error_code error;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-  return error ? fs::current_path() : exe.parent_path();
-}
-
+// The chart's CRDs, as `tailor cluster up` installs them.
 std::vector<std::string> crd_files() {
-  for (fs::path dir = self_dir(); dir.has_relative_path(); dir = dir.parent_path()) {
-    const fs::path crds = dir / "charts/tailor/crds";
-    if (fs::exists(crds / "verticalscalingpolicies.yaml")) {
-      return {(crds / "verticalscalingpolicies.yaml").string(),
-              (crds / "verticalscalingcheckpoints.yaml").string()};
-    }
-  }
+  if (auto dir = find_above(self_dir(), "charts/tailor/crds")) return chart_crd_files(*dir);
   throw std::runtime_error("cannot find charts/tailor/crds above " + self_dir().string());
 }
 
