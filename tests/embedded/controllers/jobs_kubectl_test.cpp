@@ -210,6 +210,11 @@ TEST_F(JobsKubectlTest, CronJobTimeZone) {
   ASSERT_TRUE(t) << scheduled;
   EXPECT_EQ(scheduled, format_rfc3339_in(*t, *TimeZone::load("America/New_York")));
   EXPECT_TRUE(std::regex_search(scheduled, std::regex("-0[45]:00$"))) << scheduled;
+  // An update is checked when it changes the zone.
+  r = kubectl("patch cronjob ny --type merge -p '{\"spec\":{\"timeZone\":\"Mars/Olympus\"}}'");
+  EXPECT_EQ(r.err,
+            "The CronJob \"ny\" is invalid: spec.timeZone: Invalid value: \"Mars/Olympus\": "
+            "unknown time zone Mars/Olympus\n");
   r = kubectl("get cronjob ny");
   std::istringstream rows(r.out);
   std::string header, row;
