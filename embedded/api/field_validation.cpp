@@ -132,18 +132,31 @@ std::vector<std::string> report_unknown_fields(const ResourceInfo& r,
   return warnings_for(paths);
 }
 
-std::vector<std::string> report_unknown_patched_fields(const std::vector<std::string>& paths,
+std::vector<std::string> unknown_field_errors(const std::vector<std::string>& paths) {
+  std::vector<std::string> errors;
+  for (const std::string& p : paths) errors.push_back("unknown field \"" + p + "\"");
+  return errors;
+}
+
+std::vector<std::string> report_patch_errors(const std::vector<std::string>& errors,
+                                             FieldValidation mode, const std::string& patched) {
+  if (mode == FieldValidation::Ignore || errors.empty()) return {};
+  if (mode == FieldValidation::Warn) return errors;
+  std::string all;
+  for (const std::string& e : errors) all += (all.empty() ? "" : ", ") + e;
+  // The patch handler's errors.NewInvalid(schema.GroupKind{}, "", field.Invalid("patch", ...)).
+  throw invalid(
+      "", "", "",
+      {{"FieldValueInvalid",
+        "Invalid value: " + go_quoted(patched) + ": strict decoding error: " + all, "patch"}});
+}
+
+std::vector<std::string> report_unknown_patched_fields(std::vector<std::string> paths,
                                                        FieldValidation mode,
                                                        const std::string& patched) {
-  if (mode == FieldValidation::Ignore || paths.empty()) return {};
-  if (mode == FieldValidation::Strict) {
-    // The patch handler's errors.NewInvalid(schema.GroupKind{}, "", field.Invalid("patch", ...)).
-    throw invalid(
-        "", "", "",
-        {{"FieldValueInvalid",
-          "Invalid value: " + go_quoted(patched) + ": " + strict_decoding_error(paths), "patch"}});
-  }
-  return warnings_for(paths);
+  // A patch's result is decoded from Go maps, whose keys come sorted.
+  std::sort(paths.begin(), paths.end());
+  return report_patch_errors(unknown_field_errors(paths), mode, patched);
 }
 
 std::string go_printed(const bj::value& v) {

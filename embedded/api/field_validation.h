@@ -27,10 +27,16 @@ std::vector<std::string> report_unknown_fields(const ResourceInfo& resource,
                                                const std::vector<std::string>& paths,
                                                FieldValidation mode);
 
-// A patch's result: Strict throws kube-apiserver's 422 on the field "patch", whose value is
-// `patched` (the patched object's JSON; a strategic merge patch quotes the patch instead, as Go
-// prints it: see go_printed).
-std::vector<std::string> report_unknown_patched_fields(const std::vector<std::string>& paths,
+// "unknown field \"<path>\"" for each path: the strict decoding errors of unknown fields.
+std::vector<std::string> unknown_field_errors(const std::vector<std::string>& paths);
+// A patch's strict decoding errors: Strict throws kube-apiserver's 422 on the field "patch", whose
+// value is `patched` (the patched object's JSON; a strategic merge patch quotes the patch
+// instead, as Go prints it: see go_printed); Warn returns them as Warning texts.
+std::vector<std::string> report_patch_errors(const std::vector<std::string>& errors,
+                                             FieldValidation mode, const std::string& patched);
+// The same for the unknown fields of a patch's result (reported sorted, as kube-apiserver decodes
+// the patched object from Go maps).
+std::vector<std::string> report_unknown_patched_fields(std::vector<std::string> paths,
                                                        FieldValidation mode,
                                                        const std::string& patched);
 

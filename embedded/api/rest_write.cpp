@@ -253,20 +253,31 @@ PatchFn patch_function(const std::string& type, const ResourceInfo& r) {
                         "application/apply-patch+yaml");
 }
 
-// The unknown fields of a patch's result (in the URL's version) dropped and reported: Strict's
-// 422 quotes the patched object, or a strategic merge patch's patch as Go prints it.
+// The unknown fields of a patch's result (in the URL's version) and of a JSON patch's
+// operations, dropped and reported: Strict's 422 quotes the patched object, or a strategic merge
+// patch's patch as Go prints it.
 std::vector<std::string> check_patched_fields(const RestContext& c, bj::object& patched,
-                                              const bj::value& patch, bool strategic) {
-  const KnownFields* known = known_fields(c.target.url_resource());
-  if (!known) return {};  // custom resources: their schema's admission plugin reports them
-  std::vector<std::string> paths = unknown_fields(*known, patched);
-  if (paths.empty()) return {};
+                                              const bj::value& patch, PatchFn apply) {
   FieldValidation mode = field_validation(c);
+  // Custom resources: their schema's admission plugin reports the object's.
+  const KnownFields* known = known_fields(c.target.url_resource());
+  if (mode == FieldValidation::Ignore) {
+    if (known) drop_unknown_fields(*known, patched);
+    return {};
+  }
+  std::vector<std::string> errors;
+  if (apply == json_patch) errors = json_patch_unknown_fields(patch);
+  std::vector<std::string> paths =
+      known ? unknown_fields(*known, patched) : std::vector<std::string>{};
+  if (errors.empty() && paths.empty()) return {};
+  std::sort(paths.begin(), paths.end());  // decoded from Go maps: sorted
+  append(errors, unknown_field_errors(paths));
   std::string value;
-  if (mode == FieldValidation::Strict)
-    value = strategic ? go_printed(patch) : bj::serialize(patched);
-  std::vector<std::string> warnings = report_unknown_patched_fields(paths, mode, value);
-  drop_unknown_fields(*known, patched);
+  if (mode == FieldValidation::Strict) {
+    value = apply == strategic_merge_patch ? go_printed(patch) : bj::serialize(patched);
+  }
+  std::vector<std::string> warnings = report_patch_errors(errors, mode, value);
+  if (known) drop_unknown_fields(*known, patched);
   return warnings;
 }
 
@@ -314,7 +325,7 @@ http::ServerResponse patch_object(const RestContext& c) {
         bj::value result = apply(to_served(t, current), patch);
         if (!result.is_object()) throw bad_request("the patch did not produce an object");
         bj::object& o = result.as_object();
-        warnings = check_patched_fields(c, o, patch, apply == strategic_merge_patch);
+        warnings = check_patched_fields(c, o, patch, apply);
         check_name(o, t);
         if (t.resource->namespaced && meta_string(o, "namespace") != t.ns) {
           throw bad_request(
