@@ -85,6 +85,18 @@ TrackedState parse_state(const bj::object& data) {
   return s;
 }
 
+// The pass's pod -> policy map taken over in place: in a steady pass nothing is allocated for it.
+// Moving the fresh map in instead left its 200,000 strings, allocated among the pass's
+// temporaries, pinning pages those freed (RSS grew ~15 MiB a pass at 100,000 pods).
+void take_over(std::unordered_map<std::string, std::string>& held,
+               const std::unordered_map<std::string, std::string>& fresh) {
+  std::erase_if(held, [&](const auto& kv) { return !fresh.contains(kv.first); });
+  for (const auto& [pod, policy] : fresh) {
+    auto [it, added] = held.try_emplace(pod, policy);
+    if (!added && it->second != policy) it->second = policy;
+  }
+}
+
 }  // namespace
 
 struct Controller::Impl {
@@ -398,7 +410,7 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
   in.update_rule = m.options.update_rule;
   in.eviction_tolerance = m.options.eviction_tolerance;
   PassResult r = reconcile(in, m.models, m.state);
-  m.pod_policy = std::move(r.policy_of_pod);
+  take_over(m.pod_policy, r.policy_of_pod);
   ++m.stats.passes;
   for (const StatusUpdate& u : r.statuses) m.write_status(u);
   m.report_policies(in.policies, r.hpa_conflicts);
@@ -426,7 +438,7 @@ void Controller::refresh(kube::TimePoint now) {
   PassInputs in = impl_->view.snapshot(now);
   std::lock_guard lock(impl_->mutex);
   TrackedState scratch = impl_->state;
-  impl_->pod_policy = reconcile(in, impl_->models, scratch).policy_of_pod;
+  take_over(impl_->pod_policy, reconcile(in, impl_->models, scratch).policy_of_pod);
 }
 
 void Controller::on_usage(const usage::UsageWindow& w) {
