@@ -54,16 +54,24 @@ std::optional<Header> header(Bytes& b) {
        {&h.isutcnt, &h.isstdcnt, &h.leapcnt, &h.timecnt, &h.typecnt, &h.charcnt}) {
     *count = b.integer(4);
   }
-  if (!b.ok || h.typecnt == 0 || h.timecnt < 0 || h.charcnt < 0 || h.leapcnt < 0) {
+  // Counts are 32-bit: a negative one is a corrupt file.
+  if (!b.ok || h.typecnt <= 0 ||
+      std::min({h.isutcnt, h.isstdcnt, h.leapcnt, h.timecnt, h.charcnt}) < 0) {
     return std::nullopt;
   }
   return h;
 }
 
+// The bytes after the transitions and time types: abbreviations, leap seconds, indicators.
+std::size_t tail_size(const Header& h, std::size_t width) {
+  return static_cast<std::size_t>(h.charcnt + h.leapcnt * static_cast<std::int64_t>(width + 4) +
+                                  h.isstdcnt + h.isutcnt);
+}
+
 // The size of a data block whose times are `width` bytes wide.
 std::size_t block_size(const Header& h, std::size_t width) {
-  return static_cast<std::size_t>(h.timecnt) * (width + 1) + h.typecnt * 6 + h.charcnt +
-         h.leapcnt * (width + 4) + h.isstdcnt + h.isutcnt;
+  return static_cast<std::size_t>(h.timecnt) * (width + 1) +
+         static_cast<std::size_t>(h.typecnt) * 6 + tail_size(h, width);
 }
 
 std::string read_file(const std::string& path) {
@@ -88,6 +96,7 @@ std::optional<TimeZone> TimeZone::from_tzif(std::string name, std::string_view b
     if (!h) return std::nullopt;
     width = 8;
   }
+  if (!b.ok || block_size(*h, width) > b.s.size()) return std::nullopt;
   TimeZone zone;
   zone.name_ = std::move(name);
   std::vector<std::int64_t> times;
@@ -101,9 +110,7 @@ std::optional<TimeZone> TimeZone::from_tzif(std::string name, std::string_view b
     offsets.emplace_back(b.integer(4));
     b.take(2);  // isdst, abbreviation index
   }
-  b.take(block_size(*h, width) - static_cast<std::size_t>(h->timecnt) * (width + 1) -
-         h->typecnt * 6);
-  if (!b.ok) return std::nullopt;
+  b.take(tail_size(*h, width));
   for (std::size_t i = 0; i < times.size(); ++i) {
     if (types[i] >= offsets.size()) return std::nullopt;
     zone.transitions_.emplace_back(seconds(times[i]));

@@ -57,6 +57,15 @@ TEST(TimeZone, MalformedFilesAreRefused) {
   EXPECT_FALSE(TimeZone::from_tzif("x", ""));
   EXPECT_FALSE(TimeZone::from_tzif("x", "TZif2"));
   EXPECT_FALSE(TimeZone::from_tzif("x", "# tzdb data for zone.tab\n"));
+  // A version 1 header claiming 2^30 transitions, and none there.
+  std::string header = std::string("TZif") + std::string(16, '\0') + std::string(12, '\0') +
+                       std::string("\x40\0\0\0\0\0\0\x01\0\0\0\0", 12);
+  EXPECT_FALSE(TimeZone::from_tzif("x", header));
+  // The same header with its one time type and nothing else is a valid fixed zone.
+  header.replace(32, 4, std::string(4, '\0'));
+  auto fixed = TimeZone::from_tzif("x", header + std::string("\0\0\x0e\x10\0\0", 6));
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(fixed->lookup(at("2025-01-01T00:00:00Z")).offset, hours(1));
   std::string error;
   EXPECT_FALSE(TimeZone::load("zone.tab", &error));
   EXPECT_EQ(error, "malformed time zone information");
