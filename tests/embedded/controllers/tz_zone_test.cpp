@@ -41,6 +41,43 @@ TEST(TimeZone, OffsetsFromTheFileAndPastIt) {
   EXPECT_EQ(TimeZone::utc()->lookup(at("2025-07-15T12:00:00Z")).offset, seconds(0));
 }
 
+struct RuleCase {
+  const char* rule;
+  const char* at;
+  seconds offset;
+};
+
+// The footer's POSIX TZ strings as zic writes them (RFC 8536 section 3.3 and its extensions).
+TEST(PosixTzRule, OffsetsThroughTheYear) {
+  const RuleCase cases[] = {
+      {"EST5EDT,M3.2.0,M11.1.0", "2050-03-13T06:59:59Z", -hours(5)},
+      {"EST5EDT,M3.2.0,M11.1.0", "2050-03-13T07:00:00Z", -hours(4)},
+      {"EST5EDT,M3.2.0,M11.1.0", "2050-11-06T05:59:59Z", -hours(4)},
+      {"EST5EDT,M3.2.0,M11.1.0", "2050-11-06T06:00:00Z", -hours(5)},
+      // No rule after the names: the United States' rule.
+      {"EST5EDT", "2050-07-01T00:00:00Z", -hours(4)},
+      {"<+0330>-3:30", "2050-07-01T00:00:00Z", hours(3) + minutes(30)},
+      {"<-03>3", "2050-07-01T00:00:00Z", -hours(3)},
+      // Southern hemisphere: daylight time across the new year.
+      {"AEST-10AEDT,M10.1.0,M4.1.0/3", "2050-01-01T00:00:00Z", hours(11)},
+      {"AEST-10AEDT,M10.1.0,M4.1.0/3", "2050-07-01T00:00:00Z", hours(10)},
+      // Julian days, and a change time past 24 hours (zic's extension).
+      {"<+0330>-3:30<+0430>,J79/24,J263/24", "2050-06-01T00:00:00Z", hours(4) + minutes(30)},
+      {"<-02>2<-01>,M3.5.0/-1,M10.5.0/0", "2050-06-01T00:00:00Z", -hours(1)},
+      {"<-02>2<-01>,M3.5.0/-1,M10.5.0/0", "2050-12-01T00:00:00Z", -hours(2)},
+      {"WGT3WGST,M3.5.0/-2,M10.5.0/-1", "2050-06-01T00:00:00Z", -hours(2)},
+  };
+  for (const RuleCase& c : cases) {
+    auto rule = PosixTzRule::parse(c.rule);
+    ASSERT_TRUE(rule) << c.rule;
+    EXPECT_EQ(rule->at(at(c.at)).offset, c.offset) << c.rule << " at " << c.at;
+  }
+  for (const char* bad : {"", "E5", "EST", "EST5EDT,M3.2.0", "EST5EDT,M13.2.0,M11.1.0",
+                          "EST5EDT,M3.6.0,M11.1.0", "<+03", "EST5EDT,M3.2.0,M11.1.0x"}) {
+    EXPECT_FALSE(PosixTzRule::parse(bad)) << bad;
+  }
+}
+
 // time.Date in a gap takes the offset after the change when the one before names an instant
 // past it (02:30 on the spring-forward day is 01:30 EST); in an overlap, the first one.
 TEST(TimeZone, ResolvesWallTimesAsGoDate) {
