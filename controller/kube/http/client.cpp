@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "controller/kube/http/tls_io.h"
 #include "controller/kube/http/url.h"
 
 namespace tailor::kube::http {
@@ -118,7 +119,7 @@ class Connection {
 
   template <class F>
   error_code with_stream(F&& f) {
-    if (tls_stream_) return f(*tls_stream_);
+    if (tls_io_) return f(*tls_io_);
     return f(plain_);
   }
 
@@ -132,6 +133,7 @@ class Connection {
         run([&](auto handler) { tls_stream_->async_handshake(ssl::stream_base::client, handler); },
             deadline, nullptr, what);
     if (ec) throw ClientError(ClientError::Kind::Tls, what + ": TLS handshake: " + ec.message());
+    tls_io_.emplace(socket(), tls_stream_->native_handle());
   }
 
   ClientResponse read_whole(Clock::time_point deadline, std::uint64_t body_limit,
@@ -319,7 +321,8 @@ class Connection {
   const ClientTlsConfig& tls_config_;
   net::io_context io_;
   tcp::socket plain_{io_};
-  std::optional<ssl::stream<tcp::socket>> tls_stream_;
+  std::optional<ssl::stream<tcp::socket>> tls_stream_;  // the handshake; then tls_io_
+  std::optional<TlsIo> tls_io_;
   boost::beast::flat_buffer buffer_;
   bool connected_ = false;
   bool broken_ = false;

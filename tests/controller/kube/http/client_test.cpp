@@ -3,10 +3,12 @@
 #include "controller/kube/http/client.h"
 
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read_until.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 #include <future>
@@ -284,6 +286,118 @@ TEST_F(TlsClientTest, ChecksTheConfiguredServerName) {
 TEST_F(TlsClientTest, RejectsUnusableTlsMaterial) {
   ClientTlsConfig bad{"-----BEGIN CERTIFICATE-----\nnope\n-----END CERTIFICATE-----\n"};
   EXPECT_EQ(kind_of([&] { send(bad); }), ClientError::Kind::Tls);
+}
+
+// The transport over TLS (after the handshake the client reads and writes through OpenSSL's own
+// socket BIOs): large bodies, keep-alive, deadlines, cancellation, stale connections.
+class TlsTransportTest : public ::testing::Test {
+ protected:
+  void start(Handler handler, std::chrono::seconds idle_timeout = 120s) {
+    ca_ = make_ca("ca");
+    auto cert = make_server_certificate(ca_, "apiserver", {"localhost"}, {"127.0.0.1"});
+    ServerOptions options;
+    options.tls = TlsServerConfig{cert.cert_pem, cert.key_pem, "", false};
+    options.idle_timeout = idle_timeout;
+    server_ = std::make_unique<Server>(options, std::move(handler));
+    server_->start();
+    client_ = std::make_unique<Client>(ClientOptions{server_->url(), {ca_.cert_pem}});
+  }
+
+  CertificateAndKey ca_;
+  std::unique_ptr<Server> server_;
+  std::unique_ptr<Client> client_;
+};
+
+// 3 MiB of distinct bytes: a body read straight into the response (over 1 MiB), as a list is.
+std::string large_text() {
+  std::string text;
+  for (int i = 0; text.size() < (3u << 20); ++i) text += std::to_string(i) + ",";
+  return text;
+}
+
+TEST_F(TlsTransportTest, LargeBodiesAndChunksArriveWholeOnOneConnection) {
+  const std::string text = large_text();
+  start([&](Exchange& ex) {
+    if (ex.request().path == "/watch") {
+      ex.start_stream(200, {});
+      ex.write(text);
+      ex.write("end\n");
+      ex.finish();
+    } else {
+      ex.respond({200, {}, ex.request().path == "/large" ? text : "ok"});
+    }
+  });
+  EXPECT_EQ(client_->send(get("/large")).body, text);
+  EXPECT_EQ(client_->send(get("/small")).body, "ok");
+  std::string streamed;
+  client_->stream(
+      get("/watch"),
+      [&](std::string_view piece) {
+        streamed += piece;
+        return true;
+      },
+      nullptr);
+  EXPECT_EQ(streamed, text + "end\n");
+  EXPECT_EQ(client_->send(get("/large")).body, text);
+  EXPECT_EQ(client_->connections_opened(), 1u);
+}
+
+TEST_F(TlsTransportTest, TimesOutAndCancels) {
+  start([](Exchange& ex) {
+    if (ex.request().path == "/watch") {
+      ex.start_stream(200, {});
+      ex.write("hello\n");
+    }
+    ex.wait_closed(1min);
+  });
+  EXPECT_EQ(kind_of([&] { client_->send(get("/hang", 200ms)); }), ClientError::Kind::Timeout);
+  std::atomic<bool> cancel{false};
+  std::string received;
+  client_->stream(
+      get("/watch"),
+      [&](std::string_view piece) {
+        received += piece;
+        cancel = true;
+        return true;
+      },
+      [&] { return cancel.load(); });
+  EXPECT_EQ(received, "hello\n");
+}
+
+TEST_F(TlsTransportTest, ResendsOnAConnectionTheServerClosedWhileIdle) {
+  // Keep-alive answers, but the server closes each connection afterwards (TCP only, no TLS
+  // close_notify), as RawServer does over plain HTTP.
+  ca_ = make_ca("ca");
+  auto cert = make_server_certificate(ca_, "apiserver", {"localhost"}, {"127.0.0.1"});
+  namespace net = boost::asio;
+  net::io_context io;
+  net::ip::tcp::acceptor acceptor(io, {net::ip::make_address("127.0.0.1"), 0});
+  net::ssl::context tls(net::ssl::context::tls_server);
+  tls.use_certificate_chain(net::buffer(cert.cert_pem));
+  tls.use_private_key(net::buffer(cert.key_pem), net::ssl::context::pem);
+  std::thread server([&] {
+    try {
+      for (int i = 0; i < 2; ++i) {
+        net::ssl::stream<net::ip::tcp::socket> stream(io, tls);
+        acceptor.accept(stream.next_layer());
+        stream.handshake(net::ssl::stream_base::server);
+        net::streambuf request;
+        net::read_until(stream, request, "\r\n\r\n");
+        net::write(stream,
+                   net::buffer(std::string("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")));
+      }
+    } catch (const std::exception&) {  // the client failed and the acceptor was shut down
+    }
+  });
+  Client client(
+      {"https://127.0.0.1:" + std::to_string(acceptor.local_endpoint().port()), {ca_.cert_pem}});
+  EXPECT_NO_THROW({
+    EXPECT_EQ(client.send(get("/one")).body, "ok");
+    EXPECT_EQ(client.send(get("/two")).body, "ok");
+  });
+  EXPECT_EQ(client.connections_opened(), 2u);
+  ::shutdown(acceptor.native_handle(), SHUT_RDWR);  // wakes accept() if the client gave up
+  server.join();
 }
 
 }  // namespace
