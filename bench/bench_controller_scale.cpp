@@ -5,6 +5,7 @@
 // binary with --controller) so that its RSS and CPU time are its own: it syncs its informers,
 // runs a pass, is fed usage windows for every container, then runs more passes.
 // Usage: bench_controller_scale [policies=10000] [pods_per_policy=10] [rounds=8]
+//        bench_controller_scale --pod-heap   (heap per pod as the pod informer keeps it)
 #include <malloc.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -22,9 +23,12 @@
 #include <vector>
 
 #include "bench/pod_list_generator.h"
+#include "controller/app/compact_pod.h"
 #include "controller/app/controller.h"
 #include "controller/kube/client/config.h"
 #include "controller/kube/client/rest_client.h"
+#include "controller/kube/client/store_meta.h"
+#include "controller/kube/model/decode.h"
 #include "embedded/api/resources.h"
 #include "embedded/server/cluster.h"
 
@@ -267,9 +271,11 @@ void report(const char* what, double wall, double cpu) {
 // One usage window for every container of every pod the controller knows: CPU at 30-130 % of
 // the request, memory at 40-100 % (by container, so each policy's containers differ).
 std::size_t feed_round(controller::Controller& c, std::int64_t end_ms, int round) {
-  auto snapshot = c.view().snapshot(kube::TimePoint(std::chrono::system_clock::now()));
+  // Only the pods are held while feeding: an agent's stream holds no snapshot, and the rest of
+  // one (10,000 policies copied) alive among the models' allocations would pin their pages.
+  const auto pods = c.view().snapshot(kube::TimePoint(std::chrono::system_clock::now())).pods;
   std::size_t windows = 0;
-  for (const auto& pod : snapshot.pods) {
+  for (const auto& pod : pods) {
     int k = 0;
     for (const kube::Container& container : pod->containers()) {
       double cpu = 0.1, memory = 64.0 * 1024 * 1024;
@@ -349,11 +355,76 @@ int run_controller(const std::string& kubeconfig, int rounds) {
   return 0;
 }
 
+// ---------------------------------------------------------------- heap per pod (--pod-heap)
+
+std::size_t heap_in_use() {
+  struct mallinfo2 heap = mallinfo2();
+  return heap.uordblks + heap.hblkhd;
+}
+
+// The pods run_cluster creates (1,000 generated templates, 10 replicas each with their own
+// name, uid and resourceVersion, the labels and owner of their ReplicaSet), as JSON.
+std::vector<std::string> replica_pods() {
+  std::vector<std::string> out;
+  int i = 0;
+  for (const bj::object& tmpl : pod_templates()) {
+    std::string rs = "app-" + std::to_string(i) + "-h" + std::to_string(1000000 + i);
+    for (int j = 0; j < 10; ++j) {
+      bj::object pod = tmpl;
+      bj::object& meta = pod["metadata"].as_object();
+      meta["name"] = rs + "-" + std::to_string(j);
+      meta["uid"] = "3f1b7c1e-0000-4000-8000-" + std::to_string(100000000000 + i * 10 + j);
+      meta["resourceVersion"] = std::to_string(200000 + i * 10 + j);
+      meta["labels"].as_object()["app"] = "app-" + std::to_string(i);
+      meta["labels"].as_object()["pod-template-hash"] = "h" + std::to_string(1000000 + i);
+      meta["ownerReferences"] =
+          bj::array{owner_ref("ReplicaSet", rs, "3f1b7c1e-0000-4000-9000-" + std::to_string(i))};
+      out.push_back(bj::serialize(pod));
+    }
+    ++i;
+  }
+  return out;
+}
+
+// What the pod informer holds per pod, apart from the store's own key and map node: the
+// compacted pod (controller/app/compact_pod) and the store's MetaInfo; a whole decoded
+// kube::Pod for comparison.
+int measure_pod_heap() {
+  const std::vector<std::string> pods = replica_pods();
+  const double n = static_cast<double>(pods.size());
+  std::size_t start = heap_in_use();
+  {
+    std::vector<kube::Pod> full;
+    full.reserve(pods.size());
+    for (const std::string& json : pods) full.push_back(kube::decode<kube::Pod>(json));
+    std::printf("kube::Pod, decoded:        %6.0f bytes of heap per pod\n",
+                (heap_in_use() - start) / n);
+  }
+  start = heap_in_use();
+  controller::PodInterner interner;
+  std::vector<std::shared_ptr<const actuator::PodFacts>> facts;
+  facts.reserve(pods.size());
+  for (const std::string& json : pods) {
+    facts.push_back(std::make_shared<const actuator::PodFacts>(
+        interner.compact(kube::decode<kube::Pod>(json))));
+  }
+  std::printf("PodFacts, interned:        %6.0f bytes of heap per pod (%zu pods, %zu specs)\n",
+              (heap_in_use() - start) / n, facts.size(), interner.distinct_specs());
+  start = heap_in_use();
+  std::vector<kube::cache::MetaInfo> metas;
+  metas.reserve(pods.size());
+  for (const std::string& json : pods) metas.push_back(kube::cache::parse_meta(json));
+  std::printf("store MetaInfo:            %6.0f bytes of heap per pod\n",
+              (heap_in_use() - start) / n);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   try {
+    if (argc > 1 && std::string(argv[1]) == "--pod-heap") return measure_pod_heap();
     if (argc > 2 && std::string(argv[1]) == "--controller") {
       return run_controller(argv[2], argc > 3 ? std::atoi(argv[3]) : 8);
     }
