@@ -41,6 +41,33 @@ KnownFields object(std::initializer_list<std::string_view> open,
 
 // ---- core/v1 Pod
 
+// What an autoscaler's users write most: requests and limits (a typo there must not vanish).
+const KnownFields& resource_requirements() {
+  static const KnownFields f = fields({"limits", "requests", "claims"});
+  return f;
+}
+
+const KnownFields& container_port() {
+  static const KnownFields f = fields({"name", "hostPort", "containerPort", "protocol", "hostIP"});
+  return f;
+}
+
+const KnownFields& env_var() {
+  static const KnownFields f = fields({"name", "value", "valueFrom"});
+  return f;
+}
+
+const KnownFields& volume_mount() {
+  static const KnownFields f = fields({"name", "readOnly", "recursiveReadOnly", "mountPath",
+                                       "subPath", "mountPropagation", "subPathExpr"});
+  return f;
+}
+
+const KnownFields& resize_policy() {
+  static const KnownFields f = fields({"resourceName", "restartPolicy"});
+  return f;
+}
+
 const KnownFields& container() {
   static const KnownFields f = fields({"name",
                                        "image",
@@ -66,7 +93,12 @@ const KnownFields& container() {
                                        "securityContext",
                                        "stdin",
                                        "stdinOnce",
-                                       "tty"});
+                                       "tty"},
+                                      {{"resources", &resource_requirements()},
+                                       {"ports", &container_port()},
+                                       {"env", &env_var()},
+                                       {"volumeMounts", &volume_mount()},
+                                       {"resizePolicy", &resize_policy()}});
   return f;
 }
 
@@ -118,7 +150,8 @@ const KnownFields& pod_spec() {
                                        "schedulingGates",
                                        "resourceClaims",
                                        "resources"},
-                                      {{"containers", &container()},
+                                      {{"resources", &resource_requirements()},
+                                       {"containers", &container()},
                                        {"initContainers", &container()},
                                        {"ephemeralContainers", &ephemeral_container()}});
   return f;
@@ -131,10 +164,21 @@ const KnownFields& pod_template() {
 
 // ---- workloads
 
+const KnownFields& rolling_update() {
+  static const KnownFields f = fields({"maxUnavailable", "maxSurge"});
+  return f;
+}
+
+const KnownFields& deployment_strategy() {
+  static const KnownFields f = fields({"type"}, {{"rollingUpdate", &rolling_update()}});
+  return f;
+}
+
 const KnownFields& deployment_spec() {
-  static const KnownFields f = fields({"replicas", "selector", "strategy", "minReadySeconds",
-                                       "revisionHistoryLimit", "paused", "progressDeadlineSeconds"},
-                                      {{"template", &pod_template()}});
+  static const KnownFields f =
+      fields({"replicas", "selector", "strategy", "minReadySeconds", "revisionHistoryLimit",
+              "paused", "progressDeadlineSeconds"},
+             {{"template", &pod_template()}, {"strategy", &deployment_strategy()}});
   return f;
 }
 
@@ -227,22 +271,102 @@ const KnownFields& hpa_v1_status() {
   return f;
 }
 
+const KnownFields& metric_target() {
+  static const KnownFields f = fields({"type", "value", "averageValue", "averageUtilization"});
+  return f;
+}
+
+const KnownFields& resource_metric_source() {
+  static const KnownFields f = fields({"name"}, {{"target", &metric_target()}});
+  return f;
+}
+
+const KnownFields& container_resource_metric_source() {
+  static const KnownFields f = fields({"name", "container"}, {{"target", &metric_target()}});
+  return f;
+}
+
+// Pods and External: a MetricIdentifier and a target; Object adds describedObject.
+const KnownFields& pods_metric_source() {
+  static const KnownFields f = fields({"metric"}, {{"target", &metric_target()}});
+  return f;
+}
+
+const KnownFields& object_metric_source() {
+  static const KnownFields f =
+      fields({"describedObject", "metric"}, {{"target", &metric_target()}});
+  return f;
+}
+
 const KnownFields& metric_spec() {
   static const KnownFields f =
-      fields({"type", "object", "pods", "resource", "containerResource", "external"});
+      fields({"type"}, {{"resource", &resource_metric_source()},
+                        {"containerResource", &container_resource_metric_source()},
+                        {"pods", &pods_metric_source()},
+                        {"external", &pods_metric_source()},
+                        {"object", &object_metric_source()}});
+  return f;
+}
+
+const KnownFields& scaling_policy() {
+  static const KnownFields f = fields({"type", "value", "periodSeconds"});
+  return f;
+}
+
+const KnownFields& scaling_rules() {
+  static const KnownFields f = fields({"stabilizationWindowSeconds", "selectPolicy", "tolerance"},
+                                      {{"policies", &scaling_policy()}});
+  return f;
+}
+
+const KnownFields& hpa_behavior() {
+  static const KnownFields f =
+      fields({}, {{"scaleUp", &scaling_rules()}, {"scaleDown", &scaling_rules()}});
   return f;
 }
 
 const KnownFields& hpa_v2_spec() {
   static const KnownFields f =
-      fields({"minReplicas", "maxReplicas", "behavior"},
-             {{"scaleTargetRef", &scale_target_ref()}, {"metrics", &metric_spec()}});
+      fields({"minReplicas", "maxReplicas", "behavior"}, {{"scaleTargetRef", &scale_target_ref()},
+                                                          {"metrics", &metric_spec()},
+                                                          {"behavior", &hpa_behavior()}});
   return f;
 }
 
 const KnownFields& hpa_v2_status() {
   static const KnownFields f = fields({"observedGeneration", "lastScaleTime", "currentReplicas",
                                        "desiredReplicas", "currentMetrics", "conditions"});
+  return f;
+}
+
+// ---- policy, quota, coordination
+
+const KnownFields& pod_disruption_budget_spec() {
+  static const KnownFields f =
+      fields({"minAvailable", "selector", "maxUnavailable", "unhealthyPodEvictionPolicy"});
+  return f;
+}
+
+const KnownFields& resource_quota_spec() {
+  static const KnownFields f = fields({"hard", "scopes", "scopeSelector"});
+  return f;
+}
+
+const KnownFields& limit_range_item() {
+  static const KnownFields f =
+      fields({"type", "max", "min", "default", "defaultRequest", "maxLimitRequestRatio"});
+  return f;
+}
+
+const KnownFields& limit_range_spec() {
+  static const KnownFields f = fields({}, {{"limits", &limit_range_item()}});
+  return f;
+}
+
+const KnownFields& lease_spec() {
+  static const KnownFields f =
+      fields({"holderIdentity", "leaseDurationSeconds", "acquireTime", "renewTime",
+              "leaseTransitions", "strategy", "preferredHolder"});
   return f;
 }
 
@@ -258,8 +382,8 @@ Table kinds() {
   t.emplace("/v1/services", object({"status"}, {{"spec", &service_spec()}}));
   t.emplace("/v1/serviceaccounts",
             object({"secrets", "imagePullSecrets", "automountServiceAccountToken"}));
-  t.emplace("/v1/resourcequotas", object({"spec", "status"}));
-  t.emplace("/v1/limitranges", object({"spec"}));
+  t.emplace("/v1/resourcequotas", object({"status"}, {{"spec", &resource_quota_spec()}}));
+  t.emplace("/v1/limitranges", object({}, {{"spec", &limit_range_spec()}}));
   t.emplace("/v1/events", object({"involvedObject", "reason", "message", "source", "firstTimestamp",
                                   "lastTimestamp", "count", "type", "eventTime", "series", "action",
                                   "related", "reportingComponent", "reportingInstance"}));
@@ -273,8 +397,9 @@ Table kinds() {
             object({}, {{"spec", &hpa_v1_spec()}, {"status", &hpa_v1_status()}}));
   t.emplace("autoscaling/v2/horizontalpodautoscalers",
             object({}, {{"spec", &hpa_v2_spec()}, {"status", &hpa_v2_status()}}));
-  t.emplace("policy/v1/poddisruptionbudgets", object({"spec", "status"}));
-  t.emplace("coordination.k8s.io/v1/leases", object({"spec"}));
+  t.emplace("policy/v1/poddisruptionbudgets",
+            object({"status"}, {{"spec", &pod_disruption_budget_spec()}}));
+  t.emplace("coordination.k8s.io/v1/leases", object({}, {{"spec", &lease_spec()}}));
   t.emplace("authorization.k8s.io/v1/selfsubjectaccessreviews", object({"spec", "status"}));
   t.emplace("apiextensions.k8s.io/v1/customresourcedefinitions", object({"spec", "status"}));
   t.emplace("admissionregistration.k8s.io/v1/mutatingwebhookconfigurations", object({"webhooks"}));

@@ -17,6 +17,7 @@ namespace bj = boost::json;
 
 constexpr const char* kConfigMaps = "/api/v1/namespaces/default/configmaps";
 constexpr const char* kPods = "/api/v1/namespaces/default/pods";
+constexpr const char* kDeployments = "/apis/apps/v1/namespaces/default/deployments";
 constexpr const char* kHpaV1 = "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers";
 constexpr const char* kHpaV2 = "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers";
 
@@ -125,11 +126,27 @@ TEST_F(FieldValidationTest, CreateBodies) {
       {"hpa-v2-strict",
        kHpaV2,
        R"({"metadata":{"name":"h2"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web","apiVersion":"apps/v1"},
-           "maxReplicas":3,"metrics":[{"type":"Resource","size":1,"resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":50}}}]}})",
+           "maxReplicas":3,"metrics":[{"type":"Resource","size":1,"resource":{"name":"cpu","target":{"type":"Utilization","averageUtilisation":50}}}],
+           "behavior":{"scaleUp":{"policies":[{"type":"Pods","value":1,"periodSecond":15}]}}}})",
        "Strict",
        400,
        "HorizontalPodAutoscaler in version \"v2\" cannot be handled as a HorizontalPodAutoscaler: "
-       "strict decoding error: unknown field \"spec.metrics[0].size\"",
+       "strict decoding error: unknown field \"spec.metrics[0].size\", unknown field "
+       "\"spec.metrics[0].resource.target.averageUtilisation\", unknown field "
+       "\"spec.behavior.scaleUp.policies[0].periodSecond\"",
+       {}},
+      // Requests and limits: a typo there would silently unset them.
+      {"deployment-strict",
+       kDeployments,
+       R"({"metadata":{"name":"d"},"spec":{"selector":{"matchLabels":{"app":"d"}},"strategy":{"rollingUpdate":{"maxSurge":1,"maxSurges":1}},
+           "template":{"metadata":{"labels":{"app":"d"}},"spec":{"containers":[{"name":"a","image":"x:1",
+           "resources":{"request":{"cpu":"1"}},"ports":[{"containerPort":80,"protocl":"TCP"}]}]}}}})",
+       "Strict",
+       400,
+       "Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: "
+       "unknown field \"spec.strategy.rollingUpdate.maxSurges\", unknown field "
+       "\"spec.template.spec.containers[0].resources.request\", unknown field "
+       "\"spec.template.spec.containers[0].ports[0].protocl\"",
        {}},
   };
   for (const Case& c : cases) {
