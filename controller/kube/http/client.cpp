@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "controller/kube/http/tls_ciphers.h"
 #include "controller/kube/http/tls_io.h"
 #include "controller/kube/http/url.h"
 
@@ -351,6 +352,7 @@ void Client::Impl::configure_tls() {
   tls.emplace(ssl::context::tls_client);
   tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
                    ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  prefer_aes_128_gcm(tls->native_handle());
   const auto& config = options.tls;
   try {
     if (config.insecure_skip_verify) {

@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "controller/kube/http/tls_ciphers.h"
 #include "controller/kube/http/tls_sender.h"
 #include "controller/kube/http/url.h"
 
@@ -431,6 +432,11 @@ std::shared_ptr<ssl::context> Server::Impl::make_tls(const TlsServerConfig& conf
   auto tls = std::make_shared<ssl::context>(ssl::context::tls_server);
   tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
                    ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  prefer_aes_128_gcm(tls->native_handle());
+  // The server's order decides, as Go's TLS 1.3 server (kube-apiserver) does on AES hardware;
+  // a client that puts ChaCha20 first (no AES hardware) still gets it.
+  SSL_CTX_set_options(tls->native_handle(),
+                      SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_PRIORITIZE_CHACHA);
   try {
     tls->use_certificate_chain(net::buffer(config.cert_chain_pem));
     tls->use_private_key(net::buffer(config.private_key_pem), ssl::context::pem);

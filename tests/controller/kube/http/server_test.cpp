@@ -352,6 +352,15 @@ TEST_F(TlsServerTest, WritesFailOnceThePeerHasGone) {
   EXPECT_TRUE(closed.get_future().get());
 }
 
+// OpenSSL clients list AES-256-GCM first; the server's order (AES-128-GCM, as Go's) decides.
+TEST_F(TlsServerTest, NegotiatesAes128Gcm) {
+  start(false);
+  TlsClient c;
+  connect(c, nullptr);
+  EXPECT_STREQ(SSL_CIPHER_get_name(SSL_get_current_cipher(c.stream->native_handle())),
+               "TLS_AES_128_GCM_SHA256");
+}
+
 TEST_F(TlsServerTest, RejectsAMissingClientCertificateWhenRequired) {
   start(true);
   EXPECT_THROW(get(nullptr), boost::system::system_error);
