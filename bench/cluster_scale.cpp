@@ -2,10 +2,11 @@
 // through the real server: one full list, the same list paginated, and W concurrent watchers
 // receiving U pod updates. Prints RSS per pod next to the mean pod JSON size.
 // Usage: bench_cluster_scale [pods=100000] [watchers=100] [updates=10000] [list_runs=3]
-//        [paged_runs=2] [https|http] [client=inproc|curl]
-// (fewer runs to profile one phase; http: the plain server; curl: the full list is fetched by a
-// separate curl process, as a real client would, and the server's CPU seconds are this
+//        [paged_runs=2] [https|http] [client=inproc|curl|kubectl]
+// (fewer runs to profile one phase; http: the plain server; curl, kubectl: the full list is
+// fetched by a separate process, as a real client would, and the server's CPU seconds are this
 // process's alone)
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -171,43 +172,64 @@ void full_list(const Cluster& cluster, int pods, int runs) {
   }
 }
 
-// The full list fetched by curl (a separate process: its own OpenSSL, its own core), so that
-// this process's CPU seconds are the server's alone. curl discards the body and reports its
-// wall time and size; its own CPU time comes from wait4.
-void curl_list(const Cluster& cluster, int runs) {
-  std::string ca_file = "/tmp/bench_cluster_scale_ca_" + std::to_string(::getpid()) + ".pem";
-  std::ofstream(ca_file) << cluster.ca_pem();
-  std::string auth = "Authorization: Bearer " + cluster.token();
-  std::string url = cluster.url() + "/api/v1/pods";
-  std::vector<std::string> args = {
-      "curl", "-sS",       "--cacert", ca_file,
-      "-H",   auth,        "-H",       "Accept: application/json",
-      "-o",   "/dev/null", "-w",       "%{http_code} %{time_total} %{size_download}\\n",
-      url};
+// Runs a client process to completion (stdout to /dev/null unless it writes elsewhere itself);
+// prints its wall time and CPU seconds next to this process's (the server's) CPU seconds.
+void time_client_process(const char* name, std::vector<std::string> args, int run) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  for (int run = 0; run < runs; ++run) {
-    std::fflush(stdout);
-    auto start = Clock::now();
-    double server_cpu = cpu_seconds();
-    pid_t pid = 0;
-    if (::posix_spawnp(&pid, "curl", nullptr, nullptr, argv.data(), environ) != 0) {
-      std::printf("cannot run curl\n");
-      return;
-    }
-    int status = 0;
-    rusage child{};
-    ::wait4(pid, &status, 0, &child);
-    double wall = seconds_since(start);
-    server_cpu = cpu_seconds() - server_cpu;
-    auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-    std::printf(
-        "  ^ curl run %d (HTTP code, curl's time_total s, bytes): %.3f s wall incl. curl start, "
-        "server %.3f CPU s, curl %.3f CPU s\n",
-        run, wall, server_cpu, secs(child.ru_utime) + secs(child.ru_stime));
+  posix_spawn_file_actions_t actions;
+  ::posix_spawn_file_actions_init(&actions);
+  ::posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  std::fflush(stdout);
+  auto start = Clock::now();
+  double server_cpu = cpu_seconds();
+  pid_t pid = 0;
+  if (::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
+    std::printf("cannot run %s\n", name);
+    return;
   }
+  ::posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  rusage child{};
+  ::wait4(pid, &status, 0, &child);
+  double wall = seconds_since(start);
+  server_cpu = cpu_seconds() - server_cpu;
+  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  std::printf(
+      "%s run %d: exit %d, %.3f s wall (incl. process start), server %.3f CPU s, %s %.3f CPU s\n",
+      name, run, WEXITSTATUS(status), wall, server_cpu, name,
+      secs(child.ru_utime) + secs(child.ru_stime));
+}
+
+// The full list fetched by a separate process, as a real client would: curl (OpenSSL; prints
+// its own time_total and the size on stderr) or kubectl (Go's TLS; `get --raw`). This process's
+// CPU seconds are then the server's alone.
+void external_list(const Cluster& cluster, const std::string& client, int runs) {
+  std::string dir = "/tmp/bench_cluster_scale_" + std::to_string(::getpid());
+  std::string ca_file = dir + "-ca.pem", kubeconfig = dir + "-kubeconfig";
+  std::ofstream(ca_file) << cluster.ca_pem();
+  cluster.write_kubeconfig(kubeconfig);
+  std::vector<std::string> args = {"kubectl", "--kubeconfig", kubeconfig,
+                                   "get",     "--raw",        "/api/v1/pods"};
+  if (client == "curl") {
+    args = {"curl",
+            "-sS",
+            "--cacert",
+            ca_file,
+            "-H",
+            "Authorization: Bearer " + cluster.token(),
+            "-H",
+            "Accept: application/json",
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{stderr}curl: HTTP %{http_code}, time_total %{time_total} s, %{size_download} B\\n",
+            cluster.url() + "/api/v1/pods"};
+  }
+  for (int run = 0; run < runs; ++run) time_client_process(client.c_str(), args, run);
   std::remove(ca_file.c_str());
+  std::remove(kubeconfig.c_str());
 }
 
 void paginated_list(const Cluster& cluster, int pods, int runs) {
@@ -304,7 +326,7 @@ int main(int argc, char** argv) {
   const int list_runs = argc > 4 ? std::atoi(argv[4]) : 3;
   const int paged_runs = argc > 5 ? std::atoi(argv[5]) : 2;
   const bool tls = argc <= 6 || std::string(argv[6]) != "http";
-  const bool curl = argc > 7 && std::string(argv[7]) == "curl";
+  const std::string client = argc > 7 ? argv[7] : "inproc";
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
 
   Cluster cluster(ClusterOptions{.tls = tls, .control_loops = false});
@@ -338,8 +360,8 @@ int main(int argc, char** argv) {
       pod_count, load, before / 1024, after / 1024, per_pod, mean_json, per_pod - mean_json);
 
   list_breakdown(cluster.store());
-  if (curl) {
-    curl_list(cluster, list_runs);
+  if (client == "curl" || client == "kubectl") {
+    external_list(cluster, client, list_runs);
   } else {
     full_list(cluster, pod_count, list_runs);
   }
