@@ -219,8 +219,12 @@ int run(MainOptions& o, sigset_t signals) {
   auto endpoints = kube::observe::start_endpoints(o.common, kube::metrics::registry(), checks);
   controller.start();
 
-  usage::UsageServer usage_server({.address = o.usage_address},
-                                  [&](const usage::UsageWindow& w) { controller.on_usage(w); });
+  // With metrics-api, what the agents stream, so that the poller does not count it again.
+  const bool metrics_api = o.usage_sources.metrics_source == "metrics-api";
+  usage::StreamedContainers streamed;
+  usage::UsageServer usage_server(
+      {.address = o.usage_address, .streamed = metrics_api ? &streamed : nullptr},
+      [&](const usage::UsageWindow& w) { controller.on_usage(w); });
   usage_server.start();
   kube::log::info("Usage stream listening", {{"port", usage_server.port()}});
 
@@ -246,9 +250,11 @@ int run(MainOptions& o, sigset_t signals) {
   }
 
   std::unique_ptr<usage::MetricsApiPoller> metrics_poller;
-  if (o.usage_sources.metrics_source == "metrics-api") {
+  if (metrics_api) {
     metrics_poller = std::make_unique<usage::MetricsApiPoller>(
-        client, usage::MetricsApiPollerOptions{.interval = o.usage_sources.metrics_api_interval},
+        client,
+        usage::MetricsApiPollerOptions{.interval = o.usage_sources.metrics_api_interval,
+                                       .streamed = &streamed},
         [&](const usage::UsageWindow& w) { controller.on_usage(w); });
   }
 

@@ -3,6 +3,13 @@
 #include "controller/kube/observe/log.h"
 
 namespace tailor::usage {
+namespace {
+
+// A container's agent window is forgotten once it covers no reading ending in the last ten
+// minutes: metrics-server serves readings of its last scrape or two, never that old.
+constexpr std::int64_t kForgetStreamedAfterMs = 10 * 60 * 1000;
+
+}  // namespace
 
 const kube::ResourceType kPodMetrics{
     .group = "metrics.k8s.io", .version = "v1beta1", .resource = "pods", .namespaced = true};
@@ -69,11 +76,13 @@ void MetricsApiPoller::poll_once() {
     FeedCounts dropped = drop_unusable(parsed.windows, now);
     const std::size_t usable = parsed.windows.size();
     std::vector<UsageWindow> fresh = fresh_.keep_fresh(std::move(parsed.windows));
+    const std::size_t streamed = skip_streamed(fresh, now);
     FeedCounts fed = feed_windows(fresh, sink_, now);
     ++stats_.polls;
     stats_.fed += fed.fed;
     stats_.dropped += dropped.dropped + fed.dropped;
-    stats_.stale += usable - fresh.size();
+    stats_.stale += usable - fresh.size() - streamed;
+    stats_.streamed += streamed;
     stats_.unreadable += parsed.skipped;
     if (parsed.skipped > 0) {
       kube::log::warning("Some PodMetrics could not be read",
@@ -88,6 +97,12 @@ void MetricsApiPoller::poll_once() {
     ++stats_.failures;
     kube::log::error(e, "Reading the PodMetricsList failed");
   }
+}
+
+std::size_t MetricsApiPoller::skip_streamed(std::vector<UsageWindow>& fresh, std::int64_t now) {
+  if (!options_.streamed) return 0;
+  options_.streamed->forget_uncovered_since(now - kForgetStreamedAfterMs);
+  return std::erase_if(fresh, [&](const UsageWindow& w) { return options_.streamed->covers(w); });
 }
 
 PollStats MetricsApiPoller::stats() const {

@@ -3,6 +3,8 @@
 // container's fresh window to the usage sink through the same check as the node agents' stream.
 // An API that is not served (404: no metrics-server) is logged once and polled again later, so
 // a metrics-server installed afterwards is picked up; other failures are logged each time.
+// A reading of a container that a node agent streams is skipped (streamed_containers.h), so that
+// the container is not counted twice.
 #pragma once
 
 #include <chrono>
@@ -10,15 +12,19 @@
 #include <cstdint>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "controller/kube/client/rest_client.h"
 #include "controller/usage/pod_metrics.h"
+#include "controller/usage/streamed_containers.h"
 #include "controller/usage/usage_feed.h"
 
 namespace tailor::usage {
 
 struct MetricsApiPollerOptions {
   std::chrono::nanoseconds interval = std::chrono::minutes(1);
+  // The containers the node agents stream, as the usage server records them (nullptr: none).
+  StreamedContainers* streamed = nullptr;
 };
 
 struct PollStats {
@@ -27,6 +33,7 @@ struct PollStats {
   std::uint64_t fed = 0;         // windows fed to the sink
   std::uint64_t dropped = 0;     // refused by window_problem
   std::uint64_t stale = 0;       // the same reading as the previous poll
+  std::uint64_t streamed = 0;    // fresh, but a node agent streams the container
   std::uint64_t unreadable = 0;  // PodMetrics or containers that could not be parsed
 };
 
@@ -47,6 +54,9 @@ class MetricsApiPoller {
   PollStats stats() const;
 
  private:
+  // Removes the readings of containers a node agent streams; returns how many.
+  std::size_t skip_streamed(std::vector<UsageWindow>& fresh, std::int64_t now);
+
   kube::RestClient& client_;
   MetricsApiPollerOptions options_;
   UsageSink sink_;

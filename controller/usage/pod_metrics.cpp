@@ -7,6 +7,7 @@
 #include "controller/kube/model/quantity.h"
 #include "controller/kube/model/time.h"
 #include "controller/kube/observe/duration.h"
+#include "controller/usage/streamed_containers.h"
 
 namespace tailor::usage {
 namespace {
@@ -93,7 +94,7 @@ std::vector<UsageWindow> FreshWindows::keep_fresh(std::vector<UsageWindow> windo
   std::map<std::string, std::int64_t> seen;
   std::vector<UsageWindow> fresh;
   for (UsageWindow& w : windows) {
-    std::string key = w.ns + "/" + w.pod + "/" + w.container;
+    std::string key = container_key(w);
     auto last = last_end_ms_.find(key);
     const bool is_new = last == last_end_ms_.end() || w.end_unix_ms > last->second;
     seen[key] = is_new ? w.end_unix_ms : last->second;

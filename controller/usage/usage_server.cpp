@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "controller/usage/streamed_containers.h"
 #include "controller/usage/usage_feed.h"
 #include "proto/usage/usage.grpc.pb.h"
 
@@ -79,6 +80,7 @@ struct UsageServer::Impl final : pb::UsageService::Service {
         }
         ++mine_windows;
         ++windows;
+        if (options.streamed) options.streamed->record(window);
         sink(window);
       }
     }

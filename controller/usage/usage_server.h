@@ -11,6 +11,8 @@
 
 namespace tailor::usage {
 
+class StreamedContainers;
+
 // One container's usage over one window, as plain values.
 struct UsageWindow {
   std::string node;
@@ -37,6 +39,9 @@ using UsageSink = std::function<void(const UsageWindow&)>;
 struct UsageServerOptions {
   std::string address = "0.0.0.0:0";  // host:port; port 0 picks a free one
   std::size_t max_message_bytes = 4 << 20;
+  // Where each usable window is recorded, so that the metrics.k8s.io poller skips the containers
+  // an agent streams (nullptr: no poller, nothing recorded).
+  StreamedContainers* streamed = nullptr;
 };
 
 struct UsageStats {

@@ -103,8 +103,9 @@ void add_usage_source_options(kube::config::Schema& s, UsageSourceOptions& o) {
        .yaml_key = "recommender.metricsSource",
        .help = "Live usage besides the node agents' stream: usage-stream (only "
                "the stream), or metrics-api (also poll metrics.k8s.io PodMetrics, "
-               "for nodes without the node agent: a container on a node whose agent "
-               "streams is then counted by both sources)."},
+               "for nodes without the node agent; a reading of a container whose agent "
+               "streamed a window within two of its report intervals is skipped, so no "
+               "container is counted twice)."},
       &o.metrics_source, one_of({"usage-stream", "metrics-api"}),
       [](const std::string& v) { return v; }, "string");
   s.add({.flag = "metrics-api-interval",

@@ -2,8 +2,8 @@
 // recommender flags where they exist (--storage, --prometheus-address, --history-length,
 // --history-resolution, --prometheus-cadvisor-job-name, --prometheus-query-timeout,
 // --container-*-label), and --metrics-source / --metrics-api-interval for metrics.k8s.io (VPA
-// always reads metrics-server; Tailor reads it only when asked, for nodes without its agent: the
-// poller cannot tell which pods an agent also streams, so those would be counted twice).
+// always reads metrics-server; Tailor reads it only when asked, for nodes without its agent; a
+// container an agent streams is skipped by the poller, streamed_containers.h, not counted twice).
 #pragma once
 
 #include <string>

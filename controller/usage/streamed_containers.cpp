@@ -1,0 +1,47 @@
+#include "controller/usage/streamed_containers.h"
+
+#include <algorithm>
+
+namespace tailor::usage {
+
+std::int64_t report_interval_ms(const UsageWindow& w) {
+  if (w.samples < 2 || w.end_unix_ms <= w.start_unix_ms) return kMinReportIntervalMs;
+  const std::int64_t span = w.end_unix_ms - w.start_unix_ms;
+  return std::max(kMinReportIntervalMs, span * w.samples / (w.samples - 1));
+}
+
+bool agent_covers(const AgentWindowSeen& seen, std::int64_t reading_end_unix_ms) {
+  return reading_end_unix_ms <= seen.end_unix_ms + 2 * seen.report_interval_ms;
+}
+
+std::string container_key(const UsageWindow& w) { return w.ns + "/" + w.pod + "/" + w.container; }
+
+void StreamedContainers::record(const UsageWindow& w) {
+  const AgentWindowSeen seen{.end_unix_ms = w.end_unix_ms,
+                             .report_interval_ms = report_interval_ms(w)};
+  std::string key = container_key(w);
+  std::lock_guard lock(mutex_);
+  auto [it, inserted] = latest_.try_emplace(std::move(key), seen);
+  // A late window (a partial one flushed at an agent's shutdown) does not move the end back.
+  if (!inserted && seen.end_unix_ms >= it->second.end_unix_ms) it->second = seen;
+}
+
+bool StreamedContainers::covers(const UsageWindow& reading) const {
+  const std::string key = container_key(reading);
+  std::lock_guard lock(mutex_);
+  auto it = latest_.find(key);
+  return it != latest_.end() && agent_covers(it->second, reading.end_unix_ms);
+}
+
+std::size_t StreamedContainers::forget_uncovered_since(std::int64_t unix_ms) {
+  std::lock_guard lock(mutex_);
+  return std::erase_if(latest_,
+                       [&](const auto& entry) { return !agent_covers(entry.second, unix_ms); });
+}
+
+std::size_t StreamedContainers::size() const {
+  std::lock_guard lock(mutex_);
+  return latest_.size();
+}
+
+}  // namespace tailor::usage

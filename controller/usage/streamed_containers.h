@@ -1,0 +1,58 @@
+// With --metrics-source=metrics-api a container can be reported twice: by its node's agent (the
+// usage stream) and by metrics-server (PodMetrics). Feeding both would give its histograms double
+// weight, and PodMetrics do not name the node, so the stream remembers per container (namespace,
+// pod, container — what PodMetrics name) the end of the agent's latest window, and the poller
+// skips a reading the agent has covered or is about to cover. When the agent stops (node agent
+// gone, pod recreated on a node without one) its windows stop advancing and metrics-api takes
+// over. Both times come from the node's clock — the agent samples cgroups, metrics-server stamps
+// a reading with the kubelet's measurement time — so they compare without clock skew.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "controller/usage/usage_server.h"
+
+namespace tailor::usage {
+
+// An agent whose windows hold a single sample shows no interval: assume its default,
+// --usage-report-interval 15s.
+inline constexpr std::int64_t kMinReportIntervalMs = 15'000;
+
+// The node agent's latest window of one container.
+struct AgentWindowSeen {
+  std::int64_t end_unix_ms = 0;
+  std::int64_t report_interval_ms = kMinReportIntervalMs;
+};
+
+// The agent's reporting interval as one of its windows shows it: a window holds the evenly spaced
+// samples of one interval, from the first to the last, so the interval is
+// span * samples / (samples - 1). Never less than kMinReportIntervalMs.
+std::int64_t report_interval_ms(const UsageWindow& agent_window);
+
+// Whether a metrics.k8s.io reading ending at reading_end_unix_ms is the agent's to report: it
+// ends at most two report intervals after the agent's latest window — one for the next window to
+// be due, one for it to arrive. A later reading is fed: the agent has stopped streaming.
+bool agent_covers(const AgentWindowSeen& seen, std::int64_t reading_end_unix_ms);
+
+// "namespace/pod/container": the key both sources can form.
+std::string container_key(const UsageWindow& window);
+
+// Thread-safe: the usage stream records from gRPC threads while the poller asks.
+class StreamedContainers {
+ public:
+  void record(const UsageWindow& agent_window);
+  bool covers(const UsageWindow& reading) const;
+  // Forgets the containers whose agent window covers no reading ending at or after
+  // unix_ms (their pods are gone, or metrics-api has long taken over). Returns how many.
+  std::size_t forget_uncovered_since(std::int64_t unix_ms);
+  std::size_t size() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, AgentWindowSeen> latest_;
+};
+
+}  // namespace tailor::usage

@@ -1,0 +1,131 @@
+// A container that a node agent streams and metrics-server also reports, through the real
+// paths: the agent's window over gRPC into the UsageServer, PodMetrics from a scripted API
+// server into the MetricsApiPoller, both recording into / asking the same StreamedContainers.
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "controller/kube/model/time.h"
+#include "controller/usage/metrics_api_poller.h"
+#include "controller/usage/streamed_containers.h"
+#include "controller/usage/usage_feed.h"
+#include "controller/usage/usage_server.h"
+#include "proto/usage/usage.grpc.pb.h"
+#include "tests/support/test_api_server.h"
+
+namespace tailor::usage {
+namespace {
+
+namespace pb = tailor::usage::v1;
+using kube::testing::json_response;
+using kube::testing::TestApiServer;
+
+constexpr const char* kPath = "/apis/metrics.k8s.io/v1beta1/pods";
+
+// shop/web-1 with its app and sidecar containers, read at end_ms.
+std::string pod_metrics_list(std::int64_t end_ms) {
+  const std::string ts = kube::format_rfc3339(
+      kube::TimePoint(std::chrono::system_clock::time_point(std::chrono::milliseconds(end_ms))));
+  return R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},
+    "items":[{"metadata":{"name":"web-1","namespace":"shop"},"timestamp":")" +
+         ts + R"(","window":"15s","containers":[
+      {"name":"app","usage":{"cpu":"250m","memory":"64Mi"}},
+      {"name":"sidecar","usage":{"cpu":"10m","memory":"16Mi"}}]}]})";
+}
+
+struct Fed {
+  std::mutex m;
+  std::vector<UsageWindow> windows;
+  UsageSink sink() {
+    return [this](const UsageWindow& w) {
+      std::lock_guard lock(m);
+      windows.push_back(w);
+    };
+  }
+  std::vector<std::string> containers() {
+    std::lock_guard lock(m);
+    std::vector<std::string> out;
+    for (const UsageWindow& w : windows) out.push_back(w.container);
+    return out;
+  }
+};
+
+// The agent's default window: three samples 5 s apart, the last at end_ms.
+void stream_agent_window(int port, std::int64_t end_ms) {
+  auto stub = pb::UsageService::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  pb::ReportSummary summary;
+  auto writer = stub->Report(&context, &summary);
+  pb::UsageReport report;
+  report.set_node("n1");
+  pb::ContainerWindow* w = report.add_windows();
+  w->mutable_container()->set_namespace_("shop");
+  w->mutable_container()->set_pod("web-1");
+  w->mutable_container()->set_pod_uid("u1");
+  w->mutable_container()->set_container("app");
+  w->set_start_unix_ms(end_ms - 10'000);
+  w->set_end_unix_ms(end_ms);
+  w->set_samples(3);
+  w->set_cpu_cores_mean(0.25);
+  w->set_cpu_cores_max(0.3);
+  w->set_memory_working_set_max_bytes(64 << 20);
+  w->set_memory_peak_bytes(70 << 20);
+  ASSERT_TRUE(writer->Write(report));
+  writer->WritesDone();
+  ASSERT_TRUE(writer->Finish().ok());
+  ASSERT_EQ(summary.windows(), 1u);
+}
+
+TEST(StreamedAndPolled, MetricsApiSkipsWhatAnAgentStreamsUntilTheAgentStops) {
+  StreamedContainers streamed;
+  Fed fed;
+  UsageServer usage_server({.address = "127.0.0.1:0", .streamed = &streamed}, fed.sink());
+  usage_server.start();
+  TestApiServer api;
+  kube::RestClient client(api.config());
+  MetricsApiPoller poller(client, {.streamed = &streamed}, fed.sink());
+
+  const std::int64_t now = unix_now_ms();
+  const std::int64_t agent_end = now - 60'000;
+  stream_agent_window(usage_server.port(), agent_end);
+  ASSERT_EQ(fed.containers(), std::vector<std::string>{"app"});
+
+  // A reading 10 s after the agent's window: its next window is due; only the sidecar, which no
+  // agent streams, is fed.
+  api.enqueue("GET", kPath, json_response(200, pod_metrics_list(agent_end + 10'000)));
+  poller.poll_once();
+  EXPECT_EQ(fed.containers(), (std::vector<std::string>{"app", "sidecar"}));
+  EXPECT_EQ(poller.stats().streamed, 1u);
+  EXPECT_EQ(poller.stats().fed, 1u);
+
+  // 55 s after it, two report intervals (30 s) have passed without a window: the agent stopped,
+  // metrics-api takes over.
+  api.enqueue("GET", kPath, json_response(200, pod_metrics_list(agent_end + 55'000)));
+  poller.poll_once();
+  EXPECT_EQ(fed.containers(), (std::vector<std::string>{"app", "sidecar", "app", "sidecar"}));
+  EXPECT_EQ(poller.stats().streamed, 1u);
+  EXPECT_EQ(poller.stats().fed, 3u);
+  EXPECT_EQ(poller.stats().stale, 0u);
+  usage_server.stop();
+}
+
+TEST(StreamedAndPolled, WithoutTheRecordEveryReadingIsFed) {
+  // A poller given no StreamedContainers (--metrics-source=usage-stream never builds one; a
+  // poller alone) feeds what it reads.
+  Fed fed;
+  TestApiServer api;
+  kube::RestClient client(api.config());
+  MetricsApiPoller poller(client, {}, fed.sink());
+  api.enqueue("GET", kPath, json_response(200, pod_metrics_list(unix_now_ms() - 5'000)));
+  poller.poll_once();
+  EXPECT_EQ(fed.containers(), (std::vector<std::string>{"app", "sidecar"}));
+  EXPECT_EQ(poller.stats().streamed, 0u);
+}
+
+}  // namespace
+}  // namespace tailor::usage
