@@ -35,7 +35,7 @@ Eligibility eligibility(const kube::Pod& pod, policy::UpdateMode mode) {
 Eligibility eligibility(const PodFacts& pod, policy::UpdateMode mode) {
   if (pod.mirror) return {false, false, "static (mirror) pod: owned by its kubelet"};
   if (pod.deleting) return {false, false, "pod is being deleted"};
-  if (pod.phase != "Running") return {false, false, "pod is not running"};
+  if (pod.status->phase != "Running") return {false, false, "pod is not running"};
   Eligibility out = by_mode(mode);
   if (!out.in_place) return out;
   if (pod.spec->windows) {

@@ -130,8 +130,10 @@ ObservedResize observe_resize(const PodFacts& pod) {
     if (in_progress->reason == "Error") return {ResizeStatus::Error, in_progress->message};
     return {ResizeStatus::InProgress, in_progress->message};
   }
-  if (!pod.legacy_resize.empty()) return from_legacy(pod.legacy_resize);
-  if (pod.observed_generation != 0 && generation != 0 && pod.observed_generation < generation) {
+  const PodStatusFacts& status = *pod.status;
+  if (!status.legacy_resize.empty()) return from_legacy(status.legacy_resize);
+  if (status.observed_generation != 0 && generation != 0 &&
+      status.observed_generation < generation) {
     return {ResizeStatus::Proposed, ""};
   }
   return {actual_matches_desired(pod) ? ResizeStatus::Done : ResizeStatus::None, ""};

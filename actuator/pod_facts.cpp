@@ -22,6 +22,15 @@ bool read_by_actuator(const kube::PodCondition& c) {
   return c.type == kube::kPodResizePending || c.type == kube::kPodResizeInProgress;
 }
 
+// What observe_resize reads of a resize condition.
+kube::PodCondition read_part(const kube::PodCondition& c) {
+  return {.type = c.type,
+          .status = c.status,
+          .reason = c.reason,
+          .message = c.message,
+          .observed_generation = c.observed_generation};
+}
+
 std::optional<kube::TimePoint> oom_killed_at(const kube::ContainerStatus& status) {
   const auto& terminated = status.last_state.terminated;
   if (!terminated || terminated->reason != "OOMKilled") return std::nullopt;
@@ -43,14 +52,14 @@ const kube::Container* PodFacts::find_container(std::string_view name) const {
 }
 
 const ContainerStatusFacts* PodFacts::find_status(std::string_view name) const {
-  for (const ContainerStatusFacts& s : container_statuses) {
+  for (const ContainerStatusFacts& s : status->container_statuses) {
     if (s.name == name) return &s;
   }
   return nullptr;
 }
 
 const kube::PodCondition* PodFacts::find_condition(std::string_view type) const {
-  for (const kube::PodCondition& c : resize_conditions) {
+  for (const kube::PodCondition& c : status->resize_conditions) {
     if (c.type == type) return &c;
   }
   return nullptr;
@@ -67,33 +76,31 @@ PodFacts pod_facts(const kube::Pod& pod) {
                    .overhead = pod.spec.overhead,
                    .resources = pod.spec.resources,
                    .windows = pod.spec.os_name == "windows"});
-  PodFacts out{.name = pod.metadata.name,
-               .uid = pod.metadata.uid,
-               .resource_version = pod.metadata.resource_version,
-               .shared_meta = std::move(meta),
-               .spec = std::move(spec),
-               .generation = pod.metadata.generation,
-               .started = started(pod),
-               .deleting = !pod.metadata.deletion_timestamp.empty(),
-               .mirror = is_mirror_pod(pod.metadata),
-               .phase = pod.status.phase,
-               .qos_class = kube::parse_qos_class(pod.status.qos_class),
-               .observed_generation = pod.status.observed_generation,
-               .legacy_resize = pod.status.resize};
+  auto status = std::make_shared<PodStatusFacts>(
+      PodStatusFacts{.phase = pod.status.phase,
+                     .qos_class = kube::parse_qos_class(pod.status.qos_class),
+                     .observed_generation = pod.status.observed_generation,
+                     .legacy_resize = pod.status.resize});
   for (const kube::PodCondition& c : pod.status.conditions) {
-    if (read_by_actuator(c)) out.resize_conditions.push_back(c);
+    if (read_by_actuator(c)) status->resize_conditions.push_back(read_part(c));
   }
   const kube::PodCondition* ready = kube::find_condition(pod.status, "Ready");
-  out.ready_condition = ready && ready->status == "True";
-  out.container_statuses.reserve(pod.status.container_statuses.size());
+  status->ready_condition = ready && ready->status == "True";
+  status->container_statuses.reserve(pod.status.container_statuses.size());
   for (const kube::ContainerStatus& s : pod.status.container_statuses) {
-    out.container_statuses.push_back(
-        {.name = s.name,
-         .oom_killed_at = oom_killed_at(s),
-         .actual = s.resources ? std::make_shared<const kube::ResourceRequirements>(*s.resources)
-                               : nullptr});
+    status->container_statuses.push_back(
+        {.name = s.name, .oom_killed_at = oom_killed_at(s), .actual = s.resources});
   }
-  return out;
+  return PodFacts{.name = pod.metadata.name,
+                  .uid = pod.metadata.uid,
+                  .resource_version = pod.metadata.resource_version,
+                  .shared_meta = std::move(meta),
+                  .spec = std::move(spec),
+                  .status = std::move(status),
+                  .generation = pod.metadata.generation,
+                  .started = started(pod),
+                  .deleting = !pod.metadata.deletion_timestamp.empty(),
+                  .mirror = is_mirror_pod(pod.metadata)};
 }
 
 kube::Pod sizing_pod(const PodSpecFacts& spec) {

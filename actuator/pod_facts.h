@@ -1,7 +1,7 @@
 // What the actuator and a controller pass read of a pod, as plain values. tailor-controller keeps
 // one per pod for 100,000 pods, so the parts replicas of one template have in common (namespace,
-// labels and owners; containers' names, resources and resize policies; what the runtime reports
-// of the resources) are held through shared pointers that the controller interns
+// labels and owners; containers' names, resources and resize policies; the status as read here)
+// are held through shared pointers that the controller interns
 // (controller/app/compact_pod): ten pods of a ReplicaSet hold one copy (bench/RESULTS.md "Scale").
 // The webhook and the table tests read a kube::Pod through pod_facts().
 #pragma once
@@ -34,8 +34,22 @@ struct ContainerStatusFacts {
   std::string name{};
   // When the last termination was an OOM kill: its finishedAt (nullopt also when unreadable).
   std::optional<kube::TimePoint> oom_killed_at{};
-  // What the runtime reports (status.containerStatuses[].resources); null when not reported.
-  std::shared_ptr<const kube::ResourceRequirements> actual{};
+  // What the runtime reports (status.containerStatuses[].resources); nullopt when not reported.
+  std::optional<kube::ResourceRequirements> actual{};
+};
+
+// The status as the actuator reads it. Replicas report the same one until something happens to
+// one of them (a resize, an OOM kill), so it is shared too.
+struct PodStatusFacts {
+  std::string phase{};
+  std::optional<kube::QosClass> qos_class{};  // status.qosClass when it names a class
+  std::int64_t observed_generation = 0;       // status.observedGeneration
+  std::string legacy_resize{};                // status.resize (< 1.33)
+  bool ready_condition = false;               // the Ready condition is True
+  // PodResizePending / PodResizeInProgress: type, status, reason, message, observedGeneration
+  // (other conditions, and the times, are not kept).
+  std::vector<kube::PodCondition> resize_conditions{};
+  std::vector<ContainerStatusFacts> container_statuses{};
 };
 
 struct PodFacts {
@@ -45,20 +59,13 @@ struct PodFacts {
   // namespace, labels and ownerReferences only (policy assignment and owner chains read these);
   // never null.
   std::shared_ptr<const kube::ObjectMeta> shared_meta{};
-  std::shared_ptr<const PodSpecFacts> spec{};  // never null
+  std::shared_ptr<const PodSpecFacts> spec{};      // never null
+  std::shared_ptr<const PodStatusFacts> status{};  // never null
   std::int64_t generation = 0;
   // status.startTime, else metadata.creationTimestamp; nullopt when neither reads.
   std::optional<kube::TimePoint> started{};
   bool deleting = false;  // metadata.deletionTimestamp set
   bool mirror = false;    // a static pod's mirror (the kubelet owns it)
-  std::string phase{};
-  std::optional<kube::QosClass> qos_class{};  // status.qosClass when it names a class
-  std::int64_t observed_generation = 0;       // status.observedGeneration
-  std::string legacy_resize{};                // status.resize (< 1.33)
-  bool ready_condition = false;               // the Ready condition is True
-  // PodResizePending / PodResizeInProgress, as sent (other conditions are not kept).
-  std::vector<kube::PodCondition> resize_conditions{};
-  std::vector<ContainerStatusFacts> container_statuses{};
 
   const std::string& namespace_() const { return shared_meta->namespace_; }
   const std::vector<kube::Container>& containers() const { return spec->containers; }

@@ -249,8 +249,8 @@ ResizePlan plan_resize_view(const ResizeView& in) {
   // A plan that changes nothing cannot change the QoS class: skip computing it.
   if (in.at_creation || plan.changes.empty()) return plan;
   // As kube::pod_qos: the class the API stored, else computed from the spec.
-  kube::QosClass current = in.pod->qos_class
-                               ? *in.pod->qos_class
+  kube::QosClass current = in.pod->status->qos_class
+                               ? *in.pod->status->qos_class
                                : kube::compute_pod_qos(sizing_pod(*in.pod->spec).spec);
   kube::QosClass resized = kube::compute_pod_qos(spec);
   if (resized != current) {

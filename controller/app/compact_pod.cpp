@@ -80,9 +80,26 @@ std::string spec_content(const actuator::PodSpecFacts& spec) {
   return c.take();
 }
 
-std::string requirements_content(const kube::ResourceRequirements& r) {
+std::string status_content(const actuator::PodStatusFacts& status) {
   Content c;
-  c.add(r);
+  c.add(status.phase).add(status.qos_class.has_value());
+  if (status.qos_class) c.count(static_cast<std::size_t>(*status.qos_class));
+  c.count(static_cast<std::size_t>(status.observed_generation))
+      .add(status.legacy_resize)
+      .add(status.ready_condition)
+      .count(status.resize_conditions.size());
+  for (const kube::PodCondition& k : status.resize_conditions) {
+    c.add(k.type).add(k.status).add(k.reason).add(k.message).count(
+        static_cast<std::size_t>(k.observed_generation));
+  }
+  c.count(status.container_statuses.size());
+  for (const actuator::ContainerStatusFacts& s : status.container_statuses) {
+    c.add(s.name).add(s.oom_killed_at.has_value());
+    if (s.oom_killed_at)
+      c.count(static_cast<std::size_t>(s.oom_killed_at->time_since_epoch().count()));
+    c.add(s.actual.has_value());
+    if (s.actual) c.add(*s.actual);
+  }
   return c.take();
 }
 
@@ -114,18 +131,11 @@ actuator::PodFacts PodInterner::compact(const kube::Pod& pod) {
   actuator::PodFacts facts = actuator::pod_facts(pod);
   std::string meta = meta_content(*facts.shared_meta);
   std::string spec = spec_content(*facts.spec);
-  std::vector<std::string> actual(facts.container_statuses.size());
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    if (facts.container_statuses[i].actual)
-      actual[i] = requirements_content(*facts.container_statuses[i].actual);
-  }
+  std::string status = status_content(*facts.status);
   std::lock_guard lock(mutex_);
   facts.shared_meta = intern(metas_, std::move(meta), std::move(facts.shared_meta));
   facts.spec = intern(specs_, std::move(spec), std::move(facts.spec));
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    auto& s = facts.container_statuses[i];
-    if (s.actual) s.actual = intern(actuals_, std::move(actual[i]), std::move(s.actual));
-  }
+  facts.status = intern(statuses_, std::move(status), std::move(facts.status));
   return facts;
 }
 
@@ -137,6 +147,11 @@ std::size_t PodInterner::distinct_metas() const {
 std::size_t PodInterner::distinct_specs() const {
   std::lock_guard lock(mutex_);
   return live(specs_);
+}
+
+std::size_t PodInterner::distinct_statuses() const {
+  std::lock_guard lock(mutex_);
+  return live(statuses_);
 }
 
 }  // namespace tailor::controller

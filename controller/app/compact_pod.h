@@ -1,6 +1,6 @@
 // What the pod informer keeps of a pod: actuator::PodFacts, with the parts replicas of one
 // template have in common interned, so that the ten pods of a ReplicaSet hold one copy of their
-// labels, owners, containers and reported resources. At 100,000 pods a kube::Pod, even cut down,
+// labels, owners, containers and status. At 100,000 pods a kube::Pod, even cut down,
 // was ~8 KB of heap each (bench/RESULTS.md "Scale").
 #pragma once
 
@@ -23,6 +23,7 @@ class PodInterner {
   // Distinct parts currently held (for tests and the bench).
   std::size_t distinct_metas() const;
   std::size_t distinct_specs() const;
+  std::size_t distinct_statuses() const;
 
  private:
   // Parts by their content; a part no pod holds any more is dropped at the next purge.
@@ -40,7 +41,7 @@ class PodInterner {
   mutable std::mutex mutex_;
   Table<kube::ObjectMeta> metas_;
   Table<actuator::PodSpecFacts> specs_;
-  Table<kube::ResourceRequirements> actuals_;
+  Table<actuator::PodStatusFacts> statuses_;
 };
 
 }  // namespace tailor::controller

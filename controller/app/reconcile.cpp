@@ -18,7 +18,9 @@ using policy::PolicyStatus;
 
 std::string pod_key(const actuator::PodFacts& pod) { return pod.namespace_() + "/" + pod.name; }
 
-bool ready(const actuator::PodFacts& pod) { return pod.phase == "Running" && pod.ready_condition; }
+bool ready(const actuator::PodFacts& pod) {
+  return pod.status->phase == "Running" && pod.status->ready_condition;
+}
 
 // Each namespace's LimitRange items merged once per pass, not once per pod.
 std::map<std::string, actuator::LimitRangeItem, std::less<>> merged_limit_ranges(

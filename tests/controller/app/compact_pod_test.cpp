@@ -60,12 +60,13 @@ TEST(CompactPod, KeepsWhatPassesRead) {
   EXPECT_EQ(pod.started, kube::parse_rfc3339("2026-11-22T00:00:05Z"));
   EXPECT_FALSE(pod.deleting);
   EXPECT_FALSE(pod.mirror);
-  EXPECT_EQ(pod.phase, "Running");
-  EXPECT_EQ(pod.qos_class, kube::QosClass::Burstable);
-  EXPECT_EQ(pod.observed_generation, 3);
-  EXPECT_TRUE(pod.ready_condition);
-  ASSERT_EQ(pod.resize_conditions.size(), 1u);
-  EXPECT_EQ(pod.resize_conditions[0].reason, "Deferred");
+  EXPECT_EQ(pod.status->phase, "Running");
+  EXPECT_EQ(pod.status->qos_class, kube::QosClass::Burstable);
+  EXPECT_EQ(pod.status->observed_generation, 3);
+  EXPECT_TRUE(pod.status->ready_condition);
+  ASSERT_EQ(pod.status->resize_conditions.size(), 1u);
+  EXPECT_EQ(pod.status->resize_conditions[0].reason, "Deferred");
+  EXPECT_EQ(pod.status->resize_conditions[0].message, "Node didn't have enough resource: cpu");
   ASSERT_EQ(pod.containers().size(), 2u);
   EXPECT_EQ(pod.containers()[0].resources, full.spec.containers[0].resources);
   EXPECT_EQ(pod.containers()[0].resize_policy.size(), 1u);
@@ -107,8 +108,9 @@ TEST(CompactPod, ReplicasShareTheirTemplate) {
   const actuator::PodFacts b = interner.compact(replica("web-2"));
   EXPECT_EQ(a.shared_meta, b.shared_meta);
   EXPECT_EQ(a.spec, b.spec);
-  EXPECT_EQ(a.container_statuses[0].actual, b.container_statuses[0].actual);
+  EXPECT_EQ(a.status, b.status);
   EXPECT_NE(a.name, b.name);
+  EXPECT_NE(a.uid, b.uid);
 
   kube::Pod resized = replica("web-3");
   resized.spec.containers[0].resources.requests.insert_or_assign("cpu",
@@ -122,6 +124,23 @@ TEST(CompactPod, ReplicasShareTheirTemplate) {
   other.metadata.labels["app"] = "api";
   EXPECT_NE(interner.compact(other).shared_meta, a.shared_meta);
   EXPECT_EQ(interner.distinct_specs(), 2u);
+}
+
+// A replica OOM-killed at another time, or reporting other resources, has a status of its own.
+TEST(CompactPod, StatusesDifferWhenTheKubeletSaysSo) {
+  PodInterner interner;
+  const actuator::PodFacts a = interner.compact(replica("web-1"));
+  kube::Pod killed = replica("web-2");
+  killed.status.container_statuses[0].last_state.terminated->finished_at = "2026-11-22T00:05:00Z";
+  const actuator::PodFacts b = interner.compact(killed);
+  EXPECT_NE(a.status, b.status);
+  EXPECT_EQ(b.find_status("app")->oom_killed_at, kube::parse_rfc3339("2026-11-22T00:05:00Z"));
+  kube::Pod reporting = replica("web-3");
+  reporting.status.container_statuses[0].resources->requests.insert_or_assign(
+      "cpu", kube::Quantity::parse("150m"));
+  EXPECT_NE(interner.compact(reporting).status, a.status);
+  EXPECT_EQ(interner.compact(replica("web-4")).status, a.status);
+  EXPECT_EQ(interner.distinct_statuses(), 2u);  // a's and b's; web-3's went with its pod
 }
 
 // The same value written in another format is another part: printing keeps the format.
