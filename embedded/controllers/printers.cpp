@@ -2,8 +2,10 @@
 // printers fill them.
 #include <boost/json.hpp>
 #include <map>
+#include <optional>
 
 #include "embedded/api/tables.h"
+#include "embedded/controllers/conditions.h"
 #include "embedded/controllers/objects.h"
 
 namespace tailor::kube::embedded {
@@ -97,22 +99,17 @@ bj::array daemonset_row(const bj::object& ds, TimePoint now) {
   return row;
 }
 
+// printJob's STATUS: Complete, then Failed (job_finished: kube-apiserver refuses a Job with both
+// True, "cannot set Complete=True and Failed=true conditions", so its first True one is printJob's
+// answer), then Terminating, then the Suspended, FailureTarget and SuccessCriteriaMet conditions,
+// each decided by the first condition of its type as printJob's hasJobCondition does.
 std::string job_status(const bj::object& job) {
-  std::map<std::string, std::string> conditions;
-  if (const bj::value* c = find_path(job, "status.conditions"); c && c->is_array()) {
-    for (const bj::value& v : c->as_array()) {
-      if (v.is_object()) {
-        conditions[string_at(v.as_object(), "type")] = string_at(v.as_object(), "status");
-      }
-    }
+  if (std::optional<JobFinished> finished = job_finished(job)) return finished->type;
+  const bj::value* deletion = find_path(job, "metadata.deletionTimestamp");
+  if (deletion && !deletion->is_null()) return "Terminating";
+  for (const char* type : {"Suspended", "FailureTarget", "SuccessCriteriaMet"}) {
+    if (condition_status(job, type) == "True") return type;
   }
-  for (const char* terminal : {"Complete", "Failed"}) {
-    if (conditions[terminal] == "True") return terminal;
-  }
-  if (conditions["FailureTarget"] == "True") return "FailureTarget";
-  if (conditions["SuccessCriteriaMet"] == "True") return "SuccessCriteriaMet";
-  const bj::value* suspend = find_path(job, "spec.suspend");
-  if (suspend && suspend->is_bool() && suspend->as_bool()) return "Suspended";
   return "Running";
 }
 
