@@ -77,13 +77,18 @@ void MetricsApiPoller::poll_once() {
     const std::size_t usable = parsed.windows.size();
     std::vector<UsageWindow> fresh = fresh_.keep_fresh(std::move(parsed.windows));
     const std::size_t streamed = skip_streamed(fresh, now);
+    const std::size_t stale = usable - fresh.size() - streamed;
     FeedCounts fed = feed_windows(fresh, sink_, now);
     ++stats_.polls;
     stats_.fed += fed.fed;
     stats_.dropped += dropped.dropped + fed.dropped;
-    stats_.stale += usable - fresh.size() - streamed;
+    stats_.stale += stale;
     stats_.streamed += streamed;
     stats_.unreadable += parsed.skipped;
+    if (auto v = kube::log::v(2)) {
+      // streamed: readings a node agent's stream already brings (not counted twice).
+      v.info("PodMetrics polled", {{"fed", fed.fed}, {"stale", stale}, {"streamed", streamed}});
+    }
     if (parsed.skipped > 0) {
       kube::log::warning("Some PodMetrics could not be read",
                          {{"skipped", parsed.skipped}, {"first", parsed.first_problem}});

@@ -1,8 +1,21 @@
 #include "controller/usage/streamed_containers.h"
 
 #include <algorithm>
+#include <functional>
+#include <string_view>
 
 namespace tailor::usage {
+namespace {
+
+// Built in a reused buffer: record and covers run for every window and reading.
+std::uint64_t container_hash(const UsageWindow& w) {
+  thread_local std::string key;
+  key.clear();
+  key.append(w.ns).append(1, '/').append(w.pod).append(1, '/').append(w.container);
+  return std::hash<std::string_view>{}(key);
+}
+
+}  // namespace
 
 std::int64_t report_interval_ms(const UsageWindow& w) {
   if (w.samples < 2 || w.end_unix_ms <= w.start_unix_ms) return kMinReportIntervalMs;
@@ -19,15 +32,15 @@ std::string container_key(const UsageWindow& w) { return w.ns + "/" + w.pod + "/
 void StreamedContainers::record(const UsageWindow& w) {
   const AgentWindowSeen seen{.end_unix_ms = w.end_unix_ms,
                              .report_interval_ms = report_interval_ms(w)};
-  std::string key = container_key(w);
+  const std::uint64_t key = container_hash(w);
   std::lock_guard lock(mutex_);
-  auto [it, inserted] = latest_.try_emplace(std::move(key), seen);
+  auto [it, inserted] = latest_.try_emplace(key, seen);
   // A late window (a partial one flushed at an agent's shutdown) does not move the end back.
   if (!inserted && seen.end_unix_ms >= it->second.end_unix_ms) it->second = seen;
 }
 
 bool StreamedContainers::covers(const UsageWindow& reading) const {
-  const std::string key = container_key(reading);
+  const std::uint64_t key = container_hash(reading);
   std::lock_guard lock(mutex_);
   auto it = latest_.find(key);
   return it != latest_.end() && agent_covers(it->second, reading.end_unix_ms);
