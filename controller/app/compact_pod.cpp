@@ -45,7 +45,7 @@ class Content {
   std::string out_;
 };
 
-std::string meta_content(const kube::ObjectMeta& meta) {
+std::string content_of(const kube::ObjectMeta& meta) {
   Content c;
   c.add(meta.namespace_).count(meta.labels.size());
   for (const auto& [key, value] : meta.labels) c.add(key).add(value);
@@ -71,7 +71,7 @@ void add_containers(Content& c, const std::vector<kube::Container>& containers) 
   }
 }
 
-std::string spec_content(const actuator::PodSpecFacts& spec) {
+std::string content_of(const actuator::PodSpecFacts& spec) {
   Content c;
   add_containers(c, spec.containers);
   add_containers(c, spec.init_containers);
@@ -80,7 +80,7 @@ std::string spec_content(const actuator::PodSpecFacts& spec) {
   return c.take();
 }
 
-std::string status_content(const actuator::PodStatusFacts& status) {
+std::string content_of(const actuator::PodStatusFacts& status) {
   Content c;
   c.add(status.phase).add(status.qos_class.has_value());
   if (status.qos_class) c.count(static_cast<std::size_t>(*status.qos_class));
@@ -105,17 +105,20 @@ std::string status_content(const actuator::PodStatusFacts& status) {
 
 }  // namespace
 
+// A part already held with the same content (the hash finds candidates, the content decides),
+// else `part`, now held.
 template <class T>
-std::shared_ptr<const T> PodInterner::intern(Table<T>& table, std::string content,
-                                             std::shared_ptr<const T> part) {
-  auto [it, added] = table.by_content.try_emplace(std::move(content));
-  if (!added) {
-    if (auto held = it->second.lock()) return held;
+std::shared_ptr<const T> PodInterner::intern(Table<T>& table, std::shared_ptr<const T> part) {
+  const std::string content = content_of(*part);
+  const std::size_t hash = std::hash<std::string>{}(content);
+  auto [first, last] = table.by_hash.equal_range(hash);
+  for (auto it = first; it != last; ++it) {
+    if (auto held = it->second.lock(); held && content_of(*held) == content) return held;
   }
-  it->second = part;
-  if (table.by_content.size() >= table.purge_at) {
-    std::erase_if(table.by_content, [](const auto& kv) { return kv.second.expired(); });
-    table.purge_at = std::max<std::size_t>(1024, 2 * table.by_content.size());
+  table.by_hash.emplace(hash, part);
+  if (table.by_hash.size() >= table.purge_at) {
+    std::erase_if(table.by_hash, [](const auto& kv) { return kv.second.expired(); });
+    table.purge_at = std::max<std::size_t>(1024, 2 * table.by_hash.size());
   }
   return part;
 }
@@ -123,19 +126,16 @@ std::shared_ptr<const T> PodInterner::intern(Table<T>& table, std::string conten
 template <class T>
 std::size_t PodInterner::live(const Table<T>& table) {
   std::size_t n = 0;
-  for (const auto& [content, part] : table.by_content) n += part.expired() ? 0 : 1;
+  for (const auto& [hash, part] : table.by_hash) n += part.expired() ? 0 : 1;
   return n;
 }
 
 actuator::PodFacts PodInterner::compact(const kube::Pod& pod) {
   actuator::PodFacts facts = actuator::pod_facts(pod);
-  std::string meta = meta_content(*facts.shared_meta);
-  std::string spec = spec_content(*facts.spec);
-  std::string status = status_content(*facts.status);
   std::lock_guard lock(mutex_);
-  facts.shared_meta = intern(metas_, std::move(meta), std::move(facts.shared_meta));
-  facts.spec = intern(specs_, std::move(spec), std::move(facts.spec));
-  facts.status = intern(statuses_, std::move(status), std::move(facts.status));
+  facts.shared_meta = intern(metas_, std::move(facts.shared_meta));
+  facts.spec = intern(specs_, std::move(facts.spec));
+  facts.status = intern(statuses_, std::move(facts.status));
   return facts;
 }
 
