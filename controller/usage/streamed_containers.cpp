@@ -17,10 +17,16 @@ std::uint64_t container_hash(const UsageWindow& w) {
 
 }  // namespace
 
-std::int64_t report_interval_ms(const UsageWindow& w) {
-  if (w.samples < 2 || w.end_unix_ms <= w.start_unix_ms) return kMinReportIntervalMs;
-  const std::int64_t span = w.end_unix_ms - w.start_unix_ms;
-  return std::max(kMinReportIntervalMs, span * w.samples / (w.samples - 1));
+std::int64_t report_interval_ms(const UsageWindow& w, std::int64_t previous_end_unix_ms) {
+  std::int64_t interval = kMinReportIntervalMs;
+  if (w.samples >= 2 && w.end_unix_ms > w.start_unix_ms) {
+    interval = std::max(interval, (w.end_unix_ms - w.start_unix_ms) * w.samples / (w.samples - 1));
+  }
+  const std::int64_t since_previous = w.end_unix_ms - previous_end_unix_ms;
+  if (previous_end_unix_ms > 0 && since_previous <= kMaxReportIntervalMs) {
+    interval = std::max(interval, since_previous);
+  }
+  return interval;
 }
 
 bool agent_covers(const AgentWindowSeen& seen, std::int64_t reading_end_unix_ms) {
@@ -30,13 +36,17 @@ bool agent_covers(const AgentWindowSeen& seen, std::int64_t reading_end_unix_ms)
 std::string container_key(const UsageWindow& w) { return w.ns + "/" + w.pod + "/" + w.container; }
 
 void StreamedContainers::record(const UsageWindow& w) {
-  const AgentWindowSeen seen{.end_unix_ms = w.end_unix_ms,
-                             .report_interval_ms = report_interval_ms(w)};
   const std::uint64_t key = container_hash(w);
   std::lock_guard lock(mutex_);
-  auto [it, inserted] = latest_.try_emplace(key, seen);
-  // A late window (a partial one flushed at an agent's shutdown) does not move the end back.
-  if (!inserted && seen.end_unix_ms >= it->second.end_unix_ms) it->second = seen;
+  auto [it, inserted] = latest_.try_emplace(key);
+  AgentWindowSeen& seen = it->second;
+  if (inserted) {
+    seen = {.end_unix_ms = w.end_unix_ms, .report_interval_ms = report_interval_ms(w)};
+  } else if (w.end_unix_ms > seen.end_unix_ms) {
+    seen = {.end_unix_ms = w.end_unix_ms,
+            .report_interval_ms = report_interval_ms(w, seen.end_unix_ms)};
+  }
+  // An earlier window than the latest (a partial one flushed late) does not move the end back.
 }
 
 bool StreamedContainers::covers(const UsageWindow& reading) const {

@@ -20,6 +20,9 @@ namespace tailor::usage {
 // An agent whose windows hold a single sample shows no interval: assume its default,
 // --usage-report-interval 15s.
 inline constexpr std::int64_t kMinReportIntervalMs = 15'000;
+// A longer time between two windows of a container is the agent having been away, not its
+// interval.
+inline constexpr std::int64_t kMaxReportIntervalMs = 10 * 60'000;
 
 // The node agent's latest window of one container.
 struct AgentWindowSeen {
@@ -27,10 +30,13 @@ struct AgentWindowSeen {
   std::int64_t report_interval_ms = kMinReportIntervalMs;
 };
 
-// The agent's reporting interval as one of its windows shows it: a window holds the evenly spaced
-// samples of one interval, from the first to the last, so the interval is
-// span * samples / (samples - 1). Never less than kMinReportIntervalMs.
-std::int64_t report_interval_ms(const UsageWindow& agent_window);
+// The agent's reporting interval, the larger of what the window shows — it holds the evenly
+// spaced samples of one interval, from the first to the last: span * samples / (samples - 1) —
+// and the time since the container's previous window ended (previous_end_unix_ms, 0 when none),
+// which is the interval itself when the samples do not show it (one sample per window). Never
+// less than kMinReportIntervalMs.
+std::int64_t report_interval_ms(const UsageWindow& agent_window,
+                                std::int64_t previous_end_unix_ms = 0);
 
 // Whether a metrics.k8s.io reading ending at reading_end_unix_ms is the agent's to report: it
 // ends at most two report intervals after the agent's latest window — one for the next window to

@@ -21,21 +21,28 @@ UsageWindow window(std::string container, std::int64_t end_ms, std::int64_t span
           .samples = samples};
 }
 
-TEST(StreamedContainers, ReportIntervalFromOneWindow) {
+TEST(StreamedContainers, ReportIntervalFromTheWindowAndThePreviousOne) {
   struct Case {
     std::string name;
     std::int64_t span_ms;
     std::uint32_t samples;
+    std::int64_t since_previous_ms;  // 0: no previous window
     std::int64_t interval_ms;
   } cases[] = {
-      {"agent defaults: 5s samples, 15s reports", 10'000, 3, 15'000},
-      {"5s samples, 60s reports", 55'000, 12, 60'000},
-      {"10s samples, 2m reports", 110'000, 12, 120'000},
-      {"one sample shows no interval", 0, 1, kMinReportIntervalMs},
-      {"a container started late in its window", 2'000, 2, kMinReportIntervalMs},
+      {"agent defaults: 5s samples, 15s reports", 10'000, 3, 0, 15'000},
+      {"5s samples, 60s reports", 55'000, 12, 0, 60'000},
+      {"10s samples, 2m reports", 110'000, 12, 0, 120'000},
+      {"one sample shows no interval", 0, 1, 0, kMinReportIntervalMs},
+      {"a container started late in its window", 2'000, 2, 0, kMinReportIntervalMs},
+      {"one sample per 60s report, after the previous window", 0, 1, 60'000, 60'000},
+      {"a report lost in between", 10'000, 3, 30'000, 30'000},
+      {"previous window 5s before (agent restarted)", 10'000, 3, 5'000, 15'000},
+      {"previous window 11m before: the agent was away", 10'000, 3, 11 * 60'000, 15'000},
   };
   for (const Case& c : cases) {
-    EXPECT_EQ(report_interval_ms(window("app", kEnd, c.span_ms, c.samples)), c.interval_ms)
+    const std::int64_t previous = c.since_previous_ms == 0 ? 0 : kEnd - c.since_previous_ms;
+    EXPECT_EQ(report_interval_ms(window("app", kEnd, c.span_ms, c.samples), previous),
+              c.interval_ms)
         << c.name;
   }
 }
@@ -79,6 +86,15 @@ TEST(StreamedContainers, ALateWindowDoesNotMoveTheEndBack) {
   EXPECT_TRUE(streamed.covers(window("app", kEnd + 30'000, 15'000, 1)));
   streamed.record(window("app", kEnd + 15'000, 10'000, 3));
   EXPECT_TRUE(streamed.covers(window("app", kEnd + 45'000, 15'000, 1)));
+}
+
+TEST(StreamedContainers, SingleSampleWindowsShowTheirIntervalFromOneToTheNext) {
+  StreamedContainers streamed;
+  streamed.record(window("app", kEnd, 0, 1));
+  EXPECT_FALSE(streamed.covers(window("app", kEnd + 100'000, 15'000, 1)));
+  streamed.record(window("app", kEnd + 60'000, 0, 1));
+  EXPECT_TRUE(streamed.covers(window("app", kEnd + 160'000, 15'000, 1)));
+  EXPECT_FALSE(streamed.covers(window("app", kEnd + 180'001, 15'000, 1)));
 }
 
 TEST(StreamedContainers, ForgetsContainersWhoseAgentStoppedLongAgo) {
