@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "embedded/api/known_fields.h"
 #include "embedded/storage/status_error.h"
 
 namespace tailor::kube::embedded {
@@ -15,17 +14,10 @@ namespace {
 namespace bj = boost::json;
 
 // runtime.NewStrictDecodingError's text.
-std::string strict_decoding_error(const std::vector<std::string>& paths) {
+std::string strict_decoding_error(const std::vector<std::string>& errors) {
   std::string all;
-  for (const std::string& p : paths)
-    all += (all.empty() ? "" : ", ") + ("unknown field \"" + p + "\"");
+  for (const std::string& e : errors) all += (all.empty() ? "" : ", ") + e;
   return "strict decoding error: " + all;
-}
-
-std::vector<std::string> warnings_for(const std::vector<std::string>& paths) {
-  std::vector<std::string> warnings;
-  for (const std::string& p : paths) warnings.push_back("unknown field \"" + p + "\"");
-  return warnings;
 }
 
 // Go's %q: quotes, backslashes and control characters escaped; other UTF-8 kept as it is.
@@ -109,27 +101,20 @@ FieldValidation parse_field_validation(const std::string& value) {
                     value + "\"");
 }
 
-std::vector<std::string> check_unknown_fields(const ResourceInfo& r, bj::object& object,
-                                              FieldValidation mode) {
-  const KnownFields* known = known_fields(r);
-  if (!known) return {};
-  std::vector<std::string> paths = unknown_fields(*known, object);
-  if (paths.empty()) return {};
-  std::vector<std::string> warnings = report_unknown_fields(r, paths, mode);
-  drop_unknown_fields(*known, object);
-  return warnings;
+std::vector<std::string> report_decoding_errors(const ResourceInfo& r,
+                                                const std::vector<std::string>& errors,
+                                                FieldValidation mode) {
+  if (mode == FieldValidation::Ignore || errors.empty()) return {};
+  if (mode == FieldValidation::Warn) return errors;
+  // The serializer's decode error, as the create and update handlers wrap it.
+  throw bad_request(r.kind + " in version \"" + r.version + "\" cannot be handled as a " + r.kind +
+                    ": " + strict_decoding_error(errors));
 }
 
 std::vector<std::string> report_unknown_fields(const ResourceInfo& r,
                                                const std::vector<std::string>& paths,
                                                FieldValidation mode) {
-  if (mode == FieldValidation::Ignore || paths.empty()) return {};
-  if (mode == FieldValidation::Strict) {
-    // The serializer's decode error, as the create and update handlers wrap it.
-    throw bad_request(r.kind + " in version \"" + r.version + "\" cannot be handled as a " +
-                      r.kind + ": " + strict_decoding_error(paths));
-  }
-  return warnings_for(paths);
+  return report_decoding_errors(r, unknown_field_errors(paths), mode);
 }
 
 std::vector<std::string> unknown_field_errors(const std::vector<std::string>& paths) {
@@ -142,13 +127,11 @@ std::vector<std::string> report_patch_errors(const std::vector<std::string>& err
                                              FieldValidation mode, const std::string& patched) {
   if (mode == FieldValidation::Ignore || errors.empty()) return {};
   if (mode == FieldValidation::Warn) return errors;
-  std::string all;
-  for (const std::string& e : errors) all += (all.empty() ? "" : ", ") + e;
   // The patch handler's errors.NewInvalid(schema.GroupKind{}, "", field.Invalid("patch", ...)).
   throw invalid(
       "", "", "",
       {{"FieldValueInvalid",
-        "Invalid value: " + go_quoted(patched) + ": strict decoding error: " + all, "patch"}});
+        "Invalid value: " + go_quoted(patched) + ": " + strict_decoding_error(errors), "patch"}});
 }
 
 std::vector<std::string> report_unknown_patched_fields(std::vector<std::string> paths,

@@ -17,11 +17,12 @@ enum class FieldValidation { Ignore, Warn, Strict };
 // The query parameter ("" : Warn, the server default); anything else is a 400.
 FieldValidation parse_field_validation(const std::string& value);
 
-// A create or update body in the resource's version: drops the fields its kind does not declare.
-// Strict throws 400 "<Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding
-// error: unknown field "spec.foo""; Warn returns the Warning texts.
-std::vector<std::string> check_unknown_fields(const ResourceInfo& resource,
-                                              boost::json::object& object, FieldValidation mode);
+// A create or update body's strict decoding errors (strict_decoding.h): Strict throws 400
+// "<Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding error: unknown field
+// "spec.foo""; Warn returns them as Warning texts.
+std::vector<std::string> report_decoding_errors(const ResourceInfo& resource,
+                                                const std::vector<std::string>& errors,
+                                                FieldValidation mode);
 // The same for unknown field paths found elsewhere (a custom resource's pruned fields).
 std::vector<std::string> report_unknown_fields(const ResourceInfo& resource,
                                                const std::vector<std::string>& paths,

@@ -191,22 +191,6 @@ bj::value json_patch(const bj::value& target, const bj::value& ops) {
   return doc;
 }
 
-std::vector<std::string> json_patch_unknown_fields(const bj::value& ops) {
-  std::vector<std::string> errors;
-  if (!ops.is_array()) return errors;
-  const bj::array& list = ops.as_array();
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    if (!list[i].is_object()) continue;
-    for (const auto& [key, value] : list[i].as_object()) {
-      if (key != "op" && key != "path" && key != "from" && key != "value") {
-        errors.push_back("json patch unknown field \"[" + std::to_string(i) + "]." +
-                         std::string(key) + "\"");
-      }
-    }
-  }
-  return errors;
-}
-
 // ---- Strategic merge patch
 
 namespace {

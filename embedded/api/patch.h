@@ -4,16 +4,12 @@
 #pragma once
 
 #include <boost/json/fwd.hpp>
-#include <string>
-#include <vector>
 
 namespace tailor::kube::embedded {
 
 boost::json::value merge_patch(const boost::json::value& target, const boost::json::value& patch);
 boost::json::value json_patch(const boost::json::value& target, const boost::json::value& ops);
-// The strict decoding errors of a JSON patch's operations: "json patch unknown field \"[0].foo\""
-// for members other than op, path, from and value.
-std::vector<std::string> json_patch_unknown_fields(const boost::json::value& ops);
+
 boost::json::value strategic_merge_patch(const boost::json::value& target,
                                          const boost::json::value& patch);
 

@@ -7,6 +7,7 @@
 #include "embedded/api/pod_qos.h"
 #include "embedded/api/resources.h"
 #include "embedded/api/rest.h"
+#include "embedded/api/strict_decoding.h"
 #include "embedded/api/validation.h"
 #include "embedded/storage/object_meta.h"
 
@@ -186,9 +187,21 @@ struct Decoded {
   std::vector<std::string> warnings;
 };
 
+bool json_text(const RestContext& c) {
+  return media_type(c.request.header("Content-Type")) != "application/vnd.kubernetes.protobuf";
+}
+
 Decoded decoded(const RestContext& c, bj::object served) {
-  std::vector<std::string> warnings =
-      check_unknown_fields(c.target.url_resource(), served, field_validation(c));
+  const ResourceInfo& r = c.target.url_resource();
+  const KnownFields* known = known_fields(r);
+  std::vector<std::string> warnings;
+  if (FieldValidation mode = field_validation(c); mode != FieldValidation::Ignore) {
+    // Read from the text: the parsed tree has lost repeated keys (a protobuf body has neither).
+    std::vector<std::string> errors;
+    if (json_text(c)) errors = strict_decoding_errors(c.request.body, known);
+    warnings = report_decoding_errors(r, errors, mode);
+  }
+  if (known) drop_unknown_fields(*known, served);
   return {to_stored(c.target, std::move(served)), std::move(warnings)};
 }
 
@@ -253,30 +266,32 @@ PatchFn patch_function(const std::string& type, const ResourceInfo& r) {
                         "application/apply-patch+yaml");
 }
 
-// The unknown fields of a patch's result (in the URL's version) and of a JSON patch's
-// operations, dropped and reported: Strict's 422 quotes the patched object, or a strategic merge
-// patch's patch as Go prints it.
+// A patch's strict decoding errors, dropped from its result: the patch's own (repeated keys; a
+// JSON patch's operations also their unknown members), then the unknown fields of the result (in
+// the URL's version). Strict's 422 quotes the patched object, or a strategic merge patch's patch
+// as Go prints it.
 std::vector<std::string> check_patched_fields(const RestContext& c, bj::object& patched,
                                               const bj::value& patch, PatchFn apply) {
   FieldValidation mode = field_validation(c);
-  // Custom resources: their schema's admission plugin reports the object's.
+  // Custom resources: their schema's admission plugin reports the result's unknown fields.
   const KnownFields* known = known_fields(c.target.url_resource());
-  if (mode == FieldValidation::Ignore) {
-    if (known) drop_unknown_fields(*known, patched);
-    return {};
+  std::vector<std::string> warnings;
+  if (mode != FieldValidation::Ignore) {
+    std::vector<std::string> errors =
+        apply == json_patch
+            ? strict_decoding_errors(c.request.body, &json_patch_operation_fields(), "json patch ")
+            : strict_decoding_errors(c.request.body, nullptr);
+    if (known) {
+      std::vector<std::string> paths = unknown_fields(*known, patched);
+      std::sort(paths.begin(), paths.end());  // decoded from Go maps: sorted
+      append(errors, unknown_field_errors(paths));
+    }
+    std::string value;
+    if (mode == FieldValidation::Strict && !errors.empty()) {
+      value = apply == strategic_merge_patch ? go_printed(patch) : bj::serialize(patched);
+    }
+    warnings = report_patch_errors(errors, mode, value);
   }
-  std::vector<std::string> errors;
-  if (apply == json_patch) errors = json_patch_unknown_fields(patch);
-  std::vector<std::string> paths =
-      known ? unknown_fields(*known, patched) : std::vector<std::string>{};
-  if (errors.empty() && paths.empty()) return {};
-  std::sort(paths.begin(), paths.end());  // decoded from Go maps: sorted
-  append(errors, unknown_field_errors(paths));
-  std::string value;
-  if (mode == FieldValidation::Strict) {
-    value = apply == strategic_merge_patch ? go_printed(patch) : bj::serialize(patched);
-  }
-  std::vector<std::string> warnings = report_patch_errors(errors, mode, value);
   if (known) drop_unknown_fields(*known, patched);
   return warnings;
 }

@@ -338,6 +338,80 @@ TEST_F(FieldValidationTest, Patches) {
   }
 }
 
+// kube-apiserver's field validation integration test (testFieldValidationPatchTyped, ...SMP): a
+// Deployment patched with bodies that repeat and misspell fields; the errors come in its order
+// (the patch's repeated keys, then the result's unknown fields sorted).
+TEST_F(FieldValidationTest, UpstreamPatchTable) {
+  created(
+      kDeployments,
+      R"({"metadata":{"name":"d","labels":{"app":"nginx"}},"spec":{"selector":{"matchLabels":{"app":"nginx"}},
+              "template":{"metadata":{"labels":{"app":"nginx"}},"spec":{"containers":[{"name":"nginx","image":"nginx:latest","imagePullPolicy":"Always"}]}}}})");
+  const std::string merge_body =
+      R"({"spec":{"unknown1":"val1","unknownDupe":"valDupe","unknownDupe":"valDupe2","paused":true,"paused":false,
+          "template":{"spec":{"containers":[{"name":"nginx","image":"nginx:latest","unknownNested":"val1",
+          "imagePullPolicy":"Always","imagePullPolicy":"Never"}]}}}})";
+  const std::string json_body =
+      R"([{"op":"add","path":"/spec/unknown1","value":"val1","foo":"bar"},
+          {"op":"add","path":"/spec/unknown2","path":"/spec/unknown3","value":"val1"},
+          {"op":"add","path":"/spec/unknownDupe","value":"valDupe"},
+          {"op":"add","path":"/spec/unknownDupe","value":"valDupe2"},
+          {"op":"add","path":"/spec/paused","value":true},
+          {"op":"add","path":"/spec/paused","value":false},
+          {"op":"add","path":"/spec/template/spec/containers/0/unknownNested","value":"val1"},
+          {"op":"add","path":"/spec/template/spec/containers/0/imagePullPolicy","value":"Always"},
+          {"op":"add","path":"/spec/template/spec/containers/0/imagePullPolicy","value":"Never"}])";
+  const std::string smp_body =
+      R"({"spec":{"unknown1":"val1","unknownDupe":"valDupe","unknownDupe":"valDupe2","paused":true,"paused":false,
+          "selector":{"matchLabels":{"app":"nginx"}},"template":{"metadata":{"labels":{"app":"nginx"}},
+          "spec":{"containers":[{"name":"nginx","unknownNested":"val1","imagePullPolicy":"Always","imagePullPolicy":"Never"}]}}}})";
+  const std::vector<std::string> merge_errors = {
+      R"(duplicate field "spec.unknownDupe")",
+      R"(duplicate field "spec.paused")",
+      R"(duplicate field "spec.template.spec.containers[0].imagePullPolicy")",
+      R"(unknown field "spec.template.spec.containers[0].unknownNested")",
+      R"(unknown field "spec.unknown1")",
+      R"(unknown field "spec.unknownDupe")"};
+  const std::vector<std::string> json_errors = {
+      R"(json patch unknown field "[0].foo")",
+      R"(json patch duplicate field "[1].path")",
+      R"(unknown field "spec.template.spec.containers[0].unknownNested")",
+      R"(unknown field "spec.unknown1")",
+      R"(unknown field "spec.unknown3")",
+      R"(unknown field "spec.unknownDupe")"};
+  struct Case {
+    const char* type;
+    const std::string& body;
+    const std::vector<std::string>& errors;
+  };
+  const std::vector<Case> cases = {
+      {"application/merge-patch+json", merge_body, merge_errors},
+      {"application/json-patch+json", json_body, json_errors},
+      {"application/strategic-merge-patch+json", smp_body, merge_errors},
+  };
+  const std::string target = std::string(kDeployments) + "/d";
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.type);
+    http::ClientResponse strict = send("PATCH", with_mode(target, "Strict"), c.type, c.body);
+    ASSERT_EQ(strict.status, 422) << strict.body;
+    std::string all;
+    for (const std::string& e : c.errors) all += (all.empty() ? "" : ", ") + e;
+    EXPECT_TRUE(message(strict).ends_with(": strict decoding error: " + all)) << message(strict);
+    http::ClientResponse warned = send("PATCH", with_mode(target, "Warn"), c.type, c.body);
+    ASSERT_EQ(warned.status, 200) << warned.body;
+    std::vector<std::string> expected;
+    for (const std::string& e : c.errors) {
+      std::string quoted;
+      for (char ch : e) quoted += ch == '"' ? std::string("\\\"") : std::string(1, ch);
+      expected.push_back("299 - \"" + quoted + "\"");
+    }
+    EXPECT_EQ(warnings(warned), expected);
+    http::ClientResponse ignored = send("PATCH", with_mode(target, "Ignore"), c.type, c.body);
+    ASSERT_EQ(ignored.status, 200) << ignored.body;
+    EXPECT_TRUE(warnings(ignored).empty());
+    EXPECT_EQ(ignored.body.find("unknown"), std::string::npos) << ignored.body;
+  }
+}
+
 // kube-apiserver answers 415 to a strategic merge patch of a kind without Go types, and lists the
 // patch types in its own order.
 TEST_F(FieldValidationTest, UnknownPatchTypeIsUnsupportedMediaType) {
