@@ -64,8 +64,8 @@ TlsIo::TlsIo(net::ip::tcp::socket& socket, SSL* ssl) : socket_(socket), ssl_(ssl
 TlsIo::Attempt TlsIo::read_some(net::mutable_buffer buffer) {
   auto* data = static_cast<char*>(buffer.data());
   std::size_t total = 0;
+  ERR_clear_error();  // SSL_get_error reads the queue; errors are taken off it where they arise
   while (total < buffer.size()) {
-    ERR_clear_error();
     errno = 0;
     std::size_t n = 0;
     int result = SSL_read_ex(ssl_, data + total, buffer.size() - total, &n);
@@ -74,7 +74,10 @@ TlsIo::Attempt TlsIo::read_some(net::mutable_buffer buffer) {
       if (SSL_has_pending(ssl_) == 0) break;  // the next record is not here yet
       continue;
     }
-    if (total > 0) break;  // hand over what was read; the condition shows on the next call
+    if (total > 0) {  // hand over what was read; the condition shows again on the next call
+      ERR_clear_error();
+      break;
+    }
     switch (SSL_get_error(ssl_, result)) {
       case SSL_ERROR_WANT_READ:
         return {.wait = net::socket_base::wait_read};
@@ -84,7 +87,6 @@ TlsIo::Attempt TlsIo::read_some(net::mutable_buffer buffer) {
         return {.ec = error_of(ssl_, result)};
     }
   }
-  ERR_clear_error();
   return {.bytes = total};
 }
 
