@@ -246,7 +246,9 @@ class ExchangeImpl final : public Exchange {
   void respond(ServerResponse response) override {
     if (state_ != State::Pending) throw std::logic_error("http exchange: response already started");
     state_ = State::Done;
-    if (!response.more_body.pieces.empty()) return respond_in_pieces(response);
+    if (!response.more_body.pieces.empty() || sent_in_blocks(response)) {
+      return respond_in_pieces(response);
+    }
     auto res = head<bhttp::string_body>(response.status, response.headers);
     res.body() = std::move(response.body);
     res.prepare_payload();
@@ -335,6 +337,15 @@ class ExchangeImpl final : public Exchange {
     for (const auto& [name, value] : headers) res.insert(name, value);
     res.keep_alive(keep_alive_);
     return res;
+  }
+
+  // A large body over TLS (an OpenAPI document, a Table) goes through the sender's blocks, one
+  // send per 16 records, rather than Asio's stream (one send per record). Not for statuses
+  // whose header carries no Content-Length (1xx, 204, 304), which Beast's prepare_payload knows.
+  bool sent_in_blocks(const ServerResponse& response) const {
+    constexpr std::size_t kLargeBody = 64 * 1024;
+    return sender_ != nullptr && response.body.size() >= kLargeBody && response.status >= 200 &&
+           response.status != 204 && response.status != 304;
   }
 
   // The same header as respond() would send (Content-Length last), then body and more_body.

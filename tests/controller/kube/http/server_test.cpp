@@ -352,6 +352,30 @@ TEST_F(TlsServerTest, WritesFailOnceThePeerHasGone) {
   EXPECT_TRUE(closed.get_future().get());
 }
 
+// Over TLS a large body leaves in blocks of records; its header is the one Beast writes on a
+// plain connection for the same answer.
+TEST_F(TlsServerTest, LargeBodiesKeepTheirHeader) {
+  Handler handler = [](Exchange& ex) {
+    ex.respond({200, {{"Content-Type", "application/json"}}, std::string(100 * 1024, 'x')});
+  };
+  start_with(false, false, handler);
+  Server plain(plain_options(), handler);
+  plain.start();
+  PlainClient plain_client(plain.port());
+  Response expected = round_trip(plain_client.socket, bhttp::verb::get, "/");
+  TlsClient c;
+  connect(c, nullptr);
+  Response res = round_trip(*c.stream, bhttp::verb::get, "/");
+  EXPECT_EQ(res.body(), expected.body());
+  auto fields = [](const Response& r) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& f : r) out.emplace_back(f.name_string(), f.value());
+    return out;
+  };
+  EXPECT_EQ(fields(res), fields(expected));
+  EXPECT_EQ(round_trip(*c.stream, bhttp::verb::get, "/").body(), expected.body());  // keep-alive
+}
+
 // OpenSSL clients list AES-256-GCM first; the server's order (AES-128-GCM, as Go's) decides.
 TEST_F(TlsServerTest, NegotiatesAes128Gcm) {
   start(false);
