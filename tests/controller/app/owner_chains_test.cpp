@@ -83,6 +83,23 @@ TEST(OwnerChains, SameChainsAsWalkingEachPod) {
   }
 }
 
+// The pod informer's pods share one metadata (no uid) between replicas and give their uid apart:
+// the chain is the same as from the pod's own metadata, also where it meets the pod itself.
+TEST(OwnerChains, UidGivenApartFromSharedMetadata) {
+  CountingOwners owners = cluster();
+  OwnerChains chains(owners);
+  for (const char* name : {"web-5d9-a", "loop-a", "loop-b"}) {
+    const char* rs = std::string_view(name).starts_with("loop") ? "loop" : "web-5d9";
+    ObjectMeta own = meta("shop", name, {owner("ReplicaSet", rs)});
+    ObjectMeta shared = own;
+    shared.name.clear();
+    shared.uid.clear();
+    const OwnerChain& got = chains.of(shared, own.uid);
+    EXPECT_EQ(got.chain, policy::controller_chain(own, owners)) << name;
+    EXPECT_EQ(got.workload, chains.of(own).workload) << name;
+  }
+}
+
 // Ten pods of one ReplicaSet: the ReplicaSet and its Deployment are looked up once.
 TEST(OwnerChains, WalksEachControllerOnce) {
   CountingOwners owners = cluster();
