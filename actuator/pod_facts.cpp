@@ -6,8 +6,8 @@
 namespace tailor::actuator {
 namespace {
 
-// Containers as sizing reads them: no image.
-std::vector<kube::Container> sizing_containers(const std::vector<kube::Container>& containers) {
+// Containers as the actuator reads them (names, resources, resize and restart policies): no image.
+std::vector<kube::Container> without_images(const std::vector<kube::Container>& containers) {
   std::vector<kube::Container> out(containers.size());
   for (std::size_t i = 0; i < containers.size(); ++i) {
     out[i].name = containers[i].name;
@@ -71,8 +71,8 @@ PodFacts pod_facts(const kube::Pod& pod) {
   meta->labels = pod.metadata.labels;
   meta->owner_references = pod.metadata.owner_references;
   auto spec = std::make_shared<PodSpecFacts>(
-      PodSpecFacts{.containers = sizing_containers(pod.spec.containers),
-                   .init_containers = sizing_containers(pod.spec.init_containers),
+      PodSpecFacts{.containers = without_images(pod.spec.containers),
+                   .init_containers = without_images(pod.spec.init_containers),
                    .overhead = pod.spec.overhead,
                    .resources = pod.spec.resources,
                    .windows = pod.spec.os_name == "windows"});
