@@ -37,6 +37,10 @@ struct AdmissionRequest {
   std::vector<std::string> warnings{};
   // The object is a patch's result: a Strict unknown-field error is the patch handler's 422.
   bool patch = false;
+  // Strict decoding errors the API found in the request for a kind it has no field list for (a
+  // custom resource's repeated keys): the plugin that knows the schema reports them first, with
+  // the unknown fields it prunes, and clears them (the API reports what is left).
+  std::vector<std::string> strict_errors{};
 };
 
 // Throws StatusError to reject (with Kubernetes' code, reason and message).

@@ -111,12 +111,6 @@ std::vector<std::string> report_decoding_errors(const ResourceInfo& r,
                     ": " + strict_decoding_error(errors));
 }
 
-std::vector<std::string> report_unknown_fields(const ResourceInfo& r,
-                                               const std::vector<std::string>& paths,
-                                               FieldValidation mode) {
-  return report_decoding_errors(r, unknown_field_errors(paths), mode);
-}
-
 std::vector<std::string> unknown_field_errors(const std::vector<std::string>& paths) {
   std::vector<std::string> errors;
   for (const std::string& p : paths) errors.push_back("unknown field \"" + p + "\"");
@@ -132,14 +126,6 @@ std::vector<std::string> report_patch_errors(const std::vector<std::string>& err
       "", "", "",
       {{"FieldValueInvalid",
         "Invalid value: " + go_quoted(patched) + ": " + strict_decoding_error(errors), "patch"}});
-}
-
-std::vector<std::string> report_unknown_patched_fields(std::vector<std::string> paths,
-                                                       FieldValidation mode,
-                                                       const std::string& patched) {
-  // A patch's result is decoded from Go maps, whose keys come sorted.
-  std::sort(paths.begin(), paths.end());
-  return report_patch_errors(unknown_field_errors(paths), mode, patched);
 }
 
 std::string go_printed(const bj::value& v) {

@@ -1,7 +1,8 @@
-// fieldValidation=Strict|Warn|Ignore for unknown fields. Built-in kinds are checked against the
-// fields known_fields.h lists, custom resources against their schema (crd/). Unknown fields are
-// dropped whatever the mode, as kube-apiserver's typed decoding drops them; the mode decides
-// whether they are an error (Strict), Warning headers (Warn, the default) or silent (Ignore).
+// fieldValidation=Strict|Warn|Ignore for unknown and repeated fields. Built-in kinds are checked
+// against the fields known_fields.h lists, custom resources against their schema (crd/); repeated
+// keys are read from the request's text (strict_decoding.h). Unknown fields are dropped whatever
+// the mode, as kube-apiserver's typed decoding drops them; the mode decides whether they are an
+// error (Strict), Warning headers (Warn, the default) or silent (Ignore).
 #pragma once
 
 #include <boost/json/fwd.hpp>
@@ -23,10 +24,6 @@ FieldValidation parse_field_validation(const std::string& value);
 std::vector<std::string> report_decoding_errors(const ResourceInfo& resource,
                                                 const std::vector<std::string>& errors,
                                                 FieldValidation mode);
-// The same for unknown field paths found elsewhere (a custom resource's pruned fields).
-std::vector<std::string> report_unknown_fields(const ResourceInfo& resource,
-                                               const std::vector<std::string>& paths,
-                                               FieldValidation mode);
 
 // "unknown field \"<path>\"" for each path: the strict decoding errors of unknown fields.
 std::vector<std::string> unknown_field_errors(const std::vector<std::string>& paths);
@@ -35,11 +32,6 @@ std::vector<std::string> unknown_field_errors(const std::vector<std::string>& pa
 // instead, as Go prints it: see go_printed); Warn returns them as Warning texts.
 std::vector<std::string> report_patch_errors(const std::vector<std::string>& errors,
                                              FieldValidation mode, const std::string& patched);
-// The same for the unknown fields of a patch's result (reported sorted, as kube-apiserver decodes
-// the patched object from Go maps).
-std::vector<std::string> report_unknown_patched_fields(std::vector<std::string> paths,
-                                                       FieldValidation mode,
-                                                       const std::string& patched);
 
 // A decoded JSON value as Go's fmt prints an interface{} holding it ("%+v"): map[a:1 b:[x y]],
 // keys sorted, strings unquoted, null as <nil>.

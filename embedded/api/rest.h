@@ -46,14 +46,20 @@ http::ServerResponse patch_object(const RestContext& c);
 http::ServerResponse delete_object(const RestContext& c);
 void watch_objects(const RestContext& c, http::Exchange& exchange);
 
+// What a patch's change found: Warning texts for the response, and the strict decoding errors
+// admission reports for a custom resource (AdmissionRequest::strict_errors).
+struct PatchReport {
+  std::vector<std::string> warnings;
+  std::vector<std::string> deferred;
+};
+
 // Read-modify-write of the target with admission (Update) outside the store's lock: `change`
 // builds the wanted object from the stored one. Retried on conflicts unless the wanted object
-// names a resourceVersion of its own (then a stale one is a 409 Conflict). With `warnings` the
-// change is a patch's: admission's warnings are appended there (the change sets it first on each
-// attempt) and its unknown-field errors are the patch's.
+// names a resourceVersion of its own (then a stale one is a 409 Conflict). With `patch` the
+// change is a patch's, which sets it on each attempt; admission's warnings are added to it.
 using Change = std::function<bj::object(const bj::object&)>;
 ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateScope scope,
-                            std::vector<std::string>* warnings = nullptr);
+                            PatchReport* patch = nullptr);
 
 // The request body (JSON, or Kubernetes protobuf when the decoder is installed) as an object of
 // the target's kind, with its namespace checked against the URL; 400/415 Status errors otherwise.

@@ -181,10 +181,12 @@ FieldValidation field_validation(const RestContext& c) {
 }
 
 // A create or update body, its unknown fields dropped (checked in the URL's version: a served
-// version's conversion would lose them), converted to the stored version.
+// version's conversion would lose them), converted to the stored version. A custom resource's
+// strict decoding errors are deferred to admission, which knows its schema.
 struct Decoded {
   bj::object object;
   std::vector<std::string> warnings;
+  std::vector<std::string> deferred{};
 };
 
 bool json_text(const RestContext& c) {
@@ -194,15 +196,20 @@ bool json_text(const RestContext& c) {
 Decoded decoded(const RestContext& c, bj::object served) {
   const ResourceInfo& r = c.target.url_resource();
   const KnownFields* known = known_fields(r);
-  std::vector<std::string> warnings;
+  Decoded d;
   if (FieldValidation mode = field_validation(c); mode != FieldValidation::Ignore) {
     // Read from the text: the parsed tree has lost repeated keys (a protobuf body has neither).
     std::vector<std::string> errors;
     if (json_text(c)) errors = strict_decoding_errors(c.request.body, known);
-    warnings = report_decoding_errors(r, errors, mode);
+    if (known) {
+      d.warnings = report_decoding_errors(r, errors, mode);
+    } else {
+      d.deferred = std::move(errors);
+    }
   }
   if (known) drop_unknown_fields(*known, served);
-  return {to_stored(c.target, std::move(served)), std::move(warnings)};
+  d.object = to_stored(c.target, std::move(served));
+  return d;
 }
 
 // RFC 7234 warning headers, as kube-apiserver sends them (kubectl prints "Warning: ...").
@@ -219,16 +226,28 @@ http::ServerResponse with_warnings(http::ServerResponse response,
   return response;
 }
 
-// Returns the plugins' warnings.
+// Returns the plugins' warnings. `deferred`: strict decoding errors for the schema plugin of a
+// custom resource (reported here if no plugin did).
 std::vector<std::string> admit(const RestContext& c, AdmissionOperation op, bj::object& o,
-                               const bj::object* old, bool patch = false) {
+                               const bj::object* old, bool patch = false,
+                               std::vector<std::string> deferred = {}) {
   const Target& t = c.target;
   AdmissionRequest request{op, *t.resource, t.subresource, t.ns, meta_string(o, "name"), o, old};
   request.dry_run = c.request.query_param("dryRun").has_value();
   request.field_validation = field_validation(c);
   request.patch = patch;
+  request.strict_errors = std::move(deferred);
   c.options.extensions.admit(request);
-  return std::move(request.warnings);
+  std::vector<std::string> warnings = std::move(request.warnings);
+  if (!request.strict_errors.empty()) {
+    std::vector<std::string> left =
+        patch
+            ? report_patch_errors(request.strict_errors, request.field_validation, bj::serialize(o))
+            : report_decoding_errors(t.url_resource(), request.strict_errors,
+                                     request.field_validation);
+    warnings.insert(warnings.end(), left.begin(), left.end());
+  }
+  return warnings;
 }
 
 void append(std::vector<std::string>& to, std::vector<std::string> more) {
@@ -242,7 +261,8 @@ http::ServerResponse create_checked(const RestContext& c, Decoded body) {
   metadata(o).erase("uid");  // the server's to choose (admission may, for a Job's selector)
   validate_create(*c.target.resource, o);
   apply_create_defaults(*c.target.resource, o);
-  append(warnings, admit(c, AdmissionOperation::Create, o, nullptr));
+  append(warnings,
+         admit(c, AdmissionOperation::Create, o, nullptr, false, std::move(body.deferred)));
   ObjectPtr created = c.store.create(*c.target.resource, std::move(o));
   return with_warnings(json_response(201, bj::serialize(*created)), warnings);
 }
@@ -269,31 +289,32 @@ PatchFn patch_function(const std::string& type, const ResourceInfo& r) {
 // A patch's strict decoding errors, dropped from its result: the patch's own (repeated keys; a
 // JSON patch's operations also their unknown members), then the unknown fields of the result (in
 // the URL's version). Strict's 422 quotes the patched object, or a strategic merge patch's patch
-// as Go prints it.
-std::vector<std::string> check_patched_fields(const RestContext& c, bj::object& patched,
-                                              const bj::value& patch, PatchFn apply) {
+// as Go prints it. A custom resource's are deferred to its schema's admission plugin.
+PatchReport check_patched_fields(const RestContext& c, bj::object& patched, const bj::value& patch,
+                                 PatchFn apply) {
   FieldValidation mode = field_validation(c);
-  // Custom resources: their schema's admission plugin reports the result's unknown fields.
   const KnownFields* known = known_fields(c.target.url_resource());
-  std::vector<std::string> warnings;
+  PatchReport report;
   if (mode != FieldValidation::Ignore) {
     std::vector<std::string> errors =
         apply == json_patch
             ? strict_decoding_errors(c.request.body, &json_patch_operation_fields(), "json patch ")
             : strict_decoding_errors(c.request.body, nullptr);
-    if (known) {
-      std::vector<std::string> paths = unknown_fields(*known, patched);
-      std::sort(paths.begin(), paths.end());  // decoded from Go maps: sorted
-      append(errors, unknown_field_errors(paths));
+    if (!known) {
+      report.deferred = std::move(errors);
+      return report;
     }
+    std::vector<std::string> paths = unknown_fields(*known, patched);
+    std::sort(paths.begin(), paths.end());  // decoded from Go maps: sorted
+    append(errors, unknown_field_errors(paths));
     std::string value;
     if (mode == FieldValidation::Strict && !errors.empty()) {
       value = apply == strategic_merge_patch ? go_printed(patch) : bj::serialize(patched);
     }
-    warnings = report_patch_errors(errors, mode, value);
+    report.warnings = report_patch_errors(errors, mode, value);
   }
   if (known) drop_unknown_fields(*known, patched);
-  return warnings;
+  return report;
 }
 
 }  // namespace
@@ -306,11 +327,12 @@ http::ServerResponse create_object(const RestContext& c) {
 }
 
 http::ServerResponse update_object(const RestContext& c) {
-  auto [o, warnings] = decoded(c, served_body(c));
+  auto [o, warnings, deferred] = decoded(c, served_body(c));
   check_name(o, c.target);
   const Target& t = c.target;
   ObjectPtr current = c.store.get(*t.resource, t.ns, t.name);
-  append(warnings, admit(c, AdmissionOperation::Update, o, current.get()));
+  append(warnings,
+         admit(c, AdmissionOperation::Update, o, current.get(), false, std::move(deferred)));
   ObjectPtr updated = c.store.update(*t.resource, std::move(o), scope_of(t));
   return with_warnings(json_response(200, bj::serialize(*updated)), warnings);
 }
@@ -332,7 +354,7 @@ http::ServerResponse patch_object(const RestContext& c) {
       return create_checked(c, std::move(body));
     }
   }
-  std::vector<std::string> warnings;
+  PatchReport report;
   ObjectPtr patched = guaranteed_update(
       c,
       [&](const bj::object& current) {
@@ -340,7 +362,7 @@ http::ServerResponse patch_object(const RestContext& c) {
         bj::value result = apply(to_served(t, current), patch);
         if (!result.is_object()) throw bad_request("the patch did not produce an object");
         bj::object& o = result.as_object();
-        warnings = check_patched_fields(c, o, patch, apply);
+        report = check_patched_fields(c, o, patch, apply);
         check_name(o, t);
         if (t.resource->namespaced && meta_string(o, "namespace") != t.ns) {
           throw bad_request(
@@ -349,12 +371,12 @@ http::ServerResponse patch_object(const RestContext& c) {
         }
         return to_stored(t, std::move(o));
       },
-      scope_of(t), &warnings);
-  return with_warnings(json_response(200, bj::serialize(*patched)), warnings);
+      scope_of(t), &report);
+  return with_warnings(json_response(200, bj::serialize(*patched)), report.warnings);
 }
 
 ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateScope scope,
-                            std::vector<std::string>* warnings) {
+                            PatchReport* patch) {
   const Target& t = c.target;
   for (int attempt = 1;; ++attempt) {
     ObjectPtr current = c.store.get(*t.resource, t.ns, t.name);
@@ -365,8 +387,9 @@ ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateSc
     // conflict means someone else wrote in between: read again, as kube-apiserver does.
     bool precondition = !wanted_version.empty() && wanted_version != stored_version;
     std::vector<std::string> admitted =
-        admit(c, AdmissionOperation::Update, o, current.get(), warnings != nullptr);
-    if (warnings) append(*warnings, std::move(admitted));
+        admit(c, AdmissionOperation::Update, o, current.get(), patch != nullptr,
+              patch ? patch->deferred : std::vector<std::string>{});
+    if (patch) append(patch->warnings, std::move(admitted));
     metadata(o)["resourceVersion"] = precondition ? wanted_version : stored_version;
     try {
       return c.store.update(*t.resource, std::move(o), scope);

@@ -1,5 +1,8 @@
 // CRDs in the REST handler: defaulting and validation of CustomResourceDefinitions, and of custom
 // objects their structural schema (pruning, defaults, validation) as admission plugins.
+#include <algorithm>
+#include <utility>
+
 #include "embedded/api/field_validation.h"
 #include "embedded/api/resources.h"
 #include "embedded/crd/custom_resources.h"
@@ -65,10 +68,14 @@ void add_custom_resources(ApiExtensions& extensions, ObjectStore& store) {
     bool quote = request.patch && request.field_validation == FieldValidation::Strict;
     std::string patched = quote ? bj::serialize(request.object) : "";
     std::vector<std::string> unknown = crd::prune(request.object, *schema);
-    // Strict throws kube-apiserver's "strict decoding error"; Warn returns Warning headers.
+    std::sort(unknown.begin(), unknown.end());
+    // The request's repeated keys first, then the pruned fields: Strict throws kube-apiserver's
+    // "strict decoding error"; Warn returns Warning headers.
+    std::vector<std::string> errors = std::exchange(request.strict_errors, {});
+    for (std::string& e : unknown_field_errors(unknown)) errors.push_back(std::move(e));
     std::vector<std::string> warnings =
-        request.patch ? report_unknown_patched_fields(unknown, request.field_validation, patched)
-                      : report_unknown_fields(request.resource, unknown, request.field_validation);
+        request.patch ? report_patch_errors(errors, request.field_validation, patched)
+                      : report_decoding_errors(request.resource, errors, request.field_validation);
     request.warnings.insert(request.warnings.end(), warnings.begin(), warnings.end());
     crd::apply_defaults(request.object, *schema);
   });

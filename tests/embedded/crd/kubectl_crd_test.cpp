@@ -3,8 +3,10 @@
 // defaulted, validated, patched (also through /status) and removed with its CRD.
 #include <gtest/gtest.h>
 
+#include <boost/json.hpp>
 #include <regex>
 
+#include "controller/kube/http/client.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {
@@ -320,6 +322,49 @@ TEST_F(KubectlCrdTest, PatchesFollowFieldValidation) {
             "was in an unknown format - accepted media types include: "
             "application/json-patch+json, application/merge-patch+json, "
             "application/apply-patch+yaml\n");
+}
+
+// Raw requests: a custom object's repeated keys (read from the text) come before the fields its
+// schema prunes, in one strict decoding error, for a create and for a merge patch.
+TEST_F(KubectlCrdTest, RepeatedAndUnknownFieldsInOneStrictError) {
+  install_crd();
+  http::Client client(
+      http::ClientOptions{.base_url = cluster_->url(), .tls = {.ca_pem = cluster_->ca_pem()}});
+  auto send = [&](const std::string& method, const std::string& target, const std::string& type,
+                  const std::string& body) {
+    http::ClientRequest request;
+    request.method = method;
+    request.target = target;
+    request.headers = {{"Authorization", "Bearer " + cluster_->token()},
+                       {"Accept", "application/json"},
+                       {"Content-Type", type}};
+    request.body = body;
+    return client.send(request);
+  };
+  const std::string collection =
+      "/apis/autoscaling.tailor.dev/v1alpha1/namespaces/default/verticalscalingpolicies";
+  const std::string body =
+      R"({"apiVersion":"autoscaling.tailor.dev/v1alpha1","kind":"VerticalScalingPolicy",
+          "metadata":{"name":"web"},"spec":{"surprise":1,
+          "targetRef":{"kind":"Deployment","name":"web","name":"web"}}})";
+  http::ClientResponse created =
+      send("POST", collection + "?fieldValidation=Strict", "application/json", body);
+  ASSERT_EQ(created.status, 400) << created.body;
+  EXPECT_EQ(boost::json::parse(created.body).at("message"),
+            "VerticalScalingPolicy in version \"v1alpha1\" cannot be handled as a "
+            "VerticalScalingPolicy: strict decoding error: duplicate field "
+            "\"spec.targetRef.name\", unknown field \"spec.surprise\"");
+  created = send("POST", collection, "application/json", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  http::ClientResponse patched =
+      send("PATCH", collection + "/web?fieldValidation=Strict", "application/merge-patch+json",
+           R"({"spec":{"colour":"blue","updatePolicy":{"mode":"Off","mode":"Off"}}})");
+  ASSERT_EQ(patched.status, 422) << patched.body;
+  std::string message(boost::json::parse(patched.body).at("message").as_string());
+  EXPECT_TRUE(
+      message.ends_with(": strict decoding error: duplicate field "
+                        "\"spec.updatePolicy.mode\", unknown field \"spec.colour\""))
+      << message;
 }
 
 TEST_F(KubectlCrdTest, DeletingTheCrdRemovesItsObjectsAndTheResource) {
