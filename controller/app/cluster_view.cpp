@@ -64,6 +64,21 @@ class OwnerSnapshot : public policy::OwnerLookup {
   mutable std::vector<std::shared_ptr<const kube::PartialObjectMetadata>> held_;
 };
 
+// Owner chains read only an owner's identity and its ownerReferences; the rest of its metadata
+// (labels, and annotations such as kubectl's last-applied-configuration, kilobytes each) is not
+// kept for 10,000s of ReplicaSets and Deployments.
+kube::PartialObjectMetadata owner_identity(std::string_view json) {
+  kube::PartialObjectMetadata o = kube::decode<kube::PartialObjectMetadata>(json);
+  kube::ObjectMeta& m = o.metadata;
+  return {.api_version = std::move(o.api_version),
+          .kind = std::move(o.kind),
+          .metadata = {.name = std::move(m.name),
+                       .namespace_ = std::move(m.namespace_),
+                       .uid = std::move(m.uid),
+                       .resource_version = std::move(m.resource_version),
+                       .owner_references = std::move(m.owner_references)}};
+}
+
 const std::vector<std::pair<std::string, kube::ResourceType>>& owner_kinds() {
   static const std::vector<std::pair<std::string, kube::ResourceType>> kKinds = {
       {"ReplicaSet", kube::resources::kReplicaSets},
@@ -139,9 +154,7 @@ struct ClusterView::Impl {
     for (const auto& [kind, type] : owner_kinds()) {
       owners.emplace_back(
           kind, std::make_unique<Informer<kube::PartialObjectMetadata>>(
-                    std::make_shared<RestListerWatcher>(c, type),
-                    [](std::string_view j) { return kube::decode<kube::PartialObjectMetadata>(j); },
-                    named(kind)));
+                    std::make_shared<RestListerWatcher>(c, type), owner_identity, named(kind)));
     }
   }
 
