@@ -63,6 +63,13 @@ const KnownFields& volume_mount() {
   return f;
 }
 
+const KnownFields& probe() {
+  static const KnownFields f = fields(
+      {"exec", "httpGet", "tcpSocket", "grpc", "initialDelaySeconds", "timeoutSeconds",
+       "periodSeconds", "successThreshold", "failureThreshold", "terminationGracePeriodSeconds"});
+  return f;
+}
+
 const KnownFields& resize_policy() {
   static const KnownFields f = fields({"resourceName", "restartPolicy"});
   return f;
@@ -98,7 +105,10 @@ const KnownFields& container() {
                                        {"ports", &container_port()},
                                        {"env", &env_var()},
                                        {"volumeMounts", &volume_mount()},
-                                       {"resizePolicy", &resize_policy()}});
+                                       {"resizePolicy", &resize_policy()},
+                                       {"livenessProbe", &probe()},
+                                       {"readinessProbe", &probe()},
+                                       {"startupProbe", &probe()}});
   return f;
 }
 
@@ -226,6 +236,12 @@ const KnownFields& cron_job_spec() {
   return f;
 }
 
+const KnownFields& service_port() {
+  static const KnownFields f =
+      fields({"name", "protocol", "appProtocol", "port", "targetPort", "nodePort"});
+  return f;
+}
+
 const KnownFields& service_spec() {
   static const KnownFields f = fields({"ports",
                                        "selector",
@@ -246,7 +262,8 @@ const KnownFields& service_spec() {
                                        "allocateLoadBalancerNodePorts",
                                        "loadBalancerClass",
                                        "internalTrafficPolicy",
-                                       "trafficDistribution"});
+                                       "trafficDistribution"},
+                                      {{"ports", &service_port()}});
   return f;
 }
 

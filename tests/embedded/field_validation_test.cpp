@@ -135,6 +135,22 @@ TEST_F(FieldValidationTest, CreateBodies) {
        "\"spec.metrics[0].resource.target.averageUtilisation\", unknown field "
        "\"spec.behavior.scaleUp.policies[0].periodSecond\"",
        {}},
+      {"service-and-probe-strict",
+       "/api/v1/namespaces/default/services",
+       R"({"metadata":{"name":"s"},"spec":{"ports":[{"port":80,"targetport":8080}]}})",
+       "Strict",
+       400,
+       "Service in version \"v1\" cannot be handled as a Service: strict decoding error: unknown "
+       "field \"spec.ports[0].targetport\"",
+       {}},
+      {"probe-warn",
+       kPods,
+       R"({"metadata":{"name":"p4"},"spec":{"containers":[{"name":"a","image":"x:1",
+           "readinessProbe":{"httpGet":{"path":"/","port":80},"periodSecond":5}}]}})",
+       "Warn",
+       201,
+       "",
+       {R"(299 - "unknown field \"spec.containers[0].readinessProbe.periodSecond\"")"}},
       // Requests and limits: a typo there would silently unset them.
       {"deployment-strict",
        kDeployments,
