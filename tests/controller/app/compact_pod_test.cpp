@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
 #include "actuator/outcome.h"
 #include "controller/kube/model/decode.h"
 
@@ -185,6 +190,47 @@ TEST(CompactPod, MirrorPods) {
   node_owned.metadata.owner_references = {
       {.api_version = "v1", .kind = "Node", .name = "node-1", .uid = "n", .controller = true}};
   EXPECT_TRUE(interner.compact(node_owned).mirror);
+}
+
+// The pod informer's threads compact while passes drop the snapshots that held pods: replicas
+// compacted on different threads still share one part, and parts come and go (statuses that
+// differ per pod fill the table past its purge point) without one template getting two.
+TEST(CompactPod, ThreadsShareOnePartPerTemplate) {
+  constexpr int kThreads = 4, kPods = 1500, kTemplates = 5;
+  PodInterner interner;
+  auto pod_of = [](int thread, int i) {
+    kube::Pod pod = replica("web-" + std::to_string(thread) + "-" + std::to_string(i));
+    pod.metadata.labels["app"] = "web-" + std::to_string(i % kTemplates);
+    // A status of its own: an OOM kill at its own second.
+    pod.status.container_statuses[0].last_state.terminated->finished_at =
+        "2026-11-22T01:" + std::to_string(10 + i / 50) + ":" + std::to_string(10 + i % 50) + "Z";
+    return pod;
+  };
+  std::vector<std::vector<actuator::PodFacts>> kept(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<actuator::PodFacts> recent;
+      for (int i = 0; i < kPods; ++i) {
+        recent.push_back(interner.compact(pod_of(t, i)));
+        if (recent.size() > 2 * kTemplates) recent.erase(recent.begin());  // a pod deleted
+      }
+      kept[t] = std::move(recent);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  std::map<std::string, const kube::ObjectMeta*> meta_of_app;
+  for (const auto& pods : kept) {
+    for (const actuator::PodFacts& pod : pods) {
+      EXPECT_EQ(pod.spec, kept[0][0].spec);
+      auto it =
+          meta_of_app.try_emplace(pod.shared_meta->labels.at("app"), pod.shared_meta.get()).first;
+      EXPECT_EQ(it->second, pod.shared_meta.get()) << it->first;
+    }
+  }
+  EXPECT_EQ(meta_of_app.size(), static_cast<std::size_t>(kTemplates));
+  EXPECT_EQ(interner.distinct_metas(), static_cast<std::size_t>(kTemplates));
+  EXPECT_EQ(interner.distinct_specs(), 1u);
 }
 
 }  // namespace
