@@ -122,10 +122,10 @@ class Handler {
   void report(const char* what) { errors.push_back(prefix_ + what + " field \"" + path() + "\""); }
 
   void on_full_key(Frame& f) {
+    f.pending = {Check::Skip, nullptr};
+    if (f.self.check == Check::Skip) return;  // nothing below reports, nor needs the keys
     bool seen = f.seen(key_);
     f.add(key_);
-    f.pending = {Check::Skip, nullptr};
-    if (f.self.check == Check::Skip) return;
     if (f.self.check == Check::Known) {
       auto it = f.self.known->fields.find(std::string_view(key_));
       if (it == f.self.known->fields.end()) {
