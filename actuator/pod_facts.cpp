@@ -65,22 +65,25 @@ const kube::PodCondition* PodFacts::find_condition(std::string_view type) const 
   return nullptr;
 }
 
+// Each part is allocated apart from its control block: the controller's interner keeps weak
+// pointers to parts no pod holds any more until its next purge, and a make_shared block would
+// keep the part's own bytes for that long too.
 PodFacts pod_facts(const kube::Pod& pod) {
-  auto meta = std::make_shared<kube::ObjectMeta>();
+  std::shared_ptr<kube::ObjectMeta> meta(new kube::ObjectMeta());
   meta->namespace_ = pod.metadata.namespace_;
   meta->labels = pod.metadata.labels;
   meta->owner_references = pod.metadata.owner_references;
-  auto spec = std::make_shared<PodSpecFacts>(
-      PodSpecFacts{.containers = without_images(pod.spec.containers),
-                   .init_containers = without_images(pod.spec.init_containers),
-                   .overhead = pod.spec.overhead,
-                   .resources = pod.spec.resources,
-                   .windows = pod.spec.os_name == "windows"});
-  auto status = std::make_shared<PodStatusFacts>(
-      PodStatusFacts{.phase = pod.status.phase,
-                     .qos_class = kube::parse_qos_class(pod.status.qos_class),
-                     .observed_generation = pod.status.observed_generation,
-                     .legacy_resize = pod.status.resize});
+  std::shared_ptr<const PodSpecFacts> spec(
+      new PodSpecFacts{.containers = without_images(pod.spec.containers),
+                       .init_containers = without_images(pod.spec.init_containers),
+                       .overhead = pod.spec.overhead,
+                       .resources = pod.spec.resources,
+                       .windows = pod.spec.os_name == "windows"});
+  std::shared_ptr<PodStatusFacts> status(
+      new PodStatusFacts{.phase = pod.status.phase,
+                         .qos_class = kube::parse_qos_class(pod.status.qos_class),
+                         .observed_generation = pod.status.observed_generation,
+                         .legacy_resize = pod.status.resize});
   for (const kube::PodCondition& c : pod.status.conditions) {
     if (read_by_actuator(c)) status->resize_conditions.push_back(read_part(c));
   }
