@@ -13,6 +13,16 @@ struct NextCase {
   const char* next;
 };
 
+// The schedule parses, and its next activation after `after` is `next`.
+void expect_next(const NextCase& c) {
+  std::string error;
+  auto s = CronSchedule::parse(c.schedule, &error);
+  ASSERT_TRUE(s) << c.schedule << ": " << error;
+  auto next = s->next(parse_rfc3339(c.after));
+  ASSERT_TRUE(next) << c.schedule;
+  EXPECT_EQ(format_rfc3339(*next), c.next) << c.schedule << " after " << c.after;
+}
+
 TEST(CronSchedule, NextActivation) {
   const NextCase cases[] = {
       {"* * * * *", "2025-03-01T10:15:30Z", "2025-03-01T10:16:00Z"},
@@ -52,14 +62,7 @@ TEST(CronSchedule, NextActivation) {
       {"TZ=Asia/Tokyo @every 1h", "2025-03-01T10:00:00Z", "2025-03-01T11:00:00Z"},
       {"TZ=Australia/Sydney @daily", "2025-03-01T10:00:00Z", "2025-03-01T13:00:00Z"},
   };
-  for (const NextCase& c : cases) {
-    std::string error;
-    auto s = CronSchedule::parse(c.schedule, &error);
-    ASSERT_TRUE(s) << c.schedule << ": " << error;
-    auto next = s->next(parse_rfc3339(c.after));
-    ASSERT_TRUE(next) << c.schedule;
-    EXPECT_EQ(format_rfc3339(*next), c.next) << c.schedule << " after " << c.after;
-  }
+  for (const NextCase& c : cases) expect_next(c);
 }
 
 TEST(CronSchedule, NeverActivates) {
@@ -128,14 +131,7 @@ TEST(CronSchedule, DaylightSavingAsRobfig) {
       {"TZ=Australia/Sydney 0 12 * * *", "2040-01-15T00:00:00Z", "2040-01-15T01:00:00Z"},
       {"TZ=Australia/Sydney 0 12 * * *", "2040-07-15T00:00:00Z", "2040-07-15T02:00:00Z"},
   };
-  for (const NextCase& c : cases) {
-    std::string error;
-    auto s = CronSchedule::parse(c.schedule, &error);
-    ASSERT_TRUE(s) << c.schedule << ": " << error;
-    auto next = s->next(parse_rfc3339(c.after));
-    ASSERT_TRUE(next) << c.schedule;
-    EXPECT_EQ(format_rfc3339(*next), c.next) << c.schedule << " after " << c.after;
-  }
+  for (const NextCase& c : cases) expect_next(c);
 }
 
 TEST(CronSchedule, TimeZoneBecomesTheSchedulesPrefix) {
