@@ -78,14 +78,7 @@ TlsIo::Attempt TlsIo::read_some(net::mutable_buffer buffer) {
       ERR_clear_error();
       break;
     }
-    switch (SSL_get_error(ssl_, result)) {
-      case SSL_ERROR_WANT_READ:
-        return {.wait = net::socket_base::wait_read};
-      case SSL_ERROR_WANT_WRITE:
-        return {.wait = net::socket_base::wait_write};
-      default:
-        return {.ec = error_of(ssl_, result)};
-    }
+    return not_done(ssl_, result);
   }
   return {.bytes = total};
 }
@@ -96,13 +89,18 @@ TlsIo::Attempt TlsIo::write_some(net::const_buffer buffer) {
   std::size_t n = 0;
   int result = SSL_write_ex(ssl_, buffer.data(), buffer.size(), &n);
   if (result == 1) return {.bytes = n};
-  switch (SSL_get_error(ssl_, result)) {
+  return not_done(ssl_, result);
+}
+
+// A read or write OpenSSL did not complete: the readiness it waits for, or the error.
+TlsIo::Attempt TlsIo::not_done(SSL* ssl, int result) {
+  switch (SSL_get_error(ssl, result)) {
     case SSL_ERROR_WANT_READ:
       return {.wait = net::socket_base::wait_read};
     case SSL_ERROR_WANT_WRITE:
       return {.wait = net::socket_base::wait_write};
     default:
-      return {.ec = error_of(ssl_, result)};
+      return {.ec = error_of(ssl, result)};
   }
 }
 

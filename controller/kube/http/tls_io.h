@@ -52,6 +52,7 @@ class TlsIo {
 
   Attempt read_some(boost::asio::mutable_buffer buffer);
   Attempt write_some(boost::asio::const_buffer buffer);
+  static Attempt not_done(SSL* ssl, int result);
   static boost::system::error_code error_of(SSL* ssl, int result);
 
   template <class Buffer, class Buffers>

@@ -39,6 +39,22 @@ ClientError::Kind kind_of(const std::function<void()>& f) {
   return ClientError::Kind::Io;
 }
 
+// Streams /watch and cancels the stream once its first piece has arrived (the server keeps it
+// open and idle); returns what was received.
+std::string first_piece_of_watch(Client& client) {
+  std::atomic<bool> cancel{false};
+  std::string received;
+  client.stream(
+      get("/watch"),
+      [&](std::string_view piece) {
+        received += piece;
+        cancel = true;
+        return true;
+      },
+      [&] { return cancel.load(); });
+  return received;
+}
+
 Handler echo_handler() {
   return [](Exchange& ex) {
     const auto& req = ex.request();
@@ -145,17 +161,7 @@ TEST(HttpClient, CancelsAnIdleStream) {
   });
   server.start();
   Client client({server.url()});
-  std::atomic<bool> cancel{false};
-  std::string received;
-  client.stream(
-      get("/watch"),
-      [&](std::string_view piece) {
-        received += piece;
-        cancel = true;
-        return true;
-      },
-      [&] { return cancel.load(); });
-  EXPECT_EQ(received, "hello\n");
+  EXPECT_EQ(first_piece_of_watch(client), "hello\n");
 }
 
 TEST(HttpClient, StreamReturnsErrorBodiesWhole) {
@@ -351,17 +357,7 @@ TEST_F(TlsTransportTest, TimesOutAndCancels) {
     ex.wait_closed(1min);
   });
   EXPECT_EQ(kind_of([&] { client_->send(get("/hang", 200ms)); }), ClientError::Kind::Timeout);
-  std::atomic<bool> cancel{false};
-  std::string received;
-  client_->stream(
-      get("/watch"),
-      [&](std::string_view piece) {
-        received += piece;
-        cancel = true;
-        return true;
-      },
-      [&] { return cancel.load(); });
-  EXPECT_EQ(received, "hello\n");
+  EXPECT_EQ(first_piece_of_watch(*client_), "hello\n");
 }
 
 TEST_F(TlsTransportTest, ResendsOnAConnectionTheServerClosedWhileIdle) {
