@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "controller/kube/model/time.h"
+#include "tests/controller/usage/fed_windows.h"
 #include "tests/support/test_api_server.h"
 
 namespace tailor::usage {
@@ -29,20 +30,7 @@ std::string pod_metrics_list(std::chrono::seconds age, const std::string& cpu = 
          R"(","memory":"64Mi"}}]}]})";
 }
 
-struct Fed {
-  std::mutex m;
-  std::vector<UsageWindow> windows;
-  UsageSink sink() {
-    return [this](const UsageWindow& w) {
-      std::lock_guard lock(m);
-      windows.push_back(w);
-    };
-  }
-  std::size_t size() {
-    std::lock_guard lock(m);
-    return windows.size();
-  }
-};
+using testing::FedWindows;
 
 class MetricsApiPollerTest : public ::testing::Test {
  protected:
@@ -54,7 +42,7 @@ class MetricsApiPollerTest : public ::testing::Test {
   }
   TestApiServer server_;
   kube::RestClient client_;
-  Fed fed_;
+  FedWindows fed_;
 };
 
 TEST_F(MetricsApiPollerTest, FeedsEachContainerReadingOnce) {

@@ -15,6 +15,7 @@
 #include "controller/usage/usage_feed.h"
 #include "controller/usage/usage_server.h"
 #include "proto/usage/usage.grpc.pb.h"
+#include "tests/controller/usage/fed_windows.h"
 #include "tests/support/test_api_server.h"
 
 namespace tailor::usage {
@@ -37,22 +38,7 @@ std::string pod_metrics_list(std::int64_t end_ms) {
       {"name":"sidecar","usage":{"cpu":"10m","memory":"16Mi"}}]}]})";
 }
 
-struct Fed {
-  std::mutex m;
-  std::vector<UsageWindow> windows;
-  UsageSink sink() {
-    return [this](const UsageWindow& w) {
-      std::lock_guard lock(m);
-      windows.push_back(w);
-    };
-  }
-  std::vector<std::string> containers() {
-    std::lock_guard lock(m);
-    std::vector<std::string> out;
-    for (const UsageWindow& w : windows) out.push_back(w.container);
-    return out;
-  }
-};
+using testing::FedWindows;
 
 // The agent's default window: three samples 5 s apart, the last at end_ms.
 void stream_agent_window(int port, std::int64_t end_ms) {
@@ -83,7 +69,7 @@ void stream_agent_window(int port, std::int64_t end_ms) {
 
 TEST(StreamedAndPolled, MetricsApiSkipsWhatAnAgentStreamsUntilTheAgentStops) {
   StreamedContainers streamed;
-  Fed fed;
+  FedWindows fed;
   UsageServer usage_server({.address = "127.0.0.1:0", .streamed = &streamed}, fed.sink());
   usage_server.start();
   TestApiServer api;
@@ -117,7 +103,7 @@ TEST(StreamedAndPolled, MetricsApiSkipsWhatAnAgentStreamsUntilTheAgentStops) {
 TEST(StreamedAndPolled, WithoutTheRecordEveryReadingIsFed) {
   // A poller given no StreamedContainers (--metrics-source=usage-stream never builds one; a
   // poller alone) feeds what it reads.
-  Fed fed;
+  FedWindows fed;
   TestApiServer api;
   kube::RestClient client(api.config());
   MetricsApiPoller poller(client, {}, fed.sink());
