@@ -109,10 +109,13 @@ PeerIdentity verified_peer(SSL* ssl) {
   return peer;
 }
 
-// Waits until fd has data (or EOF/shutdown); false when idle for `timeout`.
+// Waits until fd has data (or EOF/shutdown); false when idle for `timeout`. A timeout of zero
+// or less waits without limit, as Go's http.Server does with IdleTimeout (and ReadTimeout) zero;
+// stop() still wakes the wait by shutting the socket down.
 bool wait_readable(int fd, std::chrono::milliseconds timeout) {
   pollfd p{fd, POLLIN | POLLRDHUP, 0};
-  int ready = ::poll(&p, 1, static_cast<int>(timeout.count()));
+  int wait_ms = timeout.count() > 0 ? static_cast<int>(timeout.count()) : -1;
+  int ready = ::poll(&p, 1, wait_ms);
   return ready > 0;
 }
 

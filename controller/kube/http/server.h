@@ -99,7 +99,9 @@ struct ServerOptions {
   std::string address = "127.0.0.1";
   std::uint16_t port = 0;  // 0: pick a free port (see Server::port())
   std::optional<TlsServerConfig> tls;
-  std::chrono::seconds idle_timeout{120};  // keep-alive connections idle longer are closed
+  // Connections waiting longer than this for their next (or first) request are closed; zero or
+  // less: no idle timeout (Go's http.Server IdleTimeout).
+  std::chrono::seconds idle_timeout{120};
 };
 
 class Server {

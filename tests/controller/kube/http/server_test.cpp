@@ -229,7 +229,7 @@ TEST(HttpServer, NoticesThePeerGoingAway) {
 
 TEST(HttpServer, ClosesIdleConnections) {
   ServerOptions options;
-  options.idle_timeout = std::chrono::seconds(0);
+  options.idle_timeout = std::chrono::seconds(1);
   Server server(options, [](Exchange& ex) { ex.respond({}); });
   server.start();
   PlainClient client(server.port());
@@ -237,6 +237,22 @@ TEST(HttpServer, ClosesIdleConnections) {
   boost::system::error_code ec;
   client.socket.read_some(net::buffer(&byte, 1), ec);  // blocks until the server hangs up
   EXPECT_EQ(ec, net::error::eof);
+}
+
+// Zero means no idle timeout (as Go's http.Server IdleTimeout): a connection whose first or next
+// request comes late is still served. The pauses only let the server reach its wait first.
+TEST(HttpServer, ZeroIdleTimeoutKeepsQuietConnections) {
+  ServerOptions options;
+  options.idle_timeout = std::chrono::seconds(0);
+  Server server(options, [](Exchange& ex) { ex.respond({200, {}, "ok"}); });
+  server.start();
+  PlainClient client(server.port());
+  for (int request = 0; request < 2; ++request) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    Response res = round_trip(client.socket, bhttp::verb::get, "/late");
+    EXPECT_EQ(res.result_int(), 200);
+    EXPECT_EQ(res.body(), "ok");
+  }
 }
 
 TEST(HttpServer, RefusesToStartOnABadAddress) {
