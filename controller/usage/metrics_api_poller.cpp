@@ -16,7 +16,10 @@ const kube::ResourceType kPodMetrics{
 
 MetricsApiPoller::MetricsApiPoller(kube::RestClient& client, MetricsApiPollerOptions options,
                                    UsageSink sink)
-    : client_(client), options_(options), sink_(std::move(sink)) {}
+    : client_(client),
+      options_(options),
+      readings_(options.metrics ? *options.metrics : kube::metrics::registry()),
+      sink_(std::move(sink)) {}
 
 MetricsApiPoller::~MetricsApiPoller() { stop(); }
 
@@ -85,6 +88,7 @@ void MetricsApiPoller::poll_once() {
     stats_.stale += stale;
     stats_.streamed += streamed;
     stats_.unreadable += parsed.skipped;
+    readings_.add(fed.fed, stale, streamed);
     if (auto v = kube::log::v(2)) {
       // streamed: readings a node agent's stream already brings (not counted twice).
       v.info("PodMetrics polled", {{"fed", fed.fed}, {"stale", stale}, {"streamed", streamed}});

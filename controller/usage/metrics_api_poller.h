@@ -4,7 +4,8 @@
 // An API that is not served (404: no metrics-server) is logged once and polled again later, so
 // a metrics-server installed afterwards is picked up; other failures are logged each time.
 // A reading of a container that a node agent streams is skipped (streamed_containers.h), so that
-// the container is not counted twice.
+// the container is not counted twice. What becomes of the readings is counted in
+// tailor_controller_metrics_api_readings_total{outcome} (metrics_api_readings.h).
 #pragma once
 
 #include <chrono>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "controller/kube/client/rest_client.h"
+#include "controller/usage/metrics_api_readings.h"
 #include "controller/usage/pod_metrics.h"
 #include "controller/usage/streamed_containers.h"
 #include "controller/usage/usage_feed.h"
@@ -25,6 +27,9 @@ struct MetricsApiPollerOptions {
   std::chrono::nanoseconds interval = std::chrono::minutes(1);
   // The containers the node agents stream, as the usage server records them (nullptr: none).
   StreamedContainers* streamed = nullptr;
+  // Where tailor_controller_metrics_api_readings_total is counted (nullptr: the process-wide
+  // registry, served on /metrics).
+  kube::metrics::Registry* metrics = nullptr;
 };
 
 struct PollStats {
@@ -59,6 +64,7 @@ class MetricsApiPoller {
 
   kube::RestClient& client_;
   MetricsApiPollerOptions options_;
+  MetricsApiReadings readings_;
   UsageSink sink_;
   FreshWindows fresh_;
   bool told_not_served_ = false;
