@@ -7,8 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/http/client.h"
-#include "tests/embedded/cluster_fixture.h"
+#include "tests/embedded/raw_http_fixture.h"
 
 namespace tailor::kube::embedded::testing {
 namespace {
@@ -28,38 +27,13 @@ constexpr const char* kHpa =
         "spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},
                 "minReplicas":1,"maxReplicas":3,"targetCPUUtilizationPercentage":50}})";
 
-class FieldValidationTest : public ClusterTest {
+class FieldValidationTest : public ApiOnlyRawHttpTest {
  protected:
-  ClusterOptions cluster_options() override {
-    ClusterOptions o;
-    o.control_loops = false;
-    return o;
-  }
-  void SetUp() override {
-    ClusterTest::SetUp();
-    client_ = std::make_unique<http::Client>(
-        http::ClientOptions{.base_url = cluster_->url(), .tls = {.ca_pem = cluster_->ca_pem()}});
-  }
-
-  http::ClientResponse send(const std::string& method, const std::string& target,
-                            const std::string& content_type, const std::string& body) {
-    http::ClientRequest request;
-    request.method = method;
-    request.target = target;
-    request.headers = {{"Authorization", "Bearer " + cluster_->token()},
-                       {"Accept", "application/json"}};
-    if (!content_type.empty()) request.headers.emplace_back("Content-Type", content_type);
-    request.body = body;
-    return client_->send(request);
-  }
-
   bj::object created(const std::string& collection, const std::string& body) {
     http::ClientResponse r = send("POST", collection, "application/json", body);
     EXPECT_EQ(r.status, 201) << r.body;
     return bj::parse(r.body).as_object();
   }
-
-  std::unique_ptr<http::Client> client_;
 };
 
 std::vector<std::string> warnings(const http::ClientResponse& r) {

@@ -4,8 +4,7 @@
 #include <boost/json.hpp>
 #include <string>
 
-#include "controller/kube/http/client.h"
-#include "tests/embedded/cluster_fixture.h"
+#include "tests/embedded/raw_http_fixture.h"
 
 namespace tailor::kube::embedded::testing {
 namespace {
@@ -17,26 +16,7 @@ constexpr const char* kHpa =
         "spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},
                 "minReplicas":1,"maxReplicas":3,"targetCPUUtilizationPercentage":50}})";
 
-class ServedVersionTest : public ClusterTest {
- protected:
-  ClusterOptions cluster_options() override {
-    ClusterOptions o;
-    o.control_loops = false;
-    return o;
-  }
-  http::ClientResponse send(const std::string& method, const std::string& target,
-                            const std::string& accept, const std::string& body = "") {
-    http::Client client(
-        http::ClientOptions{.base_url = cluster_->url(), .tls = {.ca_pem = cluster_->ca_pem()}});
-    http::ClientRequest request;
-    request.method = method;
-    request.target = target;
-    request.headers = {{"Authorization", "Bearer " + cluster_->token()}, {"Accept", accept}};
-    if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
-    request.body = body;
-    return client.send(request);
-  }
-};
+using ServedVersionTest = ApiOnlyRawHttpTest;
 
 TEST_F(ServedVersionTest, TablesEmbedTheServedVersion) {
   const std::string v1 = "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers";
@@ -54,7 +34,7 @@ TEST_F(ServedVersionTest, TablesEmbedTheServedVersion) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.target);
-    http::ClientResponse r = send("GET", c.target, table);
+    http::ClientResponse r = send("GET", c.target, "", "", table);
     ASSERT_EQ(r.status, 200) << r.body;
     bj::value t = bj::parse(r.body);
     EXPECT_EQ(t.at("kind"), "Table");

@@ -4,10 +4,9 @@
 
 #include <boost/json.hpp>
 
-#include "controller/kube/http/client.h"
 #include "envelope.h"
 #include "proto/k8s/core.pb.h"
-#include "tests/embedded/cluster_fixture.h"
+#include "tests/embedded/raw_http_fixture.h"
 
 namespace tailor::kube::embedded::testing {
 namespace {
@@ -17,26 +16,8 @@ namespace core = ::k8s::io::api::core::v1;
 
 constexpr const char* kConfigMaps = "/api/v1/namespaces/default/configmaps";
 
-class HttpProtobufTest : public ClusterTest {
+class HttpProtobufTest : public RawHttpClusterTest {
  protected:
-  void SetUp() override {
-    ClusterTest::SetUp();
-    client_ = std::make_unique<http::Client>(
-        http::ClientOptions{.base_url = cluster_->url(), .tls = {.ca_pem = cluster_->ca_pem()}});
-  }
-
-  http::ClientResponse send(const std::string& method, const std::string& target,
-                            const std::string& content_type, const std::string& body) {
-    http::ClientRequest request;
-    request.method = method;
-    request.target = target;
-    request.headers = {{"Authorization", "Bearer " + cluster_->token()},
-                       {"Accept", "application/json"}};
-    if (!content_type.empty()) request.headers.emplace_back("Content-Type", content_type);
-    request.body = body;
-    return client_->send(request);
-  }
-
   http::ClientResponse post_protobuf(const std::string& target, const std::string& body) {
     return send("POST", target, "application/vnd.kubernetes.protobuf", body);
   }
@@ -46,8 +27,6 @@ class HttpProtobufTest : public ClusterTest {
     EXPECT_EQ(r.status, 200) << r.body;
     return bj::parse(r.body).at("items").as_array().size();
   }
-
-  std::unique_ptr<http::Client> client_;
 };
 
 core::ConfigMap config_map(const std::string& name) {
