@@ -25,6 +25,7 @@
 #include "bench/pod_list_generator.h"
 #include "controller/app/compact_pod.h"
 #include "controller/app/controller.h"
+#include "controller/app/malloc_arenas.h"
 #include "controller/kube/client/config.h"
 #include "controller/kube/client/rest_client.h"
 #include "controller/kube/client/store_meta.h"
@@ -426,6 +427,7 @@ int main(int argc, char** argv) {
   try {
     if (argc > 1 && std::string(argv[1]) == "--pod-heap") return measure_pod_heap();
     if (argc > 2 && std::string(argv[1]) == "--controller") {
+      controller::limit_malloc_arenas();  // as tailor-controller's main() does
       return run_controller(argv[2], argc > 3 ? std::atoi(argv[3]) : 8);
     }
     const int policies = argc > 1 ? std::atoi(argv[1]) : 10000;

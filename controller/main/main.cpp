@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "controller/app/controller.h"
+#include "controller/app/malloc_arenas.h"
 #include "controller/kube/client/config.h"
 #include "controller/kube/client/leader_election_elector.h"
 #include "controller/kube/observe/common_options.h"
@@ -337,6 +338,7 @@ int run(MainOptions& o, sigset_t signals) {
 
 int main(int argc, char** argv) {
   using namespace tailor;
+  controller::limit_malloc_arenas();  // before any thread starts
   sigset_t signals = controller::block_signals();
   controller::MainOptions options;
   kube::config::Schema schema("tailor-controller",
