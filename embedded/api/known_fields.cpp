@@ -1,23 +1,31 @@
 #include "embedded/api/known_fields.h"
 
 #include <boost/json.hpp>
-#include <initializer_list>
-#include <string_view>
 #include <type_traits>
-#include <utility>
+
+#include "embedded/api/known_fields_parts.h"
 
 namespace tailor::kube::embedded {
-namespace {
-
-namespace bj = boost::json;
-
-using Nested = std::pair<std::string_view, const KnownFields*>;
+namespace known {
 
 KnownFields fields(std::initializer_list<std::string_view> open,
-                   std::initializer_list<Nested> nested = {}) {
+                   std::initializer_list<Nested> nested) {
   KnownFields f;
   for (std::string_view name : open) f.fields.emplace(name, nullptr);
   for (const auto& [name, below] : nested) f.fields.insert_or_assign(std::string(name), below);
+  return f;
+}
+
+const KnownFields& owner_reference() {
+  static const KnownFields f =
+      fields({"apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion"});
+  return f;
+}
+
+// fieldsV1 is a set of field paths (a map), left open.
+const KnownFields& managed_fields_entry() {
+  static const KnownFields f = fields(
+      {"manager", "operation", "apiVersion", "time", "fieldsType", "fieldsV1", "subresource"});
   return f;
 }
 
@@ -25,9 +33,34 @@ const KnownFields& object_meta() {
   static const KnownFields f =
       fields({"name", "generateName", "namespace", "selfLink", "uid", "resourceVersion",
               "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
-              "labels", "annotations", "ownerReferences", "finalizers", "managedFields"});
+              "labels", "annotations", "finalizers"},
+             {{"ownerReferences", &owner_reference()}, {"managedFields", &managed_fields_entry()}});
   return f;
 }
+
+const KnownFields& label_selector() {
+  static const KnownFields requirement = fields({"key", "operator", "values"});
+  static const KnownFields f = fields({"matchLabels"}, {{"matchExpressions", &requirement}});
+  return f;
+}
+
+const KnownFields& local_object_reference() {
+  static const KnownFields f = fields({"name"});
+  return f;
+}
+
+const KnownFields& condition() {
+  static const KnownFields f =
+      fields({"type", "status", "observedGeneration", "lastTransitionTime", "reason", "message"});
+  return f;
+}
+
+}  // namespace known
+
+namespace {
+
+namespace bj = boost::json;
+using namespace known;
 
 // A whole object: TypeMeta, ObjectMeta and the kind's own top-level fields.
 KnownFields object(std::initializer_list<std::string_view> open,
@@ -36,234 +69,6 @@ KnownFields object(std::initializer_list<std::string_view> open,
   f.fields.emplace("apiVersion", nullptr);
   f.fields.emplace("kind", nullptr);
   f.fields.emplace("metadata", &object_meta());
-  return f;
-}
-
-// ---- core/v1 Pod
-
-// What an autoscaler's users write most: requests and limits (a typo there must not vanish).
-const KnownFields& resource_requirements() {
-  static const KnownFields f = fields({"limits", "requests", "claims"});
-  return f;
-}
-
-const KnownFields& container_port() {
-  static const KnownFields f = fields({"name", "hostPort", "containerPort", "protocol", "hostIP"});
-  return f;
-}
-
-const KnownFields& env_var() {
-  static const KnownFields f = fields({"name", "value", "valueFrom"});
-  return f;
-}
-
-const KnownFields& volume_mount() {
-  static const KnownFields f = fields({"name", "readOnly", "recursiveReadOnly", "mountPath",
-                                       "subPath", "mountPropagation", "subPathExpr"});
-  return f;
-}
-
-const KnownFields& probe() {
-  static const KnownFields f = fields(
-      {"exec", "httpGet", "tcpSocket", "grpc", "initialDelaySeconds", "timeoutSeconds",
-       "periodSeconds", "successThreshold", "failureThreshold", "terminationGracePeriodSeconds"});
-  return f;
-}
-
-const KnownFields& resize_policy() {
-  static const KnownFields f = fields({"resourceName", "restartPolicy"});
-  return f;
-}
-
-const KnownFields& container() {
-  static const KnownFields f = fields({"name",
-                                       "image",
-                                       "command",
-                                       "args",
-                                       "workingDir",
-                                       "ports",
-                                       "envFrom",
-                                       "env",
-                                       "resources",
-                                       "resizePolicy",
-                                       "restartPolicy",
-                                       "restartPolicyRules",
-                                       "volumeMounts",
-                                       "volumeDevices",
-                                       "livenessProbe",
-                                       "readinessProbe",
-                                       "startupProbe",
-                                       "lifecycle",
-                                       "terminationMessagePath",
-                                       "terminationMessagePolicy",
-                                       "imagePullPolicy",
-                                       "securityContext",
-                                       "stdin",
-                                       "stdinOnce",
-                                       "tty"},
-                                      {{"resources", &resource_requirements()},
-                                       {"ports", &container_port()},
-                                       {"env", &env_var()},
-                                       {"volumeMounts", &volume_mount()},
-                                       {"resizePolicy", &resize_policy()},
-                                       {"livenessProbe", &probe()},
-                                       {"readinessProbe", &probe()},
-                                       {"startupProbe", &probe()}});
-  return f;
-}
-
-const KnownFields& ephemeral_container() {
-  static const KnownFields f = [] {
-    KnownFields e = container();
-    e.fields.emplace("targetContainerName", nullptr);
-    return e;
-  }();
-  return f;
-}
-
-const KnownFields& pod_spec() {
-  static const KnownFields f = fields({"volumes",
-                                       "restartPolicy",
-                                       "terminationGracePeriodSeconds",
-                                       "activeDeadlineSeconds",
-                                       "dnsPolicy",
-                                       "nodeSelector",
-                                       "serviceAccountName",
-                                       "serviceAccount",
-                                       "automountServiceAccountToken",
-                                       "nodeName",
-                                       "hostNetwork",
-                                       "hostPID",
-                                       "hostIPC",
-                                       "shareProcessNamespace",
-                                       "securityContext",
-                                       "imagePullSecrets",
-                                       "hostname",
-                                       "hostnameOverride",
-                                       "subdomain",
-                                       "affinity",
-                                       "schedulerName",
-                                       "tolerations",
-                                       "hostAliases",
-                                       "priorityClassName",
-                                       "priority",
-                                       "dnsConfig",
-                                       "readinessGates",
-                                       "runtimeClassName",
-                                       "enableServiceLinks",
-                                       "preemptionPolicy",
-                                       "overhead",
-                                       "topologySpreadConstraints",
-                                       "setHostnameAsFQDN",
-                                       "os",
-                                       "hostUsers",
-                                       "schedulingGates",
-                                       "resourceClaims",
-                                       "resources"},
-                                      {{"resources", &resource_requirements()},
-                                       {"containers", &container()},
-                                       {"initContainers", &container()},
-                                       {"ephemeralContainers", &ephemeral_container()}});
-  return f;
-}
-
-const KnownFields& pod_template() {
-  static const KnownFields f = fields({}, {{"metadata", &object_meta()}, {"spec", &pod_spec()}});
-  return f;
-}
-
-// ---- workloads
-
-const KnownFields& rolling_update() {
-  static const KnownFields f = fields({"maxUnavailable", "maxSurge"});
-  return f;
-}
-
-const KnownFields& deployment_strategy() {
-  static const KnownFields f = fields({"type"}, {{"rollingUpdate", &rolling_update()}});
-  return f;
-}
-
-const KnownFields& deployment_spec() {
-  static const KnownFields f =
-      fields({"replicas", "selector", "strategy", "minReadySeconds", "revisionHistoryLimit",
-              "paused", "progressDeadlineSeconds"},
-             {{"template", &pod_template()}, {"strategy", &deployment_strategy()}});
-  return f;
-}
-
-const KnownFields& replica_set_spec() {
-  static const KnownFields f =
-      fields({"replicas", "minReadySeconds", "selector"}, {{"template", &pod_template()}});
-  return f;
-}
-
-const KnownFields& stateful_set_spec() {
-  static const KnownFields f =
-      fields({"replicas", "selector", "volumeClaimTemplates", "serviceName", "podManagementPolicy",
-              "updateStrategy", "revisionHistoryLimit", "minReadySeconds",
-              "persistentVolumeClaimRetentionPolicy", "ordinals"},
-             {{"template", &pod_template()}});
-  return f;
-}
-
-const KnownFields& daemon_set_spec() {
-  static const KnownFields f =
-      fields({"selector", "updateStrategy", "minReadySeconds", "revisionHistoryLimit"},
-             {{"template", &pod_template()}});
-  return f;
-}
-
-const KnownFields& job_spec() {
-  static const KnownFields f = fields(
-      {"parallelism", "completions", "activeDeadlineSeconds", "podFailurePolicy", "successPolicy",
-       "backoffLimit", "backoffLimitPerIndex", "maxFailedIndexes", "selector", "manualSelector",
-       "ttlSecondsAfterFinished", "completionMode", "suspend", "podReplacementPolicy", "managedBy"},
-      {{"template", &pod_template()}});
-  return f;
-}
-
-const KnownFields& job_template() {
-  static const KnownFields f = fields({}, {{"metadata", &object_meta()}, {"spec", &job_spec()}});
-  return f;
-}
-
-const KnownFields& cron_job_spec() {
-  static const KnownFields f =
-      fields({"schedule", "timeZone", "startingDeadlineSeconds", "concurrencyPolicy", "suspend",
-              "successfulJobsHistoryLimit", "failedJobsHistoryLimit"},
-             {{"jobTemplate", &job_template()}});
-  return f;
-}
-
-const KnownFields& service_port() {
-  static const KnownFields f =
-      fields({"name", "protocol", "appProtocol", "port", "targetPort", "nodePort"});
-  return f;
-}
-
-const KnownFields& service_spec() {
-  static const KnownFields f = fields({"ports",
-                                       "selector",
-                                       "clusterIP",
-                                       "clusterIPs",
-                                       "type",
-                                       "externalIPs",
-                                       "sessionAffinity",
-                                       "loadBalancerIP",
-                                       "loadBalancerSourceRanges",
-                                       "externalName",
-                                       "externalTrafficPolicy",
-                                       "healthCheckNodePort",
-                                       "publishNotReadyAddresses",
-                                       "sessionAffinityConfig",
-                                       "ipFamilies",
-                                       "ipFamilyPolicy",
-                                       "allocateLoadBalancerNodePorts",
-                                       "loadBalancerClass",
-                                       "internalTrafficPolicy",
-                                       "trafficDistribution"},
-                                      {{"ports", &service_port()}});
   return f;
 }
 
@@ -360,7 +165,8 @@ const KnownFields& hpa_v2_status() {
 
 const KnownFields& pod_disruption_budget_spec() {
   static const KnownFields f =
-      fields({"minAvailable", "selector", "maxUnavailable", "unhealthyPodEvictionPolicy"});
+      fields({"minAvailable", "maxUnavailable", "unhealthyPodEvictionPolicy"},
+             {{"selector", &label_selector()}});
   return f;
 }
 
@@ -391,12 +197,12 @@ using Table = std::map<std::string, KnownFields, std::less<>>;
 
 Table kinds() {
   Table t;
-  t.emplace("/v1/pods", object({"status"}, {{"spec", &pod_spec()}}));
-  t.emplace("/v1/nodes", object({"spec", "status"}));
+  t.emplace("/v1/pods", object({}, {{"spec", &pod_spec()}, {"status", &pod_status()}}));
+  t.emplace("/v1/nodes", object({}, {{"spec", &node_spec()}, {"status", &node_status()}}));
   t.emplace("/v1/namespaces", object({"spec", "status"}));
   t.emplace("/v1/configmaps", object({"data", "binaryData", "immutable"}));
   t.emplace("/v1/secrets", object({"data", "stringData", "type", "immutable"}));
-  t.emplace("/v1/services", object({"status"}, {{"spec", &service_spec()}}));
+  t.emplace("/v1/services", object({}, {{"spec", &service_spec()}, {"status", &service_status()}}));
   t.emplace("/v1/serviceaccounts",
             object({"secrets", "imagePullSecrets", "automountServiceAccountToken"}));
   t.emplace("/v1/resourcequotas", object({"status"}, {{"spec", &resource_quota_spec()}}));
@@ -404,12 +210,17 @@ Table kinds() {
   t.emplace("/v1/events", object({"involvedObject", "reason", "message", "source", "firstTimestamp",
                                   "lastTimestamp", "count", "type", "eventTime", "series", "action",
                                   "related", "reportingComponent", "reportingInstance"}));
-  t.emplace("apps/v1/deployments", object({"status"}, {{"spec", &deployment_spec()}}));
-  t.emplace("apps/v1/replicasets", object({"status"}, {{"spec", &replica_set_spec()}}));
-  t.emplace("apps/v1/statefulsets", object({"status"}, {{"spec", &stateful_set_spec()}}));
-  t.emplace("apps/v1/daemonsets", object({"status"}, {{"spec", &daemon_set_spec()}}));
-  t.emplace("batch/v1/jobs", object({"status"}, {{"spec", &job_spec()}}));
-  t.emplace("batch/v1/cronjobs", object({"status"}, {{"spec", &cron_job_spec()}}));
+  t.emplace("apps/v1/deployments",
+            object({}, {{"spec", &deployment_spec()}, {"status", &deployment_status()}}));
+  t.emplace("apps/v1/replicasets",
+            object({}, {{"spec", &replica_set_spec()}, {"status", &replica_set_status()}}));
+  t.emplace("apps/v1/statefulsets",
+            object({}, {{"spec", &stateful_set_spec()}, {"status", &stateful_set_status()}}));
+  t.emplace("apps/v1/daemonsets",
+            object({}, {{"spec", &daemon_set_spec()}, {"status", &daemon_set_status()}}));
+  t.emplace("batch/v1/jobs", object({}, {{"spec", &job_spec()}, {"status", &job_status()}}));
+  t.emplace("batch/v1/cronjobs",
+            object({}, {{"spec", &cron_job_spec()}, {"status", &cron_job_status()}}));
   t.emplace("autoscaling/v1/horizontalpodautoscalers",
             object({}, {{"spec", &hpa_v1_spec()}, {"status", &hpa_v1_status()}}));
   t.emplace("autoscaling/v2/horizontalpodautoscalers",
