@@ -50,4 +50,16 @@ class ClusterTest : public ::testing::Test {
   std::string kubeconfig_;
 };
 
+// Without control loops: the test owns every object's state (no scheduler status writes, no
+// events, no objects the controllers make).
+template <class Fixture>
+class WithoutControlLoops : public Fixture {
+ protected:
+  ClusterOptions cluster_options() override {
+    ClusterOptions o = Fixture::cluster_options();
+    o.control_loops = false;
+    return o;
+  }
+};
+
 }  // namespace tailor::kube::embedded::testing

@@ -76,13 +76,6 @@ class KubectlClusterTest : public ClusterTest {
 };
 
 // Without control loops: the test owns every pod's state (no scheduler status writes or events).
-class ApiOnlyKubectlTest : public KubectlClusterTest {
- protected:
-  ClusterOptions cluster_options() override {
-    ClusterOptions o;
-    o.control_loops = false;
-    return o;
-  }
-};
+using ApiOnlyKubectlTest = WithoutControlLoops<KubectlClusterTest>;
 
 }  // namespace tailor::kube::embedded::testing

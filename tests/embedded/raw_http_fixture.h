@@ -37,14 +37,6 @@ class RawHttpClusterTest : public ClusterTest {
   std::unique_ptr<http::Client> client_;
 };
 
-// Without control loops: what the cluster stores is what the test sent (no controller writes).
-class ApiOnlyRawHttpTest : public RawHttpClusterTest {
- protected:
-  ClusterOptions cluster_options() override {
-    ClusterOptions o;
-    o.control_loops = false;
-    return o;
-  }
-};
+using ApiOnlyRawHttpTest = WithoutControlLoops<RawHttpClusterTest>;
 
 }  // namespace tailor::kube::embedded::testing
