@@ -340,21 +340,6 @@ TEST_F(KubectlTest, DescribeShowsThePodsEvents) {
   EXPECT_EQ(r.out.find("Stale"), std::string::npos) << r.out;
 }
 
-TEST_F(KubectlTest, UnknownFieldsFollowFieldValidation) {
-  write("cm.yaml",
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: conf\ndatta:\n  a: \"1\"\n");
-  Result strict = kubectl("create -f cm.yaml");
-  EXPECT_EQ(strict.exit_code, 1);
-  EXPECT_EQ(
-      strict.err,
-      "Error from server (BadRequest): error when creating \"cm.yaml\": ConfigMap in version "
-      "\"v1\" cannot be handled as a ConfigMap: strict decoding error: unknown field \"datta\"\n");
-  Result warned = kubectl("create -f cm.yaml --validate=warn");
-  EXPECT_EQ(warned.exit_code, 0) << warned.err;
-  EXPECT_EQ(warned.err, "Warning: unknown field \"datta\"\n");
-  EXPECT_EQ(warned.out, "configmap/conf created\n");
-}
-
 TEST_F(KubectlTest, PatchStatusSubresource) {
   write("pod.json", kPod);
   ASSERT_EQ(kubectl("create -f pod.json").exit_code, 0);
