@@ -48,6 +48,24 @@ std::string message(const http::ClientResponse& r) {
   return std::string(bj::parse(r.body).at("message").as_string());
 }
 
+// The Warning headers of field validation warnings: code 299, agent "-", the text quoted.
+std::vector<std::string> warning_headers(const std::vector<std::string>& texts) {
+  std::vector<std::string> out;
+  for (const std::string& text : texts) {
+    std::string quoted;
+    for (char ch : text) quoted += ch == '"' ? std::string("\\\"") : std::string(1, ch);
+    out.push_back("299 - \"" + quoted + "\"");
+  }
+  return out;
+}
+
+// The strict decoding errors as one message lists them.
+std::string joined(const std::vector<std::string>& errors) {
+  std::string out;
+  for (const std::string& e : errors) out += (out.empty() ? "" : ", ") + e;
+  return out;
+}
+
 std::string with_mode(const std::string& target, const std::string& mode) {
   return mode.empty() ? target : target + "?fieldValidation=" + mode;
 }
@@ -300,8 +318,7 @@ TEST_F(FieldValidationTest, Patches) {
       const bj::object& cause = status.at("details").at("causes").at(0).as_object();
       EXPECT_EQ(cause.at("field"), "patch");
       EXPECT_EQ(cause.at("reason"), "FieldValueInvalid");
-      std::string tail = ": strict decoding error: ";
-      for (std::size_t i = 0; i < c.errors.size(); ++i) tail += (i ? ", " : "") + c.errors[i];
+      std::string tail = ": strict decoding error: " + joined(c.errors);
       std::string m = message(r);
       EXPECT_TRUE(m.starts_with(" \"\" is invalid: patch: Invalid value: \"")) << m;
       EXPECT_TRUE(m.ends_with(tail)) << m;
@@ -314,13 +331,7 @@ TEST_F(FieldValidationTest, Patches) {
       EXPECT_EQ(after, before);  // nothing stored
       continue;
     }
-    std::vector<std::string> expected;
-    for (const std::string& e : c.errors) {
-      std::string quoted;
-      for (char ch : e) quoted += ch == '"' ? std::string("\\\"") : std::string(1, ch);
-      expected.push_back("299 - \"" + quoted + "\"");
-    }
-    EXPECT_EQ(warnings(r), expected);
+    EXPECT_EQ(warnings(r), warning_headers(c.errors));
     for (const char* unknown : {"\"colour\"", "\"foo\""}) {
       EXPECT_EQ(r.body.find(unknown), std::string::npos) << r.body;
       EXPECT_EQ(after.find(unknown), std::string::npos) << after;
@@ -383,18 +394,11 @@ TEST_F(FieldValidationTest, UpstreamPatchTable) {
     SCOPED_TRACE(c.type);
     http::ClientResponse strict = send("PATCH", with_mode(target, "Strict"), c.type, c.body);
     ASSERT_EQ(strict.status, 422) << strict.body;
-    std::string all;
-    for (const std::string& e : c.errors) all += (all.empty() ? "" : ", ") + e;
-    EXPECT_TRUE(message(strict).ends_with(": strict decoding error: " + all)) << message(strict);
+    EXPECT_TRUE(message(strict).ends_with(": strict decoding error: " + joined(c.errors)))
+        << message(strict);
     http::ClientResponse warned = send("PATCH", with_mode(target, "Warn"), c.type, c.body);
     ASSERT_EQ(warned.status, 200) << warned.body;
-    std::vector<std::string> expected;
-    for (const std::string& e : c.errors) {
-      std::string quoted;
-      for (char ch : e) quoted += ch == '"' ? std::string("\\\"") : std::string(1, ch);
-      expected.push_back("299 - \"" + quoted + "\"");
-    }
-    EXPECT_EQ(warnings(warned), expected);
+    EXPECT_EQ(warnings(warned), warning_headers(c.errors));
     http::ClientResponse ignored = send("PATCH", with_mode(target, "Ignore"), c.type, c.body);
     ASSERT_EQ(ignored.status, 200) << ignored.body;
     EXPECT_TRUE(warnings(ignored).empty());
