@@ -7,6 +7,7 @@
 
 #include "controller/kube/model/time.h"
 #include "controller/usage/metrics_api_poller.h"
+#include "tests/controller/usage/pod_metrics_fixture.h"
 #include "tests/support/test_api_server.h"
 
 namespace tailor::usage {
@@ -20,13 +21,7 @@ constexpr const char* kPath = "/apis/metrics.k8s.io/v1beta1/pods";
 // A PodMetricsList of one pod, shop/web-1, with an "app" and a "sidecar" container whose
 // readings end at end_ms (a 30 s window).
 std::string pod_metrics_list(std::int64_t end_ms) {
-  const std::string ts = kube::format_rfc3339(
-      kube::TimePoint(std::chrono::system_clock::time_point(std::chrono::milliseconds(end_ms))));
-  return R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},
-    "items":[{"metadata":{"name":"web-1","namespace":"shop"},"timestamp":")" +
-         ts + R"(","window":"30s","containers":[
-      {"name":"app","usage":{"cpu":"250m","memory":"64Mi"}},
-      {"name":"sidecar","usage":{"cpu":"10m","memory":"16Mi"}}]}]})";
+  return testing::web_pod_metrics_list(end_ms, "30s");
 }
 
 std::string readings_line(const std::string& outcome, int count) {

@@ -16,6 +16,7 @@
 #include "controller/usage/usage_server.h"
 #include "proto/usage/usage.grpc.pb.h"
 #include "tests/controller/usage/fed_windows.h"
+#include "tests/controller/usage/pod_metrics_fixture.h"
 #include "tests/support/test_api_server.h"
 
 namespace tailor::usage {
@@ -29,13 +30,7 @@ constexpr const char* kPath = "/apis/metrics.k8s.io/v1beta1/pods";
 
 // shop/web-1 with its app and sidecar containers, read at end_ms.
 std::string pod_metrics_list(std::int64_t end_ms) {
-  const std::string ts = kube::format_rfc3339(
-      kube::TimePoint(std::chrono::system_clock::time_point(std::chrono::milliseconds(end_ms))));
-  return R"({"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},
-    "items":[{"metadata":{"name":"web-1","namespace":"shop"},"timestamp":")" +
-         ts + R"(","window":"15s","containers":[
-      {"name":"app","usage":{"cpu":"250m","memory":"64Mi"}},
-      {"name":"sidecar","usage":{"cpu":"10m","memory":"16Mi"}}]}]})";
+  return testing::web_pod_metrics_list(end_ms, "15s");
 }
 
 using testing::FedWindows;
