@@ -63,134 +63,16 @@ namespace bj = boost::json;
 using namespace known;
 
 // A whole object: TypeMeta, ObjectMeta and the kind's own top-level fields.
+KnownFields object_of(KnownFields own) {
+  own.fields.emplace("apiVersion", nullptr);
+  own.fields.emplace("kind", nullptr);
+  own.fields.emplace("metadata", &object_meta());
+  return own;
+}
+
 KnownFields object(std::initializer_list<std::string_view> open,
                    std::initializer_list<Nested> nested = {}) {
-  KnownFields f = fields(open, nested);
-  f.fields.emplace("apiVersion", nullptr);
-  f.fields.emplace("kind", nullptr);
-  f.fields.emplace("metadata", &object_meta());
-  return f;
-}
-
-// ---- autoscaling: v2 is stored, v1 served from it (its unknown fields would be lost in the
-// conversion, so v1 bodies are checked against v1's own fields).
-
-const KnownFields& scale_target_ref() {
-  static const KnownFields f = fields({"kind", "name", "apiVersion"});
-  return f;
-}
-
-const KnownFields& hpa_v1_spec() {
-  static const KnownFields f =
-      fields({"minReplicas", "maxReplicas", "targetCPUUtilizationPercentage"},
-             {{"scaleTargetRef", &scale_target_ref()}});
-  return f;
-}
-
-const KnownFields& hpa_v1_status() {
-  static const KnownFields f = fields({"observedGeneration", "lastScaleTime", "currentReplicas",
-                                       "desiredReplicas", "currentCPUUtilizationPercentage"});
-  return f;
-}
-
-const KnownFields& metric_target() {
-  static const KnownFields f = fields({"type", "value", "averageValue", "averageUtilization"});
-  return f;
-}
-
-const KnownFields& resource_metric_source() {
-  static const KnownFields f = fields({"name"}, {{"target", &metric_target()}});
-  return f;
-}
-
-const KnownFields& container_resource_metric_source() {
-  static const KnownFields f = fields({"name", "container"}, {{"target", &metric_target()}});
-  return f;
-}
-
-// Pods and External: a MetricIdentifier and a target; Object adds describedObject.
-const KnownFields& pods_metric_source() {
-  static const KnownFields f = fields({"metric"}, {{"target", &metric_target()}});
-  return f;
-}
-
-const KnownFields& object_metric_source() {
-  static const KnownFields f =
-      fields({"describedObject", "metric"}, {{"target", &metric_target()}});
-  return f;
-}
-
-const KnownFields& metric_spec() {
-  static const KnownFields f =
-      fields({"type"}, {{"resource", &resource_metric_source()},
-                        {"containerResource", &container_resource_metric_source()},
-                        {"pods", &pods_metric_source()},
-                        {"external", &pods_metric_source()},
-                        {"object", &object_metric_source()}});
-  return f;
-}
-
-const KnownFields& scaling_policy() {
-  static const KnownFields f = fields({"type", "value", "periodSeconds"});
-  return f;
-}
-
-const KnownFields& scaling_rules() {
-  static const KnownFields f = fields({"stabilizationWindowSeconds", "selectPolicy", "tolerance"},
-                                      {{"policies", &scaling_policy()}});
-  return f;
-}
-
-const KnownFields& hpa_behavior() {
-  static const KnownFields f =
-      fields({}, {{"scaleUp", &scaling_rules()}, {"scaleDown", &scaling_rules()}});
-  return f;
-}
-
-const KnownFields& hpa_v2_spec() {
-  static const KnownFields f =
-      fields({"minReplicas", "maxReplicas", "behavior"}, {{"scaleTargetRef", &scale_target_ref()},
-                                                          {"metrics", &metric_spec()},
-                                                          {"behavior", &hpa_behavior()}});
-  return f;
-}
-
-const KnownFields& hpa_v2_status() {
-  static const KnownFields f = fields({"observedGeneration", "lastScaleTime", "currentReplicas",
-                                       "desiredReplicas", "currentMetrics", "conditions"});
-  return f;
-}
-
-// ---- policy, quota, coordination
-
-const KnownFields& pod_disruption_budget_spec() {
-  static const KnownFields f =
-      fields({"minAvailable", "maxUnavailable", "unhealthyPodEvictionPolicy"},
-             {{"selector", &label_selector()}});
-  return f;
-}
-
-const KnownFields& resource_quota_spec() {
-  static const KnownFields f = fields({"hard", "scopes", "scopeSelector"});
-  return f;
-}
-
-const KnownFields& limit_range_item() {
-  static const KnownFields f =
-      fields({"type", "max", "min", "default", "defaultRequest", "maxLimitRequestRatio"});
-  return f;
-}
-
-const KnownFields& limit_range_spec() {
-  static const KnownFields f = fields({}, {{"limits", &limit_range_item()}});
-  return f;
-}
-
-const KnownFields& lease_spec() {
-  static const KnownFields f =
-      fields({"holderIdentity", "leaseDurationSeconds", "acquireTime", "renewTime",
-              "leaseTransitions", "strategy", "preferredHolder"});
-  return f;
+  return object_of(fields(open, nested));
 }
 
 using Table = std::map<std::string, KnownFields, std::less<>>;
@@ -199,17 +81,16 @@ Table kinds() {
   Table t;
   t.emplace("/v1/pods", object({}, {{"spec", &pod_spec()}, {"status", &pod_status()}}));
   t.emplace("/v1/nodes", object({}, {{"spec", &node_spec()}, {"status", &node_status()}}));
-  t.emplace("/v1/namespaces", object({"spec", "status"}));
+  t.emplace("/v1/namespaces",
+            object({}, {{"spec", &namespace_spec()}, {"status", &namespace_status()}}));
   t.emplace("/v1/configmaps", object({"data", "binaryData", "immutable"}));
   t.emplace("/v1/secrets", object({"data", "stringData", "type", "immutable"}));
   t.emplace("/v1/services", object({}, {{"spec", &service_spec()}, {"status", &service_status()}}));
-  t.emplace("/v1/serviceaccounts",
-            object({"secrets", "imagePullSecrets", "automountServiceAccountToken"}));
-  t.emplace("/v1/resourcequotas", object({"status"}, {{"spec", &resource_quota_spec()}}));
+  t.emplace("/v1/serviceaccounts", object_of(service_account()));
+  t.emplace("/v1/resourcequotas",
+            object({}, {{"spec", &resource_quota_spec()}, {"status", &resource_quota_status()}}));
   t.emplace("/v1/limitranges", object({}, {{"spec", &limit_range_spec()}}));
-  t.emplace("/v1/events", object({"involvedObject", "reason", "message", "source", "firstTimestamp",
-                                  "lastTimestamp", "count", "type", "eventTime", "series", "action",
-                                  "related", "reportingComponent", "reportingInstance"}));
+  t.emplace("/v1/events", object_of(event()));
   t.emplace("apps/v1/deployments",
             object({}, {{"spec", &deployment_spec()}, {"status", &deployment_status()}}));
   t.emplace("apps/v1/replicasets",
@@ -226,11 +107,16 @@ Table kinds() {
   t.emplace("autoscaling/v2/horizontalpodautoscalers",
             object({}, {{"spec", &hpa_v2_spec()}, {"status", &hpa_v2_status()}}));
   t.emplace("policy/v1/poddisruptionbudgets",
-            object({"status"}, {{"spec", &pod_disruption_budget_spec()}}));
+            object({}, {{"spec", &pod_disruption_budget_spec()},
+                        {"status", &pod_disruption_budget_status()}}));
   t.emplace("coordination.k8s.io/v1/leases", object({}, {{"spec", &lease_spec()}}));
-  t.emplace("authorization.k8s.io/v1/selfsubjectaccessreviews", object({"spec", "status"}));
+  t.emplace("authorization.k8s.io/v1/selfsubjectaccessreviews",
+            object({}, {{"spec", &self_subject_access_review_spec()},
+                        {"status", &subject_access_review_status()}}));
+  // A definition's schema is open-ended (JSONSchemaProps, x-kubernetes-* extensions).
   t.emplace("apiextensions.k8s.io/v1/customresourcedefinitions", object({"spec", "status"}));
-  t.emplace("admissionregistration.k8s.io/v1/mutatingwebhookconfigurations", object({"webhooks"}));
+  t.emplace("admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+            object({}, {{"webhooks", &mutating_webhook()}}));
   return t;
 }
 

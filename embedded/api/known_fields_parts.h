@@ -65,4 +65,27 @@ const KnownFields& service_status();
 const KnownFields& node_spec();
 const KnownFields& node_status();
 
+// autoscaling/v1 and v2 (known_fields_autoscaling.cpp)
+const KnownFields& hpa_v1_spec();
+const KnownFields& hpa_v1_status();
+const KnownFields& hpa_v2_spec();
+const KnownFields& hpa_v2_status();
+
+// The other core/v1 kinds, policy, coordination, authorization, admissionregistration
+// (known_fields_policy.cpp); events and service accounts have no spec: their top-level fields.
+const KnownFields& object_reference();
+KnownFields event();
+KnownFields service_account();
+const KnownFields& namespace_spec();
+const KnownFields& namespace_status();
+const KnownFields& resource_quota_spec();
+const KnownFields& resource_quota_status();
+const KnownFields& limit_range_spec();
+const KnownFields& pod_disruption_budget_spec();
+const KnownFields& pod_disruption_budget_status();
+const KnownFields& lease_spec();
+const KnownFields& self_subject_access_review_spec();
+const KnownFields& subject_access_review_status();
+const KnownFields& mutating_webhook();
+
 }  // namespace tailor::kube::embedded::known

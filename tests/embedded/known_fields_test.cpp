@@ -236,6 +236,44 @@ constexpr Kind kStatefulSets{"apps", "v1", "statefulsets"};
 constexpr Kind kDaemonSets{"apps", "v1", "daemonsets"};
 constexpr Kind kJobs{"batch", "v1", "jobs"};
 constexpr Kind kCronJobs{"batch", "v1", "cronjobs"};
+constexpr Kind kHpaV1{"autoscaling", "v1", "horizontalpodautoscalers"};
+constexpr Kind kHpaV2{"autoscaling", "v2", "horizontalpodautoscalers"};
+constexpr Kind kPdbs{"policy", "v1", "poddisruptionbudgets"};
+constexpr Kind kNamespaces{"", "v1", "namespaces"};
+constexpr Kind kEvents{"", "v1", "events"};
+constexpr Kind kServiceAccounts{"", "v1", "serviceaccounts"};
+constexpr Kind kQuotas{"", "v1", "resourcequotas"};
+constexpr Kind kWebhooks{"admissionregistration.k8s.io", "v1", "mutatingwebhookconfigurations"};
+
+// Every metric source with its target, and the status the autoscaler writes.
+constexpr const char* kHpa =
+    R"json({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+  "metadata": {"name": "web"},
+  "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
+    "minReplicas": 1, "maxReplicas": 10,
+    "metrics": [
+      {"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 60}}},
+      {"type": "ContainerResource", "containerResource": {"name": "memory", "container": "app",
+        "target": {"type": "AverageValue", "averageValue": "200Mi"}}},
+      {"type": "Pods", "pods": {"metric": {"name": "rps", "selector": {"matchLabels": {"a": "b"}}},
+        "target": {"type": "AverageValue", "averageValue": "10"}}},
+      {"type": "Object", "object": {"describedObject": {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "name": "web"},
+        "metric": {"name": "hits"}, "target": {"type": "Value", "value": "100"}}},
+      {"type": "External", "external": {"metric": {"name": "queue"}, "target": {"type": "Value", "value": "5"}}}],
+    "behavior": {"scaleUp": {"stabilizationWindowSeconds": 0, "selectPolicy": "Max", "tolerance": "0.05",
+                             "policies": [{"type": "Percent", "value": 100, "periodSeconds": 15}]},
+                 "scaleDown": {"policies": [{"type": "Pods", "value": 1, "periodSeconds": 60}]}}},
+  "status": {"observedGeneration": 1, "lastScaleTime": "2026-11-26T10:00:00Z", "currentReplicas": 2,
+    "desiredReplicas": 3,
+    "currentMetrics": [
+      {"type": "Resource", "resource": {"name": "cpu", "current": {"averageUtilization": 80, "averageValue": "400m"}}},
+      {"type": "ContainerResource", "containerResource": {"name": "memory", "container": "app", "current": {"averageValue": "150Mi"}}},
+      {"type": "Pods", "pods": {"metric": {"name": "rps"}, "current": {"averageValue": "12"}}},
+      {"type": "Object", "object": {"describedObject": {"kind": "Ingress", "name": "web", "apiVersion": "networking.k8s.io/v1"},
+        "metric": {"name": "hits"}, "current": {"value": "90"}}},
+      {"type": "External", "external": {"metric": {"name": "queue"}, "current": {"value": "4"}}}],
+    "conditions": [{"type": "AbleToScale", "status": "True", "lastTransitionTime": "2026-11-26T10:00:00Z",
+                    "reason": "ReadyForNewScale", "message": "m"}]}})json";
 
 std::vector<std::string> unknown_in(const Kind& k, const bj::object& o) {
   return unknown_fields(known(k.group, k.version, k.resource), o);
@@ -404,6 +442,53 @@ TEST(KnownFields, WholeObjectsOfEveryKindHaveNoUnknownField) {
                     "lastScheduleTime":"2026-11-26T10:00:00Z","lastSuccessfulTime":"2026-11-26T10:00:00Z"})")},
       {"service", kServices, rich_service()},
       {"node", kNodes, parsed(kNode)},
+      {"hpa v2 with status", kHpaV2, parsed(kHpa)},
+      {"hpa v1", kHpaV1,
+       parsed(
+           R"({"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"w"},
+           "spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},
+                   "minReplicas":1,"maxReplicas":3,"targetCPUUtilizationPercentage":50},
+           "status":{"observedGeneration":1,"lastScaleTime":"2026-11-26T10:00:00Z","currentReplicas":1,
+                     "desiredReplicas":2,"currentCPUUtilizationPercentage":70}})")},
+      {"pdb with status", kPdbs,
+       parsed(R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"w"},
+           "spec":{"minAvailable":1,"selector":{"matchLabels":{"app":"web"}},"unhealthyPodEvictionPolicy":"AlwaysAllow"},
+           "status":{"observedGeneration":1,"disruptedPods":{"web-1":"2026-11-26T10:00:00Z"},
+                     "disruptionsAllowed":1,"currentHealthy":2,"desiredHealthy":1,"expectedPods":2,
+                     "conditions":[{"type":"DisruptionAllowed","status":"True","observedGeneration":1,
+                                    "lastTransitionTime":"2026-11-26T10:00:00Z","reason":"SufficientPods","message":""}]}})")},
+      {"namespace", kNamespaces,
+       parsed(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"n"},
+           "spec":{"finalizers":["kubernetes"]},
+           "status":{"phase":"Terminating","conditions":[{"type":"NamespaceDeletionContentFailure",
+                     "status":"False","lastTransitionTime":"2026-11-26T10:00:00Z","reason":"r","message":"m"}]}})")},
+      {"event", kEvents, parsed(R"({"apiVersion":"v1","kind":"Event","metadata":{"name":"e"},
+           "involvedObject":{"kind":"Pod","namespace":"default","name":"web","uid":"u","apiVersion":"v1",
+                             "resourceVersion":"1","fieldPath":"spec.containers{app}"},
+           "reason":"Started","message":"m","source":{"component":"kubelet","host":"node-1"},
+           "firstTimestamp":"2026-11-26T10:00:00Z","lastTimestamp":"2026-11-26T10:00:00Z","count":2,
+           "type":"Normal","eventTime":null,"series":{"count":2,"lastObservedTime":"2026-11-26T10:00:00.000000Z"},
+           "action":"Start","related":{"kind":"Node","name":"node-1"},
+           "reportingComponent":"kubelet","reportingInstance":"node-1"})")},
+      {"service account", kServiceAccounts,
+       parsed(R"({"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"s"},
+           "secrets":[{"name":"token"}],"imagePullSecrets":[{"name":"registry"}],
+           "automountServiceAccountToken":false})")},
+      {"resource quota", kQuotas,
+       parsed(R"({"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q"},
+           "spec":{"hard":{"requests.cpu":"4"},"scopes":["NotTerminating"],
+                   "scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"In","values":["high"]}]}},
+           "status":{"hard":{"requests.cpu":"4"},"used":{"requests.cpu":"1"}}})")},
+      {"mutating webhook configuration", kWebhooks,
+       parsed(
+           R"({"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingWebhookConfiguration",
+           "metadata":{"name":"m"},
+           "webhooks":[{"name":"m.example.com","admissionReviewVersions":["v1"],"sideEffects":"None",
+             "clientConfig":{"service":{"namespace":"default","name":"hook","path":"/mutate","port":443},"caBundle":"Cg=="},
+             "rules":[{"operations":["CREATE"],"apiGroups":[""],"apiVersions":["v1"],"resources":["pods"],"scope":"*"}],
+             "failurePolicy":"Fail","matchPolicy":"Equivalent","timeoutSeconds":5,"reinvocationPolicy":"Never",
+             "namespaceSelector":{"matchLabels":{"a":"b"}},"objectSelector":{},
+             "matchConditions":[{"name":"c","expression":"true"}]}]})")},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(unknown_in(c.kind, c.object), std::vector<std::string>{}) << c.name;
@@ -520,6 +605,19 @@ TEST(KnownFields, TyposDeepInObjectsAreReportedAndDropped) {
        kNodes,
        R"({"status":{"nodeInfo":{"kubeletversion":"v1"},"conditions":[{"type":"Ready","lastHeartBeatTime":"t"}]}})",
        {"status.nodeInfo.kubeletversion", "status.conditions[0].lastHeartBeatTime"}},
+      {"hpa metric status",
+       kHpaV2,
+       R"({"status":{"currentMetrics":[{"type":"Resource","resource":{"name":"cpu","current":{"averageUtilisation":1}}}]}})",
+       {"status.currentMetrics[0].resource.current.averageUtilisation"}},
+      {"pdb status", kPdbs, R"({"status":{"disruptionAllowed":1}})", {"status.disruptionAllowed"}},
+      {"event source",
+       kEvents,
+       R"({"source":{"component":"c","hostname":"h"}})",
+       {"source.hostname"}},
+      {"webhook client config",
+       kWebhooks,
+       R"({"webhooks":[{"name":"w","clientConfig":{"service":{"name":"s","prot":1}}}]})",
+       {"webhooks[0].clientConfig.service.prot"}},
       {"owner reference",
        kNodes,
        R"({"metadata":{"ownerReferences":[{"kind":"X","controler":true}]}})",
