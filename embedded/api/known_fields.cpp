@@ -121,38 +121,46 @@ Table kinds() {
 }
 
 // Walks `o` against `known`, collecting unknown paths; a non-const object also loses them.
+// `path` is one buffer, extended and cut back around each descent: a path string is made only
+// for an unknown field (the walk runs on every write of a pod, node agent status patches too).
 template <class Object>
-void walk(const KnownFields& known, Object& o, const std::string& path,
+void walk(const KnownFields& known, Object& o, std::string& path,
           std::vector<std::string>& unknown);
 
 template <class Value>
-void walk_value(const KnownFields& known, Value& v, const std::string& path,
+void walk_value(const KnownFields& known, Value& v, std::string& path,
                 std::vector<std::string>& unknown) {
   if (v.is_object()) {
     walk(known, v.as_object(), path, unknown);
   } else if (v.is_array()) {
     auto& items = v.as_array();
+    const std::size_t at = path.size();
     for (std::size_t i = 0; i < items.size(); ++i) {
-      if (items[i].is_object()) {
-        walk(known, items[i].as_object(), path + "[" + std::to_string(i) + "]", unknown);
-      }
+      if (!items[i].is_object()) continue;
+      path.append("[").append(std::to_string(i)).append("]");
+      walk(known, items[i].as_object(), path, unknown);
+      path.resize(at);
     }
   }
 }
 
 template <class Object>
-void walk(const KnownFields& known, Object& o, const std::string& path,
+void walk(const KnownFields& known, Object& o, std::string& path,
           std::vector<std::string>& unknown) {
   std::vector<std::string> gone;
+  const std::size_t at = path.size();
   for (auto& [key, value] : o) {
     auto it = known.fields.find(std::string_view(key));
+    if (it != known.fields.end() && !it->second) continue;
+    if (at) path += '.';
+    path.append(key.data(), key.size());
     if (it == known.fields.end()) {
-      unknown.push_back(path.empty() ? std::string(key) : path + "." + std::string(key));
+      unknown.push_back(path);
       gone.emplace_back(key);
-    } else if (it->second) {
-      walk_value(*it->second, value,
-                 path.empty() ? std::string(key) : path + "." + std::string(key), unknown);
+    } else {
+      walk_value(*it->second, value, path, unknown);
     }
+    path.resize(at);
   }
   if constexpr (!std::is_const_v<Object>) {
     for (const std::string& key : gone) o.erase(key);
@@ -169,13 +177,15 @@ const KnownFields* known_fields(const ResourceInfo& r) {
 
 std::vector<std::string> unknown_fields(const KnownFields& known, const bj::object& object) {
   std::vector<std::string> unknown;
-  walk(known, object, "", unknown);
+  std::string path;
+  walk(known, object, path, unknown);
   return unknown;
 }
 
 void drop_unknown_fields(const KnownFields& known, bj::object& object) {
   std::vector<std::string> unknown;
-  walk(known, object, "", unknown);
+  std::string path;
+  walk(known, object, path, unknown);
 }
 
 }  // namespace tailor::kube::embedded
