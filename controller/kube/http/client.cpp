@@ -133,11 +133,15 @@ class Connection {
     if (!tls_config_.insecure_skip_verify) {
       tls_stream_->set_verify_callback(ssl::host_name_verification(name));
     }
-    error_code ec =
-        run([&](auto handler) { tls_stream_->async_handshake(ssl::stream_base::client, handler); },
-            deadline, nullptr, what);
-    if (ec) throw ClientError(ClientError::Kind::Tls, what + ": TLS handshake: " + ec.message());
+    // Through TlsIo, not Asio's engine: records arriving with the server's Finished must stay
+    // in the SSL the connection goes on reading from.
     tls_io_.emplace(socket(), tls_stream_->native_handle());
+    error_code ec = run(
+        [&](auto handler) {
+          tls_io_->async_handshake([handler](error_code e, std::size_t) { handler(e); });
+        },
+        deadline, nullptr, what);
+    if (ec) throw ClientError(ClientError::Kind::Tls, what + ": TLS handshake: " + ec.message());
   }
 
   ClientResponse read_whole(Clock::time_point deadline, std::uint64_t body_limit,
@@ -336,7 +340,7 @@ class Connection {
   const ClientTlsConfig& tls_config_;
   net::io_context io_;
   tcp::socket plain_{io_};
-  std::optional<ssl::stream<tcp::socket>> tls_stream_;  // the handshake; then tls_io_
+  std::optional<ssl::stream<tcp::socket>> tls_stream_;  // the socket and the SSL; tls_io_ uses them
   std::optional<TlsIo> tls_io_;
   boost::beast::flat_buffer buffer_;
   bool connected_ = false;

@@ -55,13 +55,29 @@ TlsIo::TlsIo(net::ip::tcp::socket& socket, SSL* ssl) : socket_(socket), ssl_(ssl
   int fd = socket_.native_handle();
   SSL_set_read_ahead(ssl_, 1);
   SSL_set_default_read_buffer_len(ssl_, kReadAhead);
-  // Replaces Asio's BIO pair (for reading and writing alike); SSL_set_bio releases it.
+  // Asio frees an idle connection's buffers; the 256 KiB read buffer would be freed and
+  // allocated again for every record.
+  SSL_clear_mode(ssl_, SSL_MODE_RELEASE_BUFFERS);
+  // Replaces Asio's BIO pair (for reading and writing alike) before any byte went through it;
+  // SSL_set_bio releases it.
   SSL_set_bio(ssl_, BIO_new_socket(fd, BIO_NOCLOSE), send_bio(fd));
+  SSL_set_connect_state(ssl_);
+}
+
+// The server's certificate is checked inside (the context's verify mode and the verify callback
+// Asio's stream attached); a failure is OpenSSL's error, as Asio's handshake reported it.
+TlsIo::Attempt TlsIo::handshake(net::const_buffer) {
+  ERR_clear_error();
+  errno = 0;
+  int result = SSL_do_handshake(ssl_);
+  if (result == 1) return {};
+  return not_done(ssl_, result);
 }
 
 // Decrypts every whole record already received that fits the buffer; waits for the socket only
 // when none is there.
 TlsIo::Attempt TlsIo::read_some(net::mutable_buffer buffer) {
+  if (buffer.size() == 0) return {};
   auto* data = static_cast<char*>(buffer.data());
   std::size_t total = 0;
   ERR_clear_error();  // SSL_get_error reads the queue; errors are taken off it where they arise
@@ -84,6 +100,7 @@ TlsIo::Attempt TlsIo::read_some(net::mutable_buffer buffer) {
 }
 
 TlsIo::Attempt TlsIo::write_some(net::const_buffer buffer) {
+  if (buffer.size() == 0) return {};
   ERR_clear_error();
   errno = 0;
   std::size_t n = 0;

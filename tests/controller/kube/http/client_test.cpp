@@ -348,6 +348,22 @@ TEST_F(TlsTransportTest, LargeBodiesAndChunksArriveWholeOnOneConnection) {
   EXPECT_EQ(client_->connections_opened(), 1u);
 }
 
+// A request's start line, fields and body are several buffers: gathered into records of up to
+// 16 KiB, a small request and one larger than a record both arrive whole and in order.
+TEST_F(TlsTransportTest, RequestsArriveWholeWhateverTheirSize) {
+  start(echo_handler());
+  for (std::size_t size : {std::size_t{7}, std::size_t{16 * 1024 - 100}, std::size_t{100'000}}) {
+    std::string body;
+    for (int i = 0; body.size() < size; ++i) body += std::to_string(i) + ",";
+    body.resize(size);
+    ClientRequest request = get("/apis/x");
+    request.method = "PUT";
+    request.body = body;
+    EXPECT_EQ(client_->send(request).body, "PUT /apis/x " + body) << size;
+  }
+  EXPECT_EQ(client_->connections_opened(), 1u);
+}
+
 TEST_F(TlsTransportTest, TimesOutAndCancels) {
   start([](Exchange& ex) {
     if (ex.request().path == "/watch") {
