@@ -717,6 +717,67 @@ TEST_F(KnownFieldsApiTest, WholeObjectsRoundTripUnderStrict) {
   EXPECT_EQ(first_difference(want, bj::parse(patched.body)), "");
 }
 
+// The other kinds: a Strict create keeps the whole spec, a Strict update of the status
+// subresource the whole status (as their controllers write it).
+TEST_F(KnownFieldsApiTest, WorkloadsServicesAndAutoscalersKeepEveryField) {
+  std::string job_template_spec = job_spec();
+  // A Job's pods are not restarted: the pod's restart policy (not the sidecar's) is Never.
+  const std::string always = R"("restartPolicy": "Always", "terminationGracePeriodSeconds")";
+  job_template_spec.replace(job_template_spec.find(always), always.size(),
+                            R"("restartPolicy": "Never", "terminationGracePeriodSeconds")");
+  struct Case {
+    const char* collection;
+    bj::object object;
+  };
+  const std::vector<Case> cases = {
+      {"/apis/apps/v1/namespaces/default/statefulsets",
+       workload("apps/v1", "StatefulSet", stateful_set_spec(),
+                status_with(R"("replicas":3,"readyReplicas":3,"currentReplicas":3,
+                    "updatedReplicas":3,"currentRevision":"w-1","updateRevision":"w-2",
+                    "collisionCount":0,"availableReplicas":3)"))},
+      {"/apis/apps/v1/namespaces/default/daemonsets",
+       workload("apps/v1", "DaemonSet",
+                "{" + kSelector + R"(,"minReadySeconds":1,"revisionHistoryLimit":2,
+                    "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}},
+                    "template":)" +
+                    template_json() + "}",
+                status_with(R"("currentNumberScheduled":1,"numberMisscheduled":0,
+                    "desiredNumberScheduled":1,"numberReady":1,"updatedNumberScheduled":1,
+                    "numberAvailable":1,"numberUnavailable":0,"collisionCount":0)"))},
+      {"/apis/batch/v1/namespaces/default/jobs",
+       workload("batch/v1", "Job", job_template_spec, kJobStatus)},
+      {"/apis/batch/v1/namespaces/default/cronjobs",
+       workload("batch/v1", "CronJob",
+                R"({"schedule":"*/5 * * * *","timeZone":"Etc/UTC","startingDeadlineSeconds":30,
+                    "concurrencyPolicy":"Forbid","suspend":true,"successfulJobsHistoryLimit":3,
+                    "failedJobsHistoryLimit":1,"jobTemplate":{"metadata":{"labels":{"a":"b"}},"spec":)" +
+                    job_template_spec + "}}",
+                R"({"active":[{"kind":"Job","namespace":"default","name":"w-1","uid":"u",
+                    "apiVersion":"batch/v1","resourceVersion":"5"}],
+                    "lastScheduleTime":"2026-11-26T10:00:00Z","lastSuccessfulTime":"2026-11-26T10:00:00Z"})")},
+      {"/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers",
+       with(parsed(kHpa), "metadata", R"({"name":"w"})")},
+      {"/api/v1/namespaces/default/services", with(rich_service(), "metadata", R"({"name":"w"})")},
+  };
+  for (const Case& c : cases) {
+    bj::object spec_only = c.object;
+    spec_only.erase("status");
+    http::ClientResponse created =
+        send("POST", std::string(c.collection) + "?fieldValidation=Strict", "application/json",
+             bj::serialize(spec_only));
+    ASSERT_EQ(created.status, 201) << c.collection << ": " << created.body;
+    bj::value stored = bj::parse(created.body);
+    EXPECT_EQ(first_difference(spec_only, stored), "") << c.collection;
+    stored.as_object()["status"] = c.object.at("status");
+    http::ClientResponse updated =
+        send("PUT", std::string(c.collection) + "/w/status?fieldValidation=Strict",
+             "application/json", bj::serialize(stored));
+    ASSERT_EQ(updated.status, 200) << c.collection << ": " << updated.body;
+    EXPECT_EQ(first_difference(c.object.at("status"), bj::parse(updated.body).at("status")), "")
+        << c.collection;
+  }
+}
+
 TEST_F(KnownFieldsApiTest, NodeAgentNodeDocumentAndStatusPatchAreKept) {
   http::ClientResponse created =
       send("POST", "/api/v1/nodes?fieldValidation=Strict", "application/json", kNode);
