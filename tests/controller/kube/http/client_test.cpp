@@ -289,6 +289,17 @@ TEST_F(TlsClientTest, ChecksTheConfiguredServerName) {
   EXPECT_EQ(kind_of([&] { send(wrong); }), ClientError::Kind::Tls);
 }
 
+// A listener that never accepts: the TCP connection is made, the ServerHello never comes. The
+// handshake is under the request's deadline like the exchange.
+TEST_F(TlsClientTest, TimesOutWhenTheServerNeverAnswersTheHandshake) {
+  namespace net = boost::asio;
+  net::io_context io;
+  net::ip::tcp::acceptor silent(io, {net::ip::make_address("127.0.0.1"), 0});
+  Client client(
+      {"https://127.0.0.1:" + std::to_string(silent.local_endpoint().port()), {ca_.cert_pem}});
+  EXPECT_EQ(kind_of([&] { client.send(get("/", 200ms)); }), ClientError::Kind::Timeout);
+}
+
 TEST_F(TlsClientTest, RejectsUnusableTlsMaterial) {
   ClientTlsConfig bad{"-----BEGIN CERTIFICATE-----\nnope\n-----END CERTIFICATE-----\n"};
   EXPECT_EQ(kind_of([&] { send(bad); }), ClientError::Kind::Tls);
