@@ -121,6 +121,10 @@ bool wait_readable(int fd, std::chrono::milliseconds timeout) {
 
 // Whether the TLS layer already holds request bytes read from the socket (a request sent right
 // behind the handshake is often read with it), so that polling the socket would miss them.
+// Asio's engine keeps nothing else: it reads from the socket only when OpenSSL asks for input,
+// which OpenSSL does only once it has drained the 17 KiB BIO pair, and a read (at most 17 KiB)
+// then fits in the empty pair whole, so every received byte is in the pair or in OpenSSL
+// (server_pipelining_test).
 bool has_buffered_input(tcp::socket&) { return false; }
 bool has_buffered_input(ssl::stream<tcp::socket&>& stream) {
   SSL* ssl = stream.native_handle();

@@ -15,6 +15,9 @@ namespace {
 // 16 records of 16 KiB: one send() each, few enough system calls that the per-record work
 // (encryption) dominates, small enough to stay in the cache between the copy and the send.
 constexpr std::size_t kBlock = 256 * 1024;
+// Buffers up to this size stay between answers, so a watch's events (a chunk each, each one
+// flushed) do not allocate; larger ones were grown by a list or a large object.
+constexpr std::size_t kKeep = 32 * 1024;
 
 long bio_ctrl(BIO*, int command, long, void*) { return command == BIO_CTRL_FLUSH ? 1 : 0; }
 
@@ -60,7 +63,15 @@ bool TlsSender::append(std::string_view text) {
 
 bool TlsSender::flush() {
   if (!block_.empty()) encrypt_block();
+  release_large_buffers();
   return !failed_;
+}
+
+// Without this each idle keep-alive connection would hold ~512 KiB (a full block and its
+// records) after one large answer until it closes.
+void TlsSender::release_large_buffers() {
+  if (block_.capacity() > kKeep) std::string().swap(block_);
+  if (wire_.capacity() > kKeep) std::string().swap(wire_);
 }
 
 // Asio's engine set SSL_MODE_ENABLE_PARTIAL_WRITE: each SSL_write_ex may take one record only.

@@ -26,12 +26,16 @@ class TlsSender {
   // Copies text into the current block; a full block is encrypted and sent. False once the
   // peer has gone (nothing more is sent).
   bool append(std::string_view text);
-  // Encrypts and sends the rest of the block.
+  // Encrypts and sends the rest of the block. Buffers grown by a large answer are then let go:
+  // a keep-alive connection may wait minutes for its next request.
   bool flush();
+  // Bytes the sender holds for its buffers between answers (tests check they are let go).
+  std::size_t buffer_capacity() const { return block_.capacity() + wire_.capacity(); }
 
  private:
   static int bio_write(BIO* bio, const char* data, int length);
   bool encrypt_block();
+  void release_large_buffers();
   bool send_all(const char* data, std::size_t size);
 
   SSL* ssl_;
