@@ -94,7 +94,10 @@ bool TlsSender::encrypt_block() {
   return !failed_;
 }
 
-// MSG_NOSIGNAL: a peer gone mid-body is an error to return, not a SIGPIPE.
+// MSG_NOSIGNAL: a peer gone mid-body is an error to return, not a SIGPIPE. A peer that stops
+// reading is waited for without a time limit, as by kube-apiserver, which sets no WriteTimeout
+// (it would end watches; kubernetes#111886, #119415); stop() ends the wait by shutting the
+// socket down.
 bool TlsSender::send_all(const char* data, std::size_t size) {
   while (size > 0) {
     ssize_t sent = ::send(fd_, data, size, MSG_NOSIGNAL);

@@ -209,6 +209,28 @@ TEST(HttpServer, StopEndsBlockedStreamingHandlers) {
   EXPECT_TRUE(saw_close);
 }
 
+// A client that stops reading holds its connection's thread in the write, without a time limit,
+// as kube-apiserver (no WriteTimeout) does; stop() must still end it. 64 MiB is more than the
+// socket buffers take, so the answer cannot be written before stop().
+constexpr std::size_t kUnreadAnswer = 64 << 20;
+
+TEST(HttpServer, StopEndsAnAnswerTheClientDoesNotRead) {
+  std::promise<void> answering;
+  std::atomic<bool> answered{false};
+  Server server(plain_options(), [&](Exchange& ex) {
+    answering.set_value();
+    ex.respond({200, {}, std::string(kUnreadAnswer, 'x')});
+    answered = true;
+  });
+  server.start();
+  PlainClient client(server.port());
+  bhttp::request<bhttp::empty_body> req(bhttp::verb::get, "/", 11);
+  bhttp::write(client.socket, req);
+  answering.get_future().wait();
+  server.stop();  // returns once the connection's thread is joined
+  EXPECT_TRUE(answered);
+}
+
 TEST(HttpServer, NoticesThePeerGoingAway) {
   std::promise<bool> closed;
   std::promise<void> streaming;
@@ -366,6 +388,24 @@ TEST_F(TlsServerTest, WritesFailOnceThePeerHasGone) {
     streaming.get_future().wait();
   }  // the client disconnects without reading
   EXPECT_TRUE(closed.get_future().get());
+}
+
+// Over TLS the answer is blocked in the sender's send(), not in Asio's stream.
+TEST_F(TlsServerTest, StopEndsAnAnswerTheClientDoesNotRead) {
+  std::promise<void> answering;
+  std::atomic<bool> answered{false};
+  start_with(false, false, [&](Exchange& ex) {
+    answering.set_value();
+    ex.respond({200, {}, std::string(kUnreadAnswer, 'x')});
+    answered = true;
+  });
+  TlsClient c;
+  connect(c, nullptr);
+  bhttp::request<bhttp::empty_body> req(bhttp::verb::get, "/", 11);
+  bhttp::write(*c.stream, req);
+  answering.get_future().wait();
+  server_->stop();
+  EXPECT_TRUE(answered);
 }
 
 // Over TLS a large body leaves in blocks of records; its header is the one Beast writes on a
