@@ -1,6 +1,7 @@
 // Every PromQL expression of the dashboards, evaluated by the real Prometheus (Debian's
 // `prometheus` package, scripts/install-deps.sh) scraping a real tailor-controller process that
-// runs against an in-process tailor-cluster, and the node agent's metrics (NodeAgentMetrics on a
+// runs against an in-process tailor-cluster (with --metrics-source=metrics-api, so that the
+// metrics.k8s.io poller's counter is served), and the node agent's metrics (NodeAgentMetrics on a
 // registry served by observe::Endpoint, since the agent binary needs a container runtime): no
 // query may fail, each must return series, and every metric name a panel uses must be one
 // Prometheus has scraped.
@@ -146,6 +147,9 @@ class DashboardPrometheusTest : public ::testing::Test {
         std::vector<std::string>{
             controller, "--kubeconfig=" + kubeconfig, "--webhook-port=0", "--leader-elect=false",
             "--watch-vpa=false", "--pass-interval=1s", "--usage-bind-address=127.0.0.1:0",
+            // The poller's tailor_controller_metrics_api_readings_total exists (at zero) from
+            // start-up, though tailor-cluster does not serve metrics.k8s.io (404).
+            "--metrics-source=metrics-api",
             "--metrics-bind-address=127.0.0.1:" + std::to_string(s->controller_metrics_port)},
         s->dir / "controller.log");
 
