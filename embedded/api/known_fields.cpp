@@ -16,6 +16,11 @@ KnownFields fields(std::initializer_list<std::string_view> open,
   return f;
 }
 
+KnownFields keyed(KnownFields f, std::initializer_list<ListKey> keys) {
+  f.keys.assign(keys.begin(), keys.end());
+  return f;
+}
+
 const KnownFields& owner_reference() {
   static const KnownFields f =
       fields({"apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion"});
@@ -182,10 +187,11 @@ std::vector<std::string> unknown_fields(const KnownFields& known, const bj::obje
   return unknown;
 }
 
-void drop_unknown_fields(const KnownFields& known, bj::object& object) {
+std::vector<std::string> drop_unknown_fields(const KnownFields& known, bj::object& object) {
   std::vector<std::string> unknown;
   std::string path;
   walk(known, object, path, unknown);
+  return unknown;
 }
 
 }  // namespace tailor::kube::embedded

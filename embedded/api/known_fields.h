@@ -14,9 +14,19 @@
 
 namespace tailor::kube::embedded {
 
+// A map key of a list (+listMapKey): server-side apply names an element of such a list by its
+// keys ([name="app"]), taking a key the element omits from the schema's default.
+struct ListKey {
+  std::string name;
+  std::string default_value{};  // "" : none
+};
+
 struct KnownFields {
   // nullptr: the field is known and what is below it is not checked.
   std::map<std::string, const KnownFields*, std::less<>> fields;
+  // When the node describes the elements of a list: that list's map keys, sorted by name (empty:
+  // an element is named by its index).
+  std::vector<ListKey> keys{};
 };
 
 // The fields of the resource's kind in its version (apiVersion, kind and metadata included);
@@ -27,7 +37,7 @@ const KnownFields* known_fields(const ResourceInfo& resource);
 // "spec.template.spec.containers[0].colour".
 std::vector<std::string> unknown_fields(const KnownFields& known,
                                         const boost::json::object& object);
-// Removes them.
-void drop_unknown_fields(const KnownFields& known, boost::json::object& object);
+// Removes them, returning their paths (the same walk).
+std::vector<std::string> drop_unknown_fields(const KnownFields& known, boost::json::object& object);
 
 }  // namespace tailor::kube::embedded

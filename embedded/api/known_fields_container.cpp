@@ -11,7 +11,10 @@ const KnownFields& resource_claim() {
 }
 
 const KnownFields& container_port() {
-  static const KnownFields f = fields({"name", "hostPort", "containerPort", "protocol", "hostIP"});
+  // protocol's default is in the schema ("TCP"), so apply names a port that omits it.
+  static const KnownFields f =
+      keyed(fields({"name", "hostPort", "containerPort", "protocol", "hostIP"}),
+            {{"containerPort"}, {"protocol", "TCP"}});
   return f;
 }
 
@@ -35,7 +38,8 @@ const KnownFields& env_var_source() {
 }
 
 const KnownFields& env_var() {
-  static const KnownFields f = fields({"name", "value"}, {{"valueFrom", &env_var_source()}});
+  static const KnownFields f =
+      keyed(fields({"name", "value"}, {{"valueFrom", &env_var_source()}}), {{"name"}});
   return f;
 }
 
@@ -51,8 +55,9 @@ const KnownFields& env_from_source() {
 }
 
 const KnownFields& volume_mount() {
-  static const KnownFields f = fields({"name", "readOnly", "recursiveReadOnly", "mountPath",
-                                       "subPath", "mountPropagation", "subPathExpr"});
+  static const KnownFields f = keyed(fields({"name", "readOnly", "recursiveReadOnly", "mountPath",
+                                             "subPath", "mountPropagation", "subPathExpr"}),
+                                     {{"mountPath"}});
   return f;
 }
 
@@ -218,22 +223,24 @@ const KnownFields& seccomp_profile() {  // also AppArmorProfile
 }
 
 const KnownFields& container() {
-  static const KnownFields f = fields(
-      {"name", "image", "command", "args", "workingDir", "restartPolicy", "terminationMessagePath",
-       "terminationMessagePolicy", "imagePullPolicy", "stdin", "stdinOnce", "tty"},
-      {{"ports", &container_port()},
-       {"envFrom", &env_from_source()},
-       {"env", &env_var()},
-       {"resources", &resource_requirements()},
-       {"resizePolicy", &resize_policy()},
-       {"restartPolicyRules", &restart_rule()},
-       {"volumeMounts", &volume_mount()},
-       {"volumeDevices", &volume_device()},
-       {"livenessProbe", &probe()},
-       {"readinessProbe", &probe()},
-       {"startupProbe", &probe()},
-       {"lifecycle", &lifecycle()},
-       {"securityContext", &security_context()}});
+  static const KnownFields f =
+      keyed(fields({"name", "image", "command", "args", "workingDir", "restartPolicy",
+                    "terminationMessagePath", "terminationMessagePolicy", "imagePullPolicy",
+                    "stdin", "stdinOnce", "tty"},
+                   {{"ports", &container_port()},
+                    {"envFrom", &env_from_source()},
+                    {"env", &env_var()},
+                    {"resources", &resource_requirements()},
+                    {"resizePolicy", &resize_policy()},
+                    {"restartPolicyRules", &restart_rule()},
+                    {"volumeMounts", &volume_mount()},
+                    {"volumeDevices", &volume_device()},
+                    {"livenessProbe", &probe()},
+                    {"readinessProbe", &probe()},
+                    {"startupProbe", &probe()},
+                    {"lifecycle", &lifecycle()},
+                    {"securityContext", &security_context()}}),
+            {{"name"}});
   return f;
 }
 

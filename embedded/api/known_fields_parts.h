@@ -19,6 +19,8 @@ using Nested = std::pair<std::string_view, const KnownFields*>;
 // every element when the value is a list).
 KnownFields fields(std::initializer_list<std::string_view> open,
                    std::initializer_list<Nested> nested = {});
+// `f` as the elements of a list whose map keys are `keys` (sorted by name).
+KnownFields keyed(KnownFields f, std::initializer_list<ListKey> keys);
 
 // meta/v1
 const KnownFields& object_meta();

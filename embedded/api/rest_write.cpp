@@ -1,6 +1,7 @@
 // create, update, patch and delete.
 #include <algorithm>
 
+#include "embedded/api/apply_patch.h"
 #include "embedded/api/field_validation.h"
 #include "embedded/api/known_fields.h"
 #include "embedded/api/patch.h"
@@ -290,30 +291,35 @@ PatchFn patch_function(const std::string& type, const ResourceInfo& r) {
 // JSON patch's operations also their unknown members), then the unknown fields of the result (in
 // the URL's version). Strict's 422 quotes the patched object, or a strategic merge patch's patch
 // as Go prints it. A custom resource's are deferred to its schema's admission plugin.
+// One walk of the result: Strict only lists its unknown fields (any error fails the request, so
+// nothing is left to drop, and the 422 quotes them); the other modes drop them as they go.
 PatchReport check_patched_fields(const RestContext& c, bj::object& patched, const bj::value& patch,
                                  PatchFn apply) {
   FieldValidation mode = field_validation(c);
   const KnownFields* known = known_fields(c.target.url_resource());
   PatchReport report;
+  std::vector<std::string> errors;
   if (mode != FieldValidation::Ignore) {
-    std::vector<std::string> errors =
+    errors =
         apply == json_patch
             ? strict_decoding_errors(c.request.body, &json_patch_operation_fields(), "json patch ")
             : strict_decoding_errors(c.request.body, nullptr);
-    if (!known) {
-      report.deferred = std::move(errors);
-      return report;
-    }
-    std::vector<std::string> paths = unknown_fields(*known, patched);
-    std::sort(paths.begin(), paths.end());  // decoded from Go maps: sorted
-    append(errors, unknown_field_errors(paths));
-    std::string value;
-    if (mode == FieldValidation::Strict && !errors.empty()) {
-      value = apply == strategic_merge_patch ? go_printed(patch) : bj::serialize(patched);
-    }
-    report.warnings = report_patch_errors(errors, mode, value);
   }
-  if (known) drop_unknown_fields(*known, patched);
+  if (!known) {
+    report.deferred = std::move(errors);
+    return report;
+  }
+  std::vector<std::string> paths = mode == FieldValidation::Strict
+                                       ? unknown_fields(*known, patched)
+                                       : drop_unknown_fields(*known, patched);
+  if (mode == FieldValidation::Ignore) return report;
+  std::sort(paths.begin(), paths.end());  // decoded from Go maps: sorted
+  append(errors, unknown_field_errors(paths));
+  std::string value;
+  if (mode == FieldValidation::Strict && !errors.empty()) {
+    value = apply == strategic_merge_patch ? go_printed(patch) : bj::serialize(patched);
+  }
+  report.warnings = report_patch_errors(errors, mode, value);
   return report;
 }
 
@@ -342,6 +348,10 @@ http::ServerResponse patch_object(const RestContext& c) {
   const Target& t = c.target;
   PatchFn apply = patch_function(type, *t.resource);
   bj::value patch = parse_json(c.request.body);
+  const KnownFields* known = known_fields(t.url_resource());
+  if (type == "application/apply-patch+yaml" && known && patch.is_object()) {
+    check_apply_patch_fields(*known, patch.as_object());
+  }
   // Server-side apply creates what does not exist yet (field ownership is not tracked: applying
   // to an existing object merges like a JSON merge patch).
   if (type == "application/apply-patch+yaml" && t.subresource.empty()) {

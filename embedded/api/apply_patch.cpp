@@ -1,0 +1,124 @@
+#include "embedded/api/apply_patch.h"
+
+#include <algorithm>
+#include <boost/json.hpp>
+
+#include "embedded/api/field_validation.h"
+#include "embedded/storage/status_error.h"
+
+namespace tailor::kube::embedded {
+namespace {
+
+namespace bj = boost::json;
+
+// structured-merge-diff's value.ToString of a key: strings as Go's %q, numbers and booleans as %v.
+std::string key_value(const bj::value& v) {
+  if (!v.is_string()) return go_printed(v);
+  std::string out = "\"";
+  for (char ch : v.get_string()) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+// An element of a list with map keys is named by them ([containerPort=80,protocol="TCP"]); an
+// element that lacks a key without default, and an element of any other list, by its index.
+std::string element_name(const KnownFields& known, const bj::object& item, std::size_t index) {
+  std::string name;
+  for (const ListKey& key : known.keys) {
+    std::string value;
+    if (const bj::value* v = item.if_contains(key.name)) {
+      value = key_value(*v);
+    } else if (!key.default_value.empty()) {
+      value = key_value(bj::value(key.default_value));
+    } else {
+      return "[" + std::to_string(index) + "]";
+    }
+    name += (name.empty() ? "[" : ",") + key.name + "=" + value;
+  }
+  return name.empty() ? "[" + std::to_string(index) + "]" : name + "]";
+}
+
+void walk(const KnownFields& known, const bj::object& o, std::string& path,
+          std::vector<std::string>& undeclared);
+
+void walk_value(const KnownFields& known, const bj::value& v, std::string& path,
+                std::vector<std::string>& undeclared) {
+  if (v.is_object()) {
+    walk(known, v.get_object(), path, undeclared);
+    return;
+  }
+  if (!v.is_array()) return;
+  const bj::array& items = v.get_array();
+  const std::size_t at = path.size();
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!items[i].is_object()) continue;
+    path += element_name(known, items[i].get_object(), i);
+    walk(known, items[i].get_object(), path, undeclared);
+    path.resize(at);
+  }
+}
+
+void walk(const KnownFields& known, const bj::object& o, std::string& path,
+          std::vector<std::string>& undeclared) {
+  const std::size_t at = path.size();
+  for (const auto& [key, value] : o) {
+    auto it = known.fields.find(std::string_view(key));
+    if (it != known.fields.end() && !it->second) continue;
+    path.append(".").append(key.data(), key.size());
+    if (it == known.fields.end()) {
+      undeclared.push_back(path);
+    } else {
+      walk_value(*it->second, value, path, undeclared);
+    }
+    path.resize(at);
+  }
+}
+
+std::string meta_field(const bj::object& patch, std::string_view name) {
+  const bj::value* meta = patch.if_contains("metadata");
+  if (!meta || !meta->is_object()) return "";
+  const bj::value* v = meta->get_object().if_contains(name);
+  return v && v->is_string() ? std::string(v->get_string()) : "";
+}
+
+std::string string_field(const bj::object& o, std::string_view name) {
+  const bj::value* v = o.if_contains(name);
+  return v && v->is_string() ? std::string(v->get_string()) : "";
+}
+
+// objectGVKNN: the patch's own namespace, name, group, version and kind, as sent.
+std::string patch_object_name(const bj::object& patch) {
+  std::string api_version = string_field(patch, "apiVersion");
+  std::size_t slash = api_version.find('/');
+  std::string group = slash == std::string::npos ? "" : api_version.substr(0, slash);
+  std::string version = slash == std::string::npos ? api_version : api_version.substr(slash + 1);
+  return meta_field(patch, "namespace") + "/" + meta_field(patch, "name") + "; " + group + "/" +
+         version + ", Kind=" + string_field(patch, "kind");
+}
+
+}  // namespace
+
+std::vector<std::string> undeclared_fields(const KnownFields& known, const bj::object& patch) {
+  std::vector<std::string> undeclared;
+  std::string path;
+  walk(known, patch, path, undeclared);
+  std::sort(undeclared.begin(), undeclared.end());
+  return undeclared;
+}
+
+void check_apply_patch_fields(const KnownFields& known, const bj::object& patch) {
+  std::vector<std::string> undeclared = undeclared_fields(known, patch);
+  if (undeclared.empty()) return;
+  // structured-merge-diff's ValidationErrors: one error on its own, more on lines of their own.
+  std::string errors = undeclared.size() == 1 ? "" : "errors:";
+  for (const std::string& path : undeclared) {
+    errors += (errors.empty() ? "" : "\n  ") + path + ": field not declared in schema";
+  }
+  // Not a Status error upstream: the handler answers it as an internal error with no reason.
+  throw StatusError(
+      500, "", "failed to create typed patch object (" + patch_object_name(patch) + "): " + errors);
+}
+
+}  // namespace tailor::kube::embedded

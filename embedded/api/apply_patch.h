@@ -1,0 +1,23 @@
+// Server-side apply's typed patch object. kube-apiserver converts an apply patch to its kind's
+// schema before merging it (structured-merge-diff), and a field the schema does not declare fails
+// the request whatever fieldValidation says: 500 "failed to create typed patch object
+// (<namespace>/<name>; <group>/<version>, Kind=<Kind>): .spec.foo: field not declared in schema".
+#pragma once
+
+#include <boost/json/fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "embedded/api/known_fields.h"
+
+namespace tailor::kube::embedded {
+
+// The undeclared fields of an apply patch, as structured-merge-diff names them: ".spec.foo",
+// ".spec.containers[name=\"app\"].colour", ".spec.tolerations[0].colour"; sorted.
+std::vector<std::string> undeclared_fields(const KnownFields& known,
+                                           const boost::json::object& patch);
+
+// Throws the 500 above if the patch (in the URL's version) has undeclared fields.
+void check_apply_patch_fields(const KnownFields& known, const boost::json::object& patch);
+
+}  // namespace tailor::kube::embedded

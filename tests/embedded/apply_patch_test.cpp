@@ -1,0 +1,142 @@
+// Server-side apply of built-in kinds with fields their schema does not declare: kube-apiserver's
+// typed patch object fails to build whatever fieldValidation says (structured-merge-diff names
+// an element of a list with map keys by its keys), and nothing is created or changed.
+#include "embedded/api/apply_patch.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <string>
+#include <vector>
+
+#include "embedded/storage/resource_info.h"
+#include "tests/embedded/kubectl_cluster_test.h"
+#include "tests/embedded/raw_http_fixture.h"
+
+namespace tailor::kube::embedded::testing {
+namespace {
+
+namespace bj = boost::json;
+
+constexpr const char* kApply = "application/apply-patch+yaml";
+constexpr const char* kConfigMap = "/api/v1/namespaces/default/configmaps/conf";
+constexpr const char* kDeployment = "/apis/apps/v1/namespaces/default/deployments/web";
+
+const KnownFields& pods() {
+  ResourceInfo r;
+  r.version = "v1";
+  r.resource = "pods";
+  return *known_fields(r);
+}
+
+TEST(UndeclaredFields, NamesListElementsByTheirMapKeys) {
+  struct Case {
+    const char* name;
+    const char* patch;
+    std::vector<std::string> undeclared;
+  };
+  const std::vector<Case> cases = {
+      {"declared", R"({"spec":{"containers":[{"name":"app","image":"nginx:1"}]}})", {}},
+      {"top level", R"({"colour":"blue","spec":{}})", {".colour"}},
+      {"container by name",
+       R"({"spec":{"containers":[{"name":"app","colour":"blue"}]}})",
+       {R"(.spec.containers[name="app"].colour)"}},
+      {"env by name",
+       R"({"spec":{"initContainers":[{"name":"init","env":[{"name":"A","valueFromm":{}}]}]}})",
+       {R"(.spec.initContainers[name="init"].env[name="A"].valueFromm)"}},
+      {"port by containerPort and protocol",
+       R"({"spec":{"containers":[{"name":"app","ports":[{"containerPort":80,"protocol":"UDP","x":1}]}]}})",
+       {R"(.spec.containers[name="app"].ports[containerPort=80,protocol="UDP"].x)"}},
+      {"port protocol defaulted",
+       R"({"spec":{"containers":[{"name":"app","ports":[{"containerPort":80,"x":1}]}]}})",
+       {R"(.spec.containers[name="app"].ports[containerPort=80,protocol="TCP"].x)"}},
+      {"volume mount by mountPath",
+       R"({"spec":{"containers":[{"name":"app","volumeMounts":[{"name":"d","mountPath":"/d","x":1}]}]}})",
+       {R"(.spec.containers[name="app"].volumeMounts[mountPath="/d"].x)"}},
+      {"volume by name",
+       R"({"spec":{"volumes":[{"name":"d","emptyDir":{"colour":1}}]}})",
+       {R"(.spec.volumes[name="d"].emptyDir.colour)"}},
+      {"atomic list by index",
+       R"({"spec":{"tolerations":[{"key":"a"},{"key":"b","colour":1}]}})",
+       {".spec.tolerations[1].colour"}},
+      {"sorted",
+       R"({"spec":{"zeta":1,"alpha":2},"metadata":{"colour":1}})",
+       {".metadata.colour", ".spec.alpha", ".spec.zeta"}},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(undeclared_fields(pods(), bj::parse(c.patch).as_object()), c.undeclared) << c.name;
+  }
+}
+
+class ApplyPatchTest : public ApiOnlyRawHttpTest {};
+
+std::string message(const http::ClientResponse& r) {
+  return std::string(bj::parse(r.body).at("message").as_string());
+}
+
+// Every mode: the typed conversion runs before field validation is consulted.
+TEST_F(ApplyPatchTest, UndeclaredFieldsFailTheApplyInEveryMode) {
+  const std::string cm =
+      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"conf","namespace":"default"},"data":{"a":"1"}})";
+  const std::string with_unknown =
+      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"conf","namespace":"default"},"datta":{"a":"1"}})";
+  for (std::string mode :
+       {"", "?fieldValidation=Strict", "?fieldValidation=Warn", "?fieldValidation=Ignore"}) {
+    SCOPED_TRACE(mode);
+    std::string target =
+        std::string(kConfigMap) + (mode.empty() ? "?" : mode + "&") + "fieldManager=test";
+    http::ClientResponse created = send("PATCH", target, kApply, with_unknown);
+    ASSERT_EQ(created.status, 500) << created.body;
+    EXPECT_EQ(message(created),
+              "failed to create typed patch object (default/conf; /v1, Kind=ConfigMap): .datta: "
+              "field not declared in schema");
+    EXPECT_EQ(send("GET", kConfigMap, "", "").status, 404);
+  }
+  http::ClientResponse first =
+      send("PATCH", std::string(kConfigMap) + "?fieldManager=test", kApply, cm);
+  ASSERT_EQ(first.status, 201) << first.body;
+  http::ClientResponse updated =
+      send("PATCH", std::string(kConfigMap) + "?fieldManager=test&fieldValidation=Ignore", kApply,
+           with_unknown);
+  EXPECT_EQ(updated.status, 500) << updated.body;
+  http::ClientResponse stored = send("GET", kConfigMap, "", "");
+  EXPECT_EQ(bj::parse(stored.body).at("data"), bj::parse(R"({"a":"1"})")) << stored.body;
+}
+
+TEST_F(ApplyPatchTest, SeveralUndeclaredFieldsAreListedOnLinesOfTheirOwn) {
+  const std::string deployment =
+      R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default"},
+          "spec":{"selector":{"matchLabels":{"app":"web"}},"replica":2,
+                  "template":{"metadata":{"labels":{"app":"web"}},
+                              "spec":{"containers":[{"name":"app","image":"nginx:1","colour":"blue"}]}}}})";
+  http::ClientResponse r =
+      send("PATCH", std::string(kDeployment) + "?fieldManager=test", kApply, deployment);
+  ASSERT_EQ(r.status, 500) << r.body;
+  EXPECT_EQ(message(r),
+            "failed to create typed patch object (default/web; apps/v1, Kind=Deployment): errors:\n"
+            "  .spec.replica: field not declared in schema\n"
+            "  .spec.template.spec.containers[name=\"app\"].colour: field not declared in schema");
+}
+
+class ApplyPatchKubectlTest : public ApiOnlyKubectlTest {};
+
+TEST_F(ApplyPatchKubectlTest, ServerSideApplyOfAnUndeclaredFieldFails) {
+  const std::string manifest =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: conf\ndata:\n  a: \"1\"\n";
+  write("cm.yaml", manifest + "datta:\n  b: \"2\"\n");
+  for (const char* validate : {"", " --validate=warn", " --validate=false"}) {
+    SCOPED_TRACE(validate);
+    KubectlResult r = kubectl(std::string("apply --server-side -f cm.yaml") + validate);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err,
+              "Error from server: failed to create typed patch object (default/conf; /v1, "
+              "Kind=ConfigMap): .datta: field not declared in schema\n");
+  }
+  write("cm.yaml", manifest);
+  KubectlResult applied = kubectl("apply --server-side -f cm.yaml");
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  EXPECT_EQ(applied.out, "configmap/conf serverside-applied\n");
+}
+
+}  // namespace
+}  // namespace tailor::kube::embedded::testing
