@@ -108,9 +108,11 @@ std::vector<std::string> undeclared_fields(const KnownFields& known, const bj::o
   return undeclared;
 }
 
-void check_apply_patch_fields(const KnownFields& known, const bj::object& patch) {
-  std::vector<std::string> undeclared = undeclared_fields(known, patch);
+namespace {
+
+void fail_undeclared(std::vector<std::string> undeclared, const bj::object& patch) {
   if (undeclared.empty()) return;
+  std::sort(undeclared.begin(), undeclared.end());
   // structured-merge-diff's ValidationErrors: one error on its own, more on lines of their own.
   std::string errors = undeclared.size() == 1 ? "" : "errors:";
   for (const std::string& path : undeclared) {
@@ -119,6 +121,17 @@ void check_apply_patch_fields(const KnownFields& known, const bj::object& patch)
   // Not a Status error upstream: the handler answers it as an internal error with no reason.
   throw StatusError(
       500, "", "failed to create typed patch object (" + patch_object_name(patch) + "): " + errors);
+}
+
+}  // namespace
+
+void check_apply_patch_fields(const KnownFields& known, const bj::object& patch) {
+  fail_undeclared(undeclared_fields(known, patch), patch);
+}
+
+void check_pruned_apply_fields(std::vector<std::string> pruned, const bj::object& patch) {
+  for (std::string& path : pruned) path.insert(0, ".");
+  fail_undeclared(std::move(pruned), patch);
 }
 
 }  // namespace tailor::kube::embedded

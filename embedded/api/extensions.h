@@ -41,6 +41,10 @@ struct AdmissionRequest {
   // custom resource's repeated keys): the plugin that knows the schema reports them first, with
   // the unknown fields it prunes, and clears them (the API reports what is left).
   std::vector<std::string> strict_errors{};
+  // A server-side apply's patch, in the URL's version, for a kind the API has no field list for:
+  // the plugin that knows the schema fails the fields it does not declare
+  // (check_pruned_apply_fields in apply_patch.h), whatever fieldValidation says.
+  const boost::json::object* apply_patch = nullptr;
 };
 
 // Throws StatusError to reject (with Kubernetes' code, reason and message).

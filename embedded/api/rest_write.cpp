@@ -238,6 +238,12 @@ std::vector<std::string> admit(const RestContext& c, AdmissionOperation op, bj::
   request.field_validation = field_validation(c);
   request.patch = patch;
   request.strict_errors = std::move(deferred);
+  bj::value apply_patch;
+  if (media_type(c.request.header("Content-Type")) == "application/apply-patch+yaml" &&
+      !known_fields(t.url_resource())) {
+    apply_patch = parse_json(c.request.body);
+    if (apply_patch.is_object()) request.apply_patch = &apply_patch.as_object();
+  }
   c.options.extensions.admit(request);
   std::vector<std::string> warnings = std::move(request.warnings);
   if (!request.strict_errors.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "embedded/api/apply_patch.h"
 #include "embedded/api/field_validation.h"
 #include "embedded/api/resources.h"
 #include "embedded/crd/custom_resources.h"
@@ -63,6 +64,10 @@ void add_custom_resources(ApiExtensions& extensions, ObjectStore& store) {
     if (request.operation == AdmissionOperation::Create &&
         request.resource.has_subresource("status")) {
       request.object.erase("status");
+    }
+    if (request.apply_patch) {
+      bj::object typed = *request.apply_patch;
+      check_pruned_apply_fields(crd::prune(typed, *schema), *request.apply_patch);
     }
     // A patch's Strict error quotes the patched object, before pruning.
     bool quote = request.patch && request.field_validation == FieldValidation::Strict;

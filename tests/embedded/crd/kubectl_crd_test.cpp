@@ -294,6 +294,40 @@ TEST_F(KubectlCrdTest, UnknownFieldsAreRejectedWhenStrict) {
             R"({"containerPolicies":[{"containerName":"app","mode":"Auto"}]})");
 }
 
+// kubectl apply --server-side: the typed patch object fails on the fields the schema does not
+// declare whatever --validate says (a list without map keys named by index); what is under
+// x-kubernetes-preserve-unknown-fields (status here) is declared.
+TEST_F(KubectlCrdTest, ServerSideApplyOfUndeclaredFieldsFails) {
+  install_crd();
+  std::string extra =
+      "  surprise: 1\n"
+      "  resourcePolicy:\n"
+      "    containerPolicies: [{containerName: app, colour: blue}]\n";
+  for (const char* validate : {"", " --validate=warn", " --validate=false"}) {
+    SCOPED_TRACE(validate);
+    write("web.yaml", policy("web", extra));
+    KubectlResult r = kubectl(std::string("apply --server-side -f web.yaml") + validate);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err,
+              "Error from server: failed to create typed patch object (default/web; "
+              "autoscaling.tailor.dev/v1alpha1, Kind=VerticalScalingPolicy): errors:\n"
+              "  .spec.resourcePolicy.containerPolicies[0].colour: field not declared in schema\n"
+              "  .spec.surprise: field not declared in schema\n");
+  }
+  EXPECT_EQ(kubectl("get vsp").err, "No resources found in default namespace.\n");
+  write("web.yaml", policy("web") + "status:\n  anything: 1\n");
+  KubectlResult applied = kubectl("apply --server-side -f web.yaml");
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  EXPECT_EQ(applied.out, "verticalscalingpolicy.autoscaling.tailor.dev/web serverside-applied\n");
+  write("web.yaml", policy("web", "  surprise: 1\n"));
+  KubectlResult again = kubectl("apply --server-side -f web.yaml");
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_EQ(again.err,
+            "Error from server: failed to create typed patch object (default/web; "
+            "autoscaling.tailor.dev/v1alpha1, Kind=VerticalScalingPolicy): .spec.surprise: field "
+            "not declared in schema\n");
+}
+
 // kubectl apply re-applies a custom object with a JSON merge patch and fieldValidation=Strict:
 // an unknown field is the patch handler's 422 (kubectl: "The request is invalid"), Warn applies
 // the patch without it. kubectl patch's default strategic merge patch is 415 for custom
