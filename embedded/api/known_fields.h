@@ -1,8 +1,8 @@
 // The fields each served built-in kind declares, as the tree kube-apiserver's typed decoding
 // walks: a name with a subtree has its own fields checked (in every element when the value is a
-// list), a name without one is open (maps such as labels, raw extensions, a CRD's schema, rare
-// volume sources). The nodes are in known_fields_*.cpp, one file per API area. Custom resources
-// are checked against their CRD's schema instead.
+// list), a name without one is open (maps such as labels, raw extensions, a CRD's schema). The
+// nodes are in known_fields_*.cpp, one file per API area. Custom resources are checked against
+// their CRD's schema instead.
 #pragma once
 
 #include <boost/json/fwd.hpp>

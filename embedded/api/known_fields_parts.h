@@ -2,7 +2,7 @@
 // workloads, cluster objects). Field names are the json tags of k8s.io/api's Go types: a field
 // missing here would make Strict reject a valid object and every mode drop its value, so each
 // struct lists all of its fields; a node is left open (nullptr) only where upstream's value is a
-// map, a raw extension, or a rarely used source whose fields are not listed.
+// map, a raw extension or a CRD's open-ended schema.
 #pragma once
 
 #include <initializer_list>

@@ -1,5 +1,8 @@
 // core/v1 PodSpec, PodStatus, PodTemplateSpec and PersistentVolumeClaim, every field (k8s.io/api
-// core/v1 types.go). Volume sources beyond the common ones are known but left open.
+// core/v1 types.go), the in-tree volume sources too.
+#include <map>
+#include <string>
+
 #include "embedded/api/known_fields_parts.h"
 
 namespace tailor::kube::embedded::known {
@@ -60,6 +63,42 @@ const KnownFields& ephemeral_volume() {
   return f;
 }
 
+// The in-tree sources kube-apiserver still serves (most deprecated, redirected to CSI drivers):
+// their fields from core/v1's *VolumeSource structs. Every secretRef here is a
+// LocalObjectReference; flexVolume's options is a map.
+const KnownFields& in_tree_source(std::string_view name) {
+  static const KnownFields* ref = &local_object_reference();
+  static const std::map<std::string_view, KnownFields> sources = {
+      {"gcePersistentDisk", fields({"pdName", "fsType", "partition", "readOnly"})},
+      {"awsElasticBlockStore", fields({"volumeID", "fsType", "partition", "readOnly"})},
+      {"gitRepo", fields({"repository", "revision", "directory"})},
+      {"iscsi", fields({"targetPortal", "iqn", "lun", "iscsiInterface", "fsType", "readOnly",
+                        "portals", "chapAuthDiscovery", "chapAuthSession", "initiatorName"},
+                       {{"secretRef", ref}})},
+      {"glusterfs", fields({"endpoints", "path", "readOnly"})},
+      {"rbd", fields({"monitors", "image", "fsType", "pool", "user", "keyring", "readOnly"},
+                     {{"secretRef", ref}})},
+      {"flexVolume", fields({"driver", "fsType", "readOnly", "options"}, {{"secretRef", ref}})},
+      {"cinder", fields({"volumeID", "fsType", "readOnly"}, {{"secretRef", ref}})},
+      {"cephfs",
+       fields({"monitors", "path", "user", "secretFile", "readOnly"}, {{"secretRef", ref}})},
+      {"flocker", fields({"datasetName", "datasetUUID"})},
+      {"fc", fields({"targetWWNs", "lun", "fsType", "readOnly", "wwids"})},
+      {"azureFile", fields({"secretName", "shareName", "readOnly"})},
+      {"vsphereVolume", fields({"volumePath", "fsType", "storagePolicyName", "storagePolicyID"})},
+      {"quobyte", fields({"registry", "volume", "readOnly", "user", "group", "tenant"})},
+      {"azureDisk", fields({"diskName", "diskURI", "cachingMode", "fsType", "readOnly", "kind"})},
+      {"photonPersistentDisk", fields({"pdID", "fsType"})},
+      {"portworxVolume", fields({"volumeID", "fsType", "readOnly"})},
+      {"scaleIO", fields({"gateway", "system", "sslEnabled", "protectionDomain", "storagePool",
+                          "storageMode", "volumeName", "fsType", "readOnly"},
+                         {{"secretRef", ref}})},
+      {"storageos",
+       fields({"volumeName", "volumeNamespace", "fsType", "readOnly"}, {{"secretRef", ref}})},
+  };
+  return sources.at(name);
+}
+
 const KnownFields& volume() {
   static const KnownFields empty_dir = fields({"medium", "sizeLimit"});
   static const KnownFields host_path = fields({"path", "type"});
@@ -68,38 +107,27 @@ const KnownFields& volume() {
   static const KnownFields image = fields({"reference", "pullPolicy"});
   static const KnownFields csi = fields({"driver", "readOnly", "fsType", "volumeAttributes"},
                                         {{"nodePublishSecretRef", &local_object_reference()}});
-  static const KnownFields f = keyed(fields({"name",
-                                             "gcePersistentDisk",
-                                             "awsElasticBlockStore",
-                                             "gitRepo",
-                                             "iscsi",
-                                             "glusterfs",
-                                             "rbd",
-                                             "flexVolume",
-                                             "cinder",
-                                             "cephfs",
-                                             "flocker",
-                                             "fc",
-                                             "azureFile",
-                                             "vsphereVolume",
-                                             "quobyte",
-                                             "azureDisk",
-                                             "photonPersistentDisk",
-                                             "portworxVolume",
-                                             "scaleIO",
-                                             "storageos"},
-                                            {{"hostPath", &host_path},
-                                             {"emptyDir", &empty_dir},
-                                             {"secret", &secret_volume()},
-                                             {"nfs", &nfs},
-                                             {"persistentVolumeClaim", &claim},
-                                             {"downwardAPI", &downward_api_items()},
-                                             {"configMap", &config_map_volume()},
-                                             {"projected", &projected_volume()},
-                                             {"csi", &csi},
-                                             {"ephemeral", &ephemeral_volume()},
-                                             {"image", &image}}),
-                                     {{"name"}});
+  static const KnownFields f = [] {
+    KnownFields v = fields({"name"}, {{"hostPath", &host_path},
+                                      {"emptyDir", &empty_dir},
+                                      {"secret", &secret_volume()},
+                                      {"nfs", &nfs},
+                                      {"persistentVolumeClaim", &claim},
+                                      {"downwardAPI", &downward_api_items()},
+                                      {"configMap", &config_map_volume()},
+                                      {"projected", &projected_volume()},
+                                      {"csi", &csi},
+                                      {"ephemeral", &ephemeral_volume()},
+                                      {"image", &image}});
+    for (std::string_view source :
+         {"gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "iscsi", "glusterfs", "rbd",
+          "flexVolume", "cinder", "cephfs", "flocker", "fc", "azureFile", "vsphereVolume",
+          "quobyte", "azureDisk", "photonPersistentDisk", "portworxVolume", "scaleIO",
+          "storageos"}) {
+      v.fields.emplace(std::string(source), &in_tree_source(source));
+    }
+    return keyed(std::move(v), {{"name"}});
+  }();
   return f;
 }
 

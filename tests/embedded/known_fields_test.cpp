@@ -631,6 +631,75 @@ TEST(KnownFields, TyposDeepInObjectsAreReportedAndDropped) {
   }
 }
 
+struct InTreeSource {
+  const char* source;
+  const char* fields;  // the source's JSON with every field of its core/v1 struct
+};
+
+const std::vector<InTreeSource>& in_tree_sources() {
+  static const std::vector<InTreeSource> cases = {
+      {"gcePersistentDisk", R"({"pdName":"d","fsType":"ext4","partition":1,"readOnly":true})"},
+      {"awsElasticBlockStore", R"({"volumeID":"v","fsType":"ext4","partition":1,"readOnly":true})"},
+      {"gitRepo", R"({"repository":"https://x/r.git","revision":"abc","directory":"."})"},
+      {"iscsi",
+       R"({"targetPortal":"10.0.0.1:3260","iqn":"iqn.x","lun":0,"iscsiInterface":"default",
+           "fsType":"ext4","readOnly":true,"portals":["10.0.0.2"],"chapAuthDiscovery":true,
+           "chapAuthSession":true,"secretRef":{"name":"s"},"initiatorName":"iqn.i"})"},
+      {"glusterfs", R"({"endpoints":"e","path":"p","readOnly":true})"},
+      {"rbd",
+       R"({"monitors":["m"],"image":"i","fsType":"ext4","pool":"rbd","user":"admin",
+           "keyring":"/etc/ceph/keyring","secretRef":{"name":"s"},"readOnly":true})"},
+      {"flexVolume",
+       R"({"driver":"d","fsType":"ext4","secretRef":{"name":"s"},"readOnly":true,
+           "options":{"any":"thing"}})"},
+      {"cinder", R"({"volumeID":"v","fsType":"ext4","readOnly":true,"secretRef":{"name":"s"}})"},
+      {"cephfs",
+       R"({"monitors":["m"],"path":"/","user":"admin","secretFile":"/etc/ceph/user.secret",
+           "secretRef":{"name":"s"},"readOnly":true})"},
+      {"flocker", R"({"datasetName":"n","datasetUUID":"u"})"},
+      {"fc", R"({"targetWWNs":["w"],"lun":1,"fsType":"ext4","readOnly":true,"wwids":["i"]})"},
+      {"azureFile", R"({"secretName":"s","shareName":"share","readOnly":true})"},
+      {"vsphereVolume",
+       R"({"volumePath":"[ds] v.vmdk","fsType":"ext4","storagePolicyName":"gold",
+           "storagePolicyID":"id"})"},
+      {"quobyte",
+       R"({"registry":"r:7861","volume":"v","readOnly":true,"user":"u","group":"g","tenant":"t"})"},
+      {"azureDisk",
+       R"({"diskName":"d","diskURI":"https://x/d.vhd","cachingMode":"ReadWrite","fsType":"ext4",
+           "readOnly":false,"kind":"Shared"})"},
+      {"photonPersistentDisk", R"({"pdID":"p","fsType":"ext4"})"},
+      {"portworxVolume", R"({"volumeID":"v","fsType":"ext4","readOnly":true})"},
+      {"scaleIO",
+       R"({"gateway":"https://g","system":"s","secretRef":{"name":"s"},"sslEnabled":true,
+           "protectionDomain":"pd","storagePool":"sp","storageMode":"ThinProvisioned",
+           "volumeName":"v","fsType":"xfs","readOnly":true})"},
+      {"storageos",
+       R"({"volumeName":"v","volumeNamespace":"default","fsType":"ext4","readOnly":true,
+           "secretRef":{"name":"s"}})"},
+  };
+  return cases;
+}
+
+// The in-tree volume sources, each with every field set: none is unknown, so dropping unknown
+// fields keeps them all; a misspelt field of each is unknown.
+TEST(KnownFields, InTreeVolumeSourcesKeepEveryField) {
+  for (const InTreeSource& c : in_tree_sources()) {
+    bj::object volume{{"name", "v"}, {c.source, bj::parse(c.fields)}};
+    bj::object pod = parsed(R"({"spec":{"volumes":[]}})");
+    pod["spec"].as_object()["volumes"].as_array().push_back(volume);
+    EXPECT_EQ(unknown_in(kPods, pod), std::vector<std::string>{}) << c.source;
+    bj::object kept = pod;
+    drop_unknown_fields(known(kPods.group, kPods.version, kPods.resource), kept);
+    EXPECT_EQ(kept, pod) << c.source;
+
+    pod["spec"].as_object()["volumes"].as_array()[0].as_object()[c.source].as_object()["redOnly"] =
+        true;
+    EXPECT_EQ(unknown_in(kPods, pod),
+              std::vector<std::string>{std::string("spec.volumes[0].") + c.source + ".redOnly"})
+        << c.source;
+  }
+}
+
 // Maps and open-ended parts stay open: any key under labels, annotations, nodeSelector, resource
 // lists, a ConfigMap's data, a CSI volume's attributes, managedFields' fieldsV1.
 TEST(KnownFields, MapsStayOpen) {
@@ -715,6 +784,23 @@ TEST_F(KnownFieldsApiTest, WholeObjectsRoundTripUnderStrict) {
   want.at("status").at("conditions").as_array()[0].as_object().erase("lastProbeTime");
   want.at("status").at("containerStatuses").as_array()[1].as_object().erase("containerID");
   EXPECT_EQ(first_difference(want, bj::parse(patched.body)), "");
+}
+
+// A Strict create of a pod with every in-tree volume source (every field set) stores them all.
+TEST_F(KnownFieldsApiTest, InTreeVolumeSourcesRoundTripUnderStrict) {
+  bj::object pod = parsed(pod_json("disks"));
+  bj::array& volumes = pod["spec"].as_object()["volumes"].as_array();
+  for (const InTreeSource& c : in_tree_sources()) {
+    volumes.push_back(
+        bj::object{{"name", std::string("v-") + c.source}, {c.source, bj::parse(c.fields)}});
+  }
+  std::string body = bj::serialize(pod);
+  http::ClientResponse created = send(
+      "POST", "/api/v1/namespaces/default/pods?fieldValidation=Strict", "application/json", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  http::ClientResponse read = send("GET", "/api/v1/namespaces/default/pods/disks", "", "");
+  ASSERT_EQ(read.status, 200);
+  EXPECT_EQ(first_difference(bj::parse(body), bj::parse(read.body)), "");
 }
 
 // The other kinds: a Strict create keeps the whole spec, a Strict update of the status
