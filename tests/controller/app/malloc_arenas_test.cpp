@@ -14,6 +14,9 @@
 #include <thread>
 #include <vector>
 
+// AddressSanitizer's allocator replaces glibc's arenas, so there is nothing to count in the
+// sanitizer build: the cases exist only where glibc's malloc runs (CI's release job).
+#if !defined(__SANITIZE_ADDRESS__)
 namespace tailor::controller {
 namespace {
 
@@ -49,12 +52,7 @@ int arenas_after_concurrent_threads() {
 
 class MallocArenasTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-#if defined(__SANITIZE_ADDRESS__)
-    GTEST_SKIP() << "AddressSanitizer's allocator replaces glibc's arenas";
-#endif
-    GTEST_FLAG_SET(death_test_style, "threadsafe");
-  }
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
 };
 
 TEST_F(MallocArenasTest, ThreadsShareTheLimitedArenas) {
@@ -82,3 +80,4 @@ TEST_F(MallocArenasTest, AnArenaLimitInTheEnvironmentIsLeftInForce) {
 
 }  // namespace
 }  // namespace tailor::controller
+#endif  // !defined(__SANITIZE_ADDRESS__)
