@@ -22,8 +22,10 @@ std::string key_value(const bj::value& v) {
   return out + "\"";
 }
 
-// An element of a list with map keys is named by them ([containerPort=80,protocol="TCP"]); an
-// element that lacks a key without default, and an element of any other list, by its index.
+// An element of a list with map keys is named by them ([containerPort=80,protocol="TCP"]), an
+// element of any other list by its index. (Upstream fails an element that lacks a key without
+// default with "associative list with keys has an element that omits key field"; here it is
+// named by its index.)
 std::string element_name(const KnownFields& known, const bj::object& item, std::size_t index) {
   std::string name;
   for (const ListKey& key : known.keys) {

@@ -62,7 +62,7 @@ const KnownFields& volume_mount() {
 }
 
 const KnownFields& volume_device() {
-  static const KnownFields f = fields({"name", "devicePath"});
+  static const KnownFields f = keyed(fields({"name", "devicePath"}), {{"devicePath"}});
   return f;
 }
 

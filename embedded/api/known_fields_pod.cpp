@@ -173,9 +173,11 @@ const KnownFields& toleration() {
 }
 
 const KnownFields& topology_spread_constraint() {
-  static const KnownFields f = fields({"maxSkew", "topologyKey", "whenUnsatisfiable", "minDomains",
-                                       "nodeAffinityPolicy", "nodeTaintsPolicy", "matchLabelKeys"},
-                                      {{"labelSelector", &label_selector()}});
+  static const KnownFields f =
+      keyed(fields({"maxSkew", "topologyKey", "whenUnsatisfiable", "minDomains",
+                    "nodeAffinityPolicy", "nodeTaintsPolicy", "matchLabelKeys"},
+                   {{"labelSelector", &label_selector()}}),
+            {{"topologyKey"}, {"whenUnsatisfiable"}});
   return f;
 }
 
@@ -188,7 +190,7 @@ const KnownFields& dns_config() {
 }
 
 const KnownFields& host_alias() {
-  static const KnownFields f = fields({"ip", "hostnames"});
+  static const KnownFields f = keyed(fields({"ip", "hostnames"}), {{"ip"}});
   return f;
 }
 
