@@ -121,6 +121,7 @@ void Cluster::start() {
   http::ServerOptions so;
   so.address = impl_->options.address;
   so.port = impl_->options.port;
+  so.idle_timeout = std::chrono::seconds(90);  // kube-apiserver's (secure_serving.go)
   if (impl_->options.tls) {
     http::CertificateAndKey serving = http::make_server_certificate(
         impl_->ca, "tailor-cluster", {"localhost", "kubernetes", "kubernetes.default"},

@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "controller/kube/http/server_header_deadline.h"
 #include "controller/kube/http/tls_ciphers.h"
 #include "controller/kube/http/tls_sender.h"
 #include "controller/kube/http/url.h"
@@ -430,6 +431,7 @@ struct Server::Impl {
   std::mutex connections_mutex;
   std::list<std::unique_ptr<Connection>> connections;
   std::uint64_t connections_accepted = 0;
+  std::unique_ptr<HeaderDeadlines> header_deadlines;
   bool started = false;
 
   static std::shared_ptr<ssl::context> make_tls(const TlsServerConfig& config);
@@ -520,7 +522,11 @@ void Server::Impl::run_connection(Connection& connection) {
     serve(connection.socket, connection.fd, nullptr, PeerIdentity{{}, {}, connection.id});
   } else {
     ssl::stream<tcp::socket&> stream(connection.socket, *context);
-    stream.handshake(ssl::stream_base::server, ec);
+    {
+      // Go bounds the handshake by ReadHeaderTimeout too (tlsHandshakeTimeout).
+      HeaderDeadlineScope handshake_deadline(*header_deadlines, connection.fd);
+      stream.handshake(ssl::stream_base::server, ec);
+    }
     if (!ec) {
       PeerIdentity peer = verified_peer(stream.native_handle());
       peer.connection_id = connection.id;
@@ -534,14 +540,21 @@ void Server::Impl::run_connection(Connection& connection) {
 template <class Stream>
 void Server::Impl::serve(Stream& stream, int fd, TlsSender* sender, const PeerIdentity& peer) {
   boost::beast::flat_buffer buffer;
-  for (;;) {
+  for (bool first = true;; first = false) {
+    // As Go: the first request's header deadline runs from the start; a kept-alive connection
+    // waits for its next request under the idle timeout, and the deadline runs from then.
+    std::optional<HeaderDeadlineScope> header_deadline;
+    if (first) header_deadline.emplace(*header_deadlines, fd);
     bool buffered = buffer.size() > 0 || has_buffered_input(stream);
     if (!buffered && !wait_readable(fd, options.idle_timeout)) return;
     if (stop.stopping) return;
+    if (!header_deadline) header_deadline.emplace(*header_deadlines, fd);
     bhttp::request_parser<bhttp::string_body> parser;
     parser.body_limit(kMaxRequestBody);
     error_code ec;
-    bhttp::read(stream, buffer, parser, ec);
+    bhttp::read_header(stream, buffer, parser, ec);
+    header_deadline.reset();  // a long upload is not cut (Go resets the read deadline)
+    if (!ec) bhttp::read(stream, buffer, parser, ec);
     if (ec) {
       if (is_parse_error(ec)) send_plain_error(stream, 400, "bad request: " + ec.message());
       return;
@@ -583,6 +596,7 @@ void Server::start() {
     throw std::logic_error("http server: start() may be called once");
   }
   if (impl.options.tls) impl.tls = Impl::make_tls(*impl.options.tls);
+  impl.header_deadlines = std::make_unique<HeaderDeadlines>(impl.options.read_header_timeout);
   error_code ec;
   auto address = net::ip::make_address(impl.options.address, ec);
   if (ec)
@@ -597,6 +611,7 @@ void Server::start() {
                              std::to_string(impl.options.port) + ": " + ec.message());
   }
   impl.bound_port = impl.acceptor.local_endpoint().port();
+  impl.header_deadlines->start();
   impl.started = true;
   impl.accept_thread = std::thread([&impl] { impl.accept_loop(); });
 }
@@ -622,6 +637,7 @@ void Server::stop() {
   }
   for (auto& connection : connections) ::shutdown(connection->fd, SHUT_RDWR);
   for (auto& connection : connections) connection->thread.join();
+  impl.header_deadlines->stop();
 }
 
 void Server::reload_tls(const TlsServerConfig& config) {

@@ -102,6 +102,11 @@ struct ServerOptions {
   // Connections waiting longer than this for their next (or first) request are closed; zero or
   // less: no idle timeout (Go's http.Server IdleTimeout).
   std::chrono::seconds idle_timeout{120};
+  // How long a connection may take over its TLS handshake, and each request over its headers
+  // (from the connection's start for the first, from its first byte for the next ones); the
+  // body is not bound by it. Past it the connection is closed without an answer. Zero or less:
+  // no limit (Go's http.Server ReadHeaderTimeout; kube-apiserver sets 32 s).
+  std::chrono::milliseconds read_header_timeout{std::chrono::seconds(32)};
 };
 
 class Server {
