@@ -136,4 +136,69 @@ void check_pruned_apply_fields(std::vector<std::string> pruned, const bj::object
   fail_undeclared(std::move(pruned), patch);
 }
 
+namespace {
+
+// A JSON object or list being scanned for repeated keys.
+struct Scope {
+  bool object = false;
+  bool expect_key = false;
+  std::vector<std::string> keys{};
+};
+
+// The end of the string whose opening quote is at `at` (just past its closing quote).
+std::size_t string_end(std::string_view json, std::size_t at) {
+  std::size_t i = at + 1;
+  while (i < json.size() && json[i] != '"') i += json[i] == '\\' ? 2 : 1;
+  return std::min(i + 1, json.size());
+}
+
+}  // namespace
+
+std::vector<std::string> repeated_key_errors(std::string_view json) {
+  std::vector<std::string> errors;
+  std::vector<Scope> stack;
+  std::string repeated;  // a repeated key whose value is still to come
+  int line = 1;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    char ch = json[i];
+    if (ch == '\n') ++line;
+    if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == ':' || ch == ',') {
+      if (ch == ',' && !stack.empty() && stack.back().object) stack.back().expect_key = true;
+      continue;
+    }
+    if (!repeated.empty()) {  // go-yaml names the line of the value
+      errors.push_back("line " + std::to_string(line) + ": key " + key_value(bj::value(repeated)) +
+                       " already set in map");
+      repeated.clear();
+    }
+    if (ch == '"') {
+      std::size_t end = string_end(json, i);
+      if (!stack.empty() && stack.back().object && stack.back().expect_key) {
+        Scope& scope = stack.back();
+        std::string key(json.substr(i + 1, end - i - 2));
+        if (std::find(scope.keys.begin(), scope.keys.end(), key) != scope.keys.end()) {
+          repeated = key;
+        } else {
+          scope.keys.push_back(std::move(key));
+        }
+        scope.expect_key = false;
+      }
+      i = end - 1;
+    } else if (ch == '{' || ch == '[') {
+      stack.push_back(Scope{ch == '{', ch == '{'});
+    } else if ((ch == '}' || ch == ']') && !stack.empty()) {
+      stack.pop_back();
+    }
+  }
+  return errors;
+}
+
+std::vector<std::string> report_repeated_keys(std::string_view json, bool strict) {
+  std::vector<std::string> errors = repeated_key_errors(json);
+  if (!strict || errors.empty()) return errors;
+  std::string all = "error converting YAML to JSON: yaml: unmarshal errors:";
+  for (const std::string& e : errors) all += "\n  " + e;
+  throw bad_request("error strict decoding YAML: " + all);
+}
+
 }  // namespace tailor::kube::embedded

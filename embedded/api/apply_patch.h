@@ -6,6 +6,7 @@
 
 #include <boost/json/fwd.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "embedded/api/known_fields.h"
@@ -23,5 +24,13 @@ void check_apply_patch_fields(const KnownFields& known, const boost::json::objec
 // of the patch ("spec.foo", "spec.items[0].foo": a list is named by index); nothing under
 // x-kubernetes-preserve-unknown-fields is undeclared.
 void check_pruned_apply_fields(std::vector<std::string> pruned, const boost::json::object& patch);
+
+// The apply handler's strict YAML check of the patch, after the typed conversion: go-yaml's
+// errors for its repeated keys, "line <n>: key "<key>" already set in map" in document order
+// (the line of the repeated key's value).
+std::vector<std::string> repeated_key_errors(std::string_view json);
+// Strict: 400 "error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal
+// errors:\n  line 1: key "a" already set in map"; Warn: each error as a Warning text.
+std::vector<std::string> report_repeated_keys(std::string_view json, bool strict);
 
 }  // namespace tailor::kube::embedded

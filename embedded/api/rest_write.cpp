@@ -194,11 +194,13 @@ bool json_text(const RestContext& c) {
   return media_type(c.request.header("Content-Type")) != "application/vnd.kubernetes.protobuf";
 }
 
-Decoded decoded(const RestContext& c, bj::object served) {
+// `apply`: a server-side apply's body, whose unknown fields have failed the request already and
+// whose repeated keys are go-yaml's (apply_patch.h).
+Decoded decoded(const RestContext& c, bj::object served, bool apply = false) {
   const ResourceInfo& r = c.target.url_resource();
   const KnownFields* known = known_fields(r);
   Decoded d;
-  if (FieldValidation mode = field_validation(c); mode != FieldValidation::Ignore) {
+  if (FieldValidation mode = field_validation(c); mode != FieldValidation::Ignore && !apply) {
     // Read from the text: the parsed tree has lost repeated keys (a protobuf body has neither).
     std::vector<std::string> errors;
     if (json_text(c)) errors = strict_decoding_errors(c.request.body, known);
@@ -305,7 +307,10 @@ PatchReport check_patched_fields(const RestContext& c, bj::object& patched, cons
   const KnownFields* known = known_fields(c.target.url_resource());
   PatchReport report;
   std::vector<std::string> errors;
-  if (mode != FieldValidation::Ignore) {
+  // A server-side apply's body is checked before (apply_patch.h).
+  bool server_side_apply =
+      media_type(c.request.header("Content-Type")) == "application/apply-patch+yaml";
+  if (mode != FieldValidation::Ignore && !server_side_apply) {
     errors =
         apply == json_patch
             ? strict_decoding_errors(c.request.body, &json_patch_operation_fields(), "json patch ")
@@ -354,19 +359,25 @@ http::ServerResponse patch_object(const RestContext& c) {
   const Target& t = c.target;
   PatchFn apply = patch_function(type, *t.resource);
   bj::value patch = parse_json(c.request.body);
-  const KnownFields* known = known_fields(t.url_resource());
-  if (type == "application/apply-patch+yaml" && known && patch.is_object()) {
-    check_apply_patch_fields(*known, patch.as_object());
+  const bool server_side_apply = type == "application/apply-patch+yaml";
+  std::vector<std::string> warnings;  // the apply handler's, before admission's
+  if (server_side_apply) {
+    const KnownFields* known = known_fields(t.url_resource());
+    if (known && patch.is_object()) check_apply_patch_fields(*known, patch.as_object());
+    if (FieldValidation mode = field_validation(c); mode != FieldValidation::Ignore) {
+      warnings = report_repeated_keys(c.request.body, mode == FieldValidation::Strict);
+    }
   }
   // Server-side apply creates what does not exist yet (field ownership is not tracked: applying
   // to an existing object merges like a JSON merge patch).
-  if (type == "application/apply-patch+yaml" && t.subresource.empty()) {
+  if (server_side_apply && t.subresource.empty()) {
     try {
       c.store.get(*t.resource, t.ns, t.name);
     } catch (const StatusError& e) {
       if (e.code() != 404) throw;
-      Decoded body = decoded(c, served_object(c, patch));
+      Decoded body = decoded(c, served_object(c, patch), true);
       check_name(body.object, t);
+      body.warnings = std::move(warnings);
       return create_checked(c, std::move(body));
     }
   }
@@ -388,7 +399,8 @@ http::ServerResponse patch_object(const RestContext& c) {
         return to_stored(t, std::move(o));
       },
       scope_of(t), &report);
-  return with_warnings(json_response(200, bj::serialize(*patched)), report.warnings);
+  append(warnings, std::move(report.warnings));
+  return with_warnings(json_response(200, bj::serialize(*patched)), warnings);
 }
 
 ObjectPtr guaranteed_update(const RestContext& c, const Change& change, UpdateScope scope,

@@ -77,6 +77,22 @@ TEST(UndeclaredFields, NamesListElementsByTheirMapKeys) {
   }
 }
 
+TEST(RepeatedKeyErrors, AreGoYamlsInDocumentOrder) {
+  struct Case {
+    const char* json;
+    std::vector<std::string> errors;
+  };
+  const std::vector<Case> cases = {
+      {R"({"a":1,"b":2})", {}},
+      {R"({"a":1,"a":2})", {R"(line 1: key "a" already set in map)"}},
+      {R"({"a":{"x":1},"b":{"x":2}})", {}},
+      {R"({"a":[{"x":1,"x":2}],"s":"a,\"a\":1"})", {R"(line 1: key "x" already set in map)"}},
+      {"{\n  \"a\": 1,\n  \"b\": {\"c\": 1,\n    \"c\": 2},\n  \"a\":\n    3\n}",
+       {R"(line 4: key "c" already set in map)", R"(line 6: key "a" already set in map)"}},
+  };
+  for (const Case& c : cases) EXPECT_EQ(repeated_key_errors(c.json), c.errors) << c.json;
+}
+
 class ApplyPatchTest : public ApiOnlyRawHttpTest {};
 
 std::string message(const http::ClientResponse& r) {
@@ -125,6 +141,36 @@ TEST_F(ApplyPatchTest, SeveralUndeclaredFieldsAreListedOnLinesOfTheirOwn) {
             "failed to create typed patch object (default/web; apps/v1, Kind=Deployment): errors:\n"
             "  .spec.replica: field not declared in schema\n"
             "  .spec.template.spec.containers[name=\"app\"].colour: field not declared in schema");
+}
+
+// Repeated keys: the apply handler's strict YAML check (Strict 400, Warn one warning each, Ignore
+// nothing), on create and on update; the last value wins.
+TEST_F(ApplyPatchTest, RepeatedKeysFollowFieldValidation) {
+  const std::string body =
+      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"conf","namespace":"default"},"data":{"a":"1","a":"2"},"immutable":false,"immutable":false})";
+  const std::string target = std::string(kConfigMap) + "?fieldManager=test&fieldValidation=";
+  http::ClientResponse strict = send("PATCH", target + "Strict", kApply, body);
+  ASSERT_EQ(strict.status, 400) << strict.body;
+  EXPECT_EQ(message(strict),
+            "error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n"
+            "  line 1: key \"a\" already set in map\n"
+            "  line 1: key \"immutable\" already set in map");
+  EXPECT_EQ(send("GET", kConfigMap, "", "").status, 404);
+  for (int update = 0; update < 2; ++update) {
+    http::ClientResponse warned = send("PATCH", target + "Warn", kApply, body);
+    ASSERT_EQ(warned.status, update ? 200 : 201) << warned.body;
+    std::vector<std::string> headers;
+    for (const auto& [name, value] : warned.headers) {
+      if (name == "Warning") headers.push_back(value);
+    }
+    EXPECT_EQ(headers, (std::vector<std::string>{
+                           R"(299 - "line 1: key \"a\" already set in map")",
+                           R"(299 - "line 1: key \"immutable\" already set in map")"}));
+    EXPECT_EQ(bj::parse(warned.body).at("data"), bj::parse(R"({"a":"2"})"));
+  }
+  http::ClientResponse ignored = send("PATCH", target + "Ignore", kApply, body);
+  ASSERT_EQ(ignored.status, 200) << ignored.body;
+  for (const auto& [name, value] : ignored.headers) EXPECT_NE(name, "Warning") << value;
 }
 
 class ApplyPatchKubectlTest : public ApiOnlyKubectlTest {};
