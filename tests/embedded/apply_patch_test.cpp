@@ -77,6 +77,41 @@ TEST(UndeclaredFields, NamesListElementsByTheirMapKeys) {
   }
 }
 
+// A Deployment applied with repeated keys, laid out as kube-apiserver's field validation
+// integration test lays it out (its errors name lines 10 and 27).
+constexpr const char* kRepeatedKeysDeployment = R"({
+    "apiVersion": "apps/v1",
+    "kind": "Deployment",
+    "metadata": {
+        "name": "web",
+        "labels": {"app": "nginx"}
+    },
+    "spec": {
+        "paused": false,
+        "paused": true,
+        "selector": {
+            "matchLabels": {
+                "app": "nginx"
+            }
+        },
+        "template": {
+            "metadata": {
+                "labels": {
+                    "app": "nginx"
+                }
+            },
+            "spec": {
+                "containers": [{
+                    "name":  "nginx",
+                    "image": "nginx:latest",
+                    "imagePullPolicy": "Never",
+                    "imagePullPolicy": "Always"
+                }]
+            }
+        }
+    }
+})";
+
 TEST(RepeatedKeyErrors, AreGoYamlsInDocumentOrder) {
   struct Case {
     const char* json;
@@ -91,6 +126,9 @@ TEST(RepeatedKeyErrors, AreGoYamlsInDocumentOrder) {
        {R"(line 4: key "c" already set in map)", R"(line 6: key "a" already set in map)"}},
   };
   for (const Case& c : cases) EXPECT_EQ(repeated_key_errors(c.json), c.errors) << c.json;
+  EXPECT_EQ(repeated_key_errors(kRepeatedKeysDeployment),
+            (std::vector<std::string>{R"(line 10: key "paused" already set in map)",
+                                      R"(line 27: key "imagePullPolicy" already set in map)"}));
 }
 
 class ApplyPatchTest : public ApiOnlyRawHttpTest {};
@@ -171,6 +209,17 @@ TEST_F(ApplyPatchTest, RepeatedKeysFollowFieldValidation) {
   http::ClientResponse ignored = send("PATCH", target + "Ignore", kApply, body);
   ASSERT_EQ(ignored.status, 200) << ignored.body;
   for (const auto& [name, value] : ignored.headers) EXPECT_NE(name, "Warning") << value;
+}
+
+TEST_F(ApplyPatchTest, RepeatedKeysOfADeploymentUnderStrict) {
+  http::ClientResponse r =
+      send("PATCH", std::string(kDeployment) + "?fieldManager=mgr&fieldValidation=Strict", kApply,
+           kRepeatedKeysDeployment);
+  ASSERT_EQ(r.status, 400) << r.body;
+  EXPECT_EQ(message(r),
+            "error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n"
+            "  line 10: key \"paused\" already set in map\n"
+            "  line 27: key \"imagePullPolicy\" already set in map");
 }
 
 class ApplyPatchKubectlTest : public ApiOnlyKubectlTest {};
