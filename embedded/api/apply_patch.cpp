@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 
 #include "embedded/api/field_validation.h"
+#include "embedded/api/known_fields_parts.h"
 #include "embedded/storage/status_error.h"
 
 namespace tailor::kube::embedded {
@@ -133,6 +134,11 @@ void check_apply_patch_fields(const KnownFields& known, const bj::object& patch)
 
 void check_pruned_apply_fields(std::vector<std::string> pruned, const bj::object& patch) {
   for (std::string& path : pruned) path.insert(0, ".");
+  // The schema's metadata is ObjectMeta's (pruning leaves metadata alone).
+  if (const bj::value* meta = patch.if_contains("metadata"); meta && meta->is_object()) {
+    std::string path = ".metadata";
+    walk(known::object_meta(), meta->get_object(), path, pruned);
+  }
   fail_undeclared(std::move(pruned), patch);
 }
 

@@ -21,8 +21,9 @@ std::vector<std::string> undeclared_fields(const KnownFields& known,
 // Throws the 500 above if the patch (in the URL's version) has undeclared fields.
 void check_apply_patch_fields(const KnownFields& known, const boost::json::object& patch);
 // The same for a custom resource, whose undeclared fields are what its schema prunes from a copy
-// of the patch ("spec.foo", "spec.items[0].foo": a list is named by index); nothing under
-// x-kubernetes-preserve-unknown-fields is undeclared.
+// of the patch ("spec.foo", "spec.items[0].foo": a list is named by index) and what ObjectMeta
+// does not declare in its metadata; nothing under x-kubernetes-preserve-unknown-fields is
+// undeclared.
 void check_pruned_apply_fields(std::vector<std::string> pruned, const boost::json::object& patch);
 
 // The apply handler's strict YAML check of the patch, after the typed conversion: go-yaml's

@@ -319,6 +319,15 @@ TEST_F(KubectlCrdTest, ServerSideApplyOfUndeclaredFieldsFails) {
   KubectlResult applied = kubectl("apply --server-side -f web.yaml");
   ASSERT_EQ(applied.exit_code, 0) << applied.err;
   EXPECT_EQ(applied.out, "verticalscalingpolicy.autoscaling.tailor.dev/web serverside-applied\n");
+  write("web.yaml", std::string("apiVersion: autoscaling.tailor.dev/v1alpha1\n") +
+                        "kind: VerticalScalingPolicy\nmetadata: {name: web, colour: blue}\n" +
+                        "spec:\n  targetRef: {kind: Deployment, name: web}\n");
+  KubectlResult meta = kubectl("apply --server-side -f web.yaml");
+  EXPECT_EQ(meta.exit_code, 1);
+  EXPECT_EQ(meta.err,
+            "Error from server: failed to create typed patch object (default/web; "
+            "autoscaling.tailor.dev/v1alpha1, Kind=VerticalScalingPolicy): .metadata.colour: "
+            "field not declared in schema\n");
   write("web.yaml", policy("web", "  surprise: 1\n"));
   KubectlResult again = kubectl("apply --server-side -f web.yaml");
   EXPECT_EQ(again.exit_code, 1);
