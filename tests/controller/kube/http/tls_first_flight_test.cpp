@@ -17,6 +17,7 @@
 
 #include "controller/kube/http/client.h"
 #include "controller/kube/http/tls_certs.h"
+#include "tests/controller/kube/http/openssl_server_context.h"
 
 namespace tailor::kube::http {
 namespace {
@@ -24,23 +25,13 @@ namespace {
 namespace net = boost::asio;
 using namespace std::chrono_literals;
 
-using SslContext = std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)>;
+using testing::SslContext;
 
 std::string openssl_error() { return ERR_error_string(ERR_get_error(), nullptr); }
 
 // TLS 1.3 only (0.5-RTT data exists only there); no tickets, so only the reply follows Finished.
 SslContext server_context(const CertificateAndKey& cert) {
-  SslContext ctx(SSL_CTX_new(TLS_server_method()), &SSL_CTX_free);
-  std::unique_ptr<BIO, decltype(&BIO_free)> cert_pem(
-      BIO_new_mem_buf(cert.cert_pem.data(), static_cast<int>(cert.cert_pem.size())), &BIO_free);
-  std::unique_ptr<BIO, decltype(&BIO_free)> key_pem(
-      BIO_new_mem_buf(cert.key_pem.data(), static_cast<int>(cert.key_pem.size())), &BIO_free);
-  std::unique_ptr<X509, decltype(&X509_free)> x509(
-      PEM_read_bio_X509(cert_pem.get(), nullptr, nullptr, nullptr), &X509_free);
-  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
-      PEM_read_bio_PrivateKey(key_pem.get(), nullptr, nullptr, nullptr), &EVP_PKEY_free);
-  SSL_CTX_use_certificate(ctx.get(), x509.get());
-  SSL_CTX_use_PrivateKey(ctx.get(), key.get());
+  SslContext ctx = testing::openssl_server_context(cert);
   SSL_CTX_set_min_proto_version(ctx.get(), TLS1_3_VERSION);
   SSL_CTX_set_num_tickets(ctx.get(), 0);
   return ctx;

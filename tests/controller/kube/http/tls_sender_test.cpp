@@ -16,31 +16,17 @@
 #include <thread>
 
 #include "controller/kube/http/tls_certs.h"
+#include "tests/controller/kube/http/openssl_server_context.h"
 
 namespace tailor::kube::http {
 namespace {
 
-using SslContext = std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)>;
+using testing::SslContext;
 using SslConnection = std::unique_ptr<SSL, decltype(&SSL_free)>;
 
 // What a keep-alive connection may hold between answers (the sender keeps buffers of up to
 // 32 KiB each, so that a watch's small events do not allocate).
 constexpr std::size_t kIdleBuffers = 64 * 1024;
-
-SslContext server_context(const CertificateAndKey& cert) {
-  SslContext ctx(SSL_CTX_new(TLS_server_method()), &SSL_CTX_free);
-  std::unique_ptr<BIO, decltype(&BIO_free)> cert_pem(
-      BIO_new_mem_buf(cert.cert_pem.data(), static_cast<int>(cert.cert_pem.size())), &BIO_free);
-  std::unique_ptr<BIO, decltype(&BIO_free)> key_pem(
-      BIO_new_mem_buf(cert.key_pem.data(), static_cast<int>(cert.key_pem.size())), &BIO_free);
-  std::unique_ptr<X509, decltype(&X509_free)> x509(
-      PEM_read_bio_X509(cert_pem.get(), nullptr, nullptr, nullptr), &X509_free);
-  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
-      PEM_read_bio_PrivateKey(key_pem.get(), nullptr, nullptr, nullptr), &EVP_PKEY_free);
-  SSL_CTX_use_certificate(ctx.get(), x509.get());
-  SSL_CTX_use_PrivateKey(ctx.get(), key.get());
-  return ctx;
-}
 
 // Reads `size` bytes of plain text from the client's end; fewer if the connection ends.
 std::string read_plain(SSL* ssl, std::size_t size) {
@@ -58,7 +44,8 @@ class TlsSenderTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto ca = make_ca("sender-ca");
-    server_ctx_ = server_context(make_server_certificate(ca, "server", {"localhost"}, {}));
+    server_ctx_ =
+        testing::openssl_server_context(make_server_certificate(ca, "server", {"localhost"}, {}));
     ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds_), 0);
     server_.reset(SSL_new(server_ctx_.get()));
     client_.reset(SSL_new(client_ctx_.get()));
