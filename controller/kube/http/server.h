@@ -103,9 +103,11 @@ struct ServerOptions {
   // less: no idle timeout (Go's http.Server IdleTimeout).
   std::chrono::seconds idle_timeout{120};
   // How long a connection may take over its TLS handshake, and each request over its headers
-  // (from the connection's start for the first, from its first byte for the next ones); the
-  // body is not bound by it. Past it the connection is closed without an answer. Zero or less:
-  // no limit (Go's http.Server ReadHeaderTimeout; kube-apiserver sets 32 s).
+  // (the first from the connection's start, or over TLS from the handshake's end — so the two
+  // may take up to twice this, as in Go —; the next ones from their first byte); the body is
+  // not bound by it. Past it the connection is closed without an answer. Zero or less: no
+  // limit (Go's http.Server ReadHeaderTimeout; kube-apiserver sets 32 s); more than a day
+  // counts as a day.
   std::chrono::milliseconds read_header_timeout{std::chrono::seconds(32)};
 };
 

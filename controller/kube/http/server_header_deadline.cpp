@@ -20,13 +20,17 @@ void HeaderDeadlines::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+// The timeout is the same for every fd, so a new deadline is never earlier than those already
+// armed: the watch needs waking only when it had none (not once per request).
 void HeaderDeadlines::arm(int fd) {
   if (timeout_.count() <= 0) return;
+  bool was_idle = false;
   {
     std::lock_guard lock(mutex_);
+    was_idle = deadlines_.empty();
     deadlines_[fd] = std::chrono::steady_clock::now() + timeout_;
   }
-  changed_.notify_all();
+  if (was_idle) changed_.notify_all();
 }
 
 void HeaderDeadlines::disarm(int fd) {
@@ -44,7 +48,7 @@ void HeaderDeadlines::watch() {
     auto next = std::chrono::steady_clock::time_point::max();
     for (auto it = deadlines_.begin(); it != deadlines_.end();) {
       if (it->second <= now) {
-        ::shutdown(it->first, SHUT_RDWR);
+        ::shutdown(it->first, SHUT_RD);
         it = deadlines_.erase(it);
       } else {
         next = std::min(next, it->second);

@@ -1,9 +1,13 @@
 // The deadline for a request's headers (Go's http.Server ReadHeaderTimeout; kube-apiserver sets
 // 32 s). Asio's blocking reads ignore SO_RCVTIMEO, so a connection still reading its TLS handshake
-// or its headers when its deadline passes has its socket shut down by a watch thread: the blocked
-// read then ends as if the peer had gone, and the connection's thread returns.
+// or its headers when its deadline passes has its socket shut down for reading by a watch thread:
+// the blocked read then ends as if the peer had gone, and the connection's thread returns. Only
+// reading is shut down: a deadline passing just after the headers were read (before disarm())
+// must not lose the answer to a request its handler already ran, as Go clears only the read
+// deadline there.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -15,7 +19,9 @@ namespace tailor::kube::http {
 class HeaderDeadlines {
  public:
   // timeout zero or less: no deadline (arm() does nothing, no thread is started), as Go.
-  explicit HeaderDeadlines(std::chrono::milliseconds timeout) : timeout_(timeout) {}
+  // More than a day counts as a day, so that now() + timeout cannot overflow.
+  explicit HeaderDeadlines(std::chrono::milliseconds timeout)
+      : timeout_(std::min<std::chrono::milliseconds>(timeout, std::chrono::hours(24))) {}
   ~HeaderDeadlines() { stop(); }
   HeaderDeadlines(const HeaderDeadlines&) = delete;
   HeaderDeadlines& operator=(const HeaderDeadlines&) = delete;
