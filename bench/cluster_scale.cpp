@@ -44,13 +44,17 @@ long rss_kib() {
   return 0;
 }
 
+double seconds_of(const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; }
+
+// CPU time (user and system) that rusage records: this process's, or a waited-for child's.
+double cpu_seconds_of(const rusage& u) { return seconds_of(u.ru_utime) + seconds_of(u.ru_stime); }
+
 // CPU time of the whole process (server and client threads): unlike wall time, it does not grow
 // when the shared machine is busy.
 double cpu_seconds() {
   rusage u{};
   ::getrusage(RUSAGE_SELF, &u);
-  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return secs(u.ru_utime) + secs(u.ru_stime);
+  return cpu_seconds_of(u);
 }
 
 // CPU time of the calling thread alone: the client's share when this thread sends the request.
@@ -195,11 +199,9 @@ void time_client_process(const char* name, std::vector<std::string> args, int ru
   ::wait4(pid, &status, 0, &child);
   double wall = seconds_since(start);
   server_cpu = cpu_seconds() - server_cpu;
-  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
   std::printf(
       "%s run %d: exit %d, %.3f s wall (incl. process start), server %.3f CPU s, %s %.3f CPU s\n",
-      name, run, WEXITSTATUS(status), wall, server_cpu, name,
-      secs(child.ru_utime) + secs(child.ru_stime));
+      name, run, WEXITSTATUS(status), wall, server_cpu, name, cpu_seconds_of(child));
 }
 
 // The full list fetched by a separate process, as a real client would: curl (OpenSSL; prints
