@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "controller/kube/observe/log_entry.h"
 #include "embedded/storage/status_error.h"
 
 namespace tailor::kube::embedded {
@@ -18,52 +19,6 @@ std::string strict_decoding_error(const std::vector<std::string>& errors) {
   std::string all;
   for (const std::string& e : errors) all += (all.empty() ? "" : ", ") + e;
   return "strict decoding error: " + all;
-}
-
-// Go's %q: quotes, backslashes and control characters escaped; other UTF-8 kept as it is.
-std::string go_quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    auto byte = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\v':
-        out += "\\v";
-        break;
-      default:
-        if (byte < 0x20 || byte == 0x7f) {
-          char hex[8];
-          std::snprintf(hex, sizeof hex, "\\x%02x", byte);
-          out += hex;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out + "\"";
 }
 
 // Go's %v of a float64 (strconv's shortest 'g'): exponent form below 1e-4 and from 1e6 on.
@@ -122,10 +77,10 @@ std::vector<std::string> report_patch_errors(const std::vector<std::string>& err
   if (mode == FieldValidation::Ignore || errors.empty()) return {};
   if (mode == FieldValidation::Warn) return errors;
   // The patch handler's errors.NewInvalid(schema.GroupKind{}, "", field.Invalid("patch", ...)).
-  throw invalid(
-      "", "", "",
-      {{"FieldValueInvalid",
-        "Invalid value: " + go_quoted(patched) + ": " + strict_decoding_error(errors), "patch"}});
+  throw invalid("", "", "",
+                {{"FieldValueInvalid",
+                  "Invalid value: " + log::go_quote(patched) + ": " + strict_decoding_error(errors),
+                  "patch"}});
 }
 
 std::string go_printed(const bj::value& v) {
