@@ -12,6 +12,7 @@
 namespace tailor::kube::http::testing {
 
 using SslContext = std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)>;
+using SslConnection = std::unique_ptr<SSL, decltype(&SSL_free)>;
 
 inline SslContext openssl_server_context(const CertificateAndKey& cert) {
   SslContext ctx(SSL_CTX_new(TLS_server_method()), &SSL_CTX_free);

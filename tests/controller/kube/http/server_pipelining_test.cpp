@@ -19,6 +19,7 @@
 
 #include "controller/kube/http/server.h"
 #include "controller/kube/http/tls_certs.h"
+#include "tests/controller/kube/http/openssl_server_context.h"
 
 namespace tailor::kube::http {
 namespace {
@@ -151,8 +152,8 @@ class TlsPipeliningTest : public ::testing::Test {
 };
 CertificateAndKey* TlsPipeliningTest::cert_ = nullptr;
 
-using SslContext = std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)>;
-using SslConnection = std::unique_ptr<SSL, decltype(&SSL_free)>;
+using testing::SslConnection;
+using testing::SslContext;
 
 // The records of `requests` (one SSL_write each), encrypted into memory so that they can leave
 // in one send(); the connection's socket BIO is given back afterwards.

@@ -21,8 +21,8 @@
 namespace tailor::kube::http {
 namespace {
 
+using testing::SslConnection;
 using testing::SslContext;
-using SslConnection = std::unique_ptr<SSL, decltype(&SSL_free)>;
 
 // What a keep-alive connection may hold between answers (the sender keeps buffers of up to
 // 32 KiB each, so that a watch's small events do not allocate).
