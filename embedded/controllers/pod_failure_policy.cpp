@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "embedded/controllers/conditions.h"
+#include "embedded/controllers/objects.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::kube::embedded {
@@ -40,8 +41,7 @@ std::optional<std::string> exit_code_match(const bj::object& requirement, const 
       if (!code || !code->is_int64() || code->as_int64() == 0) continue;
       if (!only.empty() && name != only) continue;
       if (contains(values, code->as_int64()) == in) {
-        return "Container " + name + " for pod " + meta_string(pod, "namespace") + "/" +
-               meta_string(pod, "name") + " failed with exit code " +
+        return "Container " + name + " for pod " + key_of(pod) + " failed with exit code " +
                std::to_string(code->as_int64());
       }
     }
@@ -59,8 +59,7 @@ std::optional<std::string> condition_match(const bj::value& patterns, const bj::
     std::string status = string_at(p.as_object(), "status");
     if (status.empty()) status = "True";
     if (condition_status(pod, type) == status) {
-      return "Pod " + meta_string(pod, "namespace") + "/" + meta_string(pod, "name") +
-             " has condition " + type;
+      return "Pod " + key_of(pod) + " has condition " + type;
     }
   }
   return std::nullopt;
