@@ -32,7 +32,6 @@ const KnownFields& condition();               // metav1.Condition
 const KnownFields& resource_requirements();
 const KnownFields& container();
 const KnownFields& ephemeral_container();
-const KnownFields& pod_security_context();
 const KnownFields& se_linux_options();
 const KnownFields& windows_options();
 const KnownFields& seccomp_profile();
@@ -44,7 +43,6 @@ const KnownFields& container_status();
 const KnownFields& pod_spec();
 const KnownFields& pod_status();
 const KnownFields& pod_template();
-const KnownFields& persistent_volume_claim_spec();
 const KnownFields& persistent_volume_claim();
 
 // apps/v1, batch/v1 (known_fields_workloads.cpp)
@@ -75,7 +73,6 @@ const KnownFields& hpa_v2_status();
 
 // The other core/v1 kinds, policy, coordination, authorization, admissionregistration
 // (known_fields_policy.cpp); events and service accounts have no spec: their top-level fields.
-const KnownFields& object_reference();
 KnownFields event();
 KnownFields service_account();
 const KnownFields& namespace_spec();

@@ -56,6 +56,19 @@ const KnownFields& projected_volume() {
   return f;
 }
 
+const KnownFields& persistent_volume_claim_spec() {
+  static const KnownFields resources = fields({"limits", "requests"});
+  static const KnownFields data_source = fields({"apiGroup", "kind", "name"});
+  static const KnownFields data_source_ref = fields({"apiGroup", "kind", "name", "namespace"});
+  static const KnownFields f = fields(
+      {"accessModes", "volumeName", "storageClassName", "volumeMode", "volumeAttributesClassName"},
+      {{"selector", &label_selector()},
+       {"resources", &resources},
+       {"dataSource", &data_source},
+       {"dataSourceRef", &data_source_ref}});
+  return f;
+}
+
 const KnownFields& ephemeral_volume() {
   static const KnownFields claim_template =
       fields({}, {{"metadata", &object_meta()}, {"spec", &persistent_volume_claim_spec()}});
@@ -232,8 +245,6 @@ const KnownFields& pod_resource_claim_status() {
   return f;
 }
 
-}  // namespace
-
 const KnownFields& pod_security_context() {
   static const KnownFields f =
       fields({"runAsUser", "runAsGroup", "runAsNonRoot", "supplementalGroups",
@@ -245,6 +256,8 @@ const KnownFields& pod_security_context() {
               {"appArmorProfile", &seccomp_profile()}});
   return f;
 }
+
+}  // namespace
 
 const KnownFields& pod_spec() {
   static const KnownFields f = fields({"restartPolicy",
@@ -309,19 +322,6 @@ const KnownFields& pod_status() {
 
 const KnownFields& pod_template() {
   static const KnownFields f = fields({}, {{"metadata", &object_meta()}, {"spec", &pod_spec()}});
-  return f;
-}
-
-const KnownFields& persistent_volume_claim_spec() {
-  static const KnownFields resources = fields({"limits", "requests"});
-  static const KnownFields data_source = fields({"apiGroup", "kind", "name"});
-  static const KnownFields data_source_ref = fields({"apiGroup", "kind", "name", "namespace"});
-  static const KnownFields f = fields(
-      {"accessModes", "volumeName", "storageClassName", "volumeMode", "volumeAttributesClassName"},
-      {{"selector", &label_selector()},
-       {"resources", &resources},
-       {"dataSource", &data_source},
-       {"dataSourceRef", &data_source_ref}});
   return f;
 }
 

@@ -58,13 +58,13 @@ const KnownFields& match_condition() {
   return f;
 }
 
-}  // namespace
-
 const KnownFields& object_reference() {
   static const KnownFields f =
       fields({"kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"});
   return f;
 }
+
+}  // namespace
 
 KnownFields event() {
   return fields({"reason", "message", "firstTimestamp", "lastTimestamp", "count", "type",
