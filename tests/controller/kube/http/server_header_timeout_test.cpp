@@ -17,6 +17,7 @@
 
 #include "controller/kube/http/server.h"
 #include "controller/kube/http/tls_certs.h"
+#include "tests/controller/kube/http/plain_client.h"
 
 namespace tailor::kube::http {
 namespace {
@@ -29,12 +30,9 @@ using namespace std::chrono_literals;
 // Far beyond any timeout set here: only a server that never hangs up reaches it.
 constexpr std::chrono::milliseconds kGenerous = 30s;
 
-struct RawClient {
-  net::io_context io;
-  tcp::socket socket{io};
-  explicit RawClient(std::uint16_t port) {
-    socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-  }
+// The steps of a client that stalls: raw bytes out, and whether the server hung up.
+struct RawClient : testing::PlainClient {
+  using PlainClient::PlainClient;
   void send(std::string_view text) { net::write(socket, net::buffer(text)); }
   // True when the server closed the connection (EOF or reset) within `max`, having sent nothing.
   bool closed_by_server(std::chrono::milliseconds max) {

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "controller/kube/http/tls_certs.h"
+#include "tests/controller/kube/http/plain_client.h"
 
 namespace tailor::kube::http {
 namespace {
@@ -40,13 +41,7 @@ Response round_trip(Stream& stream, bhttp::verb verb, const std::string& target,
   return res;
 }
 
-struct PlainClient {
-  net::io_context io;
-  tcp::socket socket{io};
-  explicit PlainClient(std::uint16_t port) {
-    socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-  }
-};
+using testing::PlainClient;
 
 ServerOptions plain_options() { return ServerOptions{}; }
 
