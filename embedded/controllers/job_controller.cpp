@@ -220,8 +220,8 @@ class JobController : public WatchLoop {
     std::set<std::int64_t> completed = parse_indexes(string_at(job, "status.completedIndexes"));
     std::set<std::int64_t> running;
     std::vector<ObjectPtr> active;
-    const bj::value* p_policy = find_path(job, "spec.podFailurePolicy");
-    const bj::object* policy = p_policy && p_policy->is_object() ? &p_policy->as_object() : nullptr;
+    // No podFailurePolicy: an empty one, whose no rules count every failure.
+    const bj::object& policy = object_at(job, "spec.podFailurePolicy");
     std::optional<std::string> fail_job;  // the message of a FailJob rule that matched
     for (const ObjectPtr& p : pods) {
       if (is_active_pod(*p)) {
@@ -242,7 +242,7 @@ class JobController : public WatchLoop {
         if (i && spec.completions && *i < *spec.completions) completed.insert(*i);
         continue;
       }
-      PodFailureMatch match = policy ? match_pod_failure_policy(*policy, *p) : PodFailureMatch{};
+      PodFailureMatch match = match_pod_failure_policy(policy, *p);
       if (match.action == PodFailureAction::Ignore) continue;  // not counted, replaced
       ++newly_failed;
       if (match.action == PodFailureAction::FailJob && !fail_job) fail_job = match.message;
