@@ -309,9 +309,14 @@ TEST_F(TlsClientTest, RejectsUnusableTlsMaterial) {
 // socket BIOs): large bodies, keep-alive, deadlines, cancellation, stale connections.
 class TlsTransportTest : public ::testing::Test {
  protected:
-  void start(Handler handler, std::chrono::seconds idle_timeout = 120s) {
+  // A new CA in ca_, and the server certificate it signs.
+  CertificateAndKey make_certificates() {
     ca_ = make_ca("ca");
-    auto cert = make_server_certificate(ca_, "apiserver", {"localhost"}, {"127.0.0.1"});
+    return make_server_certificate(ca_, "apiserver", {"localhost"}, {"127.0.0.1"});
+  }
+
+  void start(Handler handler, std::chrono::seconds idle_timeout = 120s) {
+    auto cert = make_certificates();
     ServerOptions options;
     options.tls = TlsServerConfig{cert.cert_pem, cert.key_pem, "", false};
     options.idle_timeout = idle_timeout;
@@ -390,8 +395,7 @@ TEST_F(TlsTransportTest, TimesOutAndCancels) {
 TEST_F(TlsTransportTest, ResendsOnAConnectionTheServerClosedWhileIdle) {
   // Keep-alive answers, but the server closes each connection afterwards (TCP only, no TLS
   // close_notify), as RawServer does over plain HTTP.
-  ca_ = make_ca("ca");
-  auto cert = make_server_certificate(ca_, "apiserver", {"localhost"}, {"127.0.0.1"});
+  auto cert = make_certificates();
   namespace net = boost::asio;
   net::io_context io;
   net::ip::tcp::acceptor acceptor(io, {net::ip::make_address("127.0.0.1"), 0});
