@@ -12,16 +12,6 @@ ResizePlan plan_for(const PodInputs& in) {
                                      in.largest_allocatable, in.hpa_resources, false});
 }
 
-kube::ResourceList planned_totals(const PodFacts& pod, const ResizePlan& plan) {
-  kube::Pod resized = sizing_pod(*pod.spec);
-  for (const auto& change : plan.changes) {
-    for (auto& c : resized.spec.containers) {
-      if (c.name == change.name) c.resources = change.after;
-    }
-  }
-  return kube::pod_requests(resized);
-}
-
 PodDecision recreate_or_nothing(const Eligibility& allowed, std::string reason) {
   if (allowed.recreate) return {PodStep::Recreate, std::move(reason)};
   return {PodStep::Nothing, std::move(reason)};
@@ -42,7 +32,8 @@ std::optional<PodDecision> follow(const PodInputs& in, const Eligibility& allowe
       break;
   }
   ResizePlan plan = plan_for(in);
-  if (!plan.empty() && should_resend_infeasible(*in.in_flight, planned_totals(*in.pod, plan))) {
+  if (!plan.empty() &&
+      should_resend_infeasible(*in.in_flight, requests_after(*in.pod->spec, plan))) {
     return PodDecision{PodStep::Resize, "recommendation dropped below the Infeasible resize",
                        std::move(plan)};
   }

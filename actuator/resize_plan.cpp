@@ -221,6 +221,16 @@ kube::ResizePatch ResizePlan::patch() const {
   return out;
 }
 
+kube::ResourceList requests_after(const PodSpecFacts& spec, const ResizePlan& plan) {
+  kube::Pod resized = sizing_pod(spec);
+  for (const ContainerChange& change : plan.changes) {
+    for (kube::Container& c : resized.spec.containers) {
+      if (c.name == change.name) c.resources = change.after;
+    }
+  }
+  return kube::pod_requests(resized);
+}
+
 ResizePlan plan_resize(const ResizeInputs& in) {
   const PodFacts pod = pod_facts(*in.pod);
   return plan_resize_view(ResizeView{&pod, in.policy, in.recommendations, in.limit_range,

@@ -66,6 +66,9 @@ struct ResizeView {
 ResizePlan plan_resize(const ResizeInputs& inputs);
 ResizePlan plan_resize_view(const ResizeView& inputs);
 
+// The pod's requested totals (as kube::pod_requests sums them) once the plan is applied.
+kube::ResourceList requests_after(const PodSpecFacts& spec, const ResizePlan& plan);
+
 // Whether applying the plan restarts a container: a changed resource whose resizePolicy is
 // RestartContainer (a policy on an unchanged resource restarts nothing). Such a resize is
 // disruptive and counts against the workload's disruption limit.

@@ -50,16 +50,6 @@ PolicyStatus next_status(const PolicyObject& p, const recommendation::ModelRegis
   return s;
 }
 
-kube::ResourceList totals_after(const actuator::PodFacts& pod, const actuator::ResizePlan& plan) {
-  kube::Pod after = actuator::sizing_pod(*pod.spec);
-  for (const actuator::ContainerChange& change : plan.changes) {
-    for (kube::Container& c : after.spec.containers) {
-      if (c.name == change.name) c.resources = change.after;
-    }
-  }
-  return kube::pod_requests(after);
-}
-
 }  // namespace
 
 // The policy's recommendations capped for each of the pod's containers (with the namespace's
@@ -260,7 +250,7 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
           actuator::decide(inputs(p.pod, p.policy, p.last, p.in_flight ? &*p.in_flight : nullptr))
               .plan;
       action.body = plan.body();
-      action.totals = totals_after(pod, plan);
+      action.totals = actuator::requests_after(*pod.spec, plan);
     }
     out.actions.push_back(std::move(action));
   }
