@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "embedded/api/resources.h"
+#include "embedded/controllers/conditions.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {
@@ -216,15 +217,6 @@ std::string gated_statefulset(const std::string& policy) {
          "      containers:\n      - name: db\n        image: postgres:16\n";
 }
 
-bool has_ready_condition(const bj::object& pod) {
-  const bj::value* conditions = pod.at("status").as_object().if_contains("conditions");
-  if (!conditions) return false;
-  for (const bj::value& c : conditions->as_array()) {
-    if (c.at("type") == "Ready") return c.at("status") == "True";
-  }
-  return false;
-}
-
 // OrderedReady: pod N+1 is created only once pod N runs and is Ready, so every state of the pods
 // the store went through (each watch event) has at most one pod that is not Ready.
 TEST_F(WorkloadsTest, StatefulSetPodsHaveOrdinalNames) {
@@ -268,7 +260,7 @@ TEST_F(WorkloadsTest, StatefulSetPodsHaveOrdinalNames) {
       EXPECT_EQ(name, "db-" + std::to_string(created.size()));
       created.push_back(e.object->resource_version());
     }
-    ready[name] = has_ready_condition(pod);
+    ready[name] = condition_status(pod, "Ready") == "True";
     EXPECT_LE(std::count_if(ready.begin(), ready.end(), [](const auto& p) { return !p.second; }), 1)
         << "at resourceVersion " << e.resource_version;
   }
@@ -282,7 +274,7 @@ TEST_F(WorkloadsTest, StatefulSetPodsHaveOrdinalNames) {
 TEST_F(WorkloadsTest, ParallelStatefulSetCreatesItsPodsAtOnce) {
   ASSERT_EQ(apply("db.yaml", gated_statefulset("Parallel")).exit_code, 0);
   ASSERT_TRUE(running_pods("app=db", 3));
-  for (const bj::object& p : pods("app=db")) EXPECT_FALSE(has_ready_condition(p));
+  for (const bj::object& p : pods("app=db")) EXPECT_NE(condition_status(p, "Ready"), "True");
   ASSERT_TRUE(
       eventually([&] { return kubectl("get sts db").out.find("0/3") != std::string::npos; }));
 }
