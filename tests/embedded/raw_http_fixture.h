@@ -10,23 +10,33 @@
 
 namespace tailor::kube::embedded::testing {
 
+// The cluster's admin client (its CA trusted), and a request sent as the admin (bearer token);
+// an empty content_type sends no Content-Type header.
+inline http::ClientOptions admin_client_options(const Cluster& cluster) {
+  return {.base_url = cluster.url(), .tls = {.ca_pem = cluster.ca_pem()}};
+}
+
+inline http::ClientResponse send_as_admin(http::Client& client, const Cluster& cluster,
+                                          const std::string& method, const std::string& target,
+                                          const std::string& content_type, const std::string& body,
+                                          const std::string& accept = "application/json") {
+  http::ClientRequest request;
+  request.method = method;
+  request.target = target;
+  request.headers = {{"Authorization", "Bearer " + cluster.token()}, {"Accept", accept}};
+  if (!content_type.empty()) request.headers.emplace_back("Content-Type", content_type);
+  request.body = body;
+  return client.send(request);
+}
+
 class RawHttpClusterTest : public ClusterTest {
  protected:
   // An empty content_type sends no Content-Type header.
   http::ClientResponse send(const std::string& method, const std::string& target,
                             const std::string& content_type, const std::string& body,
                             const std::string& accept = "application/json") {
-    if (!client_) {
-      client_ = std::make_unique<http::Client>(
-          http::ClientOptions{.base_url = cluster_->url(), .tls = {.ca_pem = cluster_->ca_pem()}});
-    }
-    http::ClientRequest request;
-    request.method = method;
-    request.target = target;
-    request.headers = {{"Authorization", "Bearer " + cluster_->token()}, {"Accept", accept}};
-    if (!content_type.empty()) request.headers.emplace_back("Content-Type", content_type);
-    request.body = body;
-    return client_->send(request);
+    if (!client_) client_ = std::make_unique<http::Client>(admin_client_options(*cluster_));
+    return send_as_admin(*client_, *cluster_, method, target, content_type, body, accept);
   }
 
   void TearDown() override {

@@ -6,8 +6,8 @@
 #include <boost/json.hpp>
 #include <regex>
 
-#include "controller/kube/http/client.h"
 #include "tests/embedded/kubectl_cluster_test.h"
+#include "tests/embedded/raw_http_fixture.h"
 
 namespace tailor::kube::embedded::testing {
 namespace {
@@ -371,18 +371,10 @@ TEST_F(KubectlCrdTest, PatchesFollowFieldValidation) {
 // schema prunes, in one strict decoding error, for a create and for a merge patch.
 TEST_F(KubectlCrdTest, RepeatedAndUnknownFieldsInOneStrictError) {
   install_crd();
-  http::Client client(
-      http::ClientOptions{.base_url = cluster_->url(), .tls = {.ca_pem = cluster_->ca_pem()}});
+  http::Client client(admin_client_options(*cluster_));
   auto send = [&](const std::string& method, const std::string& target, const std::string& type,
                   const std::string& body) {
-    http::ClientRequest request;
-    request.method = method;
-    request.target = target;
-    request.headers = {{"Authorization", "Bearer " + cluster_->token()},
-                       {"Accept", "application/json"},
-                       {"Content-Type", type}};
-    request.body = body;
-    return client.send(request);
+    return send_as_admin(client, *cluster_, method, target, type, body);
   };
   const std::string collection =
       "/apis/autoscaling.tailor.dev/v1alpha1/namespaces/default/verticalscalingpolicies";
