@@ -3,6 +3,8 @@
 #include <string>
 #include <string_view>
 
+#include "embedded/storage/object_meta.h"
+
 namespace tailor::kube::embedded {
 namespace {
 
@@ -37,11 +39,6 @@ const bj::array& array_at(const bj::object& o, std::string_view key) {
   return v && v->is_array() ? v->as_array() : empty;
 }
 
-std::string_view string_at(const bj::object& o, std::string_view key) {
-  const bj::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string_view(v->as_string()) : std::string_view();
-}
-
 // {name, selector} of a v2 MetricIdentifier from the v1 (v2beta1-shaped) fields.
 bj::object metric_identifier(const bj::object& v1, std::string_view selector_key) {
   bj::object id;
@@ -70,7 +67,7 @@ bj::object resource_source_to_v2(const bj::object& in) {
 }
 
 bj::object metric_spec_to_v2(const bj::object& in) {
-  std::string_view type = string_at(in, "type");
+  std::string type = string_at(in, "type");
   bj::object out{{"type", type}};
   if (type == "Resource" || type == "ContainerResource") {
     std::string_view key = type == "Resource" ? "resource" : "containerResource";
@@ -103,7 +100,7 @@ bj::object metric_spec_to_v2(const bj::object& in) {
 // whose field names carry the same word as a prefix ("targetAverageValue", "currentValue");
 // only Object's averageValue has none.
 bj::object metric_to_v1(const bj::object& in, const std::string& nested) {
-  std::string_view type = string_at(in, "type");
+  std::string type = string_at(in, "type");
   bj::object out{{"type", type}};
   auto values_to_v1 = [&](const bj::object& source, bj::object& v1, std::string_view average) {
     const bj::object& values = object_at(source, nested);
@@ -146,7 +143,7 @@ bj::object metric_spec_to_v1(const bj::object& in) { return metric_to_v1(in, "ta
 
 // MetricStatus: v1 names the current values current*; v2 nests them in "current".
 bj::object metric_status_to_v2(const bj::object& in) {
-  std::string_view type = string_at(in, "type");
+  std::string type = string_at(in, "type");
   bj::object out{{"type", type}};
   auto with_current = [](const bj::object& from, std::string_view value_key,
                          std::string_view average_key) {
@@ -185,8 +182,7 @@ bj::object metric_status_to_v2(const bj::object& in) {
 bj::object metric_status_to_v1(const bj::object& in) { return metric_to_v1(in, "current"); }
 
 bool is_cpu_resource(const bj::object& metric) {
-  return string_at(metric, "type") == "Resource" &&
-         string_at(object_at(metric, "resource"), "name") == "cpu";
+  return string_at(metric, "type") == "Resource" && string_at(metric, "resource.name") == "cpu";
 }
 
 bj::object cpu_utilization_metric(const bj::value& percent) {
