@@ -5,6 +5,7 @@
 
 #include "embedded/api/field_validation.h"
 #include "embedded/api/known_fields_parts.h"
+#include "embedded/storage/object_meta.h"
 #include "embedded/storage/status_error.h"
 
 namespace tailor::kube::embedded {
@@ -79,26 +80,14 @@ void walk(const KnownFields& known, const bj::object& o, std::string& path,
   }
 }
 
-std::string meta_field(const bj::object& patch, std::string_view name) {
-  const bj::value* meta = patch.if_contains("metadata");
-  if (!meta || !meta->is_object()) return "";
-  const bj::value* v = meta->get_object().if_contains(name);
-  return v && v->is_string() ? std::string(v->get_string()) : "";
-}
-
-std::string string_field(const bj::object& o, std::string_view name) {
-  const bj::value* v = o.if_contains(name);
-  return v && v->is_string() ? std::string(v->get_string()) : "";
-}
-
 // objectGVKNN: the patch's own namespace, name, group, version and kind, as sent.
 std::string patch_object_name(const bj::object& patch) {
-  std::string api_version = string_field(patch, "apiVersion");
+  std::string api_version = string_at(patch, "apiVersion");
   std::size_t slash = api_version.find('/');
   std::string group = slash == std::string::npos ? "" : api_version.substr(0, slash);
   std::string version = slash == std::string::npos ? api_version : api_version.substr(slash + 1);
-  return meta_field(patch, "namespace") + "/" + meta_field(patch, "name") + "; " + group + "/" +
-         version + ", Kind=" + string_field(patch, "kind");
+  return meta_string(patch, "namespace") + "/" + meta_string(patch, "name") + "; " + group + "/" +
+         version + ", Kind=" + string_at(patch, "kind");
 }
 
 }  // namespace
