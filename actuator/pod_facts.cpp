@@ -124,8 +124,4 @@ kube::Pod sizing_pod(const PodSpecFacts& spec) {
   return out;
 }
 
-kube::ResourceList pod_requests(const PodSpecFacts& spec) {
-  return kube::pod_requests(sizing_pod(spec));
-}
-
 }  // namespace tailor::actuator

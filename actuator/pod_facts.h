@@ -83,7 +83,4 @@ PodFacts pod_facts(const kube::Pod& pod);
 // plan's time.
 kube::Pod sizing_pod(const PodSpecFacts& spec);
 
-// The pod's requests summed as kube::pod_requests does from its spec.
-kube::ResourceList pod_requests(const PodSpecFacts& spec);
-
 }  // namespace tailor::actuator
