@@ -1,14 +1,10 @@
 // Serving a second version of stored objects (Target::served): bodies are converted to the stored
 // version before the verbs see them, and what the verbs answer back to the served one.
 #include "embedded/api/rest.h"
+#include "embedded/storage/object_meta.h"
 
 namespace tailor::kube::embedded {
 namespace {
-
-std::string meta_kind(const bj::object& o) {
-  const bj::value* kind = o.if_contains("kind");
-  return kind && kind->is_string() ? std::string(kind->as_string()) : "";
-}
 
 bool converts(const Target& t) { return t.served && t.served->from_storage; }
 
@@ -28,7 +24,8 @@ void served_table(const Target& t, bj::object& table) {
   for (bj::value& row : rows->as_array()) {
     bj::value* object = row.is_object() ? row.as_object().if_contains("object") : nullptr;
     // includeObject=Object embeds the object itself (Metadata: a PartialObjectMetadata).
-    if (object && object->is_object() && meta_kind(object->as_object()) == t.resource->kind) {
+    if (object && object->is_object() &&
+        string_at(object->as_object(), "kind") == t.resource->kind) {
       *object = to_served(t, std::move(object->as_object()));
     }
   }
@@ -52,7 +49,7 @@ http::ServerResponse served_response(const Target& t, http::ServerResponse respo
   bj::value body = bj::parse(joined_body(response));
   if (!body.is_object()) return response;
   bj::object& o = body.as_object();
-  std::string kind = meta_kind(o);
+  std::string kind = string_at(o, "kind");
   if (kind == t.resource->list_kind()) {
     o["apiVersion"] = t.served->api_version();
     if (bj::value* items = o.if_contains("items"); items && items->is_array()) {
