@@ -129,6 +129,20 @@ void create_nodes(ObjectStore& store) {
   }
 }
 
+// Pod <j> of workload <i> from its template: named after, labelled as and owned by ReplicaSet
+// app-<i>-h<1000000+i> (rs_uid).
+bj::object replica_pod(const bj::object& tmpl, int i, int j, const std::string& rs_uid) {
+  const std::string app = "app-" + std::to_string(i);
+  const std::string hash = "h" + std::to_string(1000000 + i);
+  bj::object pod = tmpl;
+  bj::object& meta = pod["metadata"].as_object();
+  meta["name"] = app + "-" + hash + "-" + std::to_string(j);
+  meta["labels"].as_object()["app"] = app;
+  meta["labels"].as_object()["pod-template-hash"] = hash;
+  meta["ownerReferences"] = bj::array{owner_ref("ReplicaSet", app + "-" + hash, rs_uid)};
+  return pod;
+}
+
 // Deployment app-<i> -> ReplicaSet app-<i>-<hash> -> pods, all from one pod template (the pods of
 // one workload share their containers, as a real ReplicaSet's do).
 void create_workload(ObjectStore& store, int i, const bj::object& tmpl, int pods) {
@@ -162,13 +176,8 @@ void create_workload(ObjectStore& store, int i, const bj::object& tmpl, int pods
                                    bj::array{owner_ref("Deployment", name, uid_of(deployment))}}}},
           {"spec", bj::object{{"replicas", pods}, {"selector", selector}}}});
   for (int j = 0; j < pods; ++j) {
-    bj::object pod = tmpl;
-    bj::object& meta = pod["metadata"].as_object();
-    meta["name"] = name + "-" + hash + "-" + std::to_string(j);
-    meta["generateName"] = name + "-" + hash + "-";
-    meta["labels"].as_object()["app"] = name;
-    meta["labels"].as_object()["pod-template-hash"] = hash;
-    meta["ownerReferences"] = bj::array{owner_ref("ReplicaSet", name + "-" + hash, uid_of(rs))};
+    bj::object pod = replica_pod(tmpl, i, j, uid_of(rs));
+    pod["metadata"].as_object()["generateName"] = name + "-" + hash + "-";
     store.create(pod_info, std::move(pod));
   }
 }
@@ -369,17 +378,11 @@ std::vector<std::string> replica_pods() {
   std::vector<std::string> out;
   int i = 0;
   for (const bj::object& tmpl : pod_templates()) {
-    std::string rs = "app-" + std::to_string(i) + "-h" + std::to_string(1000000 + i);
     for (int j = 0; j < 10; ++j) {
-      bj::object pod = tmpl;
+      bj::object pod = replica_pod(tmpl, i, j, "3f1b7c1e-0000-4000-9000-" + std::to_string(i));
       bj::object& meta = pod["metadata"].as_object();
-      meta["name"] = rs + "-" + std::to_string(j);
       meta["uid"] = "3f1b7c1e-0000-4000-8000-" + std::to_string(100000000000 + i * 10 + j);
       meta["resourceVersion"] = std::to_string(200000 + i * 10 + j);
-      meta["labels"].as_object()["app"] = "app-" + std::to_string(i);
-      meta["labels"].as_object()["pod-template-hash"] = "h" + std::to_string(1000000 + i);
-      meta["ownerReferences"] =
-          bj::array{owner_ref("ReplicaSet", rs, "3f1b7c1e-0000-4000-9000-" + std::to_string(i))};
       out.push_back(bj::serialize(pod));
     }
     ++i;
