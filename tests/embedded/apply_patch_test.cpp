@@ -133,10 +133,6 @@ TEST(RepeatedKeyErrors, AreGoYamlsInDocumentOrder) {
 
 class ApplyPatchTest : public ApiOnlyRawHttpTest {};
 
-std::string message(const http::ClientResponse& r) {
-  return std::string(bj::parse(r.body).at("message").as_string());
-}
-
 // Every mode: the typed conversion runs before field validation is consulted.
 TEST_F(ApplyPatchTest, UndeclaredFieldsFailTheApplyInEveryMode) {
   const std::string cm =
@@ -150,7 +146,7 @@ TEST_F(ApplyPatchTest, UndeclaredFieldsFailTheApplyInEveryMode) {
         std::string(kConfigMap) + (mode.empty() ? "?" : mode + "&") + "fieldManager=test";
     http::ClientResponse created = send("PATCH", target, kApply, with_unknown);
     ASSERT_EQ(created.status, 500) << created.body;
-    EXPECT_EQ(message(created),
+    EXPECT_EQ(status_message(created),
               "failed to create typed patch object (default/conf; /v1, Kind=ConfigMap): .datta: "
               "field not declared in schema");
     EXPECT_EQ(send("GET", kConfigMap, "", "").status, 404);
@@ -175,7 +171,7 @@ TEST_F(ApplyPatchTest, SeveralUndeclaredFieldsAreListedOnLinesOfTheirOwn) {
   http::ClientResponse r =
       send("PATCH", std::string(kDeployment) + "?fieldManager=test", kApply, deployment);
   ASSERT_EQ(r.status, 500) << r.body;
-  EXPECT_EQ(message(r),
+  EXPECT_EQ(status_message(r),
             "failed to create typed patch object (default/web; apps/v1, Kind=Deployment): errors:\n"
             "  .spec.replica: field not declared in schema\n"
             "  .spec.template.spec.containers[name=\"app\"].colour: field not declared in schema");
@@ -189,7 +185,7 @@ TEST_F(ApplyPatchTest, RepeatedKeysFollowFieldValidation) {
   const std::string target = std::string(kConfigMap) + "?fieldManager=test&fieldValidation=";
   http::ClientResponse strict = send("PATCH", target + "Strict", kApply, body);
   ASSERT_EQ(strict.status, 400) << strict.body;
-  EXPECT_EQ(message(strict),
+  EXPECT_EQ(status_message(strict),
             "error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n"
             "  line 1: key \"a\" already set in map\n"
             "  line 1: key \"immutable\" already set in map");
@@ -216,7 +212,7 @@ TEST_F(ApplyPatchTest, RepeatedKeysOfADeploymentUnderStrict) {
       send("PATCH", std::string(kDeployment) + "?fieldManager=mgr&fieldValidation=Strict", kApply,
            kRepeatedKeysDeployment);
   ASSERT_EQ(r.status, 400) << r.body;
-  EXPECT_EQ(message(r),
+  EXPECT_EQ(status_message(r),
             "error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n"
             "  line 10: key \"paused\" already set in map\n"
             "  line 27: key \"imagePullPolicy\" already set in map");

@@ -44,10 +44,6 @@ std::vector<std::string> warnings(const http::ClientResponse& r) {
   return out;
 }
 
-std::string message(const http::ClientResponse& r) {
-  return std::string(bj::parse(r.body).at("message").as_string());
-}
-
 // The Warning headers of field validation warnings: code 299, agent "-", the text quoted.
 std::vector<std::string> warning_headers(const std::vector<std::string>& texts) {
   std::vector<std::string> out;
@@ -165,7 +161,7 @@ TEST_F(FieldValidationTest, CreateBodies) {
     EXPECT_EQ(warnings(r), c.warnings);
     if (!c.error.empty()) {
       EXPECT_EQ(bj::parse(r.body).at("reason"), "BadRequest");
-      EXPECT_EQ(message(r), c.error);
+      EXPECT_EQ(status_message(r), c.error);
     }
   }
   // The v1 HPA kept no trace of the field (neither in v1 nor in the stored v2).
@@ -183,7 +179,7 @@ TEST_F(FieldValidationTest, UpdateBodyOfV1Hpa) {
   http::ClientResponse r = send("PUT", with_mode(std::string(kHpaV1) + "/web", "Strict"),
                                 "application/json", bj::serialize(hpa));
   ASSERT_EQ(r.status, 400) << r.body;
-  EXPECT_EQ(message(r),
+  EXPECT_EQ(status_message(r),
             "HorizontalPodAutoscaler in version \"v1\" cannot be handled as a "
             "HorizontalPodAutoscaler: strict decoding error: unknown field \"spec.colour\"");
   r = send("PUT", std::string(kHpaV1) + "/web", "application/json", bj::serialize(hpa));
@@ -319,7 +315,7 @@ TEST_F(FieldValidationTest, Patches) {
       EXPECT_EQ(cause.at("field"), "patch");
       EXPECT_EQ(cause.at("reason"), "FieldValueInvalid");
       std::string tail = ": strict decoding error: " + joined(c.errors);
-      std::string m = message(r);
+      std::string m = status_message(r);
       EXPECT_TRUE(m.starts_with(" \"\" is invalid: patch: Invalid value: \"")) << m;
       EXPECT_TRUE(m.ends_with(tail)) << m;
       if (!c.value.empty()) {
@@ -394,8 +390,8 @@ TEST_F(FieldValidationTest, UpstreamPatchTable) {
     SCOPED_TRACE(c.type);
     http::ClientResponse strict = send("PATCH", with_mode(target, "Strict"), c.type, c.body);
     ASSERT_EQ(strict.status, 422) << strict.body;
-    EXPECT_TRUE(message(strict).ends_with(": strict decoding error: " + joined(c.errors)))
-        << message(strict);
+    EXPECT_TRUE(status_message(strict).ends_with(": strict decoding error: " + joined(c.errors)))
+        << status_message(strict);
     http::ClientResponse warned = send("PATCH", with_mode(target, "Warn"), c.type, c.body);
     ASSERT_EQ(warned.status, 200) << warned.body;
     EXPECT_EQ(warnings(warned), warning_headers(c.errors));
@@ -413,7 +409,7 @@ TEST_F(FieldValidationTest, UnknownPatchTypeIsUnsupportedMediaType) {
   http::ClientResponse r =
       send("PATCH", std::string(kConfigMaps) + "/c", "application/yaml", "data: {}");
   ASSERT_EQ(r.status, 415) << r.body;
-  EXPECT_EQ(message(r),
+  EXPECT_EQ(status_message(r),
             "the body of the request was in an unknown format - accepted media types include: "
             "application/json-patch+json, application/merge-patch+json, "
             "application/strategic-merge-patch+json, application/apply-patch+yaml");

@@ -2,6 +2,7 @@
 // that send what a REST client would not: unknown fields, protobuf bodies, other media types.
 #pragma once
 
+#include <boost/json.hpp>
 #include <memory>
 #include <string>
 
@@ -27,6 +28,11 @@ inline http::ClientResponse send_as_admin(http::Client& client, const Cluster& c
   if (!content_type.empty()) request.headers.emplace_back("Content-Type", content_type);
   request.body = body;
   return client.send(request);
+}
+
+// The message of a Status response.
+inline std::string status_message(const http::ClientResponse& r) {
+  return std::string(boost::json::parse(r.body).at("message").as_string());
 }
 
 class RawHttpClusterTest : public ClusterTest {
