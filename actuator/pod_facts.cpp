@@ -6,14 +6,22 @@
 namespace tailor::actuator {
 namespace {
 
-// Containers as the actuator reads them (names, resources, resize and restart policies): no image.
-std::vector<kube::Container> without_images(const std::vector<kube::Container>& containers) {
+// Containers as sizing reads them: names, resources and restartPolicy.
+std::vector<kube::Container> sizing_containers(const std::vector<kube::Container>& containers) {
   std::vector<kube::Container> out(containers.size());
   for (std::size_t i = 0; i < containers.size(); ++i) {
     out[i].name = containers[i].name;
     out[i].resources = containers[i].resources;
-    out[i].resize_policy = containers[i].resize_policy;
     out[i].restart_policy = containers[i].restart_policy;
+  }
+  return out;
+}
+
+// Containers as the actuator reads them (names, resources, resize and restart policies): no image.
+std::vector<kube::Container> without_images(const std::vector<kube::Container>& containers) {
+  std::vector<kube::Container> out = sizing_containers(containers);
+  for (std::size_t i = 0; i < containers.size(); ++i) {
+    out[i].resize_policy = containers[i].resize_policy;
   }
   return out;
 }
@@ -107,18 +115,9 @@ PodFacts pod_facts(const kube::Pod& pod) {
 }
 
 kube::Pod sizing_pod(const PodSpecFacts& spec) {
-  auto resources_of = [](const std::vector<kube::Container>& containers) {
-    std::vector<kube::Container> out(containers.size());
-    for (std::size_t i = 0; i < containers.size(); ++i) {
-      out[i].name = containers[i].name;
-      out[i].resources = containers[i].resources;
-      out[i].restart_policy = containers[i].restart_policy;
-    }
-    return out;
-  };
   kube::Pod out;
-  out.spec.containers = resources_of(spec.containers);
-  out.spec.init_containers = resources_of(spec.init_containers);
+  out.spec.containers = sizing_containers(spec.containers);
+  out.spec.init_containers = sizing_containers(spec.init_containers);
   out.spec.overhead = spec.overhead;
   out.spec.resources = spec.resources;
   return out;
