@@ -4,13 +4,13 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "controller/app/controller.h"
 #include "controller/kube/http/base64.h"
+#include "controller/usage/usage_feed.h"
 #include "controller/webhook/webhook_server.h"
 #include "tests/controller/integration/policy_cluster.h"
 
@@ -28,9 +28,7 @@ inline constexpr AppUsage kBusyApp{1.0, 1.2, 400.0 * 1024 * 1024};
 
 // Two hours of minute windows of `usage`, ending now.
 inline void feed_usage(Controller& c, const AppUsage& usage) {
-  const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
+  const std::int64_t now = usage::unix_now_ms();
   for (std::int64_t end = now - 2 * 3600 * 1000; end <= now; end += 60'000) {
     c.on_usage({.node = "node-1",
                 .ns = "default",
