@@ -7,11 +7,15 @@
 namespace tailor::usage {
 namespace {
 
+void append_container_key(std::string& out, const UsageWindow& w) {
+  out.append(w.ns).append(1, '/').append(w.pod).append(1, '/').append(w.container);
+}
+
 // Built in a reused buffer: record and covers run for every window and reading.
 std::uint64_t container_hash(const UsageWindow& w) {
   thread_local std::string key;
   key.clear();
-  key.append(w.ns).append(1, '/').append(w.pod).append(1, '/').append(w.container);
+  append_container_key(key, w);
   return std::hash<std::string_view>{}(key);
 }
 
@@ -33,7 +37,11 @@ bool agent_covers(const AgentWindowSeen& seen, std::int64_t reading_end_unix_ms)
   return reading_end_unix_ms <= seen.end_unix_ms + 2 * seen.report_interval_ms;
 }
 
-std::string container_key(const UsageWindow& w) { return w.ns + "/" + w.pod + "/" + w.container; }
+std::string container_key(const UsageWindow& w) {
+  std::string key;
+  append_container_key(key, w);
+  return key;
+}
 
 void StreamedContainers::record(const UsageWindow& w) {
   const std::uint64_t key = container_hash(w);
