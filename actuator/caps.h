@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "controller/kube/model/pod.h"
 #include "controller/policy/effective.h"
 #include "controller/policy/types.h"
+#include "kube/model/pod.h"
 
 namespace tailor::actuator {
 

@@ -1,6 +1,6 @@
 #include "actuator/limits.h"
 
-#include "controller/kube/model/resources.h"
+#include "kube/model/resources.h"
 
 namespace tailor::actuator {
 namespace {

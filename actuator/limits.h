@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "controller/kube/model/quantity.h"
+#include "kube/model/quantity.h"
 
 namespace tailor::actuator {
 

@@ -1,6 +1,6 @@
 #include "actuator/outcome.h"
 
-#include "controller/kube/observe/duration.h"
+#include "kube/observe/duration.h"
 
 namespace tailor::actuator {
 namespace {

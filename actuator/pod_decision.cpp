@@ -2,7 +2,7 @@
 
 #include "actuator/eligibility.h"
 #include "actuator/pod_facts.h"
-#include "controller/kube/model/pod_resources.h"
+#include "kube/model/pod_resources.h"
 
 namespace tailor::actuator {
 namespace {

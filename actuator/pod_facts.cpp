@@ -1,7 +1,7 @@
 #include "actuator/pod_facts.h"
 
 #include "actuator/eligibility.h"
-#include "controller/kube/model/pod_resources.h"
+#include "kube/model/pod_resources.h"
 
 namespace tailor::actuator {
 namespace {

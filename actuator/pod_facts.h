@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/meta.h"
-#include "controller/kube/model/pod.h"
-#include "controller/kube/model/qos.h"
-#include "controller/kube/model/time.h"
+#include "kube/model/meta.h"
+#include "kube/model/pod.h"
+#include "kube/model/qos.h"
+#include "kube/model/time.h"
 
 namespace tailor::actuator {
 

@@ -4,8 +4,8 @@
 
 #include "actuator/hpa.h"
 #include "actuator/limits.h"
-#include "controller/kube/model/pod_resources.h"
-#include "controller/kube/model/qos.h"
+#include "kube/model/pod_resources.h"
+#include "kube/model/qos.h"
 
 namespace tailor::actuator {
 namespace {

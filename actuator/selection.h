@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "actuator/priority.h"
-#include "controller/kube/model/time.h"
+#include "kube/model/time.h"
 
 namespace tailor::actuator {
 

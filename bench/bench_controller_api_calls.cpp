@@ -17,12 +17,12 @@
 #include <thread>
 
 #include "controller/app/controller.h"
-#include "controller/kube/client/config.h"
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/http/client.h"
-#include "controller/kube/http/server.h"
-#include "controller/kube/model/decode.h"
 #include "embedded/server/cluster.h"
+#include "kube/client/config.h"
+#include "kube/client/rest_client.h"
+#include "kube/http/client.h"
+#include "kube/http/server.h"
+#include "kube/model/decode.h"
 
 namespace bj = boost::json;
 using namespace tailor;

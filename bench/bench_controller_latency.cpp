@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "controller/app/cluster_view.h"
-#include "controller/kube/client/config.h"
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/model/decode.h"
+#include "kube/client/config.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/decode.h"
 
 namespace bj = boost::json;
 namespace fs = std::filesystem;

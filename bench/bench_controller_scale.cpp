@@ -26,12 +26,12 @@
 #include "controller/app/compact_pod.h"
 #include "controller/app/controller.h"
 #include "controller/app/malloc_arenas.h"
-#include "controller/kube/client/config.h"
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/client/store_meta.h"
-#include "controller/kube/model/decode.h"
 #include "embedded/api/resources.h"
 #include "embedded/server/cluster.h"
+#include "kube/client/config.h"
+#include "kube/client/rest_client.h"
+#include "kube/client/store_meta.h"
+#include "kube/model/decode.h"
 
 namespace bj = boost::json;
 using namespace tailor;

@@ -34,12 +34,12 @@
 #include <thread>
 #include <vector>
 
-#include "controller/kube/client/informer.h"
-#include "controller/kube/client/list_watch.h"
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/model/decode.h"
-#include "controller/kube/model/encode.h"
 #include "embedded/server/cluster.h"
+#include "kube/client/informer.h"
+#include "kube/client/list_watch.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/decode.h"
+#include "kube/model/encode.h"
 #include "node-agent/checkpoint.h"
 #include "node-agent/cri_client.h"
 #include "node-agent/pod_cgroup.h"

@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "controller/kube/model/list.h"
+#include "kube/model/list.h"
 
 namespace tailor::bench {
 

@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "bench/pod_list_generator.h"
-#include "controller/kube/http/client.h"
 #include "embedded/api/resources.h"
 #include "embedded/server/cluster.h"
+#include "kube/http/client.h"
 
 namespace bj = boost::json;
 using namespace tailor::kube;

@@ -8,7 +8,7 @@
 
 #include "bench/boost_dom_decoder.h"
 #include "bench/pod_list_generator.h"
-#include "controller/kube/model/decode.h"
+#include "kube/model/decode.h"
 
 namespace {
 

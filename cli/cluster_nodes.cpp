@@ -4,9 +4,9 @@
 #include <thread>
 
 #include "cli/cluster_process.h"
-#include "controller/kube/client/config.h"
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/model/decode.h"
+#include "kube/client/config.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/decode.h"
 #include "node-agent/pod_runtime.h"
 
 namespace tailor::cli {

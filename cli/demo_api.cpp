@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "cli/demo_yaml.h"
-#include "controller/kube/client/config.h"
-#include "controller/kube/client/rest_client.h"
+#include "kube/client/config.h"
+#include "kube/client/rest_client.h"
 
 namespace tailor::cli::demo {
 namespace {

@@ -4,7 +4,7 @@
 #include <boost/json.hpp>
 #include <stdexcept>
 
-#include "controller/kube/model/quantity.h"
+#include "kube/model/quantity.h"
 
 namespace tailor::cli::demo {
 namespace {

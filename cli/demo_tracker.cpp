@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "controller/kube/model/quantity.h"
+#include "kube/model/quantity.h"
 
 namespace tailor::cli::demo {
 namespace {

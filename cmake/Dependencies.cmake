@@ -18,5 +18,5 @@ if(TAILOR_BUILD_BENCH)
 endif()
 
 # Beast/Asio are header-only; compile them in separate translation units only
-# (see controller/kube/http), and keep their headers out of public headers.
+# (see kube/http), and keep their headers out of public headers.
 add_compile_definitions(BOOST_ASIO_NO_DEPRECATED BOOST_BEAST_USE_STD_STRING_VIEW)

@@ -1,5 +1,5 @@
 # tailor_library(NAME SOURCES ... DEPS ...): one static library per component folder.
-# Include paths are rooted at the repository, so headers read as "controller/kube/model/quantity.h".
+# Include paths are rooted at the repository, so headers read as "kube/model/quantity.h".
 function(tailor_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})

@@ -18,9 +18,9 @@
 #include <string>
 #include <string_view>
 
-#include "controller/kube/model/resources.h"
-#include "controller/kube/observe/duration.h"
-#include "controller/kube/observe/options.h"
+#include "kube/model/resources.h"
+#include "kube/observe/duration.h"
+#include "kube/observe/options.h"
 #include "node-agent/pod_cgroup.h"
 #include "node-agent/resize_admission.h"
 

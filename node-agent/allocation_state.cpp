@@ -1,6 +1,6 @@
 #include "node-agent/allocation_state.h"
 
-#include "controller/kube/model/pod_resources.h"
+#include "kube/model/pod_resources.h"
 
 namespace tailor::kube::node {
 namespace {

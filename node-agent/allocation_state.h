@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/pod.h"
+#include "kube/model/pod.h"
 #include "node-agent/cgroup_values.h"
 #include "node-agent/checkpoint.h"
 

@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include "controller/kube/model/qos.h"
+#include "kube/model/qos.h"
 
 namespace tailor::kube::node {
 

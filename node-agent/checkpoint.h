@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "controller/kube/model/resources.h"
+#include "kube/model/resources.h"
 
 namespace tailor::kube::node {
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "controller/kube/model/pod.h"
+#include "kube/model/pod.h"
 #include "node-agent/cgroup_values.h"
 
 namespace tailor::kube::node {

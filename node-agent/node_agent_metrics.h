@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "controller/kube/observe/metrics.h"
+#include "kube/observe/metrics.h"
 #include "node-agent/cri_client.h"
 
 namespace tailor::kube::node {

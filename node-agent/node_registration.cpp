@@ -4,12 +4,12 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/model/decode.h"
-#include "controller/kube/model/encode.h"
-#include "controller/kube/model/node.h"
-#include "controller/kube/model/time.h"
-#include "controller/kube/observe/log.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/decode.h"
+#include "kube/model/encode.h"
+#include "kube/model/node.h"
+#include "kube/model/time.h"
+#include "kube/observe/log.h"
 
 namespace tailor::kube::node {
 namespace {

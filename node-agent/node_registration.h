@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "controller/kube/model/resources.h"
+#include "kube/model/resources.h"
 
 namespace tailor::kube {
 class RestClient;

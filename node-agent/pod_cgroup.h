@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/qos.h"
+#include "kube/model/qos.h"
 #include "node-agent/cgroup_values.h"
 
 namespace tailor::kube::node {

@@ -6,8 +6,8 @@
 #include <set>
 #include <thread>
 
-#include "controller/kube/model/time.h"
-#include "controller/kube/observe/log.h"
+#include "kube/model/time.h"
+#include "kube/observe/log.h"
 #include "node-agent/pod_runtime_restart.h"
 #include "node-agent/pod_runtime_specs.h"
 #include "node-agent/pod_runtime_status.h"

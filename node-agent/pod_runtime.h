@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "controller/kube/model/pod.h"
+#include "kube/model/pod.h"
 #include "node-agent/cgroup_values.h"
 #include "node-agent/container_restarter.h"
 #include "node-agent/cri_client.h"

@@ -1,6 +1,6 @@
 // PodApi over the REST client: status patches and the final grace-0 delete.
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/model/decode.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/decode.h"
 #include "node-agent/pod_runtime.h"
 
 namespace tailor::kube::node {

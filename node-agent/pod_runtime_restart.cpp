@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "controller/kube/observe/duration.h"
+#include "kube/observe/duration.h"
 
 namespace tailor::kube::node {
 

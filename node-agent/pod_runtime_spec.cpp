@@ -2,7 +2,7 @@
 // (the typed model keeps only what resizing needs).
 #include <boost/json.hpp>
 
-#include "controller/kube/model/decode.h"
+#include "kube/model/decode.h"
 #include "node-agent/pod_runtime.h"
 
 namespace tailor::kube::node {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "controller/kube/model/qos.h"
+#include "kube/model/qos.h"
 
 namespace tailor::kube::node {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <boost/json.hpp>
 
-#include "controller/kube/model/encode.h"
-#include "controller/kube/model/time.h"
+#include "kube/model/encode.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::node {
 namespace {

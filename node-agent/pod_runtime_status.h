@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/pod.h"
+#include "kube/model/pod.h"
 #include "node-agent/cri_client.h"
 
 namespace tailor::kube::node {

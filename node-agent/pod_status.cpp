@@ -2,8 +2,8 @@
 
 #include <boost/json.hpp>
 
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/model/decode.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/decode.h"
 
 namespace tailor::kube::node {
 namespace {

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/encode.h"
-#include "controller/kube/model/pod.h"
-#include "controller/kube/model/time.h"
+#include "kube/model/encode.h"
+#include "kube/model/pod.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube {
 class RestClient;

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "controller/kube/model/pod_resources.h"
-#include "controller/kube/model/qos.h"
+#include "kube/model/pod_resources.h"
+#include "kube/model/qos.h"
 
 namespace tailor::kube::node {
 namespace {

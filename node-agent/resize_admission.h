@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "controller/kube/model/pod.h"
-#include "controller/kube/model/resources.h"
+#include "kube/model/pod.h"
+#include "kube/model/resources.h"
 
 namespace tailor::kube::node {
 

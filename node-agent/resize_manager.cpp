@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <utility>
 
-#include "controller/kube/client/events.h"
-#include "controller/kube/model/qos.h"
-#include "controller/kube/observe/log.h"
+#include "kube/client/events.h"
+#include "kube/model/qos.h"
+#include "kube/observe/log.h"
 #include "node-agent/allocation_state.h"
 #include "node-agent/resize_queue.h"
 #include "node-agent/resource_bounds.h"

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/pod.h"
-#include "controller/kube/model/time.h"
+#include "kube/model/pod.h"
+#include "kube/model/time.h"
 #include "node-agent/checkpoint.h"
 #include "node-agent/node_agent_metrics.h"
 #include "node-agent/pod_status.h"

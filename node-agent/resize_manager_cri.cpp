@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "controller/kube/model/qos.h"
-#include "controller/kube/observe/log.h"
+#include "kube/model/qos.h"
+#include "kube/observe/log.h"
 #include "node-agent/actual_resources.h"
 #include "node-agent/allocation_state.h"
 #include "node-agent/pod_actuation.h"

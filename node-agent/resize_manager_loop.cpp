@@ -2,7 +2,7 @@
 
 #include <future>
 
-#include "controller/kube/observe/log.h"
+#include "kube/observe/log.h"
 
 namespace tailor::kube::node {
 

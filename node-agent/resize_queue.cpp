@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "controller/kube/model/pod_resources.h"
+#include "kube/model/pod_resources.h"
 
 namespace tailor::kube::node {
 namespace {

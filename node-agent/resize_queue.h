@@ -5,10 +5,10 @@
 
 #include <cstdint>
 
-#include "controller/kube/model/pod.h"
-#include "controller/kube/model/qos.h"
-#include "controller/kube/model/resources.h"
-#include "controller/kube/model/time.h"
+#include "kube/model/pod.h"
+#include "kube/model/qos.h"
+#include "kube/model/resources.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::node {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/pod.h"
+#include "kube/model/pod.h"
 #include "node-agent/cgroup_values.h"
 
 namespace tailor::kube::node {

@@ -1,6 +1,6 @@
 #include "node-agent/resource_bounds.h"
 
-#include "controller/kube/model/resources.h"
+#include "kube/model/resources.h"
 
 namespace tailor::kube::node {
 namespace {

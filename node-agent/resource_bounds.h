@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "controller/kube/model/pod.h"
+#include "kube/model/pod.h"
 
 namespace tailor::kube::node {
 

@@ -1,6 +1,6 @@
 #include "node-agent/usage_containers.h"
 
-#include "controller/kube/model/qos.h"
+#include "kube/model/qos.h"
 
 namespace tailor::kube::node {
 namespace {

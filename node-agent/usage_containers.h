@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "controller/kube/model/pod.h"
+#include "kube/model/pod.h"
 #include "node-agent/pod_cgroup.h"
 #include "node-agent/usage_sampler.h"
 

@@ -6,7 +6,7 @@
 #include <set>
 #include <thread>
 
-#include "controller/kube/observe/log.h"
+#include "kube/observe/log.h"
 
 namespace tailor::kube::node {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/observe/metrics.h"
+#include "kube/observe/metrics.h"
 #include "node-agent/usage_window.h"
 
 namespace tailor::kube::node {

@@ -4,7 +4,7 @@
 
 #include <mutex>
 
-#include "controller/kube/observe/log.h"
+#include "kube/observe/log.h"
 #include "proto/usage/usage.grpc.pb.h"
 
 namespace tailor::kube::node {

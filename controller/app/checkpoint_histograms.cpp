@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "controller/kube/model/time.h"
+#include "kube/model/time.h"
 #include "recommender/checkpoint.h"
 
 namespace tailor::controller {

@@ -9,7 +9,7 @@
 
 #include "controller/app/checkpoint_histograms.h"
 #include "controller/app/precise_json.h"
-#include "controller/kube/observe/log.h"
+#include "kube/observe/log.h"
 #include "recommender/checkpoint.h"
 
 namespace tailor::controller {

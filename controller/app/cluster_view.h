@@ -10,8 +10,8 @@
 
 #include "actuator/caps.h"
 #include "controller/app/reconcile.h"
-#include "controller/kube/client/rest_client.h"
 #include "controller/policy/target_ref.h"
+#include "kube/client/rest_client.h"
 
 namespace tailor::controller {
 

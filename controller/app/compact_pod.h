@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "actuator/pod_facts.h"
-#include "controller/kube/model/pod.h"
+#include "kube/model/pod.h"
 
 namespace tailor::controller {
 

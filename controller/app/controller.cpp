@@ -12,12 +12,12 @@
 #include "controller/app/checkpoints.h"
 #include "controller/app/controller_metrics.h"
 #include "controller/app/quantities.h"
-#include "controller/kube/client/events.h"
-#include "controller/kube/client/events_sink.h"
-#include "controller/kube/model/decode.h"
-#include "controller/kube/observe/log.h"
 #include "controller/policy/status.h"
 #include "controller/recommendation/model_registry.h"
+#include "kube/client/events.h"
+#include "kube/client/events_sink.h"
+#include "kube/model/decode.h"
+#include "kube/observe/log.h"
 
 namespace tailor::controller {
 namespace {

@@ -11,9 +11,9 @@
 #include <string>
 
 #include "controller/app/cluster_view.h"
-#include "controller/kube/client/rest_client.h"
 #include "controller/usage/usage_server.h"
 #include "controller/webhook/admission_review.h"
+#include "kube/client/rest_client.h"
 
 namespace tailor::controller {
 

@@ -1,6 +1,6 @@
 #include "controller/app/controller_metrics.h"
 
-#include "controller/kube/observe/metrics.h"
+#include "kube/observe/metrics.h"
 
 namespace tailor::controller {
 

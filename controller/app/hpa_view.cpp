@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "actuator/decode_inputs.h"
-#include "controller/kube/client/informer.h"
-#include "controller/kube/client/list_watch.h"
+#include "kube/client/informer.h"
+#include "kube/client/list_watch.h"
 
 namespace tailor::controller {
 

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "controller/kube/model/meta.h"
 #include "controller/policy/target_ref.h"
+#include "kube/model/meta.h"
 
 namespace tailor::controller {
 

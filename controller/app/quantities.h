@@ -2,7 +2,7 @@
 // up to whole millicores and whole bytes, so a recommendation is never below what was computed.
 #pragma once
 
-#include "controller/kube/model/resources.h"
+#include "kube/model/resources.h"
 #include "recommender/resources.h"
 
 namespace tailor::controller {

@@ -15,17 +15,17 @@
 
 #include "controller/app/controller.h"
 #include "controller/app/malloc_arenas.h"
-#include "controller/kube/client/config.h"
-#include "controller/kube/client/leader_election_elector.h"
-#include "controller/kube/observe/common_options.h"
-#include "controller/kube/observe/log.h"
-#include "controller/kube/observe/metrics.h"
 #include "controller/usage/metrics_api_poller.h"
 #include "controller/usage/prometheus_bootstrap.h"
 #include "controller/usage/usage_server.h"
 #include "controller/usage/usage_source_options.h"
 #include "controller/webhook/registration.h"
 #include "controller/webhook/webhook_server.h"
+#include "kube/client/config.h"
+#include "kube/client/leader_election_elector.h"
+#include "kube/observe/common_options.h"
+#include "kube/observe/log.h"
+#include "kube/observe/metrics.h"
 
 namespace tailor::controller {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "controller/kube/observe/duration.h"
+#include "kube/observe/duration.h"
 
 namespace tailor::policy {
 namespace {

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string_view>
 
-#include "controller/kube/model/json_reader.h"
+#include "kube/model/json_reader.h"
 
 namespace tailor::policy::json {
 

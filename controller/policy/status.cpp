@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "controller/kube/model/json_writer.h"
+#include "kube/model/json_writer.h"
 
 namespace tailor::policy {
 namespace {

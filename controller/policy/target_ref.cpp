@@ -5,7 +5,7 @@
 #include <numeric>
 #include <unordered_map>
 
-#include "controller/kube/model/time.h"
+#include "kube/model/time.h"
 
 namespace tailor::policy {
 namespace {

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "controller/kube/model/meta.h"
 #include "controller/policy/effective.h"
+#include "kube/model/meta.h"
 
 namespace tailor::policy {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/meta.h"
-#include "controller/kube/model/resources.h"
+#include "kube/model/meta.h"
+#include "kube/model/resources.h"
 
 namespace tailor::policy {
 

@@ -1,6 +1,6 @@
 #include "controller/usage/metrics_api_poller.h"
 
-#include "controller/kube/observe/log.h"
+#include "kube/observe/log.h"
 
 namespace tailor::usage {
 namespace {

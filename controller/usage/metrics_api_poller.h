@@ -15,11 +15,11 @@
 #include <thread>
 #include <vector>
 
-#include "controller/kube/client/rest_client.h"
 #include "controller/usage/metrics_api_readings.h"
 #include "controller/usage/pod_metrics.h"
 #include "controller/usage/streamed_containers.h"
 #include "controller/usage/usage_feed.h"
+#include "kube/client/rest_client.h"
 
 namespace tailor::usage {
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "controller/kube/observe/metrics.h"
+#include "kube/observe/metrics.h"
 
 namespace tailor::usage {
 

@@ -4,10 +4,10 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "controller/kube/model/quantity.h"
-#include "controller/kube/model/time.h"
-#include "controller/kube/observe/duration.h"
 #include "controller/usage/streamed_containers.h"
+#include "kube/model/quantity.h"
+#include "kube/model/time.h"
+#include "kube/observe/duration.h"
 
 namespace tailor::usage {
 namespace {

@@ -6,9 +6,9 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "controller/kube/http/client.h"
-#include "controller/kube/http/url.h"
-#include "controller/kube/observe/log.h"
+#include "kube/http/client.h"
+#include "kube/http/url.h"
+#include "kube/observe/log.h"
 
 namespace tailor::usage {
 namespace {

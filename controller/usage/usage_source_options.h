@@ -8,9 +8,9 @@
 
 #include <string>
 
-#include "controller/kube/observe/duration.h"
-#include "controller/kube/observe/options.h"
 #include "controller/usage/prometheus_history.h"
+#include "kube/observe/duration.h"
+#include "kube/observe/options.h"
 
 namespace tailor::usage {
 

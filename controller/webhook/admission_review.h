@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "controller/kube/model/quantity.h"
+#include "kube/model/quantity.h"
 
 namespace tailor::webhook {
 

@@ -2,8 +2,8 @@
 
 #include <boost/json.hpp>
 
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/http/base64.h"
+#include "kube/client/rest_client.h"
+#include "kube/http/base64.h"
 
 namespace tailor::webhook {
 namespace json = boost::json;

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <thread>
 
-#include "controller/kube/http/server.h"
-#include "controller/kube/http/tls_certs.h"
+#include "kube/http/server.h"
+#include "kube/http/tls_certs.h"
 
 namespace tailor::webhook {
 namespace {

@@ -8,10 +8,10 @@
 #include <memory>
 #include <string>
 
-#include "controller/kube/http/server.h"
-#include "controller/kube/model/time.h"
 #include "embedded/api/extensions.h"
 #include "embedded/storage/object_store.h"
+#include "kube/http/server.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 

@@ -1,7 +1,7 @@
 // List continuation tokens: base64 of {"v":"meta.k8s.io/v1","rv":N,"start":"<key>\u0000"}, the
 // shape kube-apiserver uses; clients treat them as opaque.
-#include "controller/kube/http/base64.h"
 #include "embedded/api/rest.h"
+#include "kube/http/base64.h"
 
 namespace tailor::kube::embedded {
 

@@ -8,9 +8,9 @@
 #include <set>
 #include <string>
 
-#include "controller/kube/model/time.h"
 #include "embedded/api/tables.h"
 #include "embedded/storage/object_meta.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 namespace {

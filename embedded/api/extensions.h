@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "controller/kube/http/server.h"
 #include "embedded/api/field_validation.h"
 #include "embedded/storage/resource_info.h"
+#include "kube/http/server.h"
 
 namespace tailor::kube::embedded {
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "controller/kube/observe/log_entry.h"
 #include "embedded/storage/status_error.h"
+#include "kube/observe/log_entry.h"
 
 namespace tailor::kube::embedded {
 namespace {

@@ -1,8 +1,8 @@
 // The pod row of `kubectl get pods`, following kube-apiserver's pod printer.
 #include "embedded/api/pod_printer.h"
 
-#include "controller/kube/model/time.h"
 #include "embedded/storage/object_meta.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 namespace {

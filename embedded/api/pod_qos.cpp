@@ -2,9 +2,9 @@
 
 #include <boost/json.hpp>
 
-#include "controller/kube/model/decode.h"
-#include "controller/kube/model/qos.h"
 #include "embedded/storage/status_error.h"
+#include "kube/model/decode.h"
+#include "kube/model/qos.h"
 
 namespace tailor::kube::embedded {
 

@@ -1,5 +1,5 @@
 // The QoS class the API server records in a new pod's status.qosClass, computed by the resource
-// model (controller/kube/model/qos.h) from the pod's spec.
+// model (kube/model/qos.h) from the pod's spec.
 #pragma once
 
 #include <boost/json/fwd.hpp>

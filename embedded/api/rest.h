@@ -5,10 +5,10 @@
 #include <functional>
 #include <string>
 
-#include "controller/kube/http/server.h"
 #include "embedded/api/api_handler.h"
 #include "embedded/api/tables.h"
 #include "embedded/storage/object_meta.h"
+#include "kube/http/server.h"
 
 namespace tailor::kube::embedded {
 

@@ -3,9 +3,9 @@
 #include <functional>
 #include <map>
 
-#include "controller/kube/model/time.h"
 #include "embedded/api/pod_printer.h"
 #include "embedded/storage/object_meta.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/time.h"
 #include "embedded/storage/object_store.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 

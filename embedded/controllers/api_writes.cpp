@@ -2,11 +2,11 @@
 
 #include <random>
 
-#include "controller/kube/model/time.h"
 #include "embedded/api/resources.h"
 #include "embedded/api/rest.h"
 #include "embedded/api/validation.h"
 #include "embedded/controllers/objects.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-#include "controller/kube/observe/duration.h"
+#include "kube/observe/duration.h"
 
 namespace tailor::kube::embedded {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "controller/kube/model/time.h"
 #include "embedded/controllers/tz_zone.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 

@@ -3,11 +3,11 @@
 // resources an HPA scales on, so it can leave them alone).
 #include <boost/json.hpp>
 
-#include "controller/kube/model/quantity.h"
 #include "embedded/api/tables.h"
 #include "embedded/controllers/handlers.h"
 #include "embedded/controllers/hpa_metrics.h"
 #include "embedded/controllers/objects.h"
+#include "kube/model/quantity.h"
 
 namespace tailor::kube::embedded {
 namespace {

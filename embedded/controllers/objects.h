@@ -7,10 +7,10 @@
 #include <string>
 #include <string_view>
 
-#include "controller/kube/model/time.h"
 #include "embedded/storage/object_meta.h"
 #include "embedded/storage/object_store.h"
 #include "embedded/storage/resource_info.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 

@@ -4,9 +4,9 @@
 #include <boost/json.hpp>
 #include <map>
 
-#include "controller/kube/model/decode.h"
-#include "controller/kube/model/pod_resources.h"
 #include "embedded/controllers/objects.h"
+#include "kube/model/decode.h"
+#include "kube/model/pod_resources.h"
 
 namespace tailor::kube::embedded {
 namespace {

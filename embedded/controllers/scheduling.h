@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/resources.h"
+#include "kube/model/resources.h"
 
 namespace tailor::kube::embedded {
 

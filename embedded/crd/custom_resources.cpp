@@ -2,10 +2,10 @@
 
 #include <set>
 
-#include "controller/kube/model/time.h"
 #include "embedded/api/resources.h"
 #include "embedded/crd/printer.h"
 #include "embedded/storage/object_meta.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded::crd {
 namespace {

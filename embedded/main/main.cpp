@@ -2,8 +2,8 @@
 #include <csignal>
 #include <iostream>
 
-#include "controller/kube/observe/options.h"
 #include "embedded/server/cluster.h"
+#include "kube/observe/options.h"
 
 int main(int argc, char** argv) {
   using namespace tailor::kube;

@@ -5,7 +5,7 @@
 
 #include <boost/json/fwd.hpp>
 
-#include "controller/kube/http/server.h"
+#include "kube/http/server.h"
 
 namespace tailor::kube::embedded {
 

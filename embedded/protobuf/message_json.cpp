@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "controller/kube/http/base64.h"
-#include "controller/kube/model/quantity.h"
-#include "controller/kube/model/time.h"
+#include "kube/http/base64.h"
+#include "kube/model/quantity.h"
+#include "kube/model/time.h"
 #include "proto/k8s/intstr.pb.h"
 #include "proto/k8s/json.pb.h"
 #include "proto/k8s/meta.pb.h"

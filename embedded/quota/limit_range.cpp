@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "controller/kube/model/pod_resources.h"
 #include "embedded/resize/resource_json.h"
 #include "embedded/storage/object_meta.h"
+#include "kube/model/pod_resources.h"
 
 namespace tailor::kube::embedded {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "controller/kube/model/pod_resources.h"
+#include "kube/model/pod_resources.h"
 
 namespace tailor::kube::embedded {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/pod.h"
-#include "controller/kube/model/resources.h"
+#include "kube/model/pod.h"
+#include "kube/model/resources.h"
 
 namespace tailor::kube::embedded {
 

@@ -1,6 +1,6 @@
 #include "embedded/resize/resource_json.h"
 
-#include "controller/kube/model/decode.h"
+#include "kube/model/decode.h"
 
 namespace tailor::kube::embedded {
 

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "controller/kube/model/pod.h"
-#include "controller/kube/model/resources.h"
 #include "embedded/storage/status_error.h"
+#include "kube/model/pod.h"
+#include "kube/model/resources.h"
 
 namespace tailor::kube::embedded {
 

@@ -8,13 +8,13 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "controller/kube/http/base64.h"
-#include "controller/kube/http/server.h"
-#include "controller/kube/http/tls_certs.h"
 #include "embedded/api/resources.h"
 #include "embedded/server/features.h"
 #include "embedded/server/simulated_nodes.h"
 #include "embedded/storage/object_meta.h"
+#include "kube/http/base64.h"
+#include "kube/http/server.h"
+#include "kube/http/tls_certs.h"
 
 namespace tailor::kube::embedded {
 namespace {

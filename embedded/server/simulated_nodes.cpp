@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "controller/kube/model/quantity.h"
 #include "embedded/api/resources.h"
 #include "embedded/storage/object_meta.h"
+#include "kube/model/quantity.h"
 
 namespace tailor::kube::embedded {
 namespace {

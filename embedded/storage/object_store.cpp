@@ -5,9 +5,9 @@
 #include <map>
 #include <shared_mutex>
 
-#include "controller/kube/model/time.h"
 #include "embedded/storage/object_meta.h"
 #include "embedded/storage/watch_state.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 namespace {

@@ -16,9 +16,9 @@
 #include <string_view>
 #include <vector>
 
-#include "controller/kube/model/time.h"
 #include "embedded/storage/resource_info.h"
 #include "embedded/storage/stored_object.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 

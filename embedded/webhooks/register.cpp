@@ -7,7 +7,6 @@
 #include <memory>
 #include <mutex>
 
-#include "controller/kube/http/client.h"
 #include "embedded/api/patch.h"
 #include "embedded/api/resources.h"
 #include "embedded/api/selectors.h"
@@ -15,6 +14,7 @@
 #include "embedded/storage/object_meta.h"
 #include "embedded/webhooks/review.h"
 #include "embedded/webhooks/webhook.h"
+#include "kube/http/client.h"
 
 namespace tailor::kube::embedded {
 namespace {

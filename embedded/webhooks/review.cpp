@@ -1,7 +1,7 @@
 #include "embedded/webhooks/review.h"
 
-#include "controller/kube/http/base64.h"
 #include "embedded/storage/object_meta.h"
+#include "kube/http/base64.h"
 
 namespace tailor::kube::embedded::webhooks {
 namespace {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "controller/kube/http/base64.h"
 #include "embedded/storage/object_meta.h"
+#include "kube/http/base64.h"
 
 namespace tailor::kube::embedded::webhooks {
 namespace {

@@ -6,10 +6,10 @@
 #include <set>
 #include <thread>
 
-#include "controller/kube/client/informer.h"
-#include "controller/kube/client/list_watch.h"
-#include "controller/kube/model/decode.h"
-#include "controller/kube/observe/log.h"
+#include "kube/client/informer.h"
+#include "kube/client/list_watch.h"
+#include "kube/model/decode.h"
+#include "kube/observe/log.h"
 #include "node-agent/allocation_state.h"
 #include "node-agent/checkpoint.h"
 #include "node-agent/main/usage_reporting.h"

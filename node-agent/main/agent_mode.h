@@ -5,9 +5,9 @@
 
 #include <signal.h>
 
-#include "controller/kube/client/events.h"
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/observe/health.h"
+#include "kube/client/events.h"
+#include "kube/client/rest_client.h"
+#include "kube/observe/health.h"
 #include "node-agent/agent_options.h"
 #include "node-agent/node_agent_metrics.h"
 

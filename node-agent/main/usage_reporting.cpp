@@ -1,6 +1,6 @@
 #include "node-agent/main/usage_reporting.h"
 
-#include "controller/kube/observe/log.h"
+#include "kube/observe/log.h"
 #include "node-agent/usage_containers.h"
 #include "node-agent/usage_sampler.h"
 #include "node-agent/usage_stream.h"

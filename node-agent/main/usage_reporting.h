@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "controller/kube/model/pod.h"
+#include "kube/model/pod.h"
 #include "node-agent/agent_options.h"
 
 namespace tailor::kube::node {

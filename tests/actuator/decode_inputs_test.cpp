@@ -3,8 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "controller/kube/model/decode.h"
 #include "fixtures.h"
+#include "kube/model/decode.h"
 
 namespace tailor::actuator {
 namespace {

@@ -8,8 +8,8 @@
 #include <regex>
 #include <set>
 
-#include "controller/kube/observe/common_options.h"
 #include "controller/usage/usage_source_options.h"
+#include "kube/observe/common_options.h"
 #include "node-agent/agent_options.h"
 #include "tests/charts/chart_files.h"
 #include "tests/charts/child_process.h"

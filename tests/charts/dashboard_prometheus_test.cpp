@@ -13,14 +13,14 @@
 #include <set>
 #include <thread>
 
-#include "controller/kube/http/url.h"
-#include "controller/kube/observe/endpoint.h"
 #include "embedded/server/cluster.h"
+#include "kube/http/url.h"
+#include "kube/observe/endpoint.h"
 #include "node-agent/node_agent_metrics.h"
 #include "tests/charts/child_process.h"
 #include "tests/charts/dashboards.h"
 #include "tests/charts/promql.h"
-#include "tests/controller/kube/observe/http_get.h"
+#include "tests/kube/observe/http_get.h"
 
 namespace tailor::charts {
 namespace {

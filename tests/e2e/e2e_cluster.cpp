@@ -13,10 +13,10 @@
 #include <stdexcept>
 #include <thread>
 
-#include "controller/kube/client/config.h"
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/http/client.h"
-#include "controller/kube/model/quantity.h"
+#include "kube/client/config.h"
+#include "kube/client/rest_client.h"
+#include "kube/http/client.h"
+#include "kube/model/quantity.h"
 
 namespace tailor::e2e {
 namespace {

@@ -7,7 +7,7 @@
 #include <boost/json.hpp>
 #include <thread>
 
-#include "controller/kube/model/time.h"
+#include "kube/model/time.h"
 #include "tests/e2e/e2e_cluster.h"
 #include "tests/e2e/restart_process.h"
 

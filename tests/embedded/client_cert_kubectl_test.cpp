@@ -4,8 +4,8 @@
 // kubectl prints as "You must be logged in to the server".
 #include <regex>
 
-#include "controller/kube/http/base64.h"
-#include "controller/kube/http/tls_certs.h"
+#include "kube/http/base64.h"
+#include "kube/http/tls_certs.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {

@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "controller/kube/client/rest_client.h"
 #include "embedded/server/cluster.h"
+#include "kube/client/rest_client.h"
 
 namespace tailor::kube::embedded::testing {
 

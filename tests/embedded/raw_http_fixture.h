@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "controller/kube/http/client.h"
+#include "kube/http/client.h"
 #include "tests/embedded/cluster_fixture.h"
 
 namespace tailor::kube::embedded::testing {

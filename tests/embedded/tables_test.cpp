@@ -4,8 +4,8 @@
 
 #include <boost/json.hpp>
 
-#include "controller/kube/model/time.h"
 #include "embedded/api/resources.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 namespace {

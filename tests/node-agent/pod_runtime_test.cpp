@@ -8,7 +8,7 @@
 #include <boost/json.hpp>
 #include <fstream>
 
-#include "controller/kube/model/decode.h"
+#include "kube/model/decode.h"
 #include "tests/node-agent/fake_cri.h"
 
 namespace tailor::kube::node {

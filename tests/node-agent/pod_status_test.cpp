@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/model/encode.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/encode.h"
 #include "tests/support/test_api_server.h"
 
 namespace tailor::kube::node {

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "controller/kube/model/qos.h"
+#include "kube/model/qos.h"
 #include "node-agent/allocation_state.h"
 #include "node-agent/resize_manager_cri.h"
 #include "tests/node-agent/fake_cri.h"

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/client/config.h"
-#include "controller/kube/http/server.h"
-#include "controller/kube/http/tls_certs.h"
+#include "kube/client/config.h"
+#include "kube/http/server.h"
+#include "kube/http/tls_certs.h"
 
 namespace tailor::kube::testing {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "actuator/outcome.h"
-#include "controller/kube/model/decode.h"
+#include "kube/model/decode.h"
 
 namespace tailor::controller {
 namespace {

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "controller/app/controller.h"
-#include "controller/kube/client/rest_client.h"
+#include "kube/client/rest_client.h"
 #include "tests/controller/integration/controller_cluster.h"
 
 namespace tailor::controller {

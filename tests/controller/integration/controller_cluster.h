@@ -9,9 +9,9 @@
 #include <string>
 
 #include "controller/app/controller.h"
-#include "controller/kube/http/base64.h"
 #include "controller/usage/usage_feed.h"
 #include "controller/webhook/webhook_server.h"
+#include "kube/http/base64.h"
 #include "tests/controller/integration/policy_cluster.h"
 
 namespace tailor::controller::testing {

@@ -7,9 +7,9 @@
 #include <thread>
 
 #include "controller/app/controller.h"
-#include "controller/kube/client/rest_client.h"
 #include "controller/webhook/webhook_server.h"
 #include "embedded/storage/status_error.h"
+#include "kube/client/rest_client.h"
 
 namespace tailor::controller {
 namespace {

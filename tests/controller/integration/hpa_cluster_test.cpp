@@ -6,8 +6,8 @@
 #include <thread>
 
 #include "controller/app/controller.h"
-#include "controller/kube/client/rest_client.h"
 #include "controller/webhook/webhook_server.h"
+#include "kube/client/rest_client.h"
 #include "tests/controller/integration/controller_cluster.h"
 
 namespace tailor::controller {

@@ -5,9 +5,9 @@
 
 #include <atomic>
 
-#include "controller/kube/client/rest_client.h"
 #include "controller/webhook/registration.h"
 #include "controller/webhook/webhook_server.h"
+#include "kube/client/rest_client.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::webhook {

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "controller/kube/observe/duration.h"
 #include "controller/policy/effective.h"
+#include "kube/observe/duration.h"
 
 namespace tailor::policy {
 namespace {

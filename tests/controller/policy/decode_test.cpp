@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "controller/kube/model/decode.h"
+#include "kube/model/decode.h"
 
 namespace tailor::policy {
 namespace {

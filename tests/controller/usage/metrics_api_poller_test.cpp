@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "controller/kube/model/time.h"
+#include "kube/model/time.h"
 #include "tests/controller/usage/fed_windows.h"
 #include "tests/support/test_api_server.h"
 

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <string>
 
-#include "controller/kube/model/time.h"
 #include "controller/usage/metrics_api_poller.h"
+#include "kube/model/time.h"
 #include "tests/controller/usage/pod_metrics_fixture.h"
 #include "tests/support/test_api_server.h"
 

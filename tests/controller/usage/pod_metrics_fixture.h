@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "controller/kube/model/time.h"
+#include "kube/model/time.h"
 
 namespace tailor::usage::testing {
 

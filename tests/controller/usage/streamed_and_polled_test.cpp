@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/model/time.h"
 #include "controller/usage/metrics_api_poller.h"
 #include "controller/usage/streamed_containers.h"
 #include "controller/usage/usage_feed.h"
 #include "controller/usage/usage_server.h"
+#include "kube/model/time.h"
 #include "proto/usage/usage.grpc.pb.h"
 #include "tests/controller/usage/fed_windows.h"
 #include "tests/controller/usage/pod_metrics_fixture.h"

@@ -4,7 +4,7 @@
 
 #include <boost/json.hpp>
 
-#include "controller/kube/http/base64.h"
+#include "kube/http/base64.h"
 
 namespace tailor::webhook {
 namespace {

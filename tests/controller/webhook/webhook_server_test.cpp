@@ -7,8 +7,8 @@
 #include <fstream>
 #include <thread>
 
-#include "controller/kube/http/client.h"
-#include "controller/kube/http/tls_certs.h"
+#include "kube/http/client.h"
+#include "kube/http/tls_certs.h"
 
 namespace tailor::webhook {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <boost/json.hpp>
 
-#include "controller/kube/model/quantity.h"
+#include "kube/model/quantity.h"
 
 namespace tailor::kube::embedded {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/kube/model/time.h"
 #include "embedded/controllers/cronjob_validation.h"
+#include "kube/model/time.h"
 
 namespace tailor::kube::embedded {
 namespace {

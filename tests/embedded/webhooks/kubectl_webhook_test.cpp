@@ -6,9 +6,9 @@
 #include <boost/json.hpp>
 #include <mutex>
 
-#include "controller/kube/http/base64.h"
-#include "controller/kube/http/server.h"
-#include "controller/kube/http/tls_certs.h"
+#include "kube/http/base64.h"
+#include "kube/http/server.h"
+#include "kube/http/tls_certs.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
 namespace tailor::kube::embedded::testing {

@@ -5,8 +5,8 @@
 
 #include <boost/json.hpp>
 
-#include "controller/kube/http/base64.h"
 #include "embedded/webhooks/review.h"
+#include "kube/http/base64.h"
 
 namespace tailor::kube::embedded::webhooks {
 namespace {

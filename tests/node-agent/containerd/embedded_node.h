@@ -8,9 +8,9 @@
 #include <set>
 #include <thread>
 
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/model/decode.h"
 #include "embedded/server/cluster.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/decode.h"
 #include "node-agent/node_registration.h"
 #include "node-agent/pod_runtime.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"

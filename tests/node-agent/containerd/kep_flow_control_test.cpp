@@ -19,7 +19,7 @@
 #include <ostream>
 #include <span>
 
-#include "controller/kube/model/pod.h"
+#include "kube/model/pod.h"
 #include "tests/node-agent/containerd/kep_flow_fixture.h"
 
 namespace tailor::kube::node::testing {

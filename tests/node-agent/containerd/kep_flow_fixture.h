@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/model/decode.h"
 #include "embedded/server/cluster.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/decode.h"
 #include "node-agent/allocation_state.h"
 #include "node-agent/checkpoint.h"
 #include "node-agent/node_agent_metrics.h"

@@ -7,11 +7,11 @@
 
 #include <boost/json.hpp>
 
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/model/decode.h"
-#include "controller/kube/model/encode.h"
-#include "controller/kube/model/qos.h"
 #include "embedded/server/cluster.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/decode.h"
+#include "kube/model/encode.h"
+#include "kube/model/qos.h"
 #include "node-agent/allocation_state.h"
 #include "node-agent/checkpoint.h"
 #include "node-agent/resize_manager_cri.h"

@@ -10,12 +10,12 @@
 #include <boost/json.hpp>
 #include <filesystem>
 
-#include "controller/kube/client/rest_client.h"
-#include "controller/kube/model/decode.h"
-#include "controller/kube/model/encode.h"
-#include "controller/kube/model/pod_resources.h"
-#include "controller/kube/model/qos.h"
 #include "embedded/server/cluster.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/decode.h"
+#include "kube/model/encode.h"
+#include "kube/model/pod_resources.h"
+#include "kube/model/qos.h"
 #include "node-agent/allocation_state.h"
 #include "node-agent/resize_manager.h"
 #include "node-agent/resize_manager_cri.h"

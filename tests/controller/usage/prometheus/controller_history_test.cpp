@@ -7,7 +7,7 @@
 #include <sstream>
 #include <thread>
 
-#include "controller/kube/model/quantity.h"
+#include "kube/model/quantity.h"
 #include "tests/charts/child_process.h"
 #include "tests/controller/integration/policy_cluster.h"
 #include "tests/controller/usage/prometheus/prometheus_peer.h"

@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "tests/charts/child_process.h"
-#include "tests/controller/kube/observe/http_get.h"
+#include "tests/kube/observe/http_get.h"
 
 namespace tailor::usage::testing {
 
