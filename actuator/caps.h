@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "controller/policy/effective.h"
-#include "controller/policy/types.h"
 #include "kube/model/pod.h"
+#include "policy/effective.h"
+#include "policy/types.h"
 
 namespace tailor::actuator {
 

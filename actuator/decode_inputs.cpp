@@ -1,6 +1,6 @@
 #include "actuator/decode_inputs.h"
 
-#include "controller/policy/json_root.h"
+#include "policy/json_root.h"
 
 namespace tailor::actuator {
 

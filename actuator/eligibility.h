@@ -4,8 +4,8 @@
 #include <string>
 
 #include "actuator/pod_facts.h"
-#include "controller/policy/effective.h"
 #include "kube/model/pod.h"
+#include "policy/effective.h"
 
 namespace tailor::actuator {
 

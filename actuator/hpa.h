@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "controller/policy/effective.h"
-#include "controller/policy/target_ref.h"
+#include "policy/effective.h"
+#include "policy/target_ref.h"
 
 namespace tailor::actuator {
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "actuator/pod_facts.h"
-#include "controller/policy/effective.h"
 #include "kube/model/pod.h"
 #include "kube/model/time.h"
+#include "policy/effective.h"
 
 namespace tailor::actuator {
 

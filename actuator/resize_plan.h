@@ -11,9 +11,9 @@
 
 #include "actuator/caps.h"
 #include "actuator/pod_facts.h"
-#include "controller/policy/effective.h"
 #include "kube/model/encode.h"
 #include "kube/model/pod.h"
+#include "policy/effective.h"
 
 namespace tailor::actuator {
 

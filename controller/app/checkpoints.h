@@ -13,11 +13,11 @@
 #include <string_view>
 #include <vector>
 
-#include "controller/policy/effective.h"
 #include "controller/recommendation/model_registry.h"
 #include "kube/client/events.h"
 #include "kube/client/rest_client.h"
 #include "kube/model/time.h"
+#include "policy/effective.h"
 
 namespace tailor::controller {
 

@@ -7,10 +7,10 @@
 #include "actuator/eligibility.h"
 #include "controller/app/compact_pod.h"
 #include "controller/app/hpa_view.h"
-#include "controller/policy/decode.h"
 #include "kube/client/informer.h"
 #include "kube/client/list_watch.h"
 #include "kube/model/decode.h"
+#include "policy/decode.h"
 
 namespace tailor::controller {
 

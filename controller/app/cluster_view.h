@@ -10,8 +10,8 @@
 
 #include "actuator/caps.h"
 #include "controller/app/reconcile.h"
-#include "controller/policy/target_ref.h"
 #include "kube/client/rest_client.h"
+#include "policy/target_ref.h"
 
 namespace tailor::controller {
 

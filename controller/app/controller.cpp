@@ -12,12 +12,12 @@
 #include "controller/app/checkpoints.h"
 #include "controller/app/controller_metrics.h"
 #include "controller/app/quantities.h"
-#include "controller/policy/status.h"
 #include "controller/recommendation/model_registry.h"
 #include "kube/client/events.h"
 #include "kube/client/events_sink.h"
 #include "kube/model/decode.h"
 #include "kube/observe/log.h"
+#include "policy/status.h"
 
 namespace tailor::controller {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "actuator/hpa.h"
-#include "controller/policy/target_ref.h"
 #include "kube/client/rest_client.h"
+#include "policy/target_ref.h"
 
 namespace tailor::controller {
 

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "controller/policy/target_ref.h"
 #include "kube/model/meta.h"
+#include "policy/target_ref.h"
 
 namespace tailor::controller {
 

@@ -7,8 +7,8 @@
 #include "actuator/resize_plan.h"
 #include "controller/app/owner_chains.h"
 #include "controller/app/quantities.h"
-#include "controller/policy/status.h"
 #include "kube/model/pod_resources.h"
+#include "policy/status.h"
 
 namespace tailor::controller {
 namespace {

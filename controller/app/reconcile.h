@@ -18,12 +18,12 @@
 #include "actuator/priority.h"
 #include "actuator/selection.h"
 #include "controller/app/hpa_view.h"
-#include "controller/policy/effective.h"
-#include "controller/policy/target_ref.h"
-#include "controller/policy/types.h"
 #include "controller/recommendation/model_registry.h"
 #include "kube/model/pod.h"
 #include "kube/model/time.h"
+#include "policy/effective.h"
+#include "policy/target_ref.h"
+#include "policy/types.h"
 
 namespace tailor::controller {
 

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "controller/policy/effective.h"
 #include "kube/model/pod.h"
+#include "policy/effective.h"
 
 namespace tailor::actuator::testing_support {
 

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/policy/decode.h"
-#include "controller/policy/status.h"
 #include "kube/model/decode.h"
+#include "policy/decode.h"
+#include "policy/status.h"
 
 namespace tailor::controller {
 namespace {

@@ -1,4 +1,4 @@
-#include "controller/policy/status.h"
+#include "policy/status.h"
 
 #include <algorithm>
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "controller/policy/types.h"
+#include "policy/types.h"
 
 namespace tailor::policy {
 

@@ -1,4 +1,4 @@
-#include "controller/policy/target_ref.h"
+#include "policy/target_ref.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,8 +1,8 @@
-#include "controller/policy/status.h"
+#include "policy/status.h"
 
 #include <gtest/gtest.h>
 
-#include "controller/policy/decode.h"
+#include "policy/decode.h"
 
 namespace tailor::policy {
 namespace {

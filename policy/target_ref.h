@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "controller/policy/effective.h"
 #include "kube/model/meta.h"
+#include "policy/effective.h"
 
 namespace tailor::policy {
 

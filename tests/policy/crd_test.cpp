@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "controller/policy/effective.h"
 #include "kube/observe/duration.h"
+#include "policy/effective.h"
 
 namespace tailor::policy {
 namespace {

@@ -1,8 +1,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "controller/policy/decode.h"
-#include "controller/policy/effective.h"
+#include "policy/decode.h"
+#include "policy/effective.h"
 
 namespace tailor::policy {
 namespace {

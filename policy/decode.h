@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "controller/policy/types.h"
+#include "policy/types.h"
 
 namespace tailor::policy {
 

@@ -1,10 +1,10 @@
 // Readers for the policy types, built on the kube model's typed simdjson readers (json_reader.h)
 // so that paths and messages read the same as for pods.
-#include "controller/policy/decode.h"
+#include "policy/decode.h"
 
 #include <cmath>
 
-#include "controller/policy/json_root.h"
+#include "policy/json_root.h"
 
 namespace tailor::policy {
 

@@ -1,4 +1,4 @@
-#include "controller/policy/effective.h"
+#include "policy/effective.h"
 
 #include <algorithm>
 #include <set>

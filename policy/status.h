@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "controller/policy/effective.h"
-#include "controller/policy/types.h"
+#include "policy/effective.h"
+#include "policy/types.h"
 
 namespace tailor::policy {
 

@@ -1,4 +1,4 @@
-#include "controller/policy/decode.h"
+#include "policy/decode.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
