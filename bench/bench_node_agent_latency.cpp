@@ -40,10 +40,10 @@
 #include "kube/client/rest_client.h"
 #include "kube/model/decode.h"
 #include "kube/model/encode.h"
-#include "node-agent/checkpoint.h"
-#include "node-agent/cri_client.h"
-#include "node-agent/pod_cgroup.h"
-#include "node-agent/resize_manager_cri.h"
+#include "node-agent/allocation/checkpoint.h"
+#include "node-agent/allocation/resize_manager_cri.h"
+#include "node-agent/cri/cri_client.h"
+#include "node-agent/cri/pod_cgroup.h"
 
 namespace tailor::kube::node {
 namespace {

@@ -7,7 +7,7 @@
 #include "kube/client/config.h"
 #include "kube/client/rest_client.h"
 #include "kube/model/decode.h"
-#include "node-agent/pod_runtime.h"
+#include "node-agent/runtime/pod_runtime.h"
 
 namespace tailor::cli {
 namespace {

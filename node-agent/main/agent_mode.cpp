@@ -10,15 +10,15 @@
 #include "kube/client/list_watch.h"
 #include "kube/model/decode.h"
 #include "kube/observe/log.h"
-#include "node-agent/allocation_state.h"
-#include "node-agent/checkpoint.h"
+#include "node-agent/allocation/allocation_state.h"
+#include "node-agent/allocation/checkpoint.h"
+#include "node-agent/allocation/pod_status.h"
+#include "node-agent/allocation/resize_manager.h"
+#include "node-agent/allocation/resize_manager_cri.h"
+#include "node-agent/allocation/resize_manager_loop.h"
 #include "node-agent/main/usage_reporting.h"
-#include "node-agent/node_registration.h"
-#include "node-agent/pod_runtime.h"
-#include "node-agent/pod_status.h"
-#include "node-agent/resize_manager.h"
-#include "node-agent/resize_manager_cri.h"
-#include "node-agent/resize_manager_loop.h"
+#include "node-agent/runtime/node_registration.h"
+#include "node-agent/runtime/pod_runtime.h"
 
 namespace tailor::kube::node {
 namespace {

@@ -8,8 +8,8 @@
 #include "kube/client/events.h"
 #include "kube/client/rest_client.h"
 #include "kube/observe/health.h"
-#include "node-agent/agent_options.h"
-#include "node-agent/node_agent_metrics.h"
+#include "node-agent/allocation/node_agent_metrics.h"
+#include "node-agent/main/agent_options.h"
 
 namespace tailor::kube::node {
 

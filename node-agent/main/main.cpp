@@ -18,10 +18,10 @@
 #include "kube/model/decode.h"
 #include "kube/observe/common_options.h"
 #include "kube/observe/log.h"
-#include "node-agent/agent_options.h"
+#include "node-agent/allocation/node_agent_metrics.h"
 #include "node-agent/main/agent_mode.h"
+#include "node-agent/main/agent_options.h"
 #include "node-agent/main/usage_reporting.h"
-#include "node-agent/node_agent_metrics.h"
 
 namespace tailor::kube::node {
 namespace {

@@ -1,9 +1,9 @@
 #include "node-agent/main/usage_reporting.h"
 
 #include "kube/observe/log.h"
-#include "node-agent/usage_containers.h"
-#include "node-agent/usage_sampler.h"
-#include "node-agent/usage_stream.h"
+#include "node-agent/usage/usage_containers.h"
+#include "node-agent/usage/usage_sampler.h"
+#include "node-agent/usage/usage_stream.h"
 
 namespace tailor::kube::node {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kube/model/pod.h"
-#include "node-agent/agent_options.h"
+#include "node-agent/main/agent_options.h"
 
 namespace tailor::kube::node {
 

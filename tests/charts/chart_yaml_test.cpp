@@ -10,7 +10,7 @@
 
 #include "controller/usage/usage_source_options.h"
 #include "kube/observe/common_options.h"
-#include "node-agent/agent_options.h"
+#include "node-agent/main/agent_options.h"
 #include "tests/charts/chart_files.h"
 #include "tests/charts/child_process.h"
 

@@ -16,7 +16,7 @@
 #include "embedded/server/cluster.h"
 #include "kube/http/url.h"
 #include "kube/observe/endpoint.h"
-#include "node-agent/node_agent_metrics.h"
+#include "node-agent/allocation/node_agent_metrics.h"
 #include "tests/charts/child_process.h"
 #include "tests/charts/dashboards.h"
 #include "tests/charts/promql.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "node-agent/cgroup_values.h"
+#include "node-agent/cri/cgroup_values.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 #include "tests/node-agent/containerd/test_pod.h"
 

@@ -11,8 +11,8 @@
 #include "embedded/server/cluster.h"
 #include "kube/client/rest_client.h"
 #include "kube/model/decode.h"
-#include "node-agent/node_registration.h"
-#include "node-agent/pod_runtime.h"
+#include "node-agent/runtime/node_registration.h"
+#include "node-agent/runtime/pod_runtime.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
 namespace tailor::kube::node::testing {

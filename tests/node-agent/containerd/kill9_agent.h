@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "node-agent/cgroup_values.h"
-#include "node-agent/pod_cgroup.h"
+#include "node-agent/cri/cgroup_values.h"
+#include "node-agent/cri/pod_cgroup.h"
 
 namespace tailor::kube::node::testing {
 

@@ -12,9 +12,9 @@
 #include "kube/model/decode.h"
 #include "kube/model/encode.h"
 #include "kube/model/qos.h"
-#include "node-agent/allocation_state.h"
-#include "node-agent/checkpoint.h"
-#include "node-agent/resize_manager_cri.h"
+#include "node-agent/allocation/allocation_state.h"
+#include "node-agent/allocation/checkpoint.h"
+#include "node-agent/allocation/resize_manager_cri.h"
 #include "tests/node-agent/containerd/kill9_agent.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 

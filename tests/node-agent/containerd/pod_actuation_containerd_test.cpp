@@ -1,6 +1,6 @@
 // Multi-container resizes applied to a real containerd: the cgroup files after every step keep
 // Σ container limits ≤ pod limit, and the end state is what was allocated.
-#include "node-agent/pod_actuation.h"
+#include "node-agent/cri/pod_actuation.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 #include "tests/node-agent/containerd/test_pod.h"
 

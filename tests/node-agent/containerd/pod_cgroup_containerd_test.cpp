@@ -2,8 +2,8 @@
 // containerd runs with cgroup parent /kubepods/pod<uid>.
 #include <thread>
 
-#include "node-agent/container_update.h"
-#include "node-agent/pod_cgroup.h"
+#include "node-agent/cri/container_update.h"
+#include "node-agent/cri/pod_cgroup.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 #include "tests/node-agent/containerd/test_pod.h"
 

@@ -3,8 +3,8 @@
 // measures a CPU burner held by its CFS quota.
 #include <gtest/gtest.h>
 
-#include "node-agent/pod_cgroup.h"
-#include "node-agent/usage_sampler.h"
+#include "node-agent/cri/pod_cgroup.h"
+#include "node-agent/usage/usage_sampler.h"
 #include "tests/node-agent/containerd/embedded_node.h"
 
 namespace tailor::kube::node::testing {

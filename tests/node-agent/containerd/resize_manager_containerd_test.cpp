@@ -16,9 +16,9 @@
 #include "kube/model/encode.h"
 #include "kube/model/pod_resources.h"
 #include "kube/model/qos.h"
-#include "node-agent/allocation_state.h"
-#include "node-agent/resize_manager.h"
-#include "node-agent/resize_manager_cri.h"
+#include "node-agent/allocation/allocation_state.h"
+#include "node-agent/allocation/resize_manager.h"
+#include "node-agent/allocation/resize_manager_cri.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
 namespace tailor::kube::node::testing {

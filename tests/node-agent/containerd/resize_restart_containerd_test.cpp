@@ -18,10 +18,10 @@
 #include "kube/model/decode.h"
 #include "kube/model/pod_resources.h"
 #include "kube/model/qos.h"
-#include "node-agent/allocation_state.h"
-#include "node-agent/pod_runtime.h"
-#include "node-agent/resize_manager.h"
-#include "node-agent/resize_manager_cri.h"
+#include "node-agent/allocation/allocation_state.h"
+#include "node-agent/allocation/resize_manager.h"
+#include "node-agent/allocation/resize_manager_cri.h"
+#include "node-agent/runtime/pod_runtime.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
 namespace tailor::kube::node::testing {

@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "node-agent/cri_client.h"
+#include "node-agent/cri/cri_client.h"
 
 namespace tailor::kube::node::testing {
 

@@ -1,0 +1,183 @@
+#include "node-agent/main/agent_options.h"
+
+#include <filesystem>
+#include <set>
+#include <stdexcept>
+
+namespace tailor::kube::node {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+template <class Enum>
+void add_enum(config::Schema& schema, config::Option option, Enum* target,
+              Enum (*parse)(std::string_view), std::string (*show)(const Enum&), std::string type) {
+  schema.add<Enum>(std::move(option), target, parse, show, std::move(type));
+}
+
+CpuManagerPolicy parse_cpu_policy(std::string_view text) {
+  if (text == "none") return CpuManagerPolicy::None;
+  if (text == "static") return CpuManagerPolicy::Static;
+  throw std::invalid_argument("must be none or static, not \"" + std::string(text) + "\"");
+}
+MemoryManagerPolicy parse_memory_policy(std::string_view text) {
+  if (text == "none" || text == "None") return MemoryManagerPolicy::None;
+  if (text == "static" || text == "Static") return MemoryManagerPolicy::Static;
+  throw std::invalid_argument("must be none or static, not \"" + std::string(text) + "\"");
+}
+
+}  // namespace
+
+Actuation parse_actuation(std::string_view text) {
+  if (text == "agent") return Actuation::Agent;
+  if (text == "kubelet") return Actuation::Kubelet;
+  throw std::invalid_argument("must be agent or kubelet, not \"" + std::string(text) + "\"");
+}
+
+CgroupDriver parse_cgroup_driver(std::string_view text) {
+  if (text == "cgroupfs") return CgroupDriver::Cgroupfs;
+  if (text == "systemd") return CgroupDriver::Systemd;
+  throw std::invalid_argument("must be cgroupfs or systemd, not \"" + std::string(text) + "\"");
+}
+
+ResourceList parse_resource_list(std::string_view text) {
+  ResourceList out;
+  text = trim(text);
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',');
+    const std::string_view item = trim(text.substr(0, comma));
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      throw std::invalid_argument("\"" + std::string(item) + "\" is not name=quantity");
+    }
+    const std::string name(trim(item.substr(0, eq)));
+    std::string error;
+    const auto quantity = Quantity::try_parse(trim(item.substr(eq + 1)), &error);
+    if (!quantity) throw std::invalid_argument(name + ": " + error);
+    if (quantity->sign() < 0) throw std::invalid_argument(name + " is negative");
+    if (!out.try_emplace(name, *quantity).second) {
+      throw std::invalid_argument(name + " is given twice");
+    }
+  }
+  return out;
+}
+
+std::string format_resource_list(const ResourceList& list) {
+  std::string out;
+  for (const auto& [name, quantity] : list) {
+    if (!out.empty()) out += ",";
+    out += name + "=" + quantity.to_string();
+  }
+  return out;
+}
+
+CgroupVersion detect_cgroup_version(const std::string& cgroup_root) {
+  return std::filesystem::exists(std::filesystem::path(cgroup_root) / "cgroup.controllers")
+             ? CgroupVersion::V2
+             : CgroupVersion::V1;
+}
+
+void add_agent_options(config::Schema& schema, AgentOptions& o) {
+  schema.add({.flag = "node-name",
+              .yaml_key = "nodeName",
+              .help = "The node this agent serves (pods with spec.nodeName equal to it)."},
+             &o.node_name);
+  schema.add({.flag = "runtime-endpoint",
+              .yaml_key = "runtimeEndpoint",
+              .help = "CRI runtime socket, e.g. unix:///run/containerd/containerd.sock."},
+             &o.runtime_endpoint);
+  schema.add({.flag = "checkpoint-dir",
+              .yaml_key = "checkpointDir",
+              .help = "Directory of the allocation checkpoint."},
+             &o.checkpoint_dir);
+  add_enum<Actuation>(
+      schema,
+      {.flag = "actuation",
+       .yaml_key = "actuation",
+       .help = "agent: the agent admits and applies resizes (embedded clusters, no kubelet); "
+               "kubelet: the kubelet does, the agent observes and reports."},
+      &o.actuation, &parse_actuation,
+      [](const Actuation& a) { return std::string(a == Actuation::Agent ? "agent" : "kubelet"); },
+      "agent|kubelet");
+  add_enum<CgroupDriver>(
+      schema, {.flag = "cgroup-driver", .yaml_key = "cgroupDriver", .help = "cgroupfs or systemd."},
+      &o.cgroup_driver, &parse_cgroup_driver,
+      [](const CgroupDriver& d) {
+        return std::string(d == CgroupDriver::Cgroupfs ? "cgroupfs" : "systemd");
+      },
+      "cgroupfs|systemd");
+  schema.add({.flag = "cgroup-root",
+              .yaml_key = "cgroupRoot",
+              .help = "Mount point of the cgroup hierarchies (v1 or v2 is detected)."},
+             &o.cgroup_root);
+  add_enum<ResourceList>(
+      schema,
+      {.flag = "node-allocatable",
+       .yaml_key = "nodeAllocatable",
+       .help = "Allocatable resources for admission, e.g. cpu=2,memory=2Gi (default: the Node's "
+               "status.allocatable)."},
+      &o.node_allocatable, &parse_resource_list, &format_resource_list, "name=quantity,...");
+  add_enum<CpuManagerPolicy>(
+      schema,
+      {.flag = "cpu-manager-policy",
+       .yaml_key = "cpuManagerPolicy",
+       .help = "The node's CPU manager policy (static: CPU resizes of Guaranteed pods are "
+               "Infeasible)."},
+      &o.cpu_manager_policy, &parse_cpu_policy,
+      [](const CpuManagerPolicy& p) {
+        return std::string(p == CpuManagerPolicy::None ? "none" : "static");
+      },
+      "none|static");
+  add_enum<MemoryManagerPolicy>(
+      schema,
+      {.flag = "memory-manager-policy",
+       .yaml_key = "memoryManagerPolicy",
+       .help = "The node's memory manager policy (static: memory resizes of Guaranteed pods are "
+               "Infeasible)."},
+      &o.memory_manager_policy, &parse_memory_policy,
+      [](const MemoryManagerPolicy& p) {
+        return std::string(p == MemoryManagerPolicy::None ? "none" : "static");
+      },
+      "none|static");
+  schema.add({.flag = "resize-retry-period",
+              .yaml_key = "resizeRetryPeriod",
+              .help = "Safety-net retry of Deferred resizes (they are retried at once when "
+                      "capacity is freed)."},
+             &o.resize_retry_period);
+  schema.add({.flag = "usage-endpoint",
+              .yaml_key = "usage.endpoint",
+              .help = "host:port of tailor-controller's usage stream (empty: usage is only "
+                      "exposed as metrics)."},
+             &o.usage_endpoint);
+  schema.add({.flag = "usage-sample-interval",
+              .yaml_key = "usage.sampleInterval",
+              .help = "How often each container's cgroup is read."},
+             &o.usage_sample_interval);
+  schema.add({.flag = "usage-report-interval",
+              .yaml_key = "usage.reportInterval",
+              .help = "Length of the usage windows sent to the controller (samples are "
+                      "aggregated locally)."},
+             &o.usage_report_interval);
+}
+
+void validate(const AgentOptions& o) {
+  if (o.node_name.empty()) throw config::ConfigError("--node-name is required");
+  if (o.actuation == Actuation::Agent && o.checkpoint_dir.empty()) {
+    throw config::ConfigError("--checkpoint-dir is required with --actuation=agent");
+  }
+  if (o.resize_retry_period <= Duration::zero()) {
+    throw config::ConfigError("--resize-retry-period must be positive");
+  }
+  if (o.usage_sample_interval <= Duration::zero() ||
+      o.usage_report_interval < o.usage_sample_interval) {
+    throw config::ConfigError(
+        "--usage-sample-interval must be positive and at most --usage-report-interval");
+  }
+}
+
+}  // namespace tailor::kube::node

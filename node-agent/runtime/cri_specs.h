@@ -1,0 +1,38 @@
+// The CRI specs the embedded pod runtime sends, built as the kubelet builds them (pure): the
+// sandbox (kubelet labels, network mode NODE, cgroup parent), the containers (attempt, log path,
+// labels that let an agent restart find them again, resources from the allocation), and the pod
+// cgroup's place and values.
+#pragma once
+
+#include <string>
+
+#include "node-agent/cri/pod_cgroup.h"
+#include "node-agent/runtime/pod_runtime.h"
+
+namespace tailor::kube::node {
+
+inline constexpr const char* kLabelPodName = "io.kubernetes.pod.name";
+inline constexpr const char* kLabelPodNamespace = "io.kubernetes.pod.namespace";
+inline constexpr const char* kLabelPodUid = "io.kubernetes.pod.uid";
+inline constexpr const char* kLabelContainerName = "io.kubernetes.container.name";
+
+// The pod cgroup below each hierarchy (e.g. /kubepods/burstable/pod<uid>), and the cgroup parent
+// the runtime is given: the same path with cgroupfs, the pod's slice name with systemd.
+std::string pod_cgroup_path(const Pod& pod, CgroupDriver driver);
+std::string sandbox_cgroup_parent(const Pod& pod, CgroupDriver driver);
+
+// A container's amounts from its spec (requests default to limits, as the API does); used when
+// the allocation does not name the container.
+ResourceAmounts desired_amounts(const Container& container);
+// The allocation's amounts for `name`, else desired_amounts.
+ResourceAmounts container_amounts(const Container& container, const PodAllocation& allocated);
+// Pod-level cgroup values (ResourceConfigForPod) for the containers' amounts and the overhead.
+CgroupValues pod_cgroup_values_for(const Pod& pod, const PodAllocation& allocated);
+
+PodSandboxSpec sandbox_spec(const RuntimePod& pod, const PodRuntimeOptions& options);
+// `image_id`: the runtime's id of the locally resolved image.
+ContainerSpec container_spec(const RuntimePod& pod, const Container& container,
+                             std::uint32_t attempt, const std::string& image_id,
+                             const ResourceAmounts& amounts);
+
+}  // namespace tailor::kube::node

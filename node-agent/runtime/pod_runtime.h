@@ -1,0 +1,157 @@
+// Embedded mode (tailor-cluster nodes, no kubelet): the node agent runs the pods bound to its node
+// through the CRI, as the kubelet's pod workers do. One sandbox per pod (network mode NODE, pod
+// cgroup parent named as the kubelet names it), one container per spec container with the
+// resources the node allocated, images resolved locally only (a missing image is a pull failure,
+// never a pull), restarts by restartPolicy with the kubelet's back-off, and the pod status the
+// kubelet owns. The resize status writer owns allocatedResources, resources and the PodResize*
+// conditions: conditions merge by type, and containerStatuses (an atomic list in the API) is
+// written whole with the resize writer's fields copied from the pod as read, under a
+// resourceVersion precondition (re-read and rebuilt on conflict), so neither writer clobbers
+// the other.
+//
+// The Pod model carries only what resizing needs; what running a container needs (command, args,
+// env, grace period) is decoded separately into PodRunSpec from the same JSON, see RuntimePod.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kube/model/pod.h"
+#include "node-agent/cri/cgroup_values.h"
+#include "node-agent/cri/container_restarter.h"
+#include "node-agent/cri/cri_client.h"
+#include "node-agent/cri/pod_cgroup.h"
+
+namespace tailor::kube {
+class RestClient;
+}
+
+namespace tailor::kube::node {
+
+// What a container needs to run beyond the Pod model.
+struct ContainerRunSpec {
+  std::string name{};
+  std::vector<std::string> command{};
+  std::vector<std::string> args{};
+  std::vector<std::pair<std::string, std::string>> env{};  // literal values only
+  std::string image_pull_policy{};  // informational: images are never pulled here
+};
+
+struct PodRunSpec {
+  std::vector<ContainerRunSpec> containers{};
+  std::int64_t termination_grace_period_seconds = 30;
+};
+
+// A pod as the embedded runtime sees it: the model plus the run spec, decoded from one JSON.
+struct RuntimePod {
+  Pod pod{};
+  PodRunSpec run{};
+};
+
+// Both from one pod JSON; throws DecodeError naming the path on bad input.
+PodRunSpec decode_pod_run_spec(std::string_view pod_json);
+RuntimePod decode_runtime_pod(std::string_view pod_json);
+
+// The resources the node allocated to each container of a pod, by container name (from the
+// allocation manager's checkpoint).
+using PodAllocation = std::map<std::string, ResourceAmounts, std::less<>>;
+
+// The API-server edge of the pod runtime.
+class PodApi {
+ public:
+  virtual ~PodApi() = default;
+  // A strategic merge patch of pods/<name>/status carrying metadata.resourceVersion as a
+  // precondition; false when the pod changed since (409), so the caller re-reads and rebuilds.
+  virtual bool patch_pod_status(const Pod& pod, const std::string& patch) = 0;
+  // The pod as stored now; nullopt when it is gone.
+  virtual std::optional<Pod> get_pod(const Pod& pod) = 0;
+  // The final delete of a terminated pod: grace period 0, preconditioned on its uid.
+  virtual void delete_pod(const Pod& pod) = 0;
+};
+
+// PodApi over a RestClient; the RestClient must outlive it.
+std::unique_ptr<PodApi> rest_pod_api(RestClient& client);
+
+struct PodRuntimeOptions {
+  std::string node_name{};
+  std::string host_ip = "127.0.0.1";  // also the pod IP: sandboxes share the node's network
+  CgroupLayout cgroups{};
+  CgroupDriver driver = CgroupDriver::Cgroupfs;
+  std::string log_root = "/var/log/pods";
+  // CrashLoopBackOff: the first restart is immediate, then initial, doubling up to max.
+  std::chrono::milliseconds restart_backoff_initial{std::chrono::seconds(10)};
+  std::chrono::milliseconds restart_backoff_max{std::chrono::minutes(5)};
+  std::function<std::chrono::steady_clock::time_point()> now = std::chrono::steady_clock::now;
+};
+
+// What runs for a pod now (for the resize path and the usage sampler).
+struct RunningContainer {
+  std::string name{};
+  std::string id{};
+  std::uint32_t attempt = 0;
+};
+
+struct RunningPod {
+  std::string uid{};
+  std::string ns{};
+  std::string name{};
+  std::string sandbox_id{};
+  std::string cgroup_parent{};  // as given to the runtime (the slice name with systemd)
+  std::string cgroup_path{};    // below each hierarchy, e.g. /kubepods/burstable/pod<uid>
+  std::vector<RunningContainer> containers{};
+};
+
+class PodRuntime : public ContainerRestarter {
+ public:
+  PodRuntime(RuntimeService& runtime, ImageService& images, PodApi& api, PodRuntimeOptions options);
+  ~PodRuntime() override;
+  PodRuntime(const PodRuntime&) = delete;
+  PodRuntime& operator=(const PodRuntime&) = delete;
+
+  // Brings the pod to what its spec and allocation say and writes its status when it changed:
+  // sandbox and pod cgroup when missing, containers created and started, exited ones restarted
+  // by restartPolicy (after back-off), state read back from the runtime. Idempotent; call it on
+  // every event of the pod and periodically (it is how container exits are noticed). A pod with
+  // a deletionTimestamp is terminated instead (see terminate_pod).
+  void sync_pod(const RuntimePod& pod, const PodAllocation& allocated);
+
+  // Stops and removes the pod's containers and sandbox, removes its pod cgroup, and, when the
+  // pod still exists in the API (deletionTimestamp set), deletes it with grace 0. For a pod
+  // already gone from the API, pass `deleted_from_api` = true.
+  // Blocks for up to the pod's grace period (StopContainer waits for the process to exit), so
+  // call it off the watch thread.
+  void terminate_pod(const RuntimePod& pod, bool deleted_from_api = false);
+
+  // resizePolicy RestartContainer: stops the container and starts a new one (attempt + 1,
+  // restartCount + 1) with `allocated`. Throws CriError when the runtime fails.
+  void restart_container(const RuntimePod& pod, const std::string& container_name,
+                         const ResourceAmounts& allocated);
+  // The same in two halves for the resize path (CriPodResources), with the run spec of the pod's
+  // last sync_pod: a pod this runtime never synced cannot be restarted (runtime_error).
+  void stop_for_restart(const Pod& pod, const std::string& container_name) override;
+  void start_after_restart(const Pod& pod, const std::string& container_name,
+                           const ResourceAmounts& allocated) override;
+
+  // Adopts what the runtime already runs (after an agent restart): containers labelled with a
+  // pod uid are found by their labels, so sync_pod continues them instead of starting copies.
+  void recover();
+  // Stops and removes what runs for pods not in `live_uids` (deleted while the agent was down).
+  void remove_orphans(const std::vector<std::string>& live_uids);
+
+  std::optional<RunningPod> running_pod(const std::string& uid) const;
+  std::vector<RunningPod> running_pods() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tailor::kube::node

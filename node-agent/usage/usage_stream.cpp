@@ -1,0 +1,113 @@
+#include "node-agent/usage/usage_stream.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <mutex>
+
+#include "kube/observe/log.h"
+#include "proto/usage/usage.grpc.pb.h"
+
+namespace tailor::kube::node {
+namespace {
+namespace pb = tailor::usage::v1;
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void fill(pb::ContainerWindow& out, const UsageWindow& in) {
+  auto& ref = *out.mutable_container();
+  ref.set_namespace_(in.container.ns);
+  ref.set_pod(in.container.pod);
+  ref.set_pod_uid(in.container.pod_uid);
+  ref.set_container(in.container.container);
+  ref.set_container_id(in.container.container_id);
+  out.set_start_unix_ms(in.start_ms);
+  out.set_end_unix_ms(in.end_ms);
+  out.set_samples(in.samples);
+  out.set_cpu_cores_mean(in.cpu_cores_mean);
+  out.set_cpu_cores_max(in.cpu_cores_max);
+  out.set_memory_working_set_max_bytes(in.working_set_max_bytes);
+  out.set_memory_working_set_last_bytes(in.working_set_last_bytes);
+  out.set_memory_peak_bytes(in.peak_bytes);
+  out.set_oom_kills(in.oom_kills);
+}
+
+}  // namespace
+
+struct UsageStream::Impl {
+  explicit Impl(UsageStreamOptions o) : options(std::move(o)) {}
+  UsageStreamOptions options;
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<pb::UsageService::Stub> stub;
+  mutable std::mutex mutex;
+  std::unique_ptr<grpc::ClientContext> context;
+  pb::ReportSummary summary;
+  std::unique_ptr<grpc::ClientWriter<pb::UsageReport>> writer;
+  UsageStreamStats stats;
+
+  bool open() {
+    if (writer) return true;
+    if (!channel->WaitForConnected(std::chrono::system_clock::now() + options.connect_timeout)) {
+      return false;
+    }
+    context = std::make_unique<grpc::ClientContext>();
+    summary.Clear();
+    writer = stub->Report(context.get(), &summary);
+    return writer != nullptr;
+  }
+
+  std::optional<std::uint64_t> finish() {
+    if (!writer) return std::nullopt;
+    writer->WritesDone();
+    const grpc::Status status = writer->Finish();
+    writer.reset();
+    context.reset();
+    if (!status.ok()) {
+      log::warning("Usage stream ended with an error", {{"error", status.error_message()}});
+      return std::nullopt;
+    }
+    return summary.reports();
+  }
+};
+
+UsageStream::UsageStream(UsageStreamOptions options) : impl_(std::make_unique<Impl>(options)) {
+  std::string target = options.endpoint;
+  if (target.empty())
+    throw std::invalid_argument("usage stream: the recommender endpoint is empty");
+  if (target.front() == '/') target = "unix://" + target;
+  impl_->channel = grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
+  impl_->stub = pb::UsageService::NewStub(impl_->channel);
+}
+
+UsageStream::~UsageStream() { close(); }
+
+bool UsageStream::send(const std::vector<UsageWindow>& windows) {
+  pb::UsageReport report;
+  report.set_node(impl_->options.node_name);
+  report.set_sent_unix_ms(now_ms());
+  for (const auto& window : windows) fill(*report.add_windows(), window);
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->open() && impl_->writer->Write(report)) {
+    ++impl_->stats.sent;
+    return true;
+  }
+  // The stream broke (recommender gone): end it so the next report opens a new one.
+  impl_->finish();
+  ++impl_->stats.dropped;
+  return false;
+}
+
+std::optional<std::uint64_t> UsageStream::close() {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->finish();
+}
+
+UsageStreamStats UsageStream::stats() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->stats;
+}
+
+}  // namespace tailor::kube::node

@@ -1,0 +1,66 @@
+#include "node-agent/allocation/node_agent_metrics.h"
+
+#include <gtest/gtest.h>
+
+namespace tailor::kube::node {
+namespace {
+
+class FailingRuntime : public RuntimeService {
+ public:
+  RuntimeVersion version() override { return {"0.1.0", "fake", "1", "v1"}; }
+  std::string run_pod_sandbox(const PodSandboxSpec&) override { return "s"; }
+  void stop_pod_sandbox(const std::string&) override {}
+  void remove_pod_sandbox(const std::string&) override {}
+  std::string create_container(const std::string&, const ContainerSpec&,
+                               const PodSandboxSpec&) override {
+    return "c";
+  }
+  void start_container(const std::string&) override {}
+  void stop_container(const std::string&, std::int64_t) override {}
+  void remove_container(const std::string&) override {}
+  std::vector<ContainerSummary> list_containers(const ContainerFilter&) override { return {}; }
+  ContainerStatus container_status(const std::string&) override { return {}; }
+  void update_container_resources(const std::string& id, const LinuxResources&) override {
+    throw CriError(CriErrorKind::Timeout, "UpdateContainerResources", "deadline exceeded " + id);
+  }
+  SandboxUpdateOutcome update_pod_sandbox_resources(const std::string&,
+                                                    const LinuxResources&) override {
+    return SandboxUpdateOutcome::NotSupported;
+  }
+};
+
+TEST(NodeAgentMetrics, CriCallsAreTimedAndErrorsCounted) {
+  metrics::Registry registry;
+  NodeAgentMetrics metrics(registry);
+  auto runtime = instrument(std::make_unique<FailingRuntime>(), metrics);
+  EXPECT_EQ(runtime->version().runtime_name, "fake");
+  EXPECT_THROW(runtime->update_container_resources("c1", {}), CriError);
+  EXPECT_EQ(metrics.cri_errors("container_update"), 1);
+  EXPECT_EQ(metrics.cri_errors("version"), 0);
+  const std::string text = registry.serialize();
+  EXPECT_NE(text.find("tailor_node_cri_operation_duration_seconds_count{operation=\"version\"} 1"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find(
+          "tailor_node_cri_operation_duration_seconds_count{operation=\"container_update\"} 1"),
+      std::string::npos)
+      << text;
+}
+
+TEST(NodeAgentMetrics, EveryResizeStateIsExportedFromTheStart) {
+  metrics::Registry registry;
+  NodeAgentMetrics metrics(registry);
+  const std::string text = registry.serialize();
+  for (const char* state : {"proposed", "infeasible", "deferred", "completed", "canceled"}) {
+    EXPECT_NE(
+        text.find(std::string("tailor_node_resize_requests_total{state=\"") + state + "\"} 0"),
+        std::string::npos)
+        << state;
+  }
+  metrics.resize(ResizeState::Proposed);
+  EXPECT_EQ(metrics.resize_count(ResizeState::Proposed), 1);
+}
+
+}  // namespace
+}  // namespace tailor::kube::node

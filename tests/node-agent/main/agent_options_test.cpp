@@ -1,0 +1,85 @@
+#include "node-agent/main/agent_options.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace tailor::kube::node {
+namespace {
+
+AgentOptions parse(const std::vector<std::string>& args) {
+  config::Schema schema("tailor-node-agent", "test");
+  AgentOptions options;
+  add_agent_options(schema, options);
+  schema.parse(args);
+  return options;
+}
+
+TEST(AgentOptions, Defaults) {
+  const AgentOptions o = parse({});
+  EXPECT_EQ(o.actuation, Actuation::Kubelet);  // never write what a kubelet owns by default
+  EXPECT_EQ(o.cgroup_driver, CgroupDriver::Cgroupfs);
+  EXPECT_TRUE(o.node_allocatable.empty());
+  EXPECT_THROW(validate(o), config::ConfigError);  // no node name
+}
+
+TEST(AgentOptions, Flags) {
+  const AgentOptions o =
+      parse({"--node-name", "n1", "--actuation=agent", "--cgroup-driver", "systemd",
+             "--node-allocatable", "cpu=2,memory=2Gi", "--cpu-manager-policy", "static",
+             "--resize-retry-period", "30s", "--checkpoint-dir", "/tmp/x"});
+  EXPECT_EQ(o.node_name, "n1");
+  EXPECT_EQ(o.actuation, Actuation::Agent);
+  EXPECT_EQ(o.cgroup_driver, CgroupDriver::Systemd);
+  EXPECT_EQ(o.node_allocatable,
+            (ResourceList{{"cpu", Quantity::parse("2")}, {"memory", Quantity::parse("2Gi")}}));
+  EXPECT_EQ(o.cpu_manager_policy, CpuManagerPolicy::Static);
+  EXPECT_EQ(o.resize_retry_period, std::chrono::seconds(30));
+  EXPECT_NO_THROW(validate(o));
+}
+
+TEST(AgentOptions, YamlConfig) {
+  const auto path = std::filesystem::temp_directory_path() / "tailor-agent-options-test.yaml";
+  std::ofstream(path) << "nodeName: n2\nactuation: agent\nnodeAllocatable: cpu=4\n";
+  const AgentOptions o = parse({"--config", path.string()});
+  std::filesystem::remove(path);
+  EXPECT_EQ(o.node_name, "n2");
+  EXPECT_EQ(o.actuation, Actuation::Agent);
+  EXPECT_EQ(o.node_allocatable, (ResourceList{{"cpu", Quantity::parse("4")}}));
+}
+
+TEST(AgentOptions, BadValuesNameTheFlag) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--actuation", "both"},
+                                               {"--cgroup-driver", "cgroupv3"},
+                                               {"--node-allocatable", "cpu"},
+                                               {"--node-allocatable", "cpu=-1"},
+                                               {"--node-allocatable", "cpu=1,cpu=2"},
+                                               {"--node-allocatable", "cpu=lots"},
+                                               {"--memory-manager-policy", "dynamic"}}) {
+    try {
+      parse(args);
+      ADD_FAILURE() << "accepted " << args[0] << " " << args[1];
+    } catch (const config::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(args[0].substr(2)), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(AgentOptions, ResourceListRoundTrip) {
+  EXPECT_EQ(format_resource_list(parse_resource_list(" cpu=1500m , memory=1Gi")),
+            "cpu=1500m,memory=1Gi");
+  EXPECT_TRUE(parse_resource_list("").empty());
+}
+
+TEST(AgentOptions, CgroupVersionDetection) {
+  const auto dir = std::filesystem::temp_directory_path() / "tailor-cgroup-detect-test";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(detect_cgroup_version(dir.string()), CgroupVersion::V1);
+  std::ofstream(dir / "cgroup.controllers") << "cpu memory\n";
+  EXPECT_EQ(detect_cgroup_version(dir.string()), CgroupVersion::V2);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tailor::kube::node

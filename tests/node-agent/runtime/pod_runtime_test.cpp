@@ -1,0 +1,354 @@
+// The embedded pod runtime against a fake CRI, a fake API and a fake cgroup tree: sandbox and
+// containers as the kubelet creates them, the status it owns, restarts, image failures, deletion.
+#include "node-agent/runtime/pod_runtime.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <boost/json.hpp>
+#include <fstream>
+
+#include "kube/model/decode.h"
+#include "tests/node-agent/cri/fake_cri.h"
+
+namespace tailor::kube::node {
+namespace {
+namespace bj = boost::json;
+using testing::FakeCri;
+
+constexpr const char* kUid = "0000-1111";
+
+std::string pod_json(const std::string& extra_spec = "", const std::string& metadata = "") {
+  return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"shop","uid":")" +
+         std::string(kUid) + R"(","resourceVersion":"7")" + metadata +
+         R"(},"spec":{"nodeName":"n1","terminationGracePeriodSeconds":3,)" + extra_spec +
+         R"("containers":[{"name":"app","image":"busybox","command":["sleep"],"args":["3600"],
+            "env":[{"name":"A","value":"1"},{"name":"B","valueFrom":{"fieldRef":{}}}],
+            "resources":{"requests":{"cpu":"250m","memory":"64Mi"},
+                         "limits":{"cpu":"500m","memory":"128Mi"}}}]},
+           "status":{"phase":"Pending","qosClass":"Burstable",
+            "containerStatuses":[{"name":"app","allocatedResources":{"cpu":"250m","memory":"64Mi"},
+              "ready":false,"restartCount":0,"image":"busybox","imageID":"",
+              "state":{"waiting":{"reason":"ContainerCreating"}}}]}})";
+}
+
+class FakeApi final : public PodApi {
+ public:
+  bool patch_pod_status(const Pod& pod, const std::string& patch) override {
+    patches.push_back(bj::parse(patch));
+    preconditions.push_back(pod.metadata.resource_version);
+    if (conflicts > 0) {
+      --conflicts;
+      return false;
+    }
+    return true;
+  }
+  std::optional<Pod> get_pod(const Pod&) override {
+    ++gets;
+    return fresh;
+  }
+  void delete_pod(const Pod& pod) override { deleted.push_back(pod.metadata.name); }
+
+  const bj::object& last_status() const { return patches.back().at("status").as_object(); }
+  const bj::object& last_container() const {
+    return last_status().at("containerStatuses").as_array().at(0).as_object();
+  }
+
+  std::vector<bj::value> patches;
+  std::vector<std::string> preconditions;
+  std::vector<std::string> deleted;
+  int conflicts = 0;
+  int gets = 0;
+  std::optional<Pod> fresh;
+};
+
+class PodRuntimeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = std::filesystem::temp_directory_path() /
+            ("tailor-pod-runtime-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(root_);
+    const std::string pod = std::string("kubepods/burstable/pod") + kUid;
+    touch(root_ / "cpu" / pod, {"cpu.shares", "cpu.cfs_quota_us", "cpu.cfs_period_us"});
+    touch(root_ / "memory" / pod, {"memory.limit_in_bytes", "memory.usage_in_bytes"});
+    make_runtime();
+  }
+  void TearDown() override { std::filesystem::remove_all(root_); }
+
+  void make_runtime() {
+    runtime_ = std::make_unique<PodRuntime>(
+        cri_, cri_, api_,
+        PodRuntimeOptions{.node_name = "n1",
+                          .host_ip = "10.0.0.5",
+                          .cgroups = {root_, CgroupVersion::V1},
+                          .log_root = "",
+                          .restart_backoff_initial = std::chrono::seconds(10),
+                          .restart_backoff_max = std::chrono::seconds(40),
+                          .now = [this] { return now_; }});
+  }
+
+  static void touch(const std::filesystem::path& dir, std::initializer_list<const char*> files) {
+    std::filesystem::create_directories(dir);
+    for (const char* file : files) std::ofstream(dir / file) << "0\n";
+  }
+  std::string cgroup_file(const std::string& controller, const std::string& file) const {
+    std::ifstream in(root_ / controller / (std::string("kubepods/burstable/pod") + kUid) / file);
+    std::string value;
+    std::getline(in, value);
+    return value;
+  }
+
+  void sync(const std::string& json = pod_json()) {
+    runtime_->sync_pod(decode_runtime_pod(json), allocation_);
+  }
+
+  std::filesystem::path root_;
+  FakeCri cri_;
+  FakeApi api_;
+  std::unique_ptr<PodRuntime> runtime_;
+  std::chrono::steady_clock::time_point now_{std::chrono::hours(1)};
+  PodAllocation allocation_ = {{"app",
+                                {.cpu_request_milli = 200,
+                                 .cpu_limit_milli = 400,
+                                 .memory_request_bytes = 64 << 20,
+                                 .memory_limit_bytes = 100 << 20}}};
+};
+
+TEST_F(PodRuntimeTest, RunsTheSandboxAndContainerAsTheKubeletWould) {
+  sync();
+  ASSERT_EQ(cri_.sandboxes.size(), 1u);
+  const auto& sandbox = cri_.sandboxes.begin()->second.spec;
+  EXPECT_EQ(sandbox.cgroup_parent, std::string("/kubepods/burstable/pod") + kUid);
+  EXPECT_EQ(sandbox.network, NamespaceMode::Node);
+  EXPECT_EQ(sandbox.labels.at("io.kubernetes.pod.uid"), kUid);
+
+  const auto& app = cri_.latest("app");
+  EXPECT_EQ(app.spec.image, "sha256:feed");  // resolved locally
+  EXPECT_EQ(app.spec.command, std::vector<std::string>{"sleep"});
+  EXPECT_EQ(app.spec.args, std::vector<std::string>{"3600"});
+  // valueFrom needs the API: only literal values are passed.
+  EXPECT_EQ(app.spec.envs, (std::vector<std::pair<std::string, std::string>>{{"A", "1"}}));
+  // The allocation, not the spec, sizes the container.
+  EXPECT_EQ(app.spec.resources.cpu_shares, 204);
+  EXPECT_EQ(app.spec.resources.cpu_quota, 40000);
+  EXPECT_EQ(app.spec.resources.cpu_period, 100000);
+  EXPECT_EQ(app.spec.resources.memory_limit_in_bytes, 100 << 20);
+  EXPECT_EQ(app.status.state, ContainerState::Running);
+
+  // The pod cgroup holds the pod-level values before the sandbox starts.
+  EXPECT_EQ(cgroup_file("cpu", "cpu.shares"), "204");
+  EXPECT_EQ(cgroup_file("cpu", "cpu.cfs_quota_us"), "40000");
+  EXPECT_EQ(cgroup_file("memory", "memory.limit_in_bytes"), std::to_string(100 << 20));
+}
+
+TEST_F(PodRuntimeTest, ReportsRunningAndReadyWithoutTouchingTheResizeFields) {
+  sync();
+  ASSERT_EQ(api_.patches.size(), 1u);
+  const auto& status = api_.last_status();
+  EXPECT_EQ(status.at("phase"), "Running");
+  EXPECT_EQ(status.at("hostIP"), "10.0.0.5");
+  EXPECT_EQ(status.at("podIP"), "10.0.0.5");
+  EXPECT_FALSE(status.at("startTime").as_string().empty());
+  std::map<std::string, std::string> conditions;
+  for (const auto& c : status.at("conditions").as_array()) {
+    conditions[std::string(c.at("type").as_string())] = c.at("status").as_string();
+  }
+  EXPECT_EQ(conditions, (std::map<std::string, std::string>{{"ContainersReady", "True"},
+                                                            {"Initialized", "True"},
+                                                            {"PodScheduled", "True"},
+                                                            {"Ready", "True"}}));
+  const auto& app = api_.last_container();
+  EXPECT_EQ(app.at("ready"), true);
+  EXPECT_EQ(app.at("restartCount"), 0);
+  EXPECT_EQ(app.at("image"), "docker.io/library/busybox:latest");
+  EXPECT_EQ(app.at("imageID"), "docker.io/library/busybox@sha256:feed");
+  EXPECT_EQ(app.at("containerID").as_string(), "containerd://" + cri_.latest("app").status.id);
+  EXPECT_TRUE(app.at("state").at("running").is_object());
+  EXPECT_TRUE(app.at("state").at("waiting").is_null());  // replaces ContainerCreating
+  // The resize writer's field is carried over as read, under the read's resourceVersion.
+  EXPECT_EQ(app.at("allocatedResources").at("cpu"), "250m");
+  EXPECT_FALSE(app.contains("resources"));
+  EXPECT_EQ(api_.patches.back().at("metadata").at("resourceVersion"), "7");
+  // Nothing changed: nothing written.
+  sync();
+  EXPECT_EQ(api_.patches.size(), 1u);
+}
+
+TEST_F(PodRuntimeTest, RereadsThePodAndRebuildsOnConflict) {
+  api_.conflicts = 1;
+  Pod fresh = decode<Pod>(JsonInput(pod_json()));
+  fresh.metadata.resource_version = "9";
+  fresh.status.container_statuses[0].allocated_resources = {{"cpu", Quantity::parse("300m")}};
+  api_.fresh = fresh;
+  sync();
+  ASSERT_EQ(api_.patches.size(), 2u);
+  EXPECT_EQ(api_.gets, 1);
+  EXPECT_EQ(api_.patches.back().at("metadata").at("resourceVersion"), "9");
+  EXPECT_EQ(api_.last_container().at("allocatedResources").at("cpu"), "300m");
+}
+
+TEST_F(PodRuntimeTest, MissingImageIsAPullFailureNeverAPull) {
+  cri_.images.clear();
+  sync();
+  EXPECT_TRUE(cri_.containers.empty());
+  EXPECT_EQ(api_.last_status().at("phase"), "Pending");
+  EXPECT_EQ(api_.last_container().at("state").at("waiting").at("reason"), "ErrImagePull");
+  sync();
+  EXPECT_EQ(api_.last_container().at("state").at("waiting").at("reason"), "ImagePullBackOff");
+  EXPECT_EQ(api_.last_status().at("conditions").as_array().at(3).at("reason"),
+            "ContainersNotReady");
+}
+
+TEST_F(PodRuntimeTest, RestartsByPolicyWithCrashLoopBackOff) {
+  sync();
+  const std::string first = cri_.latest("app").status.id;
+  cri_.exit(first, 1, "Error");
+  sync();  // the first restart is immediate
+  EXPECT_EQ(cri_.latest("app").spec.attempt, 1u);
+  EXPECT_EQ(api_.last_container().at("restartCount"), 1);
+  EXPECT_EQ(api_.last_container().at("lastState").at("terminated").at("exitCode"), 1);
+  EXPECT_EQ(api_.last_status().at("phase"), "Running");
+
+  cri_.exit(cri_.latest("app").status.id, 137, "OOMKilled");
+  sync();  // within the back-off: waits
+  EXPECT_EQ(cri_.latest("app").spec.attempt, 1u);
+  const auto& waiting = api_.last_container().at("state").at("waiting");
+  EXPECT_EQ(waiting.at("reason"), "CrashLoopBackOff");
+  EXPECT_EQ(waiting.at("message").as_string(),
+            std::string("back-off 10s restarting failed container=app pod=web_shop(") + kUid + ")");
+  EXPECT_EQ(api_.last_container().at("lastState").at("terminated").at("reason"), "OOMKilled");
+  EXPECT_EQ(api_.last_container().at("ready"), false);
+
+  now_ += std::chrono::seconds(10);
+  sync();
+  EXPECT_EQ(cri_.latest("app").spec.attempt, 2u);
+  EXPECT_EQ(api_.last_container().at("restartCount"), 2);
+  // The kubelet keeps one dead container for lastState; older ones are removed.
+  EXPECT_FALSE(cri_.containers.contains(first));
+  EXPECT_EQ(cri_.containers.size(), 2u);
+}
+
+TEST_F(PodRuntimeTest, TerminalPhasesFollowTheRestartPolicy) {
+  struct Case {
+    const char* policy;
+    int exit_code;
+    const char* phase;
+    const char* reason;
+  };
+  for (const Case& c :
+       {Case{"Never", 1, "Failed", "Error"}, Case{"OnFailure", 0, "Succeeded", "Completed"},
+        Case{"Never", 0, "Succeeded", "Completed"}}) {
+    SCOPED_TRACE(c.policy + std::string(" ") + std::to_string(c.exit_code));
+    cri_.containers.clear();
+    cri_.sandboxes.clear();
+    make_runtime();
+    const std::string json = pod_json(std::string("\"restartPolicy\":\"") + c.policy + "\",");
+    sync(json);
+    cri_.exit(cri_.latest("app").status.id, c.exit_code, "");
+    sync(json);
+    EXPECT_EQ(cri_.containers.size(), 1u);               // not restarted
+    EXPECT_FALSE(cri_.sandboxes.begin()->second.ready);  // a finished pod's sandbox is stopped
+    EXPECT_EQ(api_.last_status().at("phase"), c.phase);
+    EXPECT_EQ(api_.last_container().at("state").at("terminated").at("reason"), c.reason);
+  }
+}
+
+TEST_F(PodRuntimeTest, DeletionStopsRemovesAndDeletesWithGraceZero) {
+  sync();
+  const std::string id = cri_.latest("app").status.id;
+  const std::string deleting =
+      pod_json("", R"(,"deletionTimestamp":"2026-01-01T00:00:00Z","deletionGracePeriodSeconds":2)");
+  sync(deleting);
+  EXPECT_TRUE(cri_.containers.empty());
+  EXPECT_TRUE(cri_.sandboxes.empty());
+  EXPECT_NE(std::find(cri_.calls.begin(), cri_.calls.end(), "StopContainer " + id + " 2"),
+            cri_.calls.end());
+  EXPECT_EQ(api_.deleted, std::vector<std::string>{"web"});
+  // (The pod cgroup is removed on the real tree, see the containerd tests: a fake one holds files.)
+  // A late event of the deleted pod does not start it again.
+  sync();
+  EXPECT_TRUE(cri_.sandboxes.empty());
+  EXPECT_FALSE(runtime_->running_pod(kUid));
+}
+
+TEST_F(PodRuntimeTest, RestartContainerStartsANewAttemptWithNewResources) {
+  sync();
+  const std::string old = cri_.latest("app").status.id;
+  runtime_->restart_container(decode_runtime_pod(pod_json()), "app",
+                              {.cpu_request_milli = 500, .cpu_limit_milli = 1000});
+  EXPECT_EQ(cri_.containers.at(old).stop_grace, 3);  // the pod's grace period
+  EXPECT_EQ(cri_.latest("app").spec.attempt, 1u);
+  EXPECT_EQ(cri_.latest("app").spec.resources.cpu_quota, 100000);
+  sync();
+  EXPECT_EQ(api_.last_container().at("restartCount"), 1);
+  EXPECT_THROW(runtime_->restart_container(decode_runtime_pod(pod_json()), "nope", {}),
+               std::invalid_argument);
+}
+
+// The resize path's two halves: stop with the grace period of the last sync's run spec, then the
+// next attempt with the new resources; the restart count follows.
+TEST_F(PodRuntimeTest, RestartForAResizeInTwoHalves) {
+  const Pod pod = decode_runtime_pod(pod_json()).pod;
+  EXPECT_THROW(runtime_->stop_for_restart(pod, "app"), std::runtime_error);  // never synced
+  sync();
+  const std::string old = cri_.latest("app").status.id;
+  runtime_->stop_for_restart(pod, "app");
+  EXPECT_EQ(cri_.containers.at(old).stop_grace, 3);
+  EXPECT_EQ(cri_.containers.at(old).status.state, ContainerState::Exited);
+  runtime_->start_after_restart(pod, "app", {.memory_limit_bytes = 64 << 20});
+  EXPECT_EQ(cri_.latest("app").spec.attempt, 1u);
+  EXPECT_EQ(cri_.latest("app").status.state, ContainerState::Running);
+  EXPECT_EQ(cri_.latest("app").spec.resources.memory_limit_in_bytes, 64 << 20);
+  sync();
+  EXPECT_EQ(api_.last_container().at("restartCount"), 1);
+  EXPECT_THROW(runtime_->stop_for_restart(pod, "nope"), std::invalid_argument);
+}
+
+TEST_F(PodRuntimeTest, AnAgentRestartAdoptsWhatRuns) {
+  sync();
+  make_runtime();
+  runtime_->recover();
+  sync();
+  EXPECT_EQ(cri_.sandboxes.size(), 1u);
+  EXPECT_EQ(cri_.containers.size(), 1u);
+  const auto running = runtime_->running_pod(kUid);
+  ASSERT_TRUE(running);
+  EXPECT_EQ(running->containers.size(), 1u);
+  EXPECT_EQ(running->cgroup_path, std::string("/kubepods/burstable/pod") + kUid);
+  EXPECT_EQ(running->ns, "shop");
+}
+
+TEST_F(PodRuntimeTest, OrphansAreRemoved) {
+  sync();
+  runtime_->remove_orphans({"some-other-uid"});
+  EXPECT_TRUE(cri_.containers.empty());
+  EXPECT_TRUE(cri_.sandboxes.empty());
+}
+
+TEST_F(PodRuntimeTest, SandboxFailureIsReportedAndRetried) {
+  cri_.fail_sandbox = true;
+  sync();
+  EXPECT_EQ(api_.last_container().at("state").at("waiting").at("reason"), "ContainerCreating");
+  EXPECT_NE(std::string(api_.last_container().at("state").at("waiting").at("message").as_string())
+                .find("no shim"),
+            std::string::npos);
+  cri_.fail_sandbox = false;
+  sync();
+  EXPECT_EQ(api_.last_status().at("phase"), "Running");
+}
+
+TEST(PodRunSpec, BadInputNamesThePath) {
+  EXPECT_THROW(decode_pod_run_spec("{"), DecodeError);
+  try {
+    decode_pod_run_spec(R"({"spec":{"containers":[{"name":"a","command":[1]}]}})");
+    FAIL();
+  } catch (const DecodeError& e) {
+    EXPECT_EQ(e.path(), "spec.containers[0].command[0]");
+  }
+  EXPECT_THROW(decode_pod_run_spec(R"({"spec":{"terminationGracePeriodSeconds":-1}})"),
+               DecodeError);
+}
+
+}  // namespace
+}  // namespace tailor::kube::node
