@@ -1,6 +1,6 @@
 #include "actuator/decode_inputs.h"
 
-#include "policy/json_root.h"
+#include "kube/model/json_root.h"
 
 namespace tailor::actuator {
 

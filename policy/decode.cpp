@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "policy/json_root.h"
+#include "kube/model/json_root.h"
 
 namespace tailor::policy {
 
