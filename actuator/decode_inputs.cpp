@@ -92,7 +92,7 @@ void read_name(od::value& meta, HorizontalScaler& out) {
 
 std::vector<LimitRangeItem> decode_limit_range(std::string_view json) {
   std::vector<LimitRangeItem> out;
-  policy::json::decode_root(json, [&](od::value& root) {
+  kube::json::decode_root(json, [&](od::value& root) {
     for_each_field(root, [&](std::string_view key, od::value& f) {
       if (key == "spec") read_limits(f, out);
     });
@@ -102,7 +102,7 @@ std::vector<LimitRangeItem> decode_limit_range(std::string_view json) {
 
 HorizontalScaler decode_horizontal_pod_autoscaler(std::string_view json) {
   HorizontalScaler out;
-  policy::json::decode_root(json, [&](od::value& root) {
+  kube::json::decode_root(json, [&](od::value& root) {
     for_each_field(root, [&](std::string_view key, od::value& f) {
       if (key == "metadata")
         read_name(f, out);

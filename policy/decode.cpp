@@ -223,7 +223,7 @@ namespace {
 template <class T>
 T decode_root(std::string_view json) {
   T out;
-  json::decode_root(json, [&](od::value& root) { read(root, out); });
+  kube::json::decode_root(json, [&](od::value& root) { read(root, out); });
   return out;
 }
 
@@ -244,27 +244,6 @@ Decoded<T> decode_tolerant(std::string_view json) {
 }
 
 }  // namespace
-
-void json::decode_root(std::string_view json, const std::function<void(od::value&)>& read_root) {
-  // Policies and their inputs are few and small: a fresh padded copy per document keeps this
-  // simple.
-  simdjson::padded_string padded(json);
-  thread_local od::parser parser;
-  od::document doc;
-  if (auto error = parser.iterate(padded).get(doc)) kube::json::fail_syntax(error);
-  od::json_type type;
-  if (auto error = doc.type().get(type)) kube::json::fail_syntax(error);
-  if (type != od::json_type::object) {
-    kube::json::fail("expected an object, got " + std::string(kube::json::type_name(type)));
-  }
-  od::value root;
-  if (auto error = doc.get_value().get(root)) kube::json::fail_syntax(error);
-  read_root(root);
-  const char* location = nullptr;
-  if (!doc.current_location().get(location)) {
-    kube::json::fail("unexpected content after the JSON document");
-  }
-}
 
 Decoded<VerticalScalingPolicy> decode_vertical_scaling_policy(std::string_view json) {
   return decode_tolerant<VerticalScalingPolicy>(json);

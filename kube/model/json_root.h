@@ -7,11 +7,11 @@
 
 #include "kube/model/json_reader.h"
 
-namespace tailor::policy::json {
+namespace tailor::kube::json {
 
-// Calls read(root) for the document's root object; throws kube::DecodeError for malformed JSON,
+// Calls read(root) for the document's root object; throws DecodeError for malformed JSON,
 // a root that is not an object, or content after it.
 void decode_root(std::string_view json,
                  const std::function<void(simdjson::ondemand::value&)>& read);
 
-}  // namespace tailor::policy::json
+}  // namespace tailor::kube::json
