@@ -1,7 +1,7 @@
 // How low can cpu_slack go on a trace? What a clairvoyant request path reaches under the vpa
-// row's mean cpu_shortfall (and, in one case, its mean resizes per day), with SCORING.md's
-// figures: 24 h warm-up, windows inside gaps absent, the 25 m minimum, per-container ratios
-// averaged over containers.
+// row's mean cpu_shortfall (and, in one case, its mean resizes per day), with the figures of
+// docs/scoring.md (sections 4 and 5): 24 h warm-up, windows inside gaps absent, the 25 m minimum,
+// per-container ratios averaged over containers.
 //   bench_recommender_bound TRACE...
 //
 // Two things make this more than a per-container optimization, and both lower the result:

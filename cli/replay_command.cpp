@@ -20,7 +20,7 @@ const char* kUsage =
     "Usage: tailor replay TRACE... [--json FILE] [--strategy NAME]... [--plot-dir DIR]\n"
     "Replays usage traces (files or directories of .csv / .csv.gz) through the as-run limits and "
     "each\n"
-    "strategy as the project's SCORING.md defines (24 h warm-up, a gap over 1 h is a new pod,\n"
+    "strategy as docs/scoring.md defines (24 h warm-up, a gap over 1 h is a new pod,\n"
     "memory request = limit, 25m / 250Mi minimum) and prints the scoring table.\n"
     "Trace formats: Google 2019 per-task CSV (header has time, avg_cpu_usage, ...) or the\n"
     "generic CSV: time_s,container,cpu_cores,memory_bytes[,max_cpu_cores,p95_cpu_cores,\n"

@@ -10,7 +10,7 @@ namespace tailor::cli {
 
 void print_table(std::ostream& out, const std::vector<recommender::ScoreRow>& rows);
 void print_per_container(std::ostream& out, const std::vector<recommender::ScoreRow>& rows);
-// The shape of SPEC.md: {"rows":[{"strategy":…,"cpu_slack":…,…}]}.
+// {"rows":[{"strategy":…,"cpu_slack":…,…}]}: the columns of docs/scoring.md, section 5.
 void write_json(std::ostream& out, const std::vector<recommender::ScoreRow>& rows);
 
 }  // namespace tailor::cli

@@ -9,14 +9,14 @@
 
 namespace tailor::recommender {
 
-// SCORING.md's replay constants.
+// The replay's constants (docs/scoring.md, section 3).
 struct ReplayConfig {
   Seconds warm_up = kDay;      // replayed, not scored
   Seconds max_gap = kHour;     // longer absences restart the pod
   MinResources min_resources;  // applied to every row
 };
 
-// Sums over one container's scored windows (SCORING.md "Figures").
+// Sums over one container's scored windows (docs/scoring.md, section 4).
 struct ContainerScore {
   std::string container;
   double cpu_request = 0, cpu_slack = 0, cpu_p95 = 0, cpu_short = 0;

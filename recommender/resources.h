@@ -27,8 +27,8 @@ struct Recommendation {
   Resources uncapped_target;
 };
 
-// VPA's per-pod minimum (pod-recommendation-min-cpu-millicores / -min-memory-mb); SCORING.md
-// applies it to every row so that floors never decide a comparison.
+// VPA's per-pod minimum (pod-recommendation-min-cpu-millicores / -min-memory-mb); the replay
+// applies it to every row so that floors never decide a comparison (docs/scoring.md, section 3).
 struct MinResources {
   double cpu_cores = 0.025;
   double memory_bytes = 250 * kMiB;

@@ -10,7 +10,8 @@
 namespace tailor::recommender {
 
 // How the replay cut the trace into windows and pods, so the plot can show each window's span
-// and break its lines where the container was not running (SCORING.md: a gap over max_gap).
+// and break its lines where the container was not running (a gap over max_gap, docs/scoring.md
+// section 3.1).
 struct TimelineShape {
   Seconds window = 300;
   Seconds max_gap = kHour;

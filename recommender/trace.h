@@ -10,8 +10,8 @@
 
 namespace tailor::recommender {
 
-// One fixed-length usage window of one container (SCORING.md "Input"). Limits are the sizing
-// the container ran with; 0 when the trace has none.
+// One fixed-length usage window of one container (docs/scoring.md, section 2). Limits are the
+// sizing the container ran with; 0 when the trace has none.
 struct TraceWindow {
   Seconds start = 0;
   double avg_cpu = 0;
@@ -30,7 +30,8 @@ struct ContainerSeries {
   std::vector<TraceWindow> windows;  // strictly ascending start
 };
 
-// Google 2019 normalized units (SCORING.md): 1 NCU = 100 cores, 1 memory unit = 512 GiB.
+// Google 2019 normalized units (docs/scoring.md, section 2.1): 1 NCU = 100 cores,
+// 1 memory unit = 512 GiB.
 inline constexpr double kGoogleCpuCores = 100.0;
 inline constexpr double kGoogleMemoryBytes = 512.0 * 1024 * 1024 * 1024;
 inline constexpr Seconds kGoogleWindow = 300;

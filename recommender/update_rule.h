@@ -4,7 +4,7 @@
 
 namespace tailor::recommender {
 
-// VPA updater's decision (SCORING.md "The VPA update rule"): apply the target when a request is
+// VPA updater's decision (docs/scoring.md, section 6): apply the target when a request is
 // outside [lowerBound, upperBound]; otherwise when the pod is at least min_age old and
 // sum over {cpu, memory} of |request - target| / request >= min_relative_change.
 struct VpaUpdateRule {
