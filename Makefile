@@ -2,6 +2,7 @@
 # Both install their own packages first, so each works alone on a fresh Debian 12 machine.
 BUILD_DIR ?= build
 ASAN_DIR  ?= build-asan
+TSAN_DIR  ?= build-tsan
 JOBS      ?= $(shell nproc)
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 # ccache hits across checkouts (CI builds a fresh clone): paths relative to the checkout, and the
@@ -9,7 +10,7 @@ CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: deps configure build test unit asan demo bench format clean
+.PHONY: deps configure build test unit check asan tsan demo bench format clean
 
 deps:
 	bash scripts/install-deps.sh
@@ -20,17 +21,28 @@ configure: deps
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The whole suite: release build with every label, then the unit tests again under ASan+UBSan.
+# The whole suite: the tree's checks, the release build with every label, then the unit tests
+# again under ASan+UBSan and those that start threads under TSan.
 test: build
-	bash scripts/run-tests.sh $(BUILD_DIR) $(ASAN_DIR)
+	bash scripts/run-tests.sh $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR)
 
 unit: build
 	cd $(BUILD_DIR) && ctest -L unit --output-on-failure -j $(JOBS)
 
+# clang-format and the include order (docs/conventions.md), without building.
+check: deps
+	bash scripts/check-format.sh
+	bash scripts/check-include-order.sh
+
 asan: deps
-	cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DTAILOR_SANITIZE=ON -DTAILOR_BUILD_BENCH=OFF
+	cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DTAILOR_SANITIZE=address -DTAILOR_BUILD_BENCH=OFF
 	cmake --build $(ASAN_DIR) --target unit-tests -j $(JOBS)
 	cd $(ASAN_DIR) && ctest -L unit --output-on-failure -j $(JOBS)
+
+tsan: deps
+	cmake -S . -B $(TSAN_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DTAILOR_SANITIZE=thread -DTAILOR_BUILD_BENCH=OFF
+	cmake --build $(TSAN_DIR) --target thread-tests -j $(JOBS)
+	cd $(TSAN_DIR) && TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp" ctest -L threads --output-on-failure -j $(JOBS)
 
 # Only what the demo runs, so a fresh machine does not build every test and benchmark first.
 DEMO_TARGETS := tailor tailor-cluster tailor-controller tailor-node-agent
@@ -45,4 +57,4 @@ format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR)

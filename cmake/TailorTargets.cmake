@@ -8,8 +8,9 @@ function(tailor_library name)
 endfunction()
 
 # tailor_test(NAME SOURCES ... DEPS ... LABELS ...): a GoogleTest binary registered with ctest.
-# Labels: unit (pure, fast, also run under sanitizers), integration (in-process real servers),
-# containerd (real runtime), e2e (whole system).
+# Labels: unit (pure, fast, also run under ASan + UBSan), integration (in-process real servers),
+# containerd (real runtime), e2e (whole system); threads on unit tests that start threads (also
+# run under TSan).
 function(tailor_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
@@ -29,6 +30,13 @@ function(tailor_test name)
       add_custom_target(unit-tests)
     endif()
     add_dependencies(unit-tests ${name})
+  endif()
+  if("threads" IN_LIST ARG_LABELS)
+    # Unit tests that start threads; the ThreadSanitizer pass builds only these (thread-tests).
+    if(NOT TARGET thread-tests)
+      add_custom_target(thread-tests)
+    endif()
+    add_dependencies(thread-tests ${name})
   endif()
 endfunction()
 

@@ -14,9 +14,11 @@ build_packages=(
 # Real peers the tests run against (containerd + runc for CRI, kubectl, Prometheus); tzdata's
 # /usr/share/zoneinfo for CronJob spec.timeZone.
 peer_packages=(openssl prometheus containerd runc busybox-static tzdata)
+# clang-format for the format check of `make test` (scripts/check-format.sh).
+check_packages=(clang-format)
 
 missing=()
-for p in "${build_packages[@]}" "${peer_packages[@]}"; do
+for p in "${build_packages[@]}" "${peer_packages[@]}" "${check_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 

@@ -36,7 +36,7 @@ std::string go_float(double d) {
   if (exp < -4 || exp >= 6) {
     std::string mantissa = digits.substr(0, 1);
     if (digits.size() > 1) mantissa += "." + digits.substr(1);
-    char ebuf[8];
+    char ebuf[16];  // room for any int exponent, so the compiler can prove no truncation
     std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exp < 0 ? '-' : '+', std::abs(exp));
     return sign + mantissa + ebuf;
   }

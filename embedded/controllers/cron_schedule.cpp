@@ -345,7 +345,7 @@ std::string format_rfc3339_in(TimePoint t, const TimeZone& zone) {
   std::string text = format_rfc3339(TimePoint(whole + offset));
   if (offset == seconds(0)) return text;
   auto abs_minutes = duration_cast<minutes>(offset < seconds(0) ? -offset : offset).count();
-  char suffix[8];
+  char suffix[24];  // room for any long long hours, so the compiler can prove no truncation
   std::snprintf(suffix, sizeof suffix, "%c%02lld:%02lld", offset < seconds(0) ? '-' : '+',
                 static_cast<long long>(abs_minutes / 60), static_cast<long long>(abs_minutes % 60));
   return text.substr(0, text.size() - 1) + suffix;

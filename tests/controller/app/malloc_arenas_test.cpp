@@ -14,9 +14,9 @@
 #include <thread>
 #include <vector>
 
-// AddressSanitizer's allocator replaces glibc's arenas, so there is nothing to count in the
-// sanitizer build: the cases exist only where glibc's malloc runs (CI's release job).
-#if !defined(__SANITIZE_ADDRESS__)
+// The sanitizers' allocators replace glibc's arenas, so there is nothing to count in the
+// sanitizer builds: the cases exist only where glibc's malloc runs (CI's release job).
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 namespace tailor::controller {
 namespace {
 
@@ -80,4 +80,4 @@ TEST_F(MallocArenasTest, AnArenaLimitInTheEnvironmentIsLeftInForce) {
 
 }  // namespace
 }  // namespace tailor::controller
-#endif  // !defined(__SANITIZE_ADDRESS__)
+#endif  // !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
