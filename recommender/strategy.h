@@ -63,9 +63,12 @@ class StrategyFactory {
   virtual std::unique_ptr<Strategy> create() const = 0;
 };
 
-std::unique_ptr<StrategyFactory> make_vpa_strategy();
+// "vpa" or a variant "vpa:KNOB=VALUE,..." (recommender/vpa_knobs.h), named as written; throws
+// std::invalid_argument saying what is wrong with the spec.
+std::unique_ptr<StrategyFactory> make_vpa_strategy(const std::string& spec = "vpa");
 std::unique_ptr<StrategyFactory> make_default_strategy();
-// "vpa" or "default"; throws std::invalid_argument naming the known strategies otherwise.
+// "vpa", a vpa variant or "default"; throws std::invalid_argument naming the known strategies
+// (or what is wrong with a vpa variant) otherwise.
 std::unique_ptr<StrategyFactory> make_strategy(const std::string& name);
 std::vector<std::string> strategy_names();
 

@@ -18,11 +18,11 @@ struct Estimate {
 };
 
 Estimate percentile_with_margin(const VpaContainerModel& model, double cpu_p, double mem_p,
-                                double margin) {
+                                const VpaEstimatorConfig& c) {
   Estimate e{to_amount(model.cpu().percentile(cpu_p) * 1000.0),
              to_amount(model.memory_peaks().percentile(mem_p))};
-  e.cpu_millis += to_amount(e.cpu_millis * margin);
-  e.memory_bytes += to_amount(e.memory_bytes * margin);
+  e.cpu_millis += to_amount(e.cpu_millis * c.cpu_safety_margin);
+  e.memory_bytes += to_amount(e.memory_bytes * c.memory_safety_margin);
   return e;
 }
 
@@ -44,15 +44,13 @@ double confidence_scale(double confidence, double multiplier, double exponent) {
 
 Recommendation vpa_recommend(const VpaContainerModel& model, const VpaEstimatorConfig& c) {
   const double confidence = model.confidence();
-  const Estimate target = percentile_with_margin(model, c.cpu_target_percentile,
-                                                 c.memory_target_percentile, c.safety_margin);
+  const Estimate target =
+      percentile_with_margin(model, c.cpu_target_percentile, c.memory_target_percentile, c);
   const Estimate lower = scaled(
-      percentile_with_margin(model, c.cpu_lower_percentile, c.memory_lower_percentile,
-                             c.safety_margin),
+      percentile_with_margin(model, c.cpu_lower_percentile, c.memory_lower_percentile, c),
       confidence_scale(confidence, c.lower_confidence_multiplier, c.lower_confidence_exponent));
   const Estimate upper = scaled(
-      percentile_with_margin(model, c.cpu_upper_percentile, c.memory_upper_percentile,
-                             c.safety_margin),
+      percentile_with_margin(model, c.cpu_upper_percentile, c.memory_upper_percentile, c),
       confidence_scale(confidence, c.upper_confidence_multiplier, c.upper_confidence_exponent));
   Recommendation r;
   r.target = with_min(target, c);

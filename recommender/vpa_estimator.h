@@ -13,7 +13,10 @@ struct VpaEstimatorConfig {
   double memory_target_percentile = 0.9;
   double memory_lower_percentile = 0.5;
   double memory_upper_percentile = 0.95;
-  double safety_margin = 0.15;
+  // VPA has one --recommendation-margin-fraction for both resources; they are apart here so
+  // that a trade-off curve can move one resource's margin at a time (SCORING.md).
+  double cpu_safety_margin = 0.15;
+  double memory_safety_margin = 0.15;
   // Bounds scale by (1 + multiplier / confidence)^exponent.
   double upper_confidence_multiplier = 1.0;
   double upper_confidence_exponent = 1.0;

@@ -2,6 +2,7 @@
 #include "recommender/strategy.h"
 #include "recommender/update_rule.h"
 #include "recommender/vpa_estimator.h"
+#include "recommender/vpa_knobs.h"
 #include "recommender/vpa_model.h"
 
 namespace tailor::recommender {
@@ -9,12 +10,13 @@ namespace {
 
 class VpaStrategy final : public Strategy {
  public:
+  explicit VpaStrategy(const VpaEstimatorConfig& estimator) : estimator_(estimator) {}
   void observe(const UsageSample& s, const Resources& request) override {
     model_.add_cpu_sample(s.start, s.cpu_cores, request.cpu_cores);
     if (s.memory_peak_bytes > 0) model_.add_memory_sample(s.start, s.memory_peak_bytes);
   }
   void on_oom(Seconds time, double limit_bytes) override { model_.record_oom(time, limit_bytes); }
-  Recommendation recommend(Seconds) override { return vpa_recommend(model_); }
+  Recommendation recommend(Seconds) override { return vpa_recommend(model_, estimator_); }
   std::optional<Resources> update(const Recommendation& r, const Resources& request, Seconds,
                                   Seconds pod_age) override {
     if (!vpa_should_apply(rule_, request, r, pod_age)) return std::nullopt;
@@ -22,7 +24,7 @@ class VpaStrategy final : public Strategy {
   }
   std::size_t state_bytes() const override { return model_.state_bytes(); }
   // VPA's own checkpoint (scaled histograms, sample span and count); the update rule keeps no
-  // state.
+  // state, and the knobs act on the estimate only, so every variant reads the same checkpoint.
   std::string save() const override { return format_checkpoint(model_.save()); }
   void restore(std::string_view checkpoint) override {
     if (!checkpoint.starts_with("v1;")) {
@@ -36,21 +38,32 @@ class VpaStrategy final : public Strategy {
   }
 
  private:
+  VpaEstimatorConfig estimator_;
   VpaContainerModel model_;
   VpaUpdateRule rule_;
 };
 
 class VpaFactory final : public StrategyFactory {
  public:
-  std::string name() const override { return "vpa"; }
+  VpaFactory(std::string name, const VpaKnobs& knobs)
+      : name_(std::move(name)), estimator_(vpa_estimator_config(knobs)) {}
+  std::string name() const override { return name_; }
   std::string update_rule() const override {
     return "outside [lower, upper], or >=10% summed change and >=12h since last change";
   }
-  std::unique_ptr<Strategy> create() const override { return std::make_unique<VpaStrategy>(); }
+  std::unique_ptr<Strategy> create() const override {
+    return std::make_unique<VpaStrategy>(estimator_);
+  }
+
+ private:
+  std::string name_;
+  VpaEstimatorConfig estimator_;
 };
 
 }  // namespace
 
-std::unique_ptr<StrategyFactory> make_vpa_strategy() { return std::make_unique<VpaFactory>(); }
+std::unique_ptr<StrategyFactory> make_vpa_strategy(const std::string& spec) {
+  return std::make_unique<VpaFactory>(spec, parse_vpa_knobs(spec));
+}
 
 }  // namespace tailor::recommender
