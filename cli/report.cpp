@@ -1,5 +1,6 @@
 #include "cli/report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 
@@ -30,14 +31,19 @@ std::string quoted(const std::string& s) {
 }  // namespace
 
 void print_table(std::ostream& out, const std::vector<recommender::ScoreRow>& rows) {
-  char line[256];
-  std::snprintf(line, sizeof line, "%-10s %10s %10s %14s %13s %16s %7s\n", "strategy", "cpu_slack",
-                "mem_slack", "cpu_shortfall", "ooms_per_day", "resizes_per_day", "cost");
+  // VPA variants are named as written ("vpa:memory-percentile=0.95"): the column fits them.
+  int width = 10;
+  for (const auto& r : rows) width = std::max(width, static_cast<int>(r.strategy.size()));
+  char line[512];
+  std::snprintf(line, sizeof line, "%-*s %10s %10s %14s %13s %16s %7s %18s %18s\n", width,
+                "strategy", "cpu_slack", "mem_slack", "cpu_shortfall", "ooms_per_day",
+                "resizes_per_day", "cost", "cpu_slack_weighted", "mem_slack_weighted");
   out << line;
   for (const auto& r : rows) {
-    std::snprintf(line, sizeof line, "%-10s %10.3f %10.3f %14.4f %13.4f %16.3f %7.3f\n",
+    std::snprintf(line, sizeof line,
+                  "%-*s %10.3f %10.3f %14.4f %13.4f %16.3f %7.3f %18.3f %18.3f\n", width,
                   r.strategy.c_str(), r.cpu_slack, r.mem_slack, r.cpu_shortfall, r.ooms_per_day,
-                  r.resizes_per_day, r.cost);
+                  r.resizes_per_day, r.cost, r.cpu_slack_weighted, r.mem_slack_weighted);
     out << line;
   }
   if (!rows.empty()) out << "(" << rows.front().containers << " containers; update rules:";
@@ -72,6 +78,8 @@ void write_json(std::ostream& out, const std::vector<recommender::ScoreRow>& row
         << ",\"cpu_shortfall\":" << number(r.cpu_shortfall)
         << ",\"ooms_per_day\":" << number(r.ooms_per_day)
         << ",\"resizes_per_day\":" << number(r.resizes_per_day) << ",\"cost\":" << number(r.cost)
+        << ",\"cpu_slack_weighted\":" << number(r.cpu_slack_weighted)
+        << ",\"mem_slack_weighted\":" << number(r.mem_slack_weighted)
         << ",\"containers\":" << r.containers << ",\"update_rule\":" << quoted(r.update_rule)
         << "}";
   }

@@ -107,10 +107,15 @@ ScoreRow summarize(const std::string& strategy, const std::string& update_rule,
   ScoreRow row;
   row.strategy = strategy;
   row.update_rule = update_rule;
+  ContainerScore pooled;
   for (std::size_t i = 0; i < scores.size(); ++i) {
     const ContainerScore& c = scores[i];
     if (c.scored_windows == 0 || c.days <= 0) continue;
     ++row.containers;
+    pooled.cpu_slack += c.cpu_slack;
+    pooled.cpu_request += c.cpu_request;
+    pooled.mem_slack += c.mem_slack;
+    pooled.mem_request += c.mem_request;
     row.cpu_slack += ratio(c.cpu_slack, c.cpu_request);
     row.mem_slack += ratio(c.mem_slack, c.mem_request);
     row.cpu_shortfall += ratio(c.cpu_short, c.cpu_p95);
@@ -127,6 +132,8 @@ ScoreRow summarize(const std::string& strategy, const std::string& update_rule,
       *f /= n;
     }
   }
+  row.cpu_slack_weighted = ratio(pooled.cpu_slack, pooled.cpu_request);
+  row.mem_slack_weighted = ratio(pooled.mem_slack, pooled.mem_request);
   row.per_container = std::move(scores);
   return row;
 }

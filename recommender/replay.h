@@ -29,11 +29,15 @@ struct ContainerScore {
   std::size_t state_bytes = 0;  // strategy state at the end of the replay
 };
 
-// One row of the table: per-container figures averaged over containers.
+// One row of the table: per-container figures averaged over containers, and the slack pooled
+// over all containers and windows (SCORING.md "Figures": Σ max(0, req − usage) / Σ req over
+// every container and window, so each container weighs by its request, as a cluster's bill does;
+// the mean gives a container held at the minimums as much weight as a 4-core one).
 struct ScoreRow {
   std::string strategy;
   std::string update_rule;
   double cpu_slack = 0, mem_slack = 0, cpu_shortfall = 0;
+  double cpu_slack_weighted = 0, mem_slack_weighted = 0;
   double ooms_per_day = 0, resizes_per_day = 0, cost = 0;
   int containers = 0;
   std::vector<ContainerScore> per_container;

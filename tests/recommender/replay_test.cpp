@@ -111,5 +111,20 @@ TEST(Replay, TableAveragesContainersAndCostIsRelativeToAsRun) {
   EXPECT_EQ(rows[1].ooms_per_day, 0.0);
 }
 
+TEST(Replay, WeightedSlackPoolsContainersByRequest) {
+  ContainerScore big, small;
+  big.scored_windows = small.scored_windows = 1;
+  big.days = small.days = 1;
+  big.cpu_request = 4, big.cpu_slack = 1;             // 25 %
+  small.cpu_request = 0.025, small.cpu_slack = 0.02;  // 80 %
+  big.mem_request = 8, big.mem_slack = 2;
+  small.mem_request = 1, small.mem_slack = 0.5;
+  const ScoreRow r = summarize("s", "", {big, small}, {big, small});
+  EXPECT_NEAR(r.cpu_slack, (0.25 + 0.8) / 2, 1e-12);
+  EXPECT_NEAR(r.cpu_slack_weighted, 1.02 / 4.025, 1e-12);
+  EXPECT_NEAR(r.mem_slack, (0.25 + 0.5) / 2, 1e-12);
+  EXPECT_NEAR(r.mem_slack_weighted, 2.5 / 9, 1e-12);
+}
+
 }  // namespace
 }  // namespace tailor::recommender
