@@ -5,39 +5,15 @@
 #include <cstdio>
 #include <ostream>
 
+#include "recommender/svg_text.h"
+
 namespace tailor::recommender {
 namespace {
 
+using svg::number;
+using svg::xml_text;
+
 constexpr double kLeft = 70, kWidth = 880;
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
-
-std::string xml_text(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 struct TimeFrame {
   double t0, t1;
