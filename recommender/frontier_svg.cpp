@@ -1,6 +1,7 @@
 #include "recommender/frontier_svg.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 
 #include "recommender/frontier.h"
@@ -33,7 +34,15 @@ Plane fit(double left, const std::vector<CurvePoint>& pts, const char* xn, const
   }
   if (pts.empty()) y_min = 0, y_max = 1;
   const double pad = std::max(0.02, 0.08 * (y_max - y_min));
-  return {left, x_max > 0 ? x_max * 1.1 : 0.01, std::max(0.0, y_min - pad), y_max + pad, xn, yn};
+  // Room on the right for the last point's label.
+  return {left, x_max > 0 ? x_max * 1.3 : 0.01, std::max(0.0, y_min - pad), y_max + pad, xn, yn};
+}
+
+// A round tick step (1, 2 or 5 times a power of ten) giving about four ticks over `range`.
+double tick_step(double range) {
+  const double raw = range / 4, magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  const double n = raw / magnitude;
+  return magnitude * (n < 1.5 ? 1 : n < 3.5 ? 2 : n < 7.5 ? 5 : 10);
 }
 
 void axes(std::ostream& out, const Plane& p) {
@@ -41,11 +50,15 @@ void axes(std::ostream& out, const Plane& p) {
   out << "<line x1='" << p.left << "' y1='" << bottom << "' x2='" << right << "' y2='" << bottom
       << "' stroke='black'/>\n<line x1='" << p.left << "' y1='" << kTop << "' x2='" << p.left
       << "' y2='" << bottom << "' stroke='black'/>\n";
-  for (double f : {0.0, 0.25, 0.5, 0.75, 1.0}) {
-    const double xv = f * p.x_max, yv = p.y_min + f * (p.y_max - p.y_min);
-    out << "<text x='" << number(p.x(xv)) << "' y='" << bottom + 16 << "' text-anchor='middle'>"
-        << number(xv) << "</text>\n<text x='" << p.left - 6 << "' y='" << number(p.y(yv) + 4)
-        << "' text-anchor='end'>" << number(yv) << "</text>\n";
+  const double xs = tick_step(p.x_max);
+  for (double v = 0; v <= p.x_max + 1e-12; v += xs) {
+    out << "<text x='" << number(p.x(v)) << "' y='" << bottom + 16 << "' text-anchor='middle'>"
+        << number(v) << "</text>\n";
+  }
+  const double ys = tick_step(p.y_max - p.y_min);
+  for (double v = std::ceil(p.y_min / ys) * ys; v <= p.y_max + 1e-12; v += ys) {
+    out << "<text x='" << p.left - 6 << "' y='" << number(p.y(v) + 4) << "' text-anchor='end'>"
+        << number(v) << "</text>\n";
   }
   out << "<text x='" << p.left + kWidth / 2 << "' y='" << bottom + 34 << "' text-anchor='middle'>"
       << p.x_name << "</text>\n<text x='" << p.left + 4 << "' y='" << kTop - 8 << "'>" << p.y_name
