@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cli/cluster_command.h"
+#include "cli/corpus_command.h"
 #include "cli/demo_command.h"
 #include "cli/replay_command.h"
 
@@ -12,6 +13,7 @@ const char* kUsage =
     "Verbs:\n"
     "  demo              Tailor's main job on a local cluster, to the end (tailor demo --help)\n"
     "  replay TRACE...   score recommenders on usage traces (tailor replay --help)\n"
+    "  corpus --out DIR  write the synthetic trace corpus replay is judged on (tailor corpus -h)\n"
     "  cluster up|down   a local cluster on real containerd (tailor cluster --help)\n";
 }
 
@@ -28,6 +30,7 @@ int main(int argc, char** argv) {
   }
   if (verb == "demo") return tailor::cli::run_demo(args, std::cout, std::cerr);
   if (verb == "replay") return tailor::cli::run_replay(args, std::cout, std::cerr);
+  if (verb == "corpus") return tailor::cli::run_corpus(args, std::cout, std::cerr);
   if (verb == "cluster") return tailor::cli::run_cluster(args, std::cout, std::cerr);
   std::cerr << "tailor: unknown verb '" << verb << "'\n" << kUsage;
   return 2;

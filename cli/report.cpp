@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <ostream>
 
+#include "recommender/vpa_knobs.h"
+
 namespace tailor::cli {
 namespace {
 
@@ -47,7 +49,14 @@ void print_table(std::ostream& out, const std::vector<recommender::ScoreRow>& ro
     out << line;
   }
   if (!rows.empty()) out << "(" << rows.front().containers << " containers; update rules:";
-  for (const auto& r : rows) out << "\n  " << r.strategy << ": " << r.update_rule;
+  bool variants = false;
+  for (const auto& r : rows) {
+    // VPA's variants move the estimator's knobs, never its update rule: said once.
+    const bool variant = recommender::is_vpa_spec(r.strategy) && r.strategy != "vpa";
+    variants = variants || variant;
+    if (!variant) out << "\n  " << r.strategy << ": " << r.update_rule;
+  }
+  if (variants) out << "\n  vpa:...: as vpa";
   out << ")\n";
 }
 
