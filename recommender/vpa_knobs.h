@@ -17,8 +17,9 @@ struct VpaKnobs {
   double memory_percentile = 0.9;
   double memory_margin = 0.15;
   friend bool operator==(const VpaKnobs&, const VpaKnobs&) = default;
-  // Only the CPU knobs differ from VPA's defaults (the row is a point of the CPU curve).
+  // The memory knobs are VPA's defaults: a point of the CPU curve (plain vpa included).
   bool cpu_only() const;
+  // The CPU knobs are VPA's defaults: a point of the memory curve (plain vpa included).
   bool memory_only() const;
 };
 
