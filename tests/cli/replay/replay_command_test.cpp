@@ -84,7 +84,7 @@ TEST(ReplayCommand, VpaVariantRowIsNamedAsWrittenWithWeightedColumns) {
   const std::string trace = write_trace(dir);
   const std::string json = (dir.path() / "out.json").string();
   const Outcome r = replay({trace, "--strategy", "vpa", "--strategy",
-                        "vpa:cpu-percentile=0.8,memory-margin=0.3", "--json", json});
+                            "vpa:cpu-percentile=0.8,memory-margin=0.3", "--json", json});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("cpu_slack_weighted"), std::string::npos);
   EXPECT_NE(r.out.find("mem_slack_weighted"), std::string::npos);
