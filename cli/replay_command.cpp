@@ -70,7 +70,7 @@ void write_plots(const std::string& dir, const std::vector<rec::ContainerSeries>
 }
 
 // Where each row that is not one of VPA's curve points lies against VPA's curves, and (memory)
-// whether it OOMs more than the vpa row: SCORING.md's "ahead of VPA" asks both.
+// whether it OOMs more than the vpa row: docs/scoring.md's "ahead of VPA" asks both.
 void print_verdicts(std::ostream& out, const std::vector<rec::ScoreRow>& rows) {
   const auto vpa = std::find_if(rows.begin(), rows.end(),
                                 [](const rec::ScoreRow& r) { return r.strategy == "vpa"; });

@@ -9,7 +9,7 @@
 namespace tailor::recommender {
 
 // One row on a trade-off plane: CPU (x = cpu_shortfall, y = cpu_slack) or memory
-// (x = ooms_per_day, y = mem_slack), SCORING.md "Trade-off curves".
+// (x = ooms_per_day, y = mem_slack), docs/scoring.md ("Trade-off curves").
 struct CurvePoint {
   double x = 0, y = 0;
   std::string label;

@@ -30,9 +30,9 @@ struct ContainerScore {
 };
 
 // One row of the table: per-container figures averaged over containers, and the slack pooled
-// over all containers and windows (SCORING.md "Figures": Σ max(0, req − usage) / Σ req over
-// every container and window, so each container weighs by its request, as a cluster's bill does;
-// the mean gives a container held at the minimums as much weight as a 4-core one).
+// over all containers and windows (docs/scoring.md, "The figures": Σ max(0, req − usage) / Σ req
+// over every container and window, so each container weighs by its request, as a cluster's bill
+// does; the mean gives a container held at the minimums as much weight as a 4-core one).
 struct ScoreRow {
   std::string strategy;
   std::string update_rule;

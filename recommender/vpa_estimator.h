@@ -14,7 +14,7 @@ struct VpaEstimatorConfig {
   double memory_lower_percentile = 0.5;
   double memory_upper_percentile = 0.95;
   // VPA has one --recommendation-margin-fraction for both resources; they are apart here so
-  // that a trade-off curve can move one resource's margin at a time (SCORING.md).
+  // that a trade-off curve can move one resource's margin at a time (docs/scoring.md).
   double cpu_safety_margin = 0.15;
   double memory_safety_margin = 0.15;
   // Bounds scale by (1 + multiplier / confidence)^exponent.

@@ -8,7 +8,7 @@
 
 namespace tailor::recommender {
 
-// The four knobs of VPA's recommender that SCORING.md's trade-off curves move, with VPA's
+// The four knobs of VPA's recommender that the trade-off curves of docs/scoring.md move, with VPA's
 // defaults (--target-cpu-percentile, --target-memory-percentile, and the margin fraction that
 // VPA shares between the two resources).
 struct VpaKnobs {
@@ -35,9 +35,9 @@ bool is_vpa_spec(std::string_view spec);  // "vpa" or "vpa:..."
 // at the target as out of range and apply each window's small change.
 VpaEstimatorConfig vpa_estimator_config(const VpaKnobs& knobs);
 
-// VPA's standard curve points (SCORING.md "Trade-off curves"), each a strategy spec that moves
-// one knob from VPA's default: CPU percentile 0.80 / 0.85 / 0.95 / 0.99, CPU margin 0 / 5 / 10
-// / 20 / 30 %, memory percentile 0.80 / 0.95 / 0.99, memory margin 0 / 5 / 10 / 20 / 30 % (the
+// VPA's standard curve points (docs/scoring.md ("Trade-off curves")), each a strategy spec that
+// moves one knob from VPA's default: CPU percentile 0.80 / 0.85 / 0.95 / 0.99, CPU margin 0 / 5 /
+// 10 / 20 / 30 %, memory percentile 0.80 / 0.95 / 0.99, memory margin 0 / 5 / 10 / 20 / 30 % (the
 // default 0.90 and 15 % are the `vpa` row itself). Margins in 5-point steps where the curve
 // bends (near 0) and 10-point steps above the default, so both ends of the 0-30 % range are
 // drawn with 17 rows in all.
