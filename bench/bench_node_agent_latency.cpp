@@ -45,7 +45,7 @@
 #include "node-agent/cri/cri_client.h"
 #include "node-agent/cri/pod_cgroup.h"
 
-namespace tailor::kube::node {
+namespace tailor::bench {
 namespace {
 
 namespace bj = boost::json;
@@ -98,7 +98,7 @@ class Containerd {
   explicit Containerd(fs::path dir) : dir_(std::move(dir)) {
     run(scripts() + "/start.sh " + dir_.string());
     socket_ = (dir_ / "containerd.sock").string();
-    auto images = connect_image_service({socket_, 5s, 5s});
+    auto images = node::cri::connect_image_service({socket_, 5s, 5s});
     for (const char* image : {"docker.io/library/busybox:latest", "tailor.local/pause:1"}) {
       wait_until(std::string("the CRI lists ") + image, 10s,
                  [&] { return images->image_status(image).has_value(); });
@@ -154,11 +154,12 @@ class Agent {
 // Watch arrival times: pods' generations, and deletions.
 class PodWatch {
  public:
-  explicit PodWatch(RestClient& client)
+  explicit PodWatch(kube::RestClient& client)
       : informer_(
-            std::make_shared<cache::RestListerWatcher>(client, resources::kPods, "default"),
-            [](std::string_view json) { return decode_pod(std::string(json)); },
-            cache::InformerOptions{.name = "bench-pods"}) {
+            std::make_shared<kube::cache::RestListerWatcher>(client, kube::resources::kPods,
+                                                             "default"),
+            [](std::string_view json) { return kube::decode_pod(std::string(json)); },
+            kube::cache::InformerOptions{.name = "bench-pods"}) {
     informer_.add_handlers({.on_add = [this](const auto& p) { seen(*p); },
                             .on_update = [this](const auto&, const auto& p) { seen(*p); },
                             .on_delete =
@@ -176,12 +177,12 @@ class PodWatch {
     return wait_for(generations_, uid + "/" + std::to_string(generation));
   }
   Clock::time_point deletion_seen(const std::string& uid) { return wait_for(deleted_, uid); }
-  std::shared_ptr<const Pod> get(const std::string& name) {
+  std::shared_ptr<const kube::Pod> get(const std::string& name) {
     return informer_.store().get("default", name);
   }
 
  private:
-  void seen(const Pod& pod) {
+  void seen(const kube::Pod& pod) {
     std::lock_guard lock(mutex_);
     generations_.emplace(pod.metadata.uid + "/" + std::to_string(pod.metadata.generation),
                          Clock::now());
@@ -196,21 +197,21 @@ class PodWatch {
     return map.at(key);
   }
 
-  cache::Informer<Pod> informer_;
+  kube::cache::Informer<kube::Pod> informer_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::map<std::string, Clock::time_point> generations_, deleted_;
 };
 
 struct Bench {
-  Bench(RestClient& client, RuntimeService& cri, PodWatch& watch)
+  Bench(kube::RestClient& client, node::cri::RuntimeService& cri, PodWatch& watch)
       : client(client), cri(cri), watch(watch) {}
 
-  ObjectRef ref(const std::string& name, std::string subresource = "") {
-    return ObjectRef{resources::kPods, "default", name, std::move(subresource)};
+  kube::ObjectRef ref(const std::string& name, std::string subresource = "") {
+    return kube::ObjectRef{kube::resources::kPods, "default", name, std::move(subresource)};
   }
 
-  Pod create(const std::string& name, const std::string& cpu) {
+  kube::Pod create(const std::string& name, const std::string& cpu) {
     const bj::object amounts{{"cpu", cpu}, {"memory", "64Mi"}};
     const bj::object pod{{"apiVersion", "v1"},
                          {"kind", "Pod"},
@@ -224,9 +225,9 @@ struct Bench {
                               {"command", {"sleep", "3600"}},
                               {"resources", {{"requests", amounts}, {"limits", amounts}}}}}}}}};
     client.create(ref(""), bj::serialize(pod));
-    Pod out;
+    kube::Pod out;
     wait_until("pod " + name + " runs", 60s, [&] {
-      out = decode_pod(client.get(ref(name)));
+      out = kube::decode_pod(client.get(ref(name)));
       return !out.status.container_statuses.empty() &&
              out.status.container_statuses[0].state.running.has_value() &&
              out.status.container_statuses[0].resources.has_value();
@@ -236,11 +237,12 @@ struct Bench {
 
   // PATCH pods/{name}/resize; returns the new generation.
   std::int64_t resize(const std::string& name, const std::string& cpu) {
-    const ResourceList list{{"cpu", Quantity::parse(cpu)}, {"memory", Quantity::parse("64Mi")}};
-    ResizePatch patch;
+    const kube::ResourceList list{{"cpu", kube::Quantity::parse(cpu)},
+                                  {"memory", kube::Quantity::parse("64Mi")}};
+    kube::ResizePatch patch;
     patch.containers.push_back({"c", {.limits = list, .requests = list}});
-    return decode_pod(
-               client.patch(ref(name, "resize"), PatchType::StrategicMerge, resize_patch(patch)))
+    return kube::decode_pod(client.patch(ref(name, "resize"), kube::PatchType::StrategicMerge,
+                                         kube::resize_patch(patch)))
         .metadata.generation;
   }
 
@@ -274,11 +276,12 @@ struct Bench {
   void wait_done(const std::string& name, const std::string& cpu) {
     wait_until("the agent reports the resize of " + name + " done", 30s, [&] {
       const auto pod = watch.get(name);
-      if (!pod || find_condition(pod->status, kPodResizeInProgress) ||
-          find_condition(pod->status, kPodResizePending) || pod->status.container_statuses.empty())
+      if (!pod || kube::find_condition(pod->status, kube::kPodResizeInProgress) ||
+          kube::find_condition(pod->status, kube::kPodResizePending) ||
+          pod->status.container_statuses.empty())
         return false;
       const auto& actual = pod->status.container_statuses[0].resources;
-      return actual && actual->limits.at("cpu") == Quantity::parse(cpu);
+      return actual && actual->limits.at("cpu") == kube::Quantity::parse(cpu);
     });
   }
 
@@ -286,8 +289,8 @@ struct Bench {
   // agent's allocation holds again): the call → its cgroup file holding the value, and → the
   // call's return.
   void raw_cri_update(const std::string& id, const fs::path& file) {
-    const LinuxResources current = *cri.container_status(id).resources;
-    LinuxResources changed = current;
+    const node::cri::LinuxResources current = *cri.container_status(id).resources;
+    node::cri::LinuxResources changed = current;
     changed.cpu_quota -= 1000;  // a rise above the pod's quota is refused (v1)
     const auto start = Clock::now();
     auto call = std::async(std::launch::async, [&] {
@@ -305,15 +308,16 @@ struct Bench {
   void checkpoint_write() {
     const fs::path dir = checkpoint_file.parent_path().parent_path() / "scratch";
     fs::create_directories(dir);
-    const CheckpointStore scratch(dir);
-    const Checkpoint checkpoint = *CheckpointStore(checkpoint_file.parent_path()).load();
+    const node::allocation::CheckpointStore scratch(dir);
+    const node::allocation::Checkpoint checkpoint =
+        *node::allocation::CheckpointStore(checkpoint_file.parent_path()).load();
     const auto start = Clock::now();
     scratch.save(checkpoint);
     checkpoint_writes.push_back(ms(Clock::now() - start));
   }
 
-  RestClient& client;
-  RuntimeService& cri;
+  kube::RestClient& client;
+  node::cri::RuntimeService& cri;
   PodWatch& watch;
   fs::path checkpoint_file;
   std::vector<double> watch_delay, agent, to_checkpoint, checkpoint_to_cgroup, end_to_end;
@@ -321,25 +325,28 @@ struct Bench {
   std::vector<double> cri_visible, cri_calls, checkpoint_writes;
 };
 
-std::int64_t quota_of(const std::string& cpu) { return Quantity::parse(cpu).milli_value() * 100; }
+std::int64_t quota_of(const std::string& cpu) {
+  return kube::Quantity::parse(cpu).milli_value() * 100;
+}
 
-fs::path quota_file(const Pod& pod) {
+fs::path quota_file(const kube::Pod& pod) {
   std::string id = pod.status.container_statuses.at(0).container_id;
   id = id.substr(id.find("://") + 3);
   return fs::path("/sys/fs/cgroup/cpu") /
-         container_cgroup_path(pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs), id,
-                               CgroupDriver::Cgroupfs)
+         node::cri::container_cgroup_path(
+             node::allocation::pod_cgroup_path_of(pod, node::cri::CgroupDriver::Cgroupfs), id,
+             node::cri::CgroupDriver::Cgroupfs)
              .substr(1) /
          "cpu.cfs_quota_us";
 }
 
-std::string container_id(const Pod& pod) {
+std::string container_id(const kube::Pod& pod) {
   const std::string id = pod.status.container_statuses.at(0).container_id;
   return id.substr(id.find("://") + 3);
 }
 
 void resizes(Bench& b, int count) {
-  const Pod pod = b.create("bench", "200m");
+  const kube::Pod pod = b.create("bench", "200m");
   const fs::path file = quota_file(pod);
   const std::string id = container_id(pod);
   for (int i = 0; i < count; ++i) {
@@ -363,15 +370,16 @@ void resizes(Bench& b, int count) {
 // "bench" at 200m; a 1200m pod makes its resize to 1 CPU Deferred (allocatable 2); deleting
 // that pod frees the capacity.
 void deferred_resizes(Bench& b, int count) {
-  const Pod pod = decode_pod(b.client.get(b.ref("bench")));
+  const kube::Pod pod = kube::decode_pod(b.client.get(b.ref("bench")));
   const fs::path file = quota_file(pod);
   const std::string id = container_id(pod);
   for (int i = 0; i < count; ++i) {
-    const Pod filler = b.create("filler", "1200m");
+    const kube::Pod filler = b.create("filler", "1200m");
     b.resize("bench", "1");
     wait_until("the resize is Deferred", 30s, [&] {
       const auto p = b.watch.get("bench");
-      const PodCondition* c = p ? find_condition(p->status, kPodResizePending) : nullptr;
+      const kube::PodCondition* c =
+          p ? kube::find_condition(p->status, kube::kPodResizePending) : nullptr;
       return c && c->reason == "Deferred";
     });
     b.client.remove(b.ref("filler"));
@@ -406,16 +414,16 @@ int run_bench(int count, int deferred_count) {
   const fs::path dir = ::mkdtemp(tmpl);
   {
     Containerd containerd(dir / "containerd");
-    embedded::ClusterOptions options;
+    kube::embedded::ClusterOptions options;
     options.control_loops = false;
-    embedded::Cluster cluster(options);
+    kube::embedded::Cluster cluster(options);
     cluster.start();
     cluster.write_kubeconfig((dir / "kubeconfig").string());
-    RestClient client(RestConfig{.server = cluster.url(),
-                                 .ca_pem = cluster.ca_pem(),
-                                 .bearer_token = cluster.token(),
-                                 .qps = 0});
-    auto cri = connect_runtime_service({containerd.socket(), 10s, 60s});
+    kube::RestClient client(kube::RestConfig{.server = cluster.url(),
+                                             .ca_pem = cluster.ca_pem(),
+                                             .bearer_token = cluster.token(),
+                                             .qps = 0});
+    auto cri = node::cri::connect_runtime_service({containerd.socket(), 10s, 60s});
     Agent agent(dir, (dir / "kubeconfig").string(), containerd.socket());
     PodWatch watch(client);
     Bench b(client, *cri, watch);
@@ -445,12 +453,12 @@ int run_bench(int count, int deferred_count) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::bench
 
 int main(int argc, char** argv) {
   try {
-    return tailor::kube::node::run_bench(argc > 1 ? std::atoi(argv[1]) : 60,
-                                         argc > 2 ? std::atoi(argv[2]) : 20);
+    return tailor::bench::run_bench(argc > 1 ? std::atoi(argv[1]) : 60,
+                                    argc > 2 ? std::atoi(argv[2]) : 20);
   } catch (const std::exception& e) {
     std::cerr << "bench_node_agent_latency: " << e.what() << "\n";
     return 1;

@@ -12,7 +12,6 @@
 namespace tailor::cli {
 namespace {
 namespace fs = std::filesystem;
-namespace node = tailor::kube::node;
 using namespace std::chrono_literals;
 
 constexpr const char* kImages[] = {"docker.io/library/busybox:latest", "tailor.local/pause:1"};
@@ -28,7 +27,7 @@ std::string last_line(const std::string& text) {
 // The CRI plugin learns of imported images a moment after the import returns; a pod started
 // before that would report a pull failure.
 void wait_for_images(const std::string& socket) {
-  auto images = node::connect_image_service({socket, 5s, 5s});
+  auto images = node::cri::connect_image_service({socket, 5s, 5s});
   const auto deadline = std::chrono::steady_clock::now() + 20s;
   for (const char* image : kImages) {
     while (!images->image_status(image)) {
@@ -80,8 +79,8 @@ void stop_containerd(const fs::path& scripts, const fs::path& dir) {
 
 void remove_node_pods(const fs::path& socket, const fs::path& kubeconfig) {
   if (!fs::exists(socket)) return;
-  auto runtime = node::connect_runtime_service({socket.string(), 10s, 60s});
-  auto images = node::connect_image_service({socket.string(), 10s, 10s});
+  auto runtime = node::cri::connect_runtime_service({socket.string(), 10s, 60s});
+  auto images = node::cri::connect_image_service({socket.string(), 10s, 10s});
   // The API is not used for orphans, but the runtime needs one; the cluster may be down.
   kube::RestConfig config;
   if (fs::exists(kubeconfig)) {
@@ -90,8 +89,8 @@ void remove_node_pods(const fs::path& socket, const fs::path& kubeconfig) {
     config.server = "http://127.0.0.1:1";
   }
   kube::RestClient client(config);
-  const auto api = node::rest_pod_api(client);
-  node::PodRuntime pods(*runtime, *images, *api, {});
+  const auto api = node::runtime::rest_pod_api(client);
+  node::runtime::PodRuntime pods(*runtime, *images, *api, {});
   pods.remove_orphans({});
 }
 

@@ -2,50 +2,51 @@
 
 #include "kube/model/pod_resources.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace {
 
-ResourceList cpu_and_memory_entries(const ResourceList& list) {
-  ResourceList out;
-  for (std::string_view name : {kResourceCpu, kResourceMemory}) {
-    if (const Quantity* q = find_resource(list, name)) out.insert_or_assign(name, *q);
+kube::ResourceList cpu_and_memory_entries(const kube::ResourceList& list) {
+  kube::ResourceList out;
+  for (std::string_view name : {kube::kResourceCpu, kube::kResourceMemory}) {
+    if (const kube::Quantity* q = kube::find_resource(list, name)) out.insert_or_assign(name, *q);
   }
   return out;
 }
 
-std::vector<AllocatedContainer> allocations_of(const std::vector<Container>& containers,
+std::vector<AllocatedContainer> allocations_of(const std::vector<kube::Container>& containers,
                                                bool sidecars_only) {
   std::vector<AllocatedContainer> out;
-  for (const Container& c : containers) {
-    if (sidecars_only && !is_sidecar(c)) continue;
+  for (const kube::Container& c : containers) {
+    if (sidecars_only && !kube::is_sidecar(c)) continue;
     out.push_back({c.name, cpu_and_memory(c.resources)});
   }
   return out;
 }
 
-void apply(std::vector<Container>& containers, const std::vector<AllocatedContainer>& allocated) {
-  for (Container& c : containers) {
+void apply(std::vector<kube::Container>& containers,
+           const std::vector<AllocatedContainer>& allocated) {
+  for (kube::Container& c : containers) {
     for (const AllocatedContainer& a : allocated) {
       if (a.name != c.name) continue;
-      for (ResourceList* list : {&c.resources.requests, &c.resources.limits}) {
-        list->erase(kResourceCpu);
-        list->erase(kResourceMemory);
+      for (kube::ResourceList* list : {&c.resources.requests, &c.resources.limits}) {
+        list->erase(kube::kResourceCpu);
+        list->erase(kube::kResourceMemory);
       }
-      add_resources(c.resources.requests, a.resources.requests);
-      add_resources(c.resources.limits, a.resources.limits);
+      kube::add_resources(c.resources.requests, a.resources.requests);
+      kube::add_resources(c.resources.limits, a.resources.limits);
     }
   }
 }
 
-std::int64_t amount(std::string_view resource, const Quantity& q) {
-  return resource == kResourceCpu ? q.milli_value() : q.value();
+std::int64_t amount(std::string_view resource, const kube::Quantity& q) {
+  return resource == kube::kResourceCpu ? q.milli_value() : q.value();
 }
 
-void list_changes(const ResourceList& from, const ResourceList& to, const std::string& requirement,
-                  std::vector<ResourceChange>& out) {
-  for (std::string_view resource : {kResourceCpu, kResourceMemory}) {
-    const Quantity* a = find_resource(from, resource);
-    const Quantity* b = find_resource(to, resource);
+void list_changes(const kube::ResourceList& from, const kube::ResourceList& to,
+                  const std::string& requirement, std::vector<ResourceChange>& out) {
+  for (std::string_view resource : {kube::kResourceCpu, kube::kResourceMemory}) {
+    const kube::Quantity* a = kube::find_resource(from, resource);
+    const kube::Quantity* b = kube::find_resource(to, resource);
     std::string operation;
     if (a == nullptr && b != nullptr) operation = "add";
     if (a != nullptr && b == nullptr) operation = "remove";
@@ -81,7 +82,7 @@ const AllocatedContainer* find_allocation(const AllocatedPod& allocation,
   return find_in(allocation.init_containers, container);
 }
 
-AllocatedPod desired_allocation(const Pod& pod) {
+AllocatedPod desired_allocation(const kube::Pod& pod) {
   AllocatedPod out;
   out.uid = pod.metadata.uid;
   out.namespace_ = pod.metadata.namespace_;
@@ -96,27 +97,27 @@ bool same_resources(const AllocatedPod& a, const AllocatedPod& b) {
   return a.containers == b.containers && a.init_containers == b.init_containers;
 }
 
-bool resize_requested(const Pod& pod, const AllocatedPod& allocation) {
+bool resize_requested(const kube::Pod& pod, const AllocatedPod& allocation) {
   return !same_resources(desired_allocation(pod), allocation);
 }
 
-Pod allocated_pod(const Pod& pod, const AllocatedPod& allocation) {
-  Pod out = pod;
+kube::Pod allocated_pod(const kube::Pod& pod, const AllocatedPod& allocation) {
+  kube::Pod out = pod;
   apply(out.spec.containers, allocation.containers);
   apply(out.spec.init_containers, allocation.init_containers);
   return out;
 }
 
-ResourceList allocated_requests(const Pod& pod, const AllocatedPod& allocation) {
-  return pod_requests(allocated_pod(pod, allocation));
+kube::ResourceList allocated_requests(const kube::Pod& pod, const AllocatedPod& allocation) {
+  return kube::pod_requests(allocated_pod(pod, allocation));
 }
 
 bool increases_requests(const AllocatedPod& from, const AllocatedPod& to) {
   bool increases = false;
   for_each_pair(from, to, [&](const AllocatedContainer& a, const AllocatedContainer& b) {
-    for (std::string_view resource : {kResourceCpu, kResourceMemory}) {
-      const Quantity* before = find_resource(a.resources.requests, resource);
-      const Quantity* after = find_resource(b.resources.requests, resource);
+    for (std::string_view resource : {kube::kResourceCpu, kube::kResourceMemory}) {
+      const kube::Quantity* before = kube::find_resource(a.resources.requests, resource);
+      const kube::Quantity* after = kube::find_resource(b.resources.requests, resource);
       if (after == nullptr) continue;
       if (before == nullptr || amount(resource, *after) > amount(resource, *before)) {
         increases = true;
@@ -135,20 +136,20 @@ std::vector<ResourceChange> resource_changes(const AllocatedPod& from, const All
   return out;
 }
 
-ResourceAmounts amounts_of(const ResourceRequirements& resources) {
-  ResourceAmounts out;
-  if (const Quantity* q = find_resource(resources.limits, kResourceCpu)) {
+cri::ResourceAmounts amounts_of(const kube::ResourceRequirements& resources) {
+  cri::ResourceAmounts out;
+  if (const kube::Quantity* q = kube::find_resource(resources.limits, kube::kResourceCpu)) {
     out.cpu_limit_milli = q->milli_value();
   }
-  if (const Quantity* q = find_resource(resources.limits, kResourceMemory)) {
+  if (const kube::Quantity* q = kube::find_resource(resources.limits, kube::kResourceMemory)) {
     out.memory_limit_bytes = q->value();
   }
-  if (const Quantity* q = find_resource(resources.requests, kResourceCpu)) {
+  if (const kube::Quantity* q = kube::find_resource(resources.requests, kube::kResourceCpu)) {
     out.cpu_request_milli = q->milli_value();
   } else {
     out.cpu_request_milli = out.cpu_limit_milli;
   }
-  if (const Quantity* q = find_resource(resources.requests, kResourceMemory)) {
+  if (const kube::Quantity* q = kube::find_resource(resources.requests, kube::kResourceMemory)) {
     out.memory_request_bytes = q->value();
   } else {
     out.memory_request_bytes = out.memory_limit_bytes;
@@ -156,27 +157,31 @@ ResourceAmounts amounts_of(const ResourceRequirements& resources) {
   return out;
 }
 
-ResourceRequirements requirements_of(const ResourceAmounts& amounts) {
-  ResourceRequirements out;
+kube::ResourceRequirements requirements_of(const cri::ResourceAmounts& amounts) {
+  kube::ResourceRequirements out;
   if (amounts.cpu_request_milli) {
-    out.requests.insert_or_assign(kResourceCpu, Quantity::from_milli(*amounts.cpu_request_milli));
+    out.requests.insert_or_assign(kube::kResourceCpu,
+                                  kube::Quantity::from_milli(*amounts.cpu_request_milli));
   }
   if (amounts.memory_request_bytes) {
-    out.requests.insert_or_assign(kResourceMemory, Quantity::from_int(*amounts.memory_request_bytes,
-                                                                      QuantityFormat::BinarySI));
+    out.requests.insert_or_assign(
+        kube::kResourceMemory,
+        kube::Quantity::from_int(*amounts.memory_request_bytes, kube::QuantityFormat::BinarySI));
   }
   if (amounts.cpu_limit_milli) {
-    out.limits.insert_or_assign(kResourceCpu, Quantity::from_milli(*amounts.cpu_limit_milli));
+    out.limits.insert_or_assign(kube::kResourceCpu,
+                                kube::Quantity::from_milli(*amounts.cpu_limit_milli));
   }
   if (amounts.memory_limit_bytes) {
     out.limits.insert_or_assign(
-        kResourceMemory, Quantity::from_int(*amounts.memory_limit_bytes, QuantityFormat::BinarySI));
+        kube::kResourceMemory,
+        kube::Quantity::from_int(*amounts.memory_limit_bytes, kube::QuantityFormat::BinarySI));
   }
   return out;
 }
 
-ResourceRequirements cpu_and_memory(const ResourceRequirements& resources) {
+kube::ResourceRequirements cpu_and_memory(const kube::ResourceRequirements& resources) {
   return {cpu_and_memory_entries(resources.limits), cpu_and_memory_entries(resources.requests)};
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

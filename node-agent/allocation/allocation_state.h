@@ -10,18 +10,18 @@
 #include "node-agent/allocation/checkpoint.h"
 #include "node-agent/cri/cgroup_values.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 
 // The cpu and memory requests and limits the spec asks for (regular and sidecar containers).
-AllocatedPod desired_allocation(const Pod& pod);
+AllocatedPod desired_allocation(const kube::Pod& pod);
 // Same container resources (cpu and memory), by name.
 bool same_resources(const AllocatedPod& a, const AllocatedPod& b);
-bool resize_requested(const Pod& pod, const AllocatedPod& allocation);
+bool resize_requested(const kube::Pod& pod, const AllocatedPod& allocation);
 
 // The pod with its containers' cpu and memory set to the allocation (others as in the spec).
-Pod allocated_pod(const Pod& pod, const AllocatedPod& allocation);
+kube::Pod allocated_pod(const kube::Pod& pod, const AllocatedPod& allocation);
 // Σ allocated requests of the pod (overhead and init containers as the scheduler counts them).
-ResourceList allocated_requests(const Pod& pod, const AllocatedPod& allocation);
+kube::ResourceList allocated_requests(const kube::Pod& pod, const AllocatedPod& allocation);
 
 // True when some cpu or memory request of the desired allocation is above the allocated one, or
 // new; a resize that does not increase requests cannot make the node fuller.
@@ -37,13 +37,13 @@ struct ResourceChange {
 std::vector<ResourceChange> resource_changes(const AllocatedPod& from, const AllocatedPod& to);
 
 // Amounts for the cgroup arithmetic (requests default to limits as the API server does).
-ResourceAmounts amounts_of(const ResourceRequirements& resources);
+cri::ResourceAmounts amounts_of(const kube::ResourceRequirements& resources);
 // Back to a ResourceRequirements (cpu in milli, memory in bytes) for the status.
-ResourceRequirements requirements_of(const ResourceAmounts& amounts);
+kube::ResourceRequirements requirements_of(const cri::ResourceAmounts& amounts);
 // Only the cpu and memory entries.
-ResourceRequirements cpu_and_memory(const ResourceRequirements& resources);
+kube::ResourceRequirements cpu_and_memory(const kube::ResourceRequirements& resources);
 
 const AllocatedContainer* find_allocation(const AllocatedPod& allocation,
                                           const std::string& container);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace json = boost::json;
 namespace {
 
@@ -21,7 +21,7 @@ CheckpointError corrupt(const std::string& where, const std::string& what) {
   return CheckpointError(CheckpointErrorKind::Corrupt, "checkpoint " + where + ": " + what);
 }
 
-json::object encode_list(const ResourceList& list) {
+json::object encode_list(const kube::ResourceList& list) {
   json::object out;
   for (const auto& [name, quantity] : list) out[name] = quantity.to_string();
   return out;
@@ -86,13 +86,13 @@ class Reader {
     return value.get_bool();
   }
 
-  ResourceList resource_list(const json::value& value, const std::string& path) const {
-    ResourceList out;
+  kube::ResourceList resource_list(const json::value& value, const std::string& path) const {
+    kube::ResourceList out;
     for (const auto& [name, quantity] : object(value, path)) {
       const std::string at = path + "." + std::string(name);
       if (!quantity.is_string()) throw corrupt(where_, at + " is not a quantity string");
       std::string error;
-      auto parsed = Quantity::try_parse(quantity.get_string(), &error);
+      auto parsed = kube::Quantity::try_parse(quantity.get_string(), &error);
       if (!parsed) throw corrupt(where_, at + ": " + error);
       if (parsed->sign() < 0) throw corrupt(where_, at + " is negative");
       out.insert_or_assign(name, *parsed);
@@ -281,4 +281,4 @@ void CheckpointStore::save(const Checkpoint& checkpoint) const {
   fsync_dir(dir_);
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

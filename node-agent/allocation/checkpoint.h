@@ -20,13 +20,13 @@
 
 #include "kube/model/resources.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 
 inline constexpr int kCheckpointVersion = 1;
 
 struct AllocatedContainer {
   std::string name;
-  ResourceRequirements resources;  // cpu and memory requests and limits as allocated
+  kube::ResourceRequirements resources;  // cpu and memory requests and limits as allocated
   bool operator==(const AllocatedContainer&) const = default;
 };
 
@@ -92,4 +92,4 @@ class CheckpointStore {
   std::filesystem::path path_;
 };
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

@@ -1,21 +1,21 @@
 #include "node-agent/allocation/node_agent_metrics.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace {
 
-metrics::Opts node_opts(std::string name, std::string help) {
-  return metrics::Opts{.subsystem = "node", .name = std::move(name), .help = std::move(help)};
+kube::metrics::Opts node_opts(std::string name, std::string help) {
+  return kube::metrics::Opts{.subsystem = "node", .name = std::move(name), .help = std::move(help)};
 }
 
-class InstrumentedRuntimeService : public RuntimeService {
+class InstrumentedRuntimeService : public cri::RuntimeService {
  public:
-  InstrumentedRuntimeService(std::unique_ptr<RuntimeService> inner, NodeAgentMetrics& metrics)
+  InstrumentedRuntimeService(std::unique_ptr<cri::RuntimeService> inner, NodeAgentMetrics& metrics)
       : inner_(std::move(inner)), metrics_(metrics) {}
 
-  RuntimeVersion version() override {
+  cri::RuntimeVersion version() override {
     return timed("version", [&] { return inner_->version(); });
   }
-  std::string run_pod_sandbox(const PodSandboxSpec& sandbox) override {
+  std::string run_pod_sandbox(const cri::PodSandboxSpec& sandbox) override {
     return timed("run_podsandbox", [&] { return inner_->run_pod_sandbox(sandbox); });
   }
   void stop_pod_sandbox(const std::string& id) override {
@@ -24,8 +24,8 @@ class InstrumentedRuntimeService : public RuntimeService {
   void remove_pod_sandbox(const std::string& id) override {
     timed("remove_podsandbox", [&] { inner_->remove_pod_sandbox(id); });
   }
-  std::string create_container(const std::string& sandbox_id, const ContainerSpec& container,
-                               const PodSandboxSpec& sandbox) override {
+  std::string create_container(const std::string& sandbox_id, const cri::ContainerSpec& container,
+                               const cri::PodSandboxSpec& sandbox) override {
     return timed("create_container",
                  [&] { return inner_->create_container(sandbox_id, container, sandbox); });
   }
@@ -38,17 +38,17 @@ class InstrumentedRuntimeService : public RuntimeService {
   void remove_container(const std::string& id) override {
     timed("remove_container", [&] { inner_->remove_container(id); });
   }
-  std::vector<ContainerSummary> list_containers(const ContainerFilter& filter) override {
+  std::vector<cri::ContainerSummary> list_containers(const cri::ContainerFilter& filter) override {
     return timed("list_containers", [&] { return inner_->list_containers(filter); });
   }
-  ContainerStatus container_status(const std::string& id) override {
+  cri::ContainerStatus container_status(const std::string& id) override {
     return timed("container_status", [&] { return inner_->container_status(id); });
   }
-  void update_container_resources(const std::string& id, const LinuxResources& r) override {
+  void update_container_resources(const std::string& id, const cri::LinuxResources& r) override {
     timed("container_update", [&] { inner_->update_container_resources(id, r); });
   }
-  SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
-                                                    const LinuxResources& r) override {
+  cri::SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
+                                                         const cri::LinuxResources& r) override {
     return timed("update_podsandbox_resources",
                  [&] { return inner_->update_pod_sandbox_resources(id, r); });
   }
@@ -76,7 +76,7 @@ class InstrumentedRuntimeService : public RuntimeService {
     metrics_.cri_operation(operation, std::chrono::steady_clock::now() - start, error);
   }
 
-  std::unique_ptr<RuntimeService> inner_;
+  std::unique_ptr<cri::RuntimeService> inner_;
   NodeAgentMetrics& metrics_;
 };
 
@@ -114,7 +114,7 @@ std::string_view to_string(RetryTrigger trigger) {
   return "periodic";
 }
 
-NodeAgentMetrics::NodeAgentMetrics(metrics::Registry& registry)
+NodeAgentMetrics::NodeAgentMetrics(kube::metrics::Registry& registry)
     : resize_requests_(registry.counter(
           node_opts("resize_requests_total",
                     "Pod resize requests seen by the node agent, by state transition (proposed, "
@@ -125,7 +125,7 @@ NodeAgentMetrics::NodeAgentMetrics(metrics::Registry& registry)
       resize_duration_(registry.histogram(
           node_opts("pod_resize_duration_milliseconds",
                     "Time from accepting a pod resize until the runtime holds it."),
-          metrics::exponential_buckets(1, 2, 16))),
+          kube::metrics::exponential_buckets(1, 2, 16))),
       pending_(registry.gauge(
           node_opts("pod_pending_resizes", "Pod resizes pending on this node, by reason."))),
       in_progress_(registry.gauge(
@@ -140,7 +140,7 @@ NodeAgentMetrics::NodeAgentMetrics(metrics::Registry& registry)
                     "Allocation checkpoint failures (corrupt, unknown_version, io)."))),
       cri_duration_(registry.histogram(
           node_opts("cri_operation_duration_seconds", "CRI call latency, by operation."),
-          metrics::exponential_buckets(0.0005, 2, 16))),
+          kube::metrics::exponential_buckets(0.0005, 2, 16))),
       cri_errors_(registry.counter(
           node_opts("cri_operation_errors_total", "Failed CRI calls, by operation."))) {
   for (auto state : {ResizeState::Proposed, ResizeState::Infeasible, ResizeState::Deferred,
@@ -207,9 +207,9 @@ double NodeAgentMetrics::checkpoint_errors(std::string_view kind) const {
   return checkpoint_errors_.with({{"kind", std::string(kind)}}).Value();
 }
 
-std::unique_ptr<RuntimeService> instrument(std::unique_ptr<RuntimeService> runtime,
-                                           NodeAgentMetrics& metrics) {
+std::unique_ptr<cri::RuntimeService> instrument(std::unique_ptr<cri::RuntimeService> runtime,
+                                                NodeAgentMetrics& metrics) {
   return std::make_unique<InstrumentedRuntimeService>(std::move(runtime), metrics);
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

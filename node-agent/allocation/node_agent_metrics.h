@@ -13,7 +13,7 @@
 #include "kube/observe/metrics.h"
 #include "node-agent/cri/cri_client.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 
 enum class ResizeState { Proposed, Infeasible, Deferred, Completed, Canceled };
 std::string_view to_string(ResizeState state);
@@ -24,7 +24,7 @@ std::string_view to_string(RetryTrigger trigger);
 
 class NodeAgentMetrics {
  public:
-  explicit NodeAgentMetrics(metrics::Registry& registry);
+  explicit NodeAgentMetrics(kube::metrics::Registry& registry);
 
   void resize(ResizeState state);
   // resource "cpu" | "memory", requirement "requests" | "limits",
@@ -44,20 +44,20 @@ class NodeAgentMetrics {
   double checkpoint_errors(std::string_view kind) const;
 
  private:
-  metrics::Vec<prometheus::Counter> resize_requests_;
-  metrics::Vec<prometheus::Counter> requested_resizes_;
-  metrics::HistogramVec resize_duration_;
-  metrics::Vec<prometheus::Gauge> pending_;
-  metrics::Vec<prometheus::Gauge> in_progress_;
-  metrics::Vec<prometheus::Counter> infeasible_;
-  metrics::Vec<prometheus::Counter> deferred_accepted_;
-  metrics::Vec<prometheus::Counter> checkpoint_errors_;
-  metrics::HistogramVec cri_duration_;
-  metrics::Vec<prometheus::Counter> cri_errors_;
+  kube::metrics::Vec<prometheus::Counter> resize_requests_;
+  kube::metrics::Vec<prometheus::Counter> requested_resizes_;
+  kube::metrics::HistogramVec resize_duration_;
+  kube::metrics::Vec<prometheus::Gauge> pending_;
+  kube::metrics::Vec<prometheus::Gauge> in_progress_;
+  kube::metrics::Vec<prometheus::Counter> infeasible_;
+  kube::metrics::Vec<prometheus::Counter> deferred_accepted_;
+  kube::metrics::Vec<prometheus::Counter> checkpoint_errors_;
+  kube::metrics::HistogramVec cri_duration_;
+  kube::metrics::Vec<prometheus::Counter> cri_errors_;
 };
 
 // A RuntimeService that times every call and counts its errors, then delegates.
-std::unique_ptr<RuntimeService> instrument(std::unique_ptr<RuntimeService> runtime,
-                                           NodeAgentMetrics& metrics);
+std::unique_ptr<cri::RuntimeService> instrument(std::unique_ptr<cri::RuntimeService> runtime,
+                                                NodeAgentMetrics& metrics);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

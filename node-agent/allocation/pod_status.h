@@ -24,7 +24,7 @@ namespace tailor::kube {
 class RestClient;
 }
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 
 struct ResizeCondition {
   std::string
@@ -37,26 +37,27 @@ struct ResizeCondition {
 struct DesiredResizeStatus {
   std::optional<ResizeCondition> pending;      // absent: PodResizePending removed
   std::optional<ResizeCondition> in_progress;  // absent: PodResizeInProgress removed
-  std::vector<ContainerResourcesStatus> containers;
+  std::vector<kube::ContainerResourcesStatus> containers;
   std::optional<std::int64_t> observed_generation;
 };
 
 // The change that brings `current` to `desired`, naming only what differs. lastTransitionTime is
 // kept while a condition's reason stays the same (set to `now` otherwise). Containers that have
 // no status yet are left out (the runtime side has not reported them).
-PodStatusPatch resize_status_change(const Pod& current, const DesiredResizeStatus& desired,
-                                    TimePoint now);
-bool is_empty(const PodStatusPatch& patch);
+kube::PodStatusPatch resize_status_change(const kube::Pod& current,
+                                          const DesiredResizeStatus& desired, kube::TimePoint now);
+bool is_empty(const kube::PodStatusPatch& patch);
 
 class PodStatusWriter {
  public:
-  using Change = std::function<PodStatusPatch(const Pod& current)>;
+  using Change = std::function<kube::PodStatusPatch(const kube::Pod& current)>;
   virtual ~PodStatusWriter() = default;
   // Writes change(pod as stored). `cached` is the agent's latest copy, tried first. A pod that
   // no longer exists is not an error. Throws when the write keeps failing.
-  virtual void update(const Pod& cached, const Change& change) = 0;
+  virtual void update(const kube::Pod& cached, const Change& change) = 0;
   // Rejects a pod at admission, as the kubelet does: phase Failed with reason and message.
-  virtual void reject(const Pod& pod, const std::string& reason, const std::string& message) = 0;
+  virtual void reject(const kube::Pod& pod, const std::string& reason,
+                      const std::string& message) = 0;
 };
 
 // JSON merge patch {"status":{"phase":"Failed","reason":...,"message":...}}.
@@ -65,17 +66,17 @@ std::string pod_rejection_patch(const std::string& reason, const std::string& me
 // Writes through pods/{name}/status with re-read and retry on conflicts.
 class RestPodStatusWriter : public PodStatusWriter {
  public:
-  explicit RestPodStatusWriter(RestClient& client, int max_attempts = 5);
-  void update(const Pod& cached, const Change& change) override;
-  void reject(const Pod& pod, const std::string& reason, const std::string& message) override;
+  explicit RestPodStatusWriter(kube::RestClient& client, int max_attempts = 5);
+  void update(const kube::Pod& cached, const Change& change) override;
+  void reject(const kube::Pod& pod, const std::string& reason, const std::string& message) override;
 
   // Writes that had to re-read the pod (409 Conflict or a failed test op).
   std::uint64_t conflicts() const { return conflicts_; }
 
  private:
-  RestClient& client_;
+  kube::RestClient& client_;
   int max_attempts_;
   std::uint64_t conflicts_ = 0;
 };
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

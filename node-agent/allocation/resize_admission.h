@@ -12,7 +12,7 @@
 #include "kube/model/pod.h"
 #include "kube/model/resources.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 
 enum class AdmissionVerdict { Accept, Deferred, Infeasible };
 
@@ -40,15 +40,15 @@ class AdmissionError : public std::invalid_argument {
 
 // A new pod: its requests (overhead included) against allocatable and against what is free.
 // other_pods_allocated is the sum of the allocated requests of every other pod on the node.
-AdmissionResult admit_pod(const Pod& pod, const ResourceList& node_allocatable,
-                          const ResourceList& other_pods_allocated);
+AdmissionResult admit_pod(const kube::Pod& pod, const kube::ResourceList& node_allocatable,
+                          const kube::ResourceList& other_pods_allocated);
 
 // A resize of an admitted pod: pod.spec holds the desired resources, allocated_requests the
 // pod's currently allocated total requests (to tell which resources change). Guaranteed pods
 // cannot change CPU under the static CPU manager, nor memory under the static memory manager.
-AdmissionResult admit_resize(const Pod& pod, const ResourceList& allocated_requests,
-                             const ResourceList& node_allocatable,
-                             const ResourceList& other_pods_allocated,
+AdmissionResult admit_resize(const kube::Pod& pod, const kube::ResourceList& allocated_requests,
+                             const kube::ResourceList& node_allocatable,
+                             const kube::ResourceList& other_pods_allocated,
                              const AdmissionOptions& options = {});
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

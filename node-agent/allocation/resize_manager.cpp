@@ -10,15 +10,15 @@
 #include "node-agent/allocation/resize_queue.h"
 #include "node-agent/allocation/resource_bounds.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace {
 
-bool is_terminal(const Pod& pod) {
+bool is_terminal(const kube::Pod& pod) {
   return pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
 }
 
-log::ObjectRef kobj(const Pod& pod) {
-  return log::kobj(pod.metadata.namespace_, pod.metadata.name);
+kube::log::ObjectRef kobj(const kube::Pod& pod) {
+  return kube::log::kobj(pod.metadata.namespace_, pod.metadata.name);
 }
 
 // kubelet_pod_infeasible_resizes_total{reason_detail}.
@@ -64,7 +64,7 @@ ResizeManager::ResizeManager(ResizeManagerOptions options, PodResourcesRuntime& 
       checkpoint_(checkpoint),
       metrics_(metrics) {}
 
-TimePoint ResizeManager::now() const {
+kube::TimePoint ResizeManager::now() const {
   return options_.now ? options_.now() : std::chrono::system_clock::now();
 }
 
@@ -73,19 +73,19 @@ void ResizeManager::event(const PodState& state, const char* type, const std::st
   try {
     events_.event(state.pod, type, reason, message);
   } catch (const std::exception& e) {
-    log::error(e, "Recording event failed", {{"pod", kobj(state.pod)}, {"reason", reason}});
+    kube::log::error(e, "Recording event failed", {{"pod", kobj(state.pod)}, {"reason", reason}});
   }
 }
 
-void ResizeManager::restore(const Checkpoint& checkpoint, const std::vector<Pod>& pods) {
-  std::vector<const Pod*> ordered;
-  for (const Pod& pod : pods) {
+void ResizeManager::restore(const Checkpoint& checkpoint, const std::vector<kube::Pod>& pods) {
+  std::vector<const kube::Pod*> ordered;
+  for (const kube::Pod& pod : pods) {
     if (!is_terminal(pod)) ordered.push_back(&pod);
   }
-  std::stable_sort(ordered.begin(), ordered.end(), [](const Pod* a, const Pod* b) {
+  std::stable_sort(ordered.begin(), ordered.end(), [](const kube::Pod* a, const kube::Pod* b) {
     return a->metadata.creation_timestamp < b->metadata.creation_timestamp;
   });
-  for (const Pod* pod : ordered) pods_[pod->metadata.uid].pod = *pod;
+  for (const kube::Pod* pod : ordered) pods_[pod->metadata.uid].pod = *pod;
   // 1. Every checkpointed pod is admitted as it was; pods deleted meanwhile are released.
   for (const auto& [uid, allocation] : checkpoint.pods) {
     auto it = pods_.find(uid);
@@ -97,21 +97,21 @@ void ResizeManager::restore(const Checkpoint& checkpoint, const std::vector<Pod>
       it->second.accepted_at = now();
     }
   }
-  if (allocations_.size() != checkpoint.pods.size()) save_checkpoint(Pod{});
+  if (allocations_.size() != checkpoint.pods.size()) save_checkpoint(kube::Pod{});
   // 2. Pods created while the agent was away, in creation order.
-  for (const Pod* pod : ordered) {
+  for (const kube::Pod* pod : ordered) {
     PodState& state = pods_[pod->metadata.uid];
     if (!allocations_.contains(pod->metadata.uid)) admit_new(state);
   }
   // 3. Resizes in flight complete; 4. then the pending ones, in retry order.
-  for (const Pod* pod : ordered) {
+  for (const kube::Pod* pod : ordered) {
     const auto it = allocations_.find(pod->metadata.uid);
     if (it != allocations_.end() && it->second.resize_in_progress) {
       process(pods_[pod->metadata.uid], std::nullopt);
     }
   }
   std::vector<std::string> rest;
-  for (const Pod* pod : ordered) {
+  for (const kube::Pod* pod : ordered) {
     const auto it = allocations_.find(pod->metadata.uid);
     if (it != allocations_.end() && !it->second.resize_in_progress) {
       rest.push_back(pod->metadata.uid);
@@ -129,7 +129,7 @@ void ResizeManager::restore(const Checkpoint& checkpoint, const std::vector<Pod>
   update_gauges();
 }
 
-void ResizeManager::sync_pod(const Pod& pod) {
+void ResizeManager::sync_pod(const kube::Pod& pod) {
   const std::string uid = pod.metadata.uid;
   if (is_terminal(pod) && !pods_[uid].rejected) {
     remove_pod(uid);
@@ -149,7 +149,7 @@ void ResizeManager::remove_pod(const std::string& uid) {
     pods_.erase(it);
   }
   if (allocations_.erase(uid) > 0) {
-    save_checkpoint(Pod{});
+    save_checkpoint(kube::Pod{});
     retry_requested_ = RetryTrigger::PodRemoved;
   }
   run_requested_retries();
@@ -172,14 +172,14 @@ void ResizeManager::process(PodState& state, std::optional<RetryTrigger> trigger
     try {
       state.runtime = runtime_.read(state.pod, allocations_.at(uid));
     } catch (const std::exception& e) {
-      log::error(e, "Reading container resources failed", {{"pod", kobj(state.pod)}});
+      kube::log::error(e, "Reading container resources failed", {{"pod", kobj(state.pod)}});
     }
   }
   write_status(state);
 }
 
 void ResizeManager::admit_new(PodState& state) {
-  const Pod& pod = state.pod;
+  const kube::Pod& pod = state.pod;
   AdmissionResult result;
   std::string reason;
   try {
@@ -202,11 +202,11 @@ void ResizeManager::admit_new(PodState& state) {
   state.rejected = true;
   if (reason.empty()) reason = "OutOf" + rejected_resource(result.message);
   const std::string message = "Pod was rejected: " + result.message;
-  event(state, kEventTypeWarning, reason, message);
+  event(state, kube::kEventTypeWarning, reason, message);
   try {
     status_.reject(pod, reason, message);
   } catch (const std::exception& e) {
-    log::error(e, "Rejecting pod failed", {{"pod", kobj(pod)}});
+    kube::log::error(e, "Rejecting pod failed", {{"pod", kobj(pod)}});
   }
 }
 
@@ -225,7 +225,7 @@ void ResizeManager::count_proposal(PodState& state) {
 }
 
 void ResizeManager::decide_resize(PodState& state, std::optional<RetryTrigger> trigger) {
-  const Pod& pod = state.pod;
+  const kube::Pod& pod = state.pod;
   const AllocatedPod& allocated = allocations_.at(pod.metadata.uid);
   const AllocatedPod desired = desired_allocation(pod);
   if (same_resources(desired, allocated)) {
@@ -268,7 +268,7 @@ void ResizeManager::decide_resize(PodState& state, std::optional<RetryTrigger> t
 
 void ResizeManager::accept(PodState& state, const AllocatedPod& desired,
                            std::optional<RetryTrigger> trigger) {
-  const Pod& pod = state.pod;
+  const kube::Pod& pod = state.pod;
   const std::string& uid = pod.metadata.uid;
   const AllocatedPod previous = allocations_.at(uid);
   AllocatedPod next = desired;
@@ -290,7 +290,7 @@ void ResizeManager::accept(PodState& state, const AllocatedPod& desired,
   state.retry_at.reset();
   state.accepted_at = now();
   state.publish_acceptance = true;
-  event(state, kEventTypeNormal, "ResizeStarted",
+  event(state, kube::kEventTypeNormal, "ResizeStarted",
         "Pod resize started: generation " + std::to_string(pod.metadata.generation));
   if (frees_requests(previous, next)) retry_requested_ = RetryTrigger::PodResizedDown;
 }
@@ -304,12 +304,12 @@ void ResizeManager::set_pending(PodState& state, const AdmissionResult& result) 
   state.pending = condition;
   if (!changed) return;
   if (result.verdict == AdmissionVerdict::Infeasible) {
-    event(state, kEventTypeWarning, "ResizeInfeasible", result.message);
+    event(state, kube::kEventTypeWarning, "ResizeInfeasible", result.message);
     metrics_.resize(ResizeState::Infeasible);
     metrics_.infeasible(infeasible_detail(result.message));
     state.proposal_open = false;
   } else {
-    event(state, kEventTypeWarning, "ResizeDeferred", result.message);
+    event(state, kube::kEventTypeWarning, "ResizeDeferred", result.message);
     if (new_reason) metrics_.resize(ResizeState::Deferred);
   }
 }
@@ -339,7 +339,7 @@ void ResizeManager::complete(PodState& state) {
   state.actuation_error.reset();
   state.backoff = std::chrono::milliseconds(0);
   state.retry_at.reset();
-  event(state, kEventTypeNormal, "ResizeCompleted",
+  event(state, kube::kEventTypeNormal, "ResizeCompleted",
         "Pod resize completed: generation " + std::to_string(allocation.in_progress_generation));
   if (state.proposal_open && state.proposed_generation == allocation.in_progress_generation) {
     metrics_.resize(ResizeState::Completed);
@@ -356,8 +356,8 @@ void ResizeManager::complete(PodState& state) {
 void ResizeManager::fail_actuation(PodState& state, const std::string& error) {
   // One event per kind of failure: usage figures change on every retry of the same refusal.
   if (!state.actuation_error || without_digits(*state.actuation_error) != without_digits(error)) {
-    event(state, kEventTypeWarning, "ResizeError", error);
-    log::warning("Resize not applied", {{"pod", kobj(state.pod)}, {"error", error}});
+    event(state, kube::kEventTypeWarning, "ResizeError", error);
+    kube::log::warning("Resize not applied", {{"pod", kobj(state.pod)}, {"error", error}});
   }
   state.actuation_error = error;
   state.backoff = state.backoff.count() == 0
@@ -367,7 +367,7 @@ void ResizeManager::fail_actuation(PodState& state, const std::string& error) {
 }
 
 void ResizeManager::write_status(PodState& state) {
-  const Pod& pod = state.pod;
+  const kube::Pod& pod = state.pod;
   const AllocatedPod& allocation = allocations_.at(pod.metadata.uid);
   DesiredResizeStatus desired;
   desired.pending = state.pending;
@@ -378,7 +378,7 @@ void ResizeManager::write_status(PodState& state) {
   }
   for (const auto* list : {&allocation.containers, &allocation.init_containers}) {
     for (const AllocatedContainer& c : *list) {
-      ContainerResourcesStatus status{c.name, c.resources.requests, std::nullopt};
+      kube::ContainerResourcesStatus status{c.name, c.resources.requests, std::nullopt};
       if (auto it = state.runtime.actual.find(c.name); it != state.runtime.actual.end()) {
         status.resources = it->second;
       }
@@ -386,28 +386,28 @@ void ResizeManager::write_status(PodState& state) {
     }
   }
   if (pod.metadata.generation > 0) desired.observed_generation = pod.metadata.generation;
-  const TimePoint at = now();
+  const kube::TimePoint at = now();
   try {
-    status_.update(pod, [&desired, at](const Pod& current) {
+    status_.update(pod, [&desired, at](const kube::Pod& current) {
       return resize_status_change(current, desired, at);
     });
   } catch (const std::exception& e) {
-    log::error(e, "Writing pod status failed", {{"pod", kobj(pod)}});
+    kube::log::error(e, "Writing pod status failed", {{"pod", kobj(pod)}});
     if (!state.retry_at) state.retry_at = at + options_.error_backoff_initial;
   }
 }
 
-bool ResizeManager::save_checkpoint(const Pod& pod) {
+bool ResizeManager::save_checkpoint(const kube::Pod& pod) {
   try {
     checkpoint_.save(checkpoint());
     return true;
   } catch (const CheckpointError& e) {
     metrics_.checkpoint_error(to_string(e.kind()));
-    log::error(e, "Writing the allocation checkpoint failed");
+    kube::log::error(e, "Writing the allocation checkpoint failed");
     if (!pod.metadata.uid.empty()) {
       PodState state;
       state.pod = pod;
-      event(state, kEventTypeWarning, "ResizeError",
+      event(state, kube::kEventTypeWarning, "ResizeError",
             "allocation checkpoint not written: " + std::string(e.what()));
     }
     return false;
@@ -434,8 +434,8 @@ void ResizeManager::run_requested_retries() {
   retrying_ = false;
 }
 
-std::optional<TimePoint> ResizeManager::retry_failed() {
-  const TimePoint t = now();
+std::optional<kube::TimePoint> ResizeManager::retry_failed() {
+  const kube::TimePoint t = now();
   std::vector<std::string> due;
   for (const auto& [uid, state] : pods_) {
     if (state.retry_at && *state.retry_at <= t) due.push_back(uid);
@@ -448,20 +448,20 @@ std::optional<TimePoint> ResizeManager::retry_failed() {
   }
   run_requested_retries();
   update_gauges();
-  std::optional<TimePoint> next;
+  std::optional<kube::TimePoint> next;
   for (const auto& [uid, state] : pods_) {
     if (state.retry_at && (!next || *state.retry_at < *next)) next = state.retry_at;
   }
   return next;
 }
 
-ResourceList ResizeManager::others_allocated(const std::string& uid) const {
-  ResourceList sum;
+kube::ResourceList ResizeManager::others_allocated(const std::string& uid) const {
+  kube::ResourceList sum;
   for (const auto& [other, allocation] : allocations_) {
     if (other == uid) continue;
     auto it = pods_.find(other);
     if (it == pods_.end()) continue;
-    add_resources(sum, allocated_requests(it->second.pod, allocation));
+    kube::add_resources(sum, allocated_requests(it->second.pod, allocation));
   }
   return sum;
 }
@@ -475,7 +475,7 @@ std::vector<std::string> ResizeManager::pending() const {
     PendingResize key;
     key.increases_requests = increases_requests(allocation->second, desired_allocation(state.pod));
     key.priority = state.pod.spec.priority.value_or(0);
-    key.qos = pod_qos(state.pod);
+    key.qos = kube::pod_qos(state.pod);
     key.pending_since = state.pending_since;
     queue.emplace_back(key, uid);
   }
@@ -511,4 +511,4 @@ Checkpoint ResizeManager::checkpoint() const {
   return out;
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

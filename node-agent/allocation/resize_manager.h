@@ -28,12 +28,12 @@
 #include "node-agent/allocation/pod_status.h"
 #include "node-agent/allocation/resize_admission.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 
 // What the runtime reports and does for one pod; the container names are the spec's.
 struct RuntimeReport {
   // Actual resources of the containers the runtime runs (absent: not running yet).
-  std::map<std::string, ResourceRequirements> actual;
+  std::map<std::string, kube::ResourceRequirements> actual;
   // Every allocated container runs with its allocation (a resize is complete).
   bool matches_allocation = false;
 };
@@ -47,15 +47,15 @@ class PodResourcesRuntime {
  public:
   virtual ~PodResourcesRuntime() = default;
   // Reads what the runtime applied. Throws on runtime failures.
-  virtual RuntimeReport read(const Pod& pod, const AllocatedPod& allocation) = 0;
+  virtual RuntimeReport read(const kube::Pod& pod, const AllocatedPod& allocation) = 0;
   // Applies the allocation in the safe order and reads back; errors are reported, not thrown.
-  virtual ActuationReport actuate(const Pod& pod, const AllocatedPod& allocation) = 0;
+  virtual ActuationReport actuate(const kube::Pod& pod, const AllocatedPod& allocation) = 0;
 };
 
 class ResizeEventSink {
  public:
   virtual ~ResizeEventSink() = default;
-  virtual void event(const Pod& pod, const std::string& type, const std::string& reason,
+  virtual void event(const kube::Pod& pod, const std::string& type, const std::string& reason,
                      const std::string& message) = 0;
 };
 
@@ -66,12 +66,12 @@ class AllocationCheckpoint {
 };
 
 struct ResizeManagerOptions {
-  ResourceList node_allocatable;
+  kube::ResourceList node_allocatable;
   AdmissionOptions admission;
   // Retry of a failed actuation: doubles from initial up to max.
   std::chrono::milliseconds error_backoff_initial{500};
   std::chrono::milliseconds error_backoff_max{std::chrono::seconds(30)};
-  std::function<TimePoint()> now;  // default: system clock
+  std::function<kube::TimePoint()> now;  // default: system clock
 };
 
 class ResizeManager {
@@ -83,16 +83,16 @@ class ResizeManager {
   // Start-up, after the pod list: the checkpointed allocations of pods that still exist are taken
   // as admitted, then pods the checkpoint does not know are admitted in creation order, then
   // resizes in flight resume and pending resizes are tried (retry order).
-  void restore(const Checkpoint& checkpoint, const std::vector<Pod>& pods);
+  void restore(const Checkpoint& checkpoint, const std::vector<kube::Pod>& pods);
 
   // A pod was added or changed (or resynced).
-  void sync_pod(const Pod& pod);
+  void sync_pod(const kube::Pod& pod);
   void remove_pod(const std::string& uid);
   // Tries every pending (Deferred) resize in retry order.
   void retry_pending(RetryTrigger trigger);
   // Resizes whose actuation failed and whose backoff has passed are tried again; returns when
   // the next one is due (nullopt: none waiting).
-  std::optional<TimePoint> retry_failed();
+  std::optional<kube::TimePoint> retry_failed();
 
   // For tests and health checks.
   std::optional<AllocatedPod> allocation(const std::string& uid) const;
@@ -101,15 +101,15 @@ class ResizeManager {
 
  private:
   struct PodState {
-    Pod pod;
+    kube::Pod pod;
     std::optional<ResizeCondition> pending;  // Deferred / Infeasible decision
     std::int64_t decided_generation = 0;     // generation of the last decision
     std::int64_t proposed_generation = 0;    // last generation counted as proposed
     bool proposal_open = false;              // proposed and not yet infeasible/completed
-    TimePoint pending_since{};
+    kube::TimePoint pending_since{};
     std::optional<std::string> actuation_error;
-    std::optional<TimePoint> accepted_at;
-    std::optional<TimePoint> retry_at;
+    std::optional<kube::TimePoint> accepted_at;
+    std::optional<kube::TimePoint> retry_at;
     std::chrono::milliseconds backoff{0};
     RuntimeReport runtime;
     bool rejected = false;
@@ -125,12 +125,12 @@ class ResizeManager {
   void complete(PodState& state);
   void fail_actuation(PodState& state, const std::string& error);
   void write_status(PodState& state);
-  bool save_checkpoint(const Pod& pod);
+  bool save_checkpoint(const kube::Pod& pod);
   void process(PodState& state, std::optional<RetryTrigger> trigger);
   void run_requested_retries();
   void update_gauges();
-  ResourceList others_allocated(const std::string& uid) const;
-  TimePoint now() const;
+  kube::ResourceList others_allocated(const std::string& uid) const;
+  kube::TimePoint now() const;
   void event(const PodState& state, const char* type, const std::string& reason,
              const std::string& message);
 
@@ -147,4 +147,4 @@ class ResizeManager {
   bool retrying_ = false;
 };
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

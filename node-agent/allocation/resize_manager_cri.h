@@ -18,40 +18,41 @@
 #include "node-agent/cri/cri_client.h"
 #include "node-agent/cri/pod_cgroup.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 
 struct CriPodResourcesOptions {
-  CgroupLayout cgroups{};
-  CgroupDriver driver = CgroupDriver::Cgroupfs;
+  cri::CgroupLayout cgroups{};
+  cri::CgroupDriver driver = cri::CgroupDriver::Cgroupfs;
   // Restarts containers for resizePolicy RestartContainer (the embedded pod runtime). Without
   // one, a resize that needs a restart fails with an error saying so.
-  ContainerRestarter* restarter = nullptr;
+  cri::ContainerRestarter* restarter = nullptr;
 };
 
 class CriPodResources : public PodResourcesRuntime {
  public:
-  CriPodResources(RuntimeService& cri, CriPodResourcesOptions options);
-  RuntimeReport read(const Pod& pod, const AllocatedPod& allocation) override;
-  ActuationReport actuate(const Pod& pod, const AllocatedPod& allocation) override;
+  CriPodResources(cri::RuntimeService& cri, CriPodResourcesOptions options);
+  RuntimeReport read(const kube::Pod& pod, const AllocatedPod& allocation) override;
+  ActuationReport actuate(const kube::Pod& pod, const AllocatedPod& allocation) override;
 
  private:
   struct Running {
     std::string sandbox_id;
-    std::map<std::string, ContainerStatus> containers;  // by container name, running only
-    std::set<std::string> known;                        // names with any container, any state
+    std::map<std::string, cri::ContainerStatus> containers;  // by container name, running only
+    std::set<std::string> known;                             // names with any container, any state
   };
   struct Plan;
-  Running locate(const Pod& pod);
-  Plan plan(const Pod& pod, const AllocatedPod& allocation, const Running& running) const;
-  std::optional<std::string> apply(const Pod& pod, const Plan& plan);
-  RuntimeReport report(const Pod& pod, const AllocatedPod& allocation, const Running& running);
+  Running locate(const kube::Pod& pod);
+  Plan plan(const kube::Pod& pod, const AllocatedPod& allocation, const Running& running) const;
+  std::optional<std::string> apply(const kube::Pod& pod, const Plan& plan);
+  RuntimeReport report(const kube::Pod& pod, const AllocatedPod& allocation,
+                       const Running& running);
 
-  RuntimeService& cri_;
+  cri::RuntimeService& cri_;
   CriPodResourcesOptions options_;
   bool sandbox_update_supported_ = true;
 };
 
 // The cgroup path of a pod below each hierarchy, as the kubelet names it.
-std::string pod_cgroup_path_of(const Pod& pod, CgroupDriver driver);
+std::string pod_cgroup_path_of(const kube::Pod& pod, cri::CgroupDriver driver);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

@@ -4,7 +4,7 @@
 
 #include "kube/observe/log.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 
 ResizeManagerLoop::ResizeManagerLoop(ResizeManager& manager, std::chrono::milliseconds retry_period)
     : manager_(manager), retry_period_(retry_period) {}
@@ -58,7 +58,7 @@ std::uint64_t ResizeManagerLoop::processed() const {
 void ResizeManagerLoop::loop() {
   using Clock = std::chrono::system_clock;
   auto next_periodic = Clock::now() + retry_period_;
-  std::optional<TimePoint> next_failed;
+  std::optional<kube::TimePoint> next_failed;
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     auto wake = next_periodic;
@@ -73,7 +73,7 @@ void ResizeManagerLoop::loop() {
       try {
         work(manager_);
       } catch (const std::exception& e) {
-        log::error(e, "Resize manager work failed");
+        kube::log::error(e, "Resize manager work failed");
       }
     }
     const auto now = Clock::now();
@@ -84,11 +84,11 @@ void ResizeManagerLoop::loop() {
       }
       next_failed = manager_.retry_failed();
     } catch (const std::exception& e) {
-      log::error(e, "Resize manager retry failed");
+      kube::log::error(e, "Resize manager retry failed");
     }
     lock.lock();
     processed_ += batch.size();
   }
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

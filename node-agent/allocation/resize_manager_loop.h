@@ -15,7 +15,7 @@
 
 #include "node-agent/allocation/resize_manager.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 
 class ResizeManagerLoop {
  public:
@@ -48,4 +48,4 @@ class ResizeManagerLoop {
   std::thread worker_;
 };
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

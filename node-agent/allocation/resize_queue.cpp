@@ -4,24 +4,24 @@
 
 #include "kube/model/pod_resources.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace {
 
-bool increases(const ResourceList& desired, const ResourceList& allocated,
+bool increases(const kube::ResourceList& desired, const kube::ResourceList& allocated,
                std::string_view resource) {
-  const Quantity* want = find_resource(desired, resource);
-  const Quantity* have = find_resource(allocated, resource);
+  const kube::Quantity* want = kube::find_resource(desired, resource);
+  const kube::Quantity* have = kube::find_resource(allocated, resource);
   if (want == nullptr) return false;
   return have == nullptr ? want->sign() > 0 : *want > *have;
 }
 
-int qos_rank(QosClass qos) {
+int qos_rank(kube::QosClass qos) {
   switch (qos) {
-    case QosClass::Guaranteed:
+    case kube::QosClass::Guaranteed:
       return 0;
-    case QosClass::Burstable:
+    case kube::QosClass::Burstable:
       return 1;
-    case QosClass::BestEffort:
+    case kube::QosClass::BestEffort:
       return 2;
   }
   return 3;
@@ -29,18 +29,18 @@ int qos_rank(QosClass qos) {
 
 }  // namespace
 
-PendingResize pending_resize(const Pod& pod, const ResourceList& allocated_requests,
-                             TimePoint now) {
-  const ResourceList desired = pod_requests(pod);
+PendingResize pending_resize(const kube::Pod& pod, const kube::ResourceList& allocated_requests,
+                             kube::TimePoint now) {
+  const kube::ResourceList desired = kube::pod_requests(pod);
   PendingResize pending;
-  pending.increases_requests = increases(desired, allocated_requests, kResourceCpu) ||
-                               increases(desired, allocated_requests, kResourceMemory);
+  pending.increases_requests = increases(desired, allocated_requests, kube::kResourceCpu) ||
+                               increases(desired, allocated_requests, kube::kResourceMemory);
   pending.priority = pod.spec.priority.value_or(0);
-  pending.qos = pod_qos(pod);
-  const PodCondition* condition = find_condition(pod.status, kPodResizePending);
+  pending.qos = kube::pod_qos(pod);
+  const kube::PodCondition* condition = kube::find_condition(pod.status, kube::kPodResizePending);
   pending.pending_since = condition == nullptr || condition->last_transition_time.empty()
                               ? now
-                              : parse_rfc3339(condition->last_transition_time);
+                              : kube::parse_rfc3339(condition->last_transition_time);
   return pending;
 }
 
@@ -51,4 +51,4 @@ bool retry_before(const PendingResize& a, const PendingResize& b) {
   return a.pending_since < b.pending_since;
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

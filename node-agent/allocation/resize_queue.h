@@ -10,20 +10,21 @@
 #include "kube/model/resources.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 
 struct PendingResize {
   bool increases_requests = false;
   std::int32_t priority = 0;
-  QosClass qos = QosClass::Burstable;
-  TimePoint pending_since{};  // PodResizePending lastTransitionTime
+  kube::QosClass qos = kube::QosClass::Burstable;
+  kube::TimePoint pending_since{};  // PodResizePending lastTransitionTime
 };
 
 // From the pod's desired spec and its allocated total requests. A pod without a
 // PodResizePending condition has waited since `now`. Throws on a malformed lastTransitionTime.
-PendingResize pending_resize(const Pod& pod, const ResourceList& allocated_requests, TimePoint now);
+PendingResize pending_resize(const kube::Pod& pod, const kube::ResourceList& allocated_requests,
+                             kube::TimePoint now);
 
 // Strict weak order: true when a is retried before b.
 bool retry_before(const PendingResize& a, const PendingResize& b);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

@@ -2,27 +2,27 @@
 
 #include "kube/model/resources.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace {
 
 struct Bound {
   std::string_view resource;
-  Quantity max;
+  kube::Quantity max;
   std::string max_text;
 };
 
 const Bound& bound_of(std::string_view resource) {
-  static const Bound cpu{kResourceCpu, Quantity::from_milli(kMaxCgroupCpuMilli),
+  static const Bound cpu{kube::kResourceCpu, kube::Quantity::from_milli(kMaxCgroupCpuMilli),
                          std::to_string(kMaxCgroupCpuMilli) + "m"};
-  static const Bound memory{kResourceMemory, Quantity::from_int(kMaxCgroupMemoryBytes),
+  static const Bound memory{kube::kResourceMemory, kube::Quantity::from_int(kMaxCgroupMemoryBytes),
                             std::to_string(kMaxCgroupMemoryBytes)};
-  return resource == kResourceCpu ? cpu : memory;
+  return resource == kube::kResourceCpu ? cpu : memory;
 }
 
 std::optional<std::string> check(const std::string& who, const char* requirement,
-                                 const ResourceList& list) {
-  for (std::string_view resource : {kResourceCpu, kResourceMemory}) {
-    const Quantity* q = find_resource(list, resource);
+                                 const kube::ResourceList& list) {
+  for (std::string_view resource : {kube::kResourceCpu, kube::kResourceMemory}) {
+    const kube::Quantity* q = kube::find_resource(list, resource);
     const Bound& bound = bound_of(resource);
     if (!q || *q <= bound.max) continue;
     return who + ": " + requirement + "." + std::string(resource) + " " + q->to_string() +
@@ -33,26 +33,26 @@ std::optional<std::string> check(const std::string& who, const char* requirement
 
 }  // namespace
 
-std::optional<std::string> unrepresentable_resources(const Pod& pod) {
+std::optional<std::string> unrepresentable_resources(const kube::Pod& pod) {
   for (const auto* list : {&pod.spec.containers, &pod.spec.init_containers}) {
-    for (const Container& c : *list) {
+    for (const kube::Container& c : *list) {
       const std::string who = "container \"" + c.name + "\"";
       if (auto why = check(who, "requests", c.resources.requests)) return why;
       if (auto why = check(who, "limits", c.resources.limits)) return why;
     }
   }
   // The pod cgroup holds sums of the regular containers' amounts plus overhead.
-  ResourceList requests = pod.spec.overhead, limits = pod.spec.overhead;
+  kube::ResourceList requests = pod.spec.overhead, limits = pod.spec.overhead;
   try {
-    for (const Container& c : pod.spec.containers) {
-      add_resources(requests, c.resources.requests);
-      add_resources(limits, c.resources.limits);
+    for (const kube::Container& c : pod.spec.containers) {
+      kube::add_resources(requests, c.resources.requests);
+      kube::add_resources(limits, c.resources.limits);
     }
-  } catch (const QuantityError& e) {
+  } catch (const kube::QuantityError& e) {
     return "pod: the sum of its containers' resources overflows: " + std::string(e.what());
   }
   if (auto why = check("pod", "requests (sum)", requests)) return why;
   return check("pod", "limits (sum)", limits);
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

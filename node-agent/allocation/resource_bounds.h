@@ -11,7 +11,7 @@
 
 #include "kube/model/pod.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 
 // The largest CPU amount whose CFS quota (milli × period 100000 µs / 1000) stays in 64 bits.
 inline constexpr std::int64_t kMaxCgroupCpuMilli = INT64_MAX / 100000;
@@ -21,6 +21,6 @@ inline constexpr std::int64_t kMaxCgroupMemoryBytes = (std::int64_t{1} << 62) - 
 // The first cpu/memory request or limit of a container, sidecar or init container, or of the
 // pod's sums (overhead included), beyond those bounds, e.g. `container "app": limits.cpu 1e18
 // is more than a cgroup can hold (at most 92233720368547m)`; nullopt when every amount fits.
-std::optional<std::string> unrepresentable_resources(const Pod& pod);
+std::optional<std::string> unrepresentable_resources(const kube::Pod& pod);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

@@ -1,6 +1,6 @@
 #include "node-agent/cri/actual_resources.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 // Below the readable minimum on both sides, the allocation is the better answer.
@@ -28,4 +28,4 @@ ResourceAmounts actual_resources(const LinuxResources& applied, const ResourceAm
   return actual;
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -9,11 +9,11 @@
 #include "node-agent/cri/cgroup_values.h"
 #include "node-agent/cri/cri_client.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 
 inline constexpr std::int64_t kMinReadableCpuRequestMilli = 2;
 inline constexpr std::int64_t kMinReadableCpuLimitMilli = 10;
 
 ResourceAmounts actual_resources(const LinuxResources& applied, const ResourceAmounts& allocated);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 constexpr std::int64_t kUnlimited = std::numeric_limits<std::int64_t>::max();
@@ -114,4 +114,4 @@ std::vector<ActuationStep> plan_pod_resize(const PodResize& resize) {
   return Planner(resize).plan();
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

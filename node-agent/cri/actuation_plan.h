@@ -10,7 +10,7 @@
 
 #include "node-agent/cri/cgroup_values.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 
 enum class ResizeResource { Memory, Cpu };
 
@@ -38,4 +38,4 @@ struct ActuationStep {
 
 std::vector<ActuationStep> plan_pod_resize(const PodResize& resize);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -4,7 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
@@ -150,16 +150,16 @@ void add_overhead(PodSums& sums, const PodOverhead& overhead) {
 }  // namespace
 
 CgroupValues pod_cgroup_values(std::span<const ResourceAmounts> containers,
-                               const PodOverhead& overhead, QosClass qos) {
+                               const PodOverhead& overhead, kube::QosClass qos) {
   CgroupValues values;
-  if (qos == QosClass::BestEffort) {
+  if (qos == kube::QosClass::BestEffort) {
     values.cpu_shares = kMinShares;
     return values;
   }
   PodSums sums = sum_containers(containers);
   add_overhead(sums, overhead);
   values.cpu_shares = milli_cpu_to_shares(sums.cpu_request_milli);
-  const bool guaranteed = qos == QosClass::Guaranteed;
+  const bool guaranteed = qos == kube::QosClass::Guaranteed;
   if (guaranteed || (sums.every_cpu_limit && !containers.empty())) {
     values.cpu_quota_us = milli_cpu_to_quota(sums.cpu_limit_milli);
     values.cpu_period_us = kQuotaPeriodUs;
@@ -170,7 +170,7 @@ CgroupValues pod_cgroup_values(std::span<const ResourceAmounts> containers,
   return values;
 }
 
-QosClass qos_of(std::span<const ResourceAmounts> containers) {
+kube::QosClass qos_of(std::span<const ResourceAmounts> containers) {
   bool any_set = false;
   bool guaranteed = !containers.empty();
   for (const auto& c : containers) {
@@ -183,8 +183,8 @@ QosClass qos_of(std::span<const ResourceAmounts> containers) {
     guaranteed = guaranteed && nonzero(c.cpu_limit_milli) && nonzero(c.memory_limit_bytes) &&
                  cpu_request == c.cpu_limit_milli && memory_request == c.memory_limit_bytes;
   }
-  if (!any_set) return QosClass::BestEffort;
-  return guaranteed ? QosClass::Guaranteed : QosClass::Burstable;
+  if (!any_set) return kube::QosClass::BestEffort;
+  return guaranteed ? kube::QosClass::Guaranteed : kube::QosClass::Burstable;
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

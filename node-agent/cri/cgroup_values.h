@@ -11,7 +11,7 @@
 
 #include "kube/model/qos.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 
 inline constexpr std::int64_t kMinShares = 2;
 inline constexpr std::int64_t kMaxShares = 262144;
@@ -74,7 +74,7 @@ CgroupValues container_cgroup_values(const ResourceAmounts& container);
 // Guaranteed: shares, quota, memory limit. Burstable: shares; quota only if every container has a
 // CPU limit; memory limit only if every container has one. BestEffort: shares 2 only.
 CgroupValues pod_cgroup_values(std::span<const ResourceAmounts> containers,
-                               const PodOverhead& overhead, QosClass qos);
+                               const PodOverhead& overhead, kube::QosClass qos);
 
 // A memory limit decrease is refused while usage has already reached the new limit (the kernel
 // would reclaim or OOM-kill at once). Returns the reason, "memory limit (N) below current usage
@@ -83,6 +83,6 @@ std::optional<std::string> memory_limit_below_usage(std::int64_t new_limit_bytes
                                                     std::int64_t usage_bytes);
 
 // QoS of a pod whose containers have these amounts (requests default to limits, as the API does).
-QosClass qos_of(std::span<const ResourceAmounts> containers);
+kube::QosClass qos_of(std::span<const ResourceAmounts> containers);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

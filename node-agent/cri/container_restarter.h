@@ -10,16 +10,16 @@
 #include "kube/model/pod.h"
 #include "node-agent/cri/cgroup_values.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 
 class ContainerRestarter {
  public:
   virtual ~ContainerRestarter() = default;
   // Stops the running container `name` of `pod` (its grace period applies). Throws on failure.
-  virtual void stop_for_restart(const Pod& pod, const std::string& name) = 0;
+  virtual void stop_for_restart(const kube::Pod& pod, const std::string& name) = 0;
   // Starts the next attempt of `name` with `allocated` (restart count + 1). Throws on failure.
-  virtual void start_after_restart(const Pod& pod, const std::string& name,
+  virtual void start_after_restart(const kube::Pod& pod, const std::string& name,
                                    const ResourceAmounts& allocated) = 0;
 };
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

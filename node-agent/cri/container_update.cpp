@@ -1,6 +1,6 @@
 #include "node-agent/cri/container_update.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 
 void update_container_resources_checked(RuntimeService& cri, const std::string& container_id,
                                         const LinuxResources& resources,
@@ -21,4 +21,4 @@ void update_container_resources_checked(RuntimeService& cri, const std::string& 
   cri.update_container_resources(container_id, resources);
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

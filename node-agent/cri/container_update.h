@@ -8,7 +8,7 @@
 #include "node-agent/cri/cri_client.h"
 #include "node-agent/cri/pod_cgroup.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 
 // Throws MemoryBelowUsageError ("container <name>: memory limit (N) below current usage (M)")
 // without calling the runtime when the new memory limit is a decrease that usage does not allow;
@@ -17,4 +17,4 @@ void update_container_resources_checked(RuntimeService& cri, const std::string& 
                                         const LinuxResources& resources,
                                         const CgroupFiles& container_cgroup);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

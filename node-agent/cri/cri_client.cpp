@@ -5,8 +5,8 @@
 #include "node-agent/cri/cri_messages.h"
 #include "proto/cri/api.grpc.pb.h"
 
-namespace tailor::kube::node {
-namespace v1 = runtime::v1;
+namespace tailor::node::cri {
+namespace v1 = ::runtime::v1;
 
 LinuxResources to_linux_resources(const CgroupValues& values) {
   LinuxResources out;
@@ -269,4 +269,4 @@ std::unique_ptr<RuntimeService> connect_runtime_service(const CriClientOptions& 
   return std::make_unique<GrpcRuntimeService>(options);
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -14,7 +14,7 @@
 
 #include "node-agent/cri/cgroup_values.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 
 // Why a CRI call failed, reduced to what the agent acts on.
 enum class CriErrorKind { Timeout, Unavailable, NotFound, Unimplemented, InvalidArgument, Other };
@@ -167,4 +167,4 @@ std::unique_ptr<RuntimeService> connect_runtime_service(const CriClientOptions& 
 // The ImageService on the same socket (containerd serves both).
 std::unique_ptr<ImageService> connect_image_service(const CriClientOptions& options);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

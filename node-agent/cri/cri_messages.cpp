@@ -1,7 +1,7 @@
 #include "node-agent/cri/cri_messages.h"
 
-namespace tailor::kube::node::cri {
-namespace v1 = runtime::v1;
+namespace tailor::node::cri {
+namespace v1 = ::runtime::v1;
 
 namespace {
 
@@ -153,4 +153,4 @@ ContainerSummary from_proto(const v1::Container& in) {
   return out;
 }
 
-}  // namespace tailor::kube::node::cri
+}  // namespace tailor::node::cri

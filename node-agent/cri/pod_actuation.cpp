@@ -4,7 +4,7 @@
 
 #include "node-agent/cri/container_update.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 void merge(CgroupValues& into, const CgroupValues& step) {
@@ -73,4 +73,4 @@ ActuationResult actuate_pod_resize(const PodResize& resize, const PodActuationTa
   return result;
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -14,7 +14,7 @@
 #include "node-agent/cri/cri_client.h"
 #include "node-agent/cri/pod_cgroup.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 
 struct PodActuationTarget {
   RuntimeService* cri = nullptr;
@@ -40,4 +40,4 @@ ActuationResult actuate_pod_resize(
     const PodResize& resize, const PodActuationTarget& target,
     const std::function<void(const ActuationStep&)>& after_step = {});
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 // cgroup v1 reports "no memory limit" as the largest page-aligned int64.
@@ -56,11 +56,11 @@ std::string systemd_escape_uid(std::string uid) {
 
 }  // namespace
 
-std::vector<std::string> pod_cgroup_name(const std::string& pod_uid, QosClass qos) {
+std::vector<std::string> pod_cgroup_name(const std::string& pod_uid, kube::QosClass qos) {
   if (pod_uid.empty()) throw std::invalid_argument("pod uid is empty");
   std::vector<std::string> name = {"kubepods"};
-  if (qos == QosClass::Burstable) name.push_back("burstable");
-  if (qos == QosClass::BestEffort) name.push_back("besteffort");
+  if (qos == kube::QosClass::Burstable) name.push_back("burstable");
+  if (qos == kube::QosClass::BestEffort) name.push_back("besteffort");
   name.push_back("pod" + pod_uid);
   return name;
 }
@@ -172,4 +172,4 @@ void CgroupFiles::write_memory(std::optional<std::int64_t> limit_bytes) const {
   }
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

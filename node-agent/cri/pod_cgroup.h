@@ -14,14 +14,14 @@
 #include "kube/model/qos.h"
 #include "node-agent/cri/cgroup_values.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 
 enum class CgroupVersion { V1, V2 };
 enum class CgroupDriver { Cgroupfs, Systemd };
 
 // The cgroup name's components, e.g. {"kubepods", "burstable", "pod<uid>"}. Guaranteed pods sit
 // directly under kubepods.
-std::vector<std::string> pod_cgroup_name(const std::string& pod_uid, QosClass qos);
+std::vector<std::string> pod_cgroup_name(const std::string& pod_uid, kube::QosClass qos);
 // The path below a hierarchy's mount point for a cgroup name, e.g. "/kubepods/burstable/pod<uid>"
 // (cgroupfs) or "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod<uid_>.slice"
 // (systemd, where dashes in the uid become underscores).
@@ -76,4 +76,4 @@ class CgroupFiles {
   std::string path_;
 };
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -2,11 +2,11 @@
 
 #include <stdexcept>
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
-bool restarts_on(std::span<const ContainerResizePolicy> policy, std::string_view resource) {
-  for (const ContainerResizePolicy& p : policy) {
+bool restarts_on(std::span<const kube::ContainerResizePolicy> policy, std::string_view resource) {
+  for (const kube::ContainerResizePolicy& p : policy) {
     if (p.resource_name != resource) continue;
     if (p.restart_policy == "RestartContainer") return true;
     if (p.restart_policy.empty() || p.restart_policy == "NotRequired") return false;
@@ -31,7 +31,7 @@ std::string_view to_string(ContainerResizeAction action) {
   return "Unknown";
 }
 
-ContainerResizeAction container_resize_action(std::span<const ContainerResizePolicy> policy,
+ContainerResizeAction container_resize_action(std::span<const kube::ContainerResizePolicy> policy,
                                               const ResourceAmounts& actual,
                                               const ResourceAmounts& allocated) {
   const bool cpu_changed =
@@ -65,4 +65,4 @@ ContainerResizePlan plan_container_resizes(std::span<const RunningContainerResiz
   return plan;
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

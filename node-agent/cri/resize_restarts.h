@@ -13,7 +13,7 @@
 #include "kube/model/pod.h"
 #include "node-agent/cri/cgroup_values.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 
 enum class ContainerResizeAction { None, UpdateInPlace, Restart };
 
@@ -21,13 +21,13 @@ std::string_view to_string(ContainerResizeAction action);
 
 // `actual` as read back from the runtime (actual_resources), `allocated` as checkpointed.
 // Throws std::invalid_argument for a restartPolicy other than NotRequired / RestartContainer.
-ContainerResizeAction container_resize_action(std::span<const ContainerResizePolicy> policy,
+ContainerResizeAction container_resize_action(std::span<const kube::ContainerResizePolicy> policy,
                                               const ResourceAmounts& actual,
                                               const ResourceAmounts& allocated);
 
 struct RunningContainerResize {
   std::string name;
-  std::vector<ContainerResizePolicy> policy;
+  std::vector<kube::ContainerResizePolicy> policy;
   ResourceAmounts actual;
   ResourceAmounts allocated;
 };
@@ -40,4 +40,4 @@ struct ContainerResizePlan {
 // Splits a pod's running containers by what their resize needs.
 ContainerResizePlan plan_container_resizes(std::span<const RunningContainerResize> containers);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

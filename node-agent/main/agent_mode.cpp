@@ -20,26 +20,26 @@
 #include "node-agent/runtime/node_registration.h"
 #include "node-agent/runtime/pod_runtime.h"
 
-namespace tailor::kube::node {
+namespace tailor::node {
 namespace {
 
-using PodInformer = cache::Informer<RuntimePod>;
+using PodInformer = kube::cache::Informer<runtime::RuntimePod>;
 
-class FileCheckpoint : public AllocationCheckpoint {
+class FileCheckpoint : public allocation::AllocationCheckpoint {
  public:
-  explicit FileCheckpoint(const CheckpointStore& store) : store_(store) {}
-  void save(const Checkpoint& checkpoint) override { store_.save(checkpoint); }
+  explicit FileCheckpoint(const allocation::CheckpointStore& store) : store_(store) {}
+  void save(const allocation::Checkpoint& checkpoint) override { store_.save(checkpoint); }
 
  private:
-  const CheckpointStore& store_;
+  const allocation::CheckpointStore& store_;
 };
 
-class RecorderEvents : public ResizeEventSink {
+class RecorderEvents : public allocation::ResizeEventSink {
  public:
-  explicit RecorderEvents(EventRecorder& recorder) : recorder_(recorder) {}
-  void event(const Pod& pod, const std::string& type, const std::string& reason,
+  explicit RecorderEvents(kube::EventRecorder& recorder) : recorder_(recorder) {}
+  void event(const kube::Pod& pod, const std::string& type, const std::string& reason,
              const std::string& message) override {
-    EventObjectRef ref;
+    kube::EventObjectRef ref;
     ref.kind = "Pod";
     ref.api_version = "v1";
     ref.namespace_ = pod.metadata.namespace_;
@@ -49,14 +49,15 @@ class RecorderEvents : public ResizeEventSink {
   }
 
  private:
-  EventRecorder& recorder_;
+  kube::EventRecorder& recorder_;
 };
 
 // The allocation in the form the pod runtime starts containers with.
-PodAllocation runtime_allocation(const AllocatedPod& allocation) {
-  PodAllocation out;
+runtime::PodAllocation runtime_allocation(const allocation::AllocatedPod& allocation) {
+  runtime::PodAllocation out;
   for (const auto* list : {&allocation.containers, &allocation.init_containers}) {
-    for (const AllocatedContainer& c : *list) out[c.name] = amounts_of(c.resources);
+    for (const allocation::AllocatedContainer& c : *list)
+      out[c.name] = allocation::amounts_of(c.resources);
   }
   return out;
 }
@@ -64,18 +65,19 @@ PodAllocation runtime_allocation(const AllocatedPod& allocation) {
 // Pod terminations block for the grace period, so each runs on its own thread.
 class Terminations {
  public:
-  explicit Terminations(PodRuntime& runtime) : runtime_(runtime) {}
+  explicit Terminations(runtime::PodRuntime& runtime) : runtime_(runtime) {}
   ~Terminations() { wait(); }
 
-  void start(const RuntimePod& pod, bool deleted_from_api) {
+  void start(const runtime::RuntimePod& pod, bool deleted_from_api) {
     std::lock_guard lock(mutex_);
     if (!active_.insert(pod.pod.metadata.uid).second) return;
     running_.push_back(std::async(std::launch::async, [this, pod, deleted_from_api] {
       try {
         runtime_.terminate_pod(pod, deleted_from_api);
       } catch (const std::exception& e) {
-        log::error(e, "Terminating pod failed",
-                   {{"pod", log::kobj(pod.pod.metadata.namespace_, pod.pod.metadata.name)}});
+        kube::log::error(
+            e, "Terminating pod failed",
+            {{"pod", kube::log::kobj(pod.pod.metadata.namespace_, pod.pod.metadata.name)}});
       }
       std::lock_guard lock(mutex_);
       active_.erase(pod.pod.metadata.uid);
@@ -91,16 +93,16 @@ class Terminations {
   }
 
  private:
-  PodRuntime& runtime_;
+  runtime::PodRuntime& runtime_;
   std::mutex mutex_;
   std::set<std::string> active_;
   std::vector<std::future<void>> running_;
 };
 
-ResourceList node_allocatable(RestClient& client, const AgentOptions& options) {
+kube::ResourceList node_allocatable(kube::RestClient& client, const AgentOptions& options) {
   if (!options.node_allocatable.empty()) return options.node_allocatable;
-  const Node node =
-      decode_node(client.get(ObjectRef{resources::kNodes, "", options.node_name, ""}));
+  const kube::Node node = kube::decode_node(
+      client.get(kube::ObjectRef{kube::resources::kNodes, "", options.node_name, ""}));
   if (node.status.allocatable.empty()) {
     throw std::runtime_error("node " + options.node_name +
                              " has no status.allocatable; pass --node-allocatable");
@@ -108,8 +110,8 @@ ResourceList node_allocatable(RestClient& client, const AgentOptions& options) {
   return node.status.allocatable;
 }
 
-EventObjectRef node_ref(const std::string& node_name) {
-  EventObjectRef ref;
+kube::EventObjectRef node_ref(const std::string& node_name) {
+  kube::EventObjectRef ref;
   ref.kind = "Node";
   ref.api_version = "v1";
   ref.name = node_name;
@@ -117,18 +119,22 @@ EventObjectRef node_ref(const std::string& node_name) {
   return ref;
 }
 
-std::optional<Checkpoint> load_checkpoint(const CheckpointStore& store, const AgentOptions& options,
-                                          NodeAgentMetrics& metrics, health::Checks& checks,
-                                          EventRecorder& recorder) {
+std::optional<allocation::Checkpoint> load_checkpoint(const allocation::CheckpointStore& store,
+                                                      const AgentOptions& options,
+                                                      allocation::NodeAgentMetrics& metrics,
+                                                      kube::health::Checks& checks,
+                                                      kube::EventRecorder& recorder) {
   try {
-    return store.load().value_or(Checkpoint{});
-  } catch (const CheckpointError& e) {
+    return store.load().value_or(allocation::Checkpoint{});
+  } catch (const allocation::CheckpointError& e) {
     // Never start from an empty node over a damaged record: that could overcommit it. The agent
     // stays up and not ready, so the error shows in /readyz, the metric, the log and an event.
-    metrics.checkpoint_error(to_string(e.kind()));
-    log::error(e, "The allocation checkpoint cannot be used; admitting nothing until it is fixed",
-               {{"path", store.path().string()}});
-    recorder.event(node_ref(options.node_name), kEventTypeWarning, "CheckpointCorrupt", e.what());
+    metrics.checkpoint_error(allocation::to_string(e.kind()));
+    kube::log::error(
+        e, "The allocation checkpoint cannot be used; admitting nothing until it is fixed",
+        {{"path", store.path().string()}});
+    recorder.event(node_ref(options.node_name), kube::kEventTypeWarning, "CheckpointCorrupt",
+                   e.what());
     const std::string reason = e.what();
     checks.add_readyz("allocation-checkpoint", [reason] { throw std::runtime_error(reason); });
     return std::nullopt;
@@ -137,41 +143,45 @@ std::optional<Checkpoint> load_checkpoint(const CheckpointStore& store, const Ag
 
 // Everything that runs for the node, in construction order.
 struct NodeServices {
-  NodeServices(const AgentOptions& options, RestClient& client, NodeAgentMetrics& metrics,
-               EventRecorder& recorder, const CheckpointStore& store)
-      : cri(instrument(connect_runtime_service({options.runtime_endpoint}), metrics)),
-        images(connect_image_service({options.runtime_endpoint})),
+  NodeServices(const AgentOptions& options, kube::RestClient& client,
+               allocation::NodeAgentMetrics& metrics, kube::EventRecorder& recorder,
+               const allocation::CheckpointStore& store)
+      : cri(allocation::instrument(cri::connect_runtime_service({options.runtime_endpoint}),
+                                   metrics)),
+        images(cri::connect_image_service({options.runtime_endpoint})),
         cgroups{options.cgroup_root, detect_cgroup_version(options.cgroup_root)},
         resources(*cri, {cgroups, options.cgroup_driver}),
         status(client),
         events(recorder),
         checkpoint(store),
-        pod_api(rest_pod_api(client)),
+        pod_api(runtime::rest_pod_api(client)),
         pod_runtime(*cri, *images, *pod_api, runtime_options(options, cgroups)),
         terminations(pod_runtime) {}
 
-  static PodRuntimeOptions runtime_options(const AgentOptions& options, CgroupLayout cgroups) {
-    PodRuntimeOptions out;
+  static runtime::PodRuntimeOptions runtime_options(const AgentOptions& options,
+                                                    cri::CgroupLayout cgroups) {
+    runtime::PodRuntimeOptions out;
     out.node_name = options.node_name;
     out.cgroups = cgroups;
     out.driver = options.cgroup_driver;
     return out;
   }
 
-  std::unique_ptr<RuntimeService> cri;
-  std::unique_ptr<ImageService> images;
-  CgroupLayout cgroups;
-  CriPodResources resources;
-  RestPodStatusWriter status;
+  std::unique_ptr<cri::RuntimeService> cri;
+  std::unique_ptr<cri::ImageService> images;
+  cri::CgroupLayout cgroups;
+  allocation::CriPodResources resources;
+  allocation::RestPodStatusWriter status;
   RecorderEvents events;
   FileCheckpoint checkpoint;
-  std::unique_ptr<PodApi> pod_api;
-  PodRuntime pod_runtime;
+  std::unique_ptr<runtime::PodApi> pod_api;
+  runtime::PodRuntime pod_runtime;
   Terminations terminations;
 };
 
 // Runs an admitted pod (or terminates a deleted one) after the manager has seen it.
-void run_pod(NodeServices& node, ResizeManager& manager, const RuntimePod& pod) {
+void run_pod(NodeServices& node, allocation::ResizeManager& manager,
+             const runtime::RuntimePod& pod) {
   if (!pod.pod.metadata.deletion_timestamp.empty()) {
     node.terminations.start(pod, false);
     return;
@@ -181,17 +191,18 @@ void run_pod(NodeServices& node, ResizeManager& manager, const RuntimePod& pod) 
   try {
     node.pod_runtime.sync_pod(pod, runtime_allocation(*allocation));
   } catch (const std::exception& e) {
-    log::error(e, "Running pod failed",
-               {{"pod", log::kobj(pod.pod.metadata.namespace_, pod.pod.metadata.name)}});
+    kube::log::error(
+        e, "Running pod failed",
+        {{"pod", kube::log::kobj(pod.pod.metadata.namespace_, pod.pod.metadata.name)}});
   }
 }
 
-NodeIdentity identity(const AgentOptions& options, const ResourceList& allocatable,
-                      RuntimeService& cri) {
-  NodeIdentity id;
+runtime::NodeIdentity identity(const AgentOptions& options, const kube::ResourceList& allocatable,
+                               cri::RuntimeService& cri) {
+  runtime::NodeIdentity id;
   id.name = options.node_name;
   id.allocatable = allocatable;
-  const RuntimeVersion version = cri.version();
+  const cri::RuntimeVersion version = cri.version();
   id.runtime_version = version.runtime_name + "://" + version.runtime_version;
   return id;
 }
@@ -201,51 +212,52 @@ NodeIdentity identity(const AgentOptions& options, const ResourceList& allocatab
 void wait_for_signal(sigset_t signals) {
   int received = 0;
   sigwait(&signals, &received);
-  log::info("Shutting down", {{"signal", received}});
+  kube::log::info("Shutting down", {{"signal", received}});
 }
 
-int run_agent_mode(const AgentOptions& options, RestClient& client, NodeAgentMetrics& metrics,
-                   health::Checks& checks, EventRecorder& recorder, sigset_t signals) {
+int run_agent_mode(const AgentOptions& options, kube::RestClient& client,
+                   allocation::NodeAgentMetrics& metrics, kube::health::Checks& checks,
+                   kube::EventRecorder& recorder, sigset_t signals) {
   // Created as the kubelet creates its state directories: a fresh node has none yet.
   std::filesystem::create_directories(options.checkpoint_dir);
-  const CheckpointStore store(options.checkpoint_dir);
-  const std::optional<Checkpoint> checkpoint =
+  const allocation::CheckpointStore store(options.checkpoint_dir);
+  const std::optional<allocation::Checkpoint> checkpoint =
       load_checkpoint(store, options, metrics, checks, recorder);
   if (!checkpoint) {
     wait_for_signal(signals);
     return 1;
   }
   NodeServices node(options, client, metrics, recorder, store);
-  ResizeManagerOptions manager_options;
+  allocation::ResizeManagerOptions manager_options;
   manager_options.node_allocatable = node_allocatable(client, options);
   manager_options.admission = {options.cpu_manager_policy, options.memory_manager_policy};
-  NodeRegistration registration(client,
-                                identity(options, manager_options.node_allocatable, *node.cri));
+  runtime::NodeRegistration registration(
+      client, identity(options, manager_options.node_allocatable, *node.cri));
   registration.register_node();
   registration.start_heartbeat();
-  ResizeManager manager(manager_options, node.resources, node.status, node.events, node.checkpoint,
-                        metrics);
-  ResizeManagerLoop loop(
+  allocation::ResizeManager manager(manager_options, node.resources, node.status, node.events,
+                                    node.checkpoint, metrics);
+  allocation::ResizeManagerLoop loop(
       manager, std::chrono::duration_cast<std::chrono::milliseconds>(options.resize_retry_period));
   node.pod_runtime.recover();
 
-  cache::InformerOptions informer_options;
+  kube::cache::InformerOptions informer_options;
   informer_options.name = "pods";
   informer_options.resync_period = std::chrono::minutes(5);
   PodInformer pods(
-      std::make_shared<cache::RestListerWatcher>(client, resources::kPods, "", "",
-                                                 "spec.nodeName=" + options.node_name),
-      [](std::string_view json) { return decode_runtime_pod(json); }, informer_options);
-  pods.set_error_handler([](const std::string& error) { log::error("Pod watch: " + error); });
+      std::make_shared<kube::cache::RestListerWatcher>(client, kube::resources::kPods, "", "",
+                                                       "spec.nodeName=" + options.node_name),
+      [](std::string_view json) { return runtime::decode_runtime_pod(json); }, informer_options);
+  pods.set_error_handler([](const std::string& error) { kube::log::error("Pod watch: " + error); });
   // Events before the restore are covered by the list it reads; after it they follow in order.
   std::mutex mutex;
   bool restored = false;
-  auto post = [&](ResizeManagerLoop::Work work) {
+  auto post = [&](allocation::ResizeManagerLoop::Work work) {
     std::lock_guard lock(mutex);
     if (restored) loop.post(std::move(work));
   };
-  auto sync = [&node](const std::shared_ptr<const RuntimePod>& pod) {
-    return [&node, pod](ResizeManager& m) {
+  auto sync = [&node](const std::shared_ptr<const runtime::RuntimePod>& pod) {
+    return [&node, pod](allocation::ResizeManager& m) {
       m.sync_pod(pod->pod);
       run_pod(node, m, *pod);
     };
@@ -254,7 +266,7 @@ int run_agent_mode(const AgentOptions& options, RestClient& client, NodeAgentMet
                      .on_update = [&](const auto&, const auto& pod) { post(sync(pod)); },
                      .on_delete =
                          [&](const auto& pod, bool) {
-                           post([&node, pod](ResizeManager& m) {
+                           post([&node, pod](allocation::ResizeManager& m) {
                              m.remove_pod(pod->pod.metadata.uid);
                              node.terminations.start(*pod, true);
                            });
@@ -262,23 +274,23 @@ int run_agent_mode(const AgentOptions& options, RestClient& client, NodeAgentMet
   loop.start();
   pods.start();
   while (!pods.wait_for_sync(std::chrono::seconds(5))) {
-    log::info("Waiting for the pod list", {{"node", options.node_name}});
+    kube::log::info("Waiting for the pod list", {{"node", options.node_name}});
   }
   {
     std::lock_guard lock(mutex);
     restored = true;
-    std::vector<Pod> listed;
+    std::vector<kube::Pod> listed;
     std::vector<std::string> live;
     for (const auto& pod : pods.store().list()) {
       listed.push_back(pod->pod);
       live.push_back(pod->pod.metadata.uid);
     }
     node.pod_runtime.remove_orphans(live);
-    loop.post(
-        [&node, &pods, checkpoint = *checkpoint, listed = std::move(listed)](ResizeManager& m) {
-          m.restore(checkpoint, listed);
-          for (const auto& pod : pods.store().list()) run_pod(node, m, *pod);
-        });
+    loop.post([&node, &pods, checkpoint = *checkpoint,
+               listed = std::move(listed)](allocation::ResizeManager& m) {
+      m.restore(checkpoint, listed);
+      for (const auto& pod : pods.store().list()) run_pod(node, m, *pod);
+    });
   }
   checks.add_readyz("pods-synced", [&pods] {
     if (!pods.has_synced()) throw std::runtime_error("pod informer not synced");
@@ -288,18 +300,18 @@ int run_agent_mode(const AgentOptions& options, RestClient& client, NodeAgentMet
   std::thread relist([&] {
     while (!stopping) {
       std::this_thread::sleep_for(std::chrono::seconds(2));
-      post([&node, &pods](ResizeManager& m) {
+      post([&node, &pods](allocation::ResizeManager& m) {
         for (const auto& pod : pods.store().list()) run_pod(node, m, *pod);
       });
     }
   });
   UsageReporting usage(options, [&pods] {
-    std::vector<std::shared_ptr<const Pod>> out;
+    std::vector<std::shared_ptr<const kube::Pod>> out;
     for (const auto& pod : pods.store().list()) out.emplace_back(pod, &pod->pod);
     return out;
   });
   usage.start();
-  log::info("Node agent running", {{"node", options.node_name}, {"actuation", "agent"}});
+  kube::log::info("Node agent running", {{"node", options.node_name}, {"actuation", "agent"}});
   wait_for_signal(signals);
   stopping = true;
   relist.join();
@@ -309,4 +321,4 @@ int run_agent_mode(const AgentOptions& options, RestClient& client, NodeAgentMet
   return 0;
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node

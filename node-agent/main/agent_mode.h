@@ -11,12 +11,13 @@
 #include "node-agent/allocation/node_agent_metrics.h"
 #include "node-agent/main/agent_options.h"
 
-namespace tailor::kube::node {
+namespace tailor::node {
 
-int run_agent_mode(const AgentOptions& options, RestClient& client, NodeAgentMetrics& metrics,
-                   health::Checks& checks, EventRecorder& recorder, sigset_t signals);
+int run_agent_mode(const AgentOptions& options, kube::RestClient& client,
+                   allocation::NodeAgentMetrics& metrics, kube::health::Checks& checks,
+                   kube::EventRecorder& recorder, sigset_t signals);
 
 // Blocks until one of `signals` arrives (they are blocked in every thread).
 void wait_for_signal(sigset_t signals);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node

@@ -4,7 +4,7 @@
 #include <set>
 #include <stdexcept>
 
-namespace tailor::kube::node {
+namespace tailor::node {
 namespace {
 
 std::string_view trim(std::string_view s) {
@@ -14,19 +14,19 @@ std::string_view trim(std::string_view s) {
 }
 
 template <class Enum>
-void add_enum(config::Schema& schema, config::Option option, Enum* target,
+void add_enum(kube::config::Schema& schema, kube::config::Option option, Enum* target,
               Enum (*parse)(std::string_view), std::string (*show)(const Enum&), std::string type) {
   schema.add<Enum>(std::move(option), target, parse, show, std::move(type));
 }
 
-CpuManagerPolicy parse_cpu_policy(std::string_view text) {
-  if (text == "none") return CpuManagerPolicy::None;
-  if (text == "static") return CpuManagerPolicy::Static;
+allocation::CpuManagerPolicy parse_cpu_policy(std::string_view text) {
+  if (text == "none") return allocation::CpuManagerPolicy::None;
+  if (text == "static") return allocation::CpuManagerPolicy::Static;
   throw std::invalid_argument("must be none or static, not \"" + std::string(text) + "\"");
 }
-MemoryManagerPolicy parse_memory_policy(std::string_view text) {
-  if (text == "none" || text == "None") return MemoryManagerPolicy::None;
-  if (text == "static" || text == "Static") return MemoryManagerPolicy::Static;
+allocation::MemoryManagerPolicy parse_memory_policy(std::string_view text) {
+  if (text == "none" || text == "None") return allocation::MemoryManagerPolicy::None;
+  if (text == "static" || text == "Static") return allocation::MemoryManagerPolicy::Static;
   throw std::invalid_argument("must be none or static, not \"" + std::string(text) + "\"");
 }
 
@@ -38,14 +38,14 @@ Actuation parse_actuation(std::string_view text) {
   throw std::invalid_argument("must be agent or kubelet, not \"" + std::string(text) + "\"");
 }
 
-CgroupDriver parse_cgroup_driver(std::string_view text) {
-  if (text == "cgroupfs") return CgroupDriver::Cgroupfs;
-  if (text == "systemd") return CgroupDriver::Systemd;
+cri::CgroupDriver parse_cgroup_driver(std::string_view text) {
+  if (text == "cgroupfs") return cri::CgroupDriver::Cgroupfs;
+  if (text == "systemd") return cri::CgroupDriver::Systemd;
   throw std::invalid_argument("must be cgroupfs or systemd, not \"" + std::string(text) + "\"");
 }
 
-ResourceList parse_resource_list(std::string_view text) {
-  ResourceList out;
+kube::ResourceList parse_resource_list(std::string_view text) {
+  kube::ResourceList out;
   text = trim(text);
   while (!text.empty()) {
     const std::size_t comma = text.find(',');
@@ -57,7 +57,7 @@ ResourceList parse_resource_list(std::string_view text) {
     }
     const std::string name(trim(item.substr(0, eq)));
     std::string error;
-    const auto quantity = Quantity::try_parse(trim(item.substr(eq + 1)), &error);
+    const auto quantity = kube::Quantity::try_parse(trim(item.substr(eq + 1)), &error);
     if (!quantity) throw std::invalid_argument(name + ": " + error);
     if (quantity->sign() < 0) throw std::invalid_argument(name + " is negative");
     if (!out.try_emplace(name, *quantity).second) {
@@ -67,7 +67,7 @@ ResourceList parse_resource_list(std::string_view text) {
   return out;
 }
 
-std::string format_resource_list(const ResourceList& list) {
+std::string format_resource_list(const kube::ResourceList& list) {
   std::string out;
   for (const auto& [name, quantity] : list) {
     if (!out.empty()) out += ",";
@@ -76,13 +76,13 @@ std::string format_resource_list(const ResourceList& list) {
   return out;
 }
 
-CgroupVersion detect_cgroup_version(const std::string& cgroup_root) {
+cri::CgroupVersion detect_cgroup_version(const std::string& cgroup_root) {
   return std::filesystem::exists(std::filesystem::path(cgroup_root) / "cgroup.controllers")
-             ? CgroupVersion::V2
-             : CgroupVersion::V1;
+             ? cri::CgroupVersion::V2
+             : cri::CgroupVersion::V1;
 }
 
-void add_agent_options(config::Schema& schema, AgentOptions& o) {
+void add_agent_options(kube::config::Schema& schema, AgentOptions& o) {
   schema.add({.flag = "node-name",
               .yaml_key = "nodeName",
               .help = "The node this agent serves (pods with spec.nodeName equal to it)."},
@@ -104,44 +104,44 @@ void add_agent_options(config::Schema& schema, AgentOptions& o) {
       &o.actuation, &parse_actuation,
       [](const Actuation& a) { return std::string(a == Actuation::Agent ? "agent" : "kubelet"); },
       "agent|kubelet");
-  add_enum<CgroupDriver>(
+  add_enum<cri::CgroupDriver>(
       schema, {.flag = "cgroup-driver", .yaml_key = "cgroupDriver", .help = "cgroupfs or systemd."},
       &o.cgroup_driver, &parse_cgroup_driver,
-      [](const CgroupDriver& d) {
-        return std::string(d == CgroupDriver::Cgroupfs ? "cgroupfs" : "systemd");
+      [](const cri::CgroupDriver& d) {
+        return std::string(d == cri::CgroupDriver::Cgroupfs ? "cgroupfs" : "systemd");
       },
       "cgroupfs|systemd");
   schema.add({.flag = "cgroup-root",
               .yaml_key = "cgroupRoot",
               .help = "Mount point of the cgroup hierarchies (v1 or v2 is detected)."},
              &o.cgroup_root);
-  add_enum<ResourceList>(
+  add_enum<kube::ResourceList>(
       schema,
       {.flag = "node-allocatable",
        .yaml_key = "nodeAllocatable",
        .help = "Allocatable resources for admission, e.g. cpu=2,memory=2Gi (default: the Node's "
                "status.allocatable)."},
       &o.node_allocatable, &parse_resource_list, &format_resource_list, "name=quantity,...");
-  add_enum<CpuManagerPolicy>(
+  add_enum<allocation::CpuManagerPolicy>(
       schema,
       {.flag = "cpu-manager-policy",
        .yaml_key = "cpuManagerPolicy",
        .help = "The node's CPU manager policy (static: CPU resizes of Guaranteed pods are "
                "Infeasible)."},
       &o.cpu_manager_policy, &parse_cpu_policy,
-      [](const CpuManagerPolicy& p) {
-        return std::string(p == CpuManagerPolicy::None ? "none" : "static");
+      [](const allocation::CpuManagerPolicy& p) {
+        return std::string(p == allocation::CpuManagerPolicy::None ? "none" : "static");
       },
       "none|static");
-  add_enum<MemoryManagerPolicy>(
+  add_enum<allocation::MemoryManagerPolicy>(
       schema,
       {.flag = "memory-manager-policy",
        .yaml_key = "memoryManagerPolicy",
        .help = "The node's memory manager policy (static: memory resizes of Guaranteed pods are "
                "Infeasible)."},
       &o.memory_manager_policy, &parse_memory_policy,
-      [](const MemoryManagerPolicy& p) {
-        return std::string(p == MemoryManagerPolicy::None ? "none" : "static");
+      [](const allocation::MemoryManagerPolicy& p) {
+        return std::string(p == allocation::MemoryManagerPolicy::None ? "none" : "static");
       },
       "none|static");
   schema.add({.flag = "resize-retry-period",
@@ -166,18 +166,18 @@ void add_agent_options(config::Schema& schema, AgentOptions& o) {
 }
 
 void validate(const AgentOptions& o) {
-  if (o.node_name.empty()) throw config::ConfigError("--node-name is required");
+  if (o.node_name.empty()) throw kube::config::ConfigError("--node-name is required");
   if (o.actuation == Actuation::Agent && o.checkpoint_dir.empty()) {
-    throw config::ConfigError("--checkpoint-dir is required with --actuation=agent");
+    throw kube::config::ConfigError("--checkpoint-dir is required with --actuation=agent");
   }
-  if (o.resize_retry_period <= Duration::zero()) {
-    throw config::ConfigError("--resize-retry-period must be positive");
+  if (o.resize_retry_period <= kube::Duration::zero()) {
+    throw kube::config::ConfigError("--resize-retry-period must be positive");
   }
-  if (o.usage_sample_interval <= Duration::zero() ||
+  if (o.usage_sample_interval <= kube::Duration::zero() ||
       o.usage_report_interval < o.usage_sample_interval) {
-    throw config::ConfigError(
+    throw kube::config::ConfigError(
         "--usage-sample-interval must be positive and at most --usage-report-interval");
   }
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node

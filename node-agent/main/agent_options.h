@@ -24,7 +24,7 @@
 #include "node-agent/allocation/resize_admission.h"
 #include "node-agent/cri/pod_cgroup.h"
 
-namespace tailor::kube::node {
+namespace tailor::node {
 
 // agent: the agent owns the resize path (embedded-cluster nodes, no kubelet). kubelet: the kubelet
 // owns it; the agent observes, verifies and reports, and never writes what the kubelet owns.
@@ -35,29 +35,29 @@ struct AgentOptions {
   std::string runtime_endpoint = "unix:///run/containerd/containerd.sock";
   std::string checkpoint_dir = "/var/lib/tailor-node-agent";
   Actuation actuation = Actuation::Kubelet;
-  CgroupDriver cgroup_driver = CgroupDriver::Cgroupfs;
+  cri::CgroupDriver cgroup_driver = cri::CgroupDriver::Cgroupfs;
   std::string cgroup_root = "/sys/fs/cgroup";
-  ResourceList node_allocatable;  // empty: read from the Node object
-  CpuManagerPolicy cpu_manager_policy = CpuManagerPolicy::None;
-  MemoryManagerPolicy memory_manager_policy = MemoryManagerPolicy::None;
-  Duration resize_retry_period = std::chrono::seconds(60);
+  kube::ResourceList node_allocatable;  // empty: read from the Node object
+  allocation::CpuManagerPolicy cpu_manager_policy = allocation::CpuManagerPolicy::None;
+  allocation::MemoryManagerPolicy memory_manager_policy = allocation::MemoryManagerPolicy::None;
+  kube::Duration resize_retry_period = std::chrono::seconds(60);
   std::string usage_endpoint;
-  Duration usage_sample_interval = std::chrono::seconds(5);
-  Duration usage_report_interval = std::chrono::seconds(15);
+  kube::Duration usage_sample_interval = std::chrono::seconds(5);
+  kube::Duration usage_report_interval = std::chrono::seconds(15);
 };
 
-void add_agent_options(config::Schema& schema, AgentOptions& options);
+void add_agent_options(kube::config::Schema& schema, AgentOptions& options);
 // Throws config::ConfigError naming the option when a required one is missing.
 void validate(const AgentOptions& options);
 
 // Parsers (std::invalid_argument with the reason on bad input).
 Actuation parse_actuation(std::string_view text);
-CgroupDriver parse_cgroup_driver(std::string_view text);
+cri::CgroupDriver parse_cgroup_driver(std::string_view text);
 // "cpu=2,memory=2Gi"; each quantity non-negative, each name once.
-ResourceList parse_resource_list(std::string_view text);
-std::string format_resource_list(const ResourceList& list);
+kube::ResourceList parse_resource_list(std::string_view text);
+std::string format_resource_list(const kube::ResourceList& list);
 
 // v2 when the root is the unified hierarchy (it has cgroup.controllers), else v1.
-CgroupVersion detect_cgroup_version(const std::string& cgroup_root);
+cri::CgroupVersion detect_cgroup_version(const std::string& cgroup_root);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node

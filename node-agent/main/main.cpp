@@ -23,10 +23,10 @@
 #include "node-agent/main/agent_options.h"
 #include "node-agent/main/usage_reporting.h"
 
-namespace tailor::kube::node {
+namespace tailor::node {
 namespace {
 
-using PodInformer = cache::Informer<Pod>;
+using PodInformer = kube::cache::Informer<kube::Pod>;
 
 sigset_t block_signals() {
   sigset_t signals;
@@ -38,14 +38,15 @@ sigset_t block_signals() {
 }
 
 // --actuation=kubelet: the pending and in-progress gauges from the conditions the kubelet sets.
-void observe_kubelet(PodInformer& pods, NodeAgentMetrics& metrics) {
+void observe_kubelet(PodInformer& pods, allocation::NodeAgentMetrics& metrics) {
   auto recount = [&pods, &metrics] {
     double deferred = 0, infeasible = 0, in_progress = 0;
     for (const auto& pod : pods.store().list()) {
-      if (const PodCondition* c = find_condition(pod->status, kPodResizePending)) {
+      if (const kube::PodCondition* c =
+              kube::find_condition(pod->status, kube::kPodResizePending)) {
         (c->reason == "Infeasible" ? infeasible : deferred) += 1;
       }
-      if (find_condition(pod->status, kPodResizeInProgress)) in_progress += 1;
+      if (kube::find_condition(pod->status, kube::kPodResizeInProgress)) in_progress += 1;
     }
     metrics.set_pending("deferred", deferred);
     metrics.set_pending("infeasible", infeasible);
@@ -56,21 +57,21 @@ void observe_kubelet(PodInformer& pods, NodeAgentMetrics& metrics) {
                      .on_delete = [recount](const auto&, bool) { recount(); }});
 }
 
-int run_kubelet_mode(const AgentOptions& options, RestClient& client, NodeAgentMetrics& metrics,
-                     sigset_t signals) {
-  cache::InformerOptions informer_options;
+int run_kubelet_mode(const AgentOptions& options, kube::RestClient& client,
+                     allocation::NodeAgentMetrics& metrics, sigset_t signals) {
+  kube::cache::InformerOptions informer_options;
   informer_options.name = "pods";
   informer_options.resync_period = std::chrono::minutes(5);
   PodInformer pods(
-      std::make_shared<cache::RestListerWatcher>(client, resources::kPods, "", "",
-                                                 "spec.nodeName=" + options.node_name),
-      [](std::string_view json) { return decode_pod(std::string(json)); }, informer_options);
-  pods.set_error_handler([](const std::string& error) { log::error("Pod watch: " + error); });
+      std::make_shared<kube::cache::RestListerWatcher>(client, kube::resources::kPods, "", "",
+                                                       "spec.nodeName=" + options.node_name),
+      [](std::string_view json) { return kube::decode_pod(std::string(json)); }, informer_options);
+  pods.set_error_handler([](const std::string& error) { kube::log::error("Pod watch: " + error); });
   observe_kubelet(pods, metrics);
   pods.start();
   UsageReporting usage(options, [&pods] { return pods.store().list(); });
   usage.start();
-  log::info("Node agent observing", {{"node", options.node_name}, {"actuation", "kubelet"}});
+  kube::log::info("Node agent observing", {{"node", options.node_name}, {"actuation", "kubelet"}});
   wait_for_signal(signals);
   pods.stop();
   return 0;
@@ -78,28 +79,28 @@ int run_kubelet_mode(const AgentOptions& options, RestClient& client, NodeAgentM
 
 int run(int argc, const char* const argv[]) {
   const sigset_t signals = block_signals();
-  config::Schema schema("tailor-node-agent",
-                        "Kubelet-side half of in-place pod resize: admission, allocation "
-                        "checkpoint, CRI actuation and pod status.");
-  observe::CommonOptions common;
-  observe::add_common_options(schema, common);
+  kube::config::Schema schema("tailor-node-agent",
+                              "Kubelet-side half of in-place pod resize: admission, allocation "
+                              "checkpoint, CRI actuation and pod status.");
+  kube::observe::CommonOptions common;
+  kube::observe::add_common_options(schema, common);
   AgentOptions options;
   add_agent_options(schema, options);
-  if (auto code = observe::init_process(schema, common, argc, argv, std::cout, std::cerr)) {
+  if (auto code = kube::observe::init_process(schema, common, argc, argv, std::cout, std::cerr)) {
     return *code;
   }
   try {
     validate(options);
-  } catch (const config::ConfigError& e) {
+  } catch (const kube::config::ConfigError& e) {
     std::cerr << "tailor-node-agent: " << e.what() << "\n";
     return 2;
   }
-  RestClient client(load_config(common.kubeconfig));
-  NodeAgentMetrics metrics(metrics::registry());
-  health::Checks checks;
-  auto endpoints = observe::start_endpoints(common, metrics::registry(), checks);
-  EventRecorder recorder(std::make_shared<RestEventSink>(client),
-                         EventSource{"tailor-node-agent", options.node_name});
+  kube::RestClient client(kube::load_config(common.kubeconfig));
+  allocation::NodeAgentMetrics metrics(kube::metrics::registry());
+  kube::health::Checks checks;
+  auto endpoints = kube::observe::start_endpoints(common, kube::metrics::registry(), checks);
+  kube::EventRecorder recorder(std::make_shared<kube::RestEventSink>(client),
+                               kube::EventSource{"tailor-node-agent", options.node_name});
   if (options.actuation == Actuation::Agent) {
     return run_agent_mode(options, client, metrics, checks, recorder, signals);
   }
@@ -107,11 +108,11 @@ int run(int argc, const char* const argv[]) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node
 
 int main(int argc, char** argv) {
   try {
-    return tailor::kube::node::run(argc, argv);
+    return tailor::node::run(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "tailor-node-agent: " << e.what() << "\n";
     return 1;

@@ -5,10 +5,10 @@
 #include "node-agent/usage/usage_sampler.h"
 #include "node-agent/usage/usage_stream.h"
 
-namespace tailor::kube::node {
+namespace tailor::node {
 namespace {
 
-std::chrono::milliseconds millis(Duration d) {
+std::chrono::milliseconds millis(kube::Duration d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d);
 }
 
@@ -18,40 +18,41 @@ struct UsageReporting::Impl {
   Impl(const AgentOptions& options, ListPods pods)
       : stream(options.usage_endpoint.empty()
                    ? nullptr
-                   : std::make_unique<UsageStream>(UsageStreamOptions{
+                   : std::make_unique<usage::UsageStream>(usage::UsageStreamOptions{
                          .endpoint = options.usage_endpoint, .node_name = options.node_name})),
         sampler(
             [pods = std::move(pods), driver = options.cgroup_driver] {
               const auto listed = pods();
-              std::vector<const Pod*> raw;
+              std::vector<const kube::Pod*> raw;
               raw.reserve(listed.size());
               for (const auto& pod : listed) raw.push_back(pod.get());
-              return sampled_containers(raw, driver);
+              return usage::sampled_containers(raw, driver);
             },
-            [this](std::vector<UsageWindow> windows) { send(windows); },
-            UsageSamplerOptions{
+            [this](std::vector<usage::UsageWindow> windows) { send(windows); },
+            usage::UsageSamplerOptions{
                 .cgroups = {options.cgroup_root, detect_cgroup_version(options.cgroup_root)},
                 .interval = millis(options.usage_sample_interval),
                 .window = millis(options.usage_report_interval)}) {}
 
-  void send(const std::vector<UsageWindow>& windows) {
+  void send(const std::vector<usage::UsageWindow>& windows) {
     if (!stream) return;
     const bool sent = stream->send(windows);
     // One line per change of state, not per window, so a long outage does not flood the log.
     if (sent != last_sent) {
       if (sent) {
-        log::info("Usage stream to the controller is up", {{"windows", windows.size()}});
+        kube::log::info("Usage stream to the controller is up", {{"windows", windows.size()}});
       } else {
-        log::info("Usage stream to the controller is down; windows are dropped until it returns",
-                  {{"dropped", stream->stats().dropped}});
+        kube::log::info(
+            "Usage stream to the controller is down; windows are dropped until it returns",
+            {{"dropped", stream->stats().dropped}});
       }
       last_sent = sent;
     }
   }
 
-  std::unique_ptr<UsageStream> stream;
+  std::unique_ptr<usage::UsageStream> stream;
   bool last_sent = true;
-  UsageSampler sampler;
+  usage::UsageSampler sampler;
 };
 
 UsageReporting::UsageReporting(const AgentOptions& options, ListPods pods)
@@ -64,4 +65,4 @@ UsageReporting::~UsageReporting() {
 
 void UsageReporting::start() { impl_->sampler.start(); }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node

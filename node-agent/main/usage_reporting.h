@@ -11,13 +11,13 @@
 #include "kube/model/pod.h"
 #include "node-agent/main/agent_options.h"
 
-namespace tailor::kube::node {
+namespace tailor::node {
 
 class UsageReporting {
  public:
   // `pods` lists the node's pods as the agent's informer sees them; called from the sampler's
   // thread, so it must be safe to call concurrently with the informer.
-  using ListPods = std::function<std::vector<std::shared_ptr<const Pod>>()>;
+  using ListPods = std::function<std::vector<std::shared_ptr<const kube::Pod>>()>;
 
   UsageReporting(const AgentOptions& options, ListPods pods);
   ~UsageReporting();  // stops sampling and closes the stream
@@ -29,4 +29,4 @@ class UsageReporting {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node

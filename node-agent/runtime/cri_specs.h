@@ -9,7 +9,7 @@
 #include "node-agent/cri/pod_cgroup.h"
 #include "node-agent/runtime/pod_runtime.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 
 inline constexpr const char* kLabelPodName = "io.kubernetes.pod.name";
 inline constexpr const char* kLabelPodNamespace = "io.kubernetes.pod.namespace";
@@ -18,21 +18,22 @@ inline constexpr const char* kLabelContainerName = "io.kubernetes.container.name
 
 // The pod cgroup below each hierarchy (e.g. /kubepods/burstable/pod<uid>), and the cgroup parent
 // the runtime is given: the same path with cgroupfs, the pod's slice name with systemd.
-std::string pod_cgroup_path(const Pod& pod, CgroupDriver driver);
-std::string sandbox_cgroup_parent(const Pod& pod, CgroupDriver driver);
+std::string pod_cgroup_path(const kube::Pod& pod, cri::CgroupDriver driver);
+std::string sandbox_cgroup_parent(const kube::Pod& pod, cri::CgroupDriver driver);
 
 // A container's amounts from its spec (requests default to limits, as the API does); used when
 // the allocation does not name the container.
-ResourceAmounts desired_amounts(const Container& container);
+cri::ResourceAmounts desired_amounts(const kube::Container& container);
 // The allocation's amounts for `name`, else desired_amounts.
-ResourceAmounts container_amounts(const Container& container, const PodAllocation& allocated);
+cri::ResourceAmounts container_amounts(const kube::Container& container,
+                                       const PodAllocation& allocated);
 // Pod-level cgroup values (ResourceConfigForPod) for the containers' amounts and the overhead.
-CgroupValues pod_cgroup_values_for(const Pod& pod, const PodAllocation& allocated);
+cri::CgroupValues pod_cgroup_values_for(const kube::Pod& pod, const PodAllocation& allocated);
 
-PodSandboxSpec sandbox_spec(const RuntimePod& pod, const PodRuntimeOptions& options);
+cri::PodSandboxSpec sandbox_spec(const RuntimePod& pod, const PodRuntimeOptions& options);
 // `image_id`: the runtime's id of the locally resolved image.
-ContainerSpec container_spec(const RuntimePod& pod, const Container& container,
-                             std::uint32_t attempt, const std::string& image_id,
-                             const ResourceAmounts& amounts);
+cri::ContainerSpec container_spec(const RuntimePod& pod, const kube::Container& container,
+                                  std::uint32_t attempt, const std::string& image_id,
+                                  const cri::ResourceAmounts& amounts);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

@@ -11,13 +11,15 @@
 #include "kube/model/time.h"
 #include "kube/observe/log.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 namespace {
 namespace bj = boost::json;
 
 constexpr const char* kLeaseNamespace = "kube-node-lease";
 
-bj::value resource_list_json(const ResourceList& list) { return bj::parse(to_json(list)); }
+bj::value resource_list_json(const kube::ResourceList& list) {
+  return bj::parse(kube::to_json(list));
+}
 
 bj::object ready_condition(const std::string& now, const std::string& ready_since) {
   return {
@@ -28,7 +30,7 @@ bj::object ready_condition(const std::string& now, const std::string& ready_sinc
 
 bj::object status_json(const NodeIdentity& node, const std::string& now,
                        const std::string& ready_since) {
-  const ResourceList capacity = node_capacity(node);
+  const kube::ResourceList capacity = node_capacity(node);
   return {{"capacity", resource_list_json(capacity)},
           {"allocatable", resource_list_json(capacity)},
           {"addresses", bj::array{bj::object{{"type", "InternalIP"}, {"address", node.host_ip}},
@@ -41,19 +43,19 @@ bj::object status_json(const NodeIdentity& node, const std::string& now,
           {"conditions", bj::array{ready_condition(now, ready_since)}}};
 }
 
-ObjectRef node_ref(const std::string& name, std::string subresource = "") {
-  return {.type = resources::kNodes, .name = name, .subresource = std::move(subresource)};
+kube::ObjectRef node_ref(const std::string& name, std::string subresource = "") {
+  return {.type = kube::resources::kNodes, .name = name, .subresource = std::move(subresource)};
 }
 
-ObjectRef lease_ref(const std::string& name = "") {
-  return {.type = resources::kLeases, .namespace_ = kLeaseNamespace, .name = name};
+kube::ObjectRef lease_ref(const std::string& name = "") {
+  return {.type = kube::resources::kLeases, .namespace_ = kLeaseNamespace, .name = name};
 }
 
 }  // namespace
 
-ResourceList node_capacity(const NodeIdentity& node) {
-  ResourceList out = node.allocatable;
-  out.try_emplace("pods", Quantity::from_int(110));
+kube::ResourceList node_capacity(const NodeIdentity& node) {
+  kube::ResourceList out = node.allocatable;
+  out.try_emplace("pods", kube::Quantity::from_int(110));
   return out;
 }
 
@@ -95,8 +97,8 @@ std::string lease_renew_patch(const std::string& now_micro) {
 }
 
 struct NodeRegistration::Impl {
-  Impl(RestClient& c, NodeIdentity n) : client(c), node(std::move(n)) {}
-  RestClient& client;
+  Impl(kube::RestClient& c, NodeIdentity n) : client(c), node(std::move(n)) {}
+  kube::RestClient& client;
   NodeIdentity node;
   std::string node_uid;
   std::string ready_since;
@@ -105,29 +107,30 @@ struct NodeRegistration::Impl {
   bool stopping = false;
   std::thread heartbeat_thread;
 
-  static TimePoint now() { return TimePoint(std::chrono::system_clock::now()); }
+  static kube::TimePoint now() { return kube::TimePoint(std::chrono::system_clock::now()); }
 
   void ensure_node() {
     try {
-      client.create(node_ref(""), node_document(node, format_rfc3339(now())));
-    } catch (const ApiError& e) {
+      client.create(node_ref(""), node_document(node, kube::format_rfc3339(now())));
+    } catch (const kube::ApiError& e) {
       if (!e.is_conflict() && e.code() != 409) throw;  // AlreadyExists: adopt it
     }
-    node_uid = decode<Node>(JsonInput(client.get(node_ref(node.name)))).metadata.uid;
+    node_uid =
+        kube::decode<kube::Node>(kube::JsonInput(client.get(node_ref(node.name)))).metadata.uid;
   }
 
   void write_status() {
-    const std::string time = format_rfc3339(now());
+    const std::string time = kube::format_rfc3339(now());
     if (ready_since.empty()) ready_since = time;
-    client.patch(node_ref(node.name, "status"), PatchType::StrategicMerge,
+    client.patch(node_ref(node.name, "status"), kube::PatchType::StrategicMerge,
                  node_status_patch(node, time, ready_since));
   }
 
   void renew_lease() {
-    const std::string time = format_rfc3339_micro(now());
+    const std::string time = kube::format_rfc3339_micro(now());
     try {
-      client.patch(lease_ref(node.name), PatchType::Merge, lease_renew_patch(time));
-    } catch (const ApiError& e) {
+      client.patch(lease_ref(node.name), kube::PatchType::Merge, lease_renew_patch(time));
+    } catch (const kube::ApiError& e) {
       if (!e.is_not_found()) throw;
       client.create(lease_ref(), lease_document(node, node_uid, time));
     }
@@ -142,14 +145,14 @@ struct NodeRegistration::Impl {
         write_status();
         renew_lease();
       } catch (const std::exception& e) {
-        log::error(e, "Node heartbeat failed", {{"node", node.name}});
+        kube::log::error(e, "Node heartbeat failed", {{"node", node.name}});
       }
       lock.lock();
     }
   }
 };
 
-NodeRegistration::NodeRegistration(RestClient& client, NodeIdentity node)
+NodeRegistration::NodeRegistration(kube::RestClient& client, NodeIdentity node)
     : impl_(std::make_unique<Impl>(client, std::move(node))) {
   if (impl_->node.name.empty()) throw std::invalid_argument("node name is empty");
   if (impl_->node.lease_duration_seconds < 4) {
@@ -163,7 +166,7 @@ void NodeRegistration::register_node() {
   impl_->ensure_node();
   impl_->write_status();
   impl_->renew_lease();
-  log::info("Registered node", {{"node", impl_->node.name}});
+  kube::log::info("Registered node", {{"node", impl_->node.name}});
 }
 
 void NodeRegistration::heartbeat() {
@@ -186,4 +189,4 @@ void NodeRegistration::stop_heartbeat() {
   if (impl_->heartbeat_thread.joinable()) impl_->heartbeat_thread.join();
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

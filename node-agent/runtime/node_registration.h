@@ -15,19 +15,19 @@ namespace tailor::kube {
 class RestClient;
 }
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 
 struct NodeIdentity {
   std::string name{};
   std::string host_ip = "127.0.0.1";
-  ResourceList allocatable{};     // capacity is the same: the node is only what it is given
-  std::string runtime_version{};  // e.g. "containerd://1.6.20"
+  kube::ResourceList allocatable{};  // capacity is the same: the node is only what it is given
+  std::string runtime_version{};     // e.g. "containerd://1.6.20"
   std::string agent_version = "tailor-node-agent";
   std::int32_t lease_duration_seconds = 40;
 };
 
 // capacity/allocatable with pods (110) added when not given.
-ResourceList node_capacity(const NodeIdentity& node);
+kube::ResourceList node_capacity(const NodeIdentity& node);
 
 // POST body of a new Node: metadata (kubernetes.io/hostname, os, arch labels), spec, status.
 std::string node_document(const NodeIdentity& node, const std::string& now);
@@ -44,7 +44,7 @@ std::string lease_renew_patch(const std::string& now_micro);
 
 class NodeRegistration {
  public:
-  NodeRegistration(RestClient& client, NodeIdentity node);
+  NodeRegistration(kube::RestClient& client, NodeIdentity node);
   ~NodeRegistration();  // stops the heartbeat
 
   // Creates the Node (or adopts an existing one), writes its status and creates its Lease.
@@ -61,4 +61,4 @@ class NodeRegistration {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

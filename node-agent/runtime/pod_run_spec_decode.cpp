@@ -5,7 +5,7 @@
 #include "kube/model/decode.h"
 #include "node-agent/runtime/pod_runtime.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 namespace {
 namespace bj = boost::json;
 
@@ -15,12 +15,12 @@ const bj::value* member(const bj::object& object, std::string_view key) {
 }
 
 const bj::object& as_object(const bj::value& value, const std::string& path) {
-  if (!value.is_object()) throw DecodeError(path, "expected an object");
+  if (!value.is_object()) throw kube::DecodeError(path, "expected an object");
   return value.get_object();
 }
 
 std::string as_string(const bj::value& value, const std::string& path) {
-  if (!value.is_string()) throw DecodeError(path, "expected a string");
+  if (!value.is_string()) throw kube::DecodeError(path, "expected a string");
   return std::string(value.get_string());
 }
 
@@ -35,7 +35,7 @@ std::vector<std::string> strings(const bj::object& object, std::string_view key,
   const auto* value = member(object, key);
   if (!value) return out;
   const std::string here = path + "." + std::string(key);
-  if (!value->is_array()) throw DecodeError(here, "expected an array of strings");
+  if (!value->is_array()) throw kube::DecodeError(here, "expected an array of strings");
   for (std::size_t i = 0; i < value->get_array().size(); ++i) {
     out.push_back(as_string(value->get_array()[i], here + "[" + std::to_string(i) + "]"));
   }
@@ -48,12 +48,13 @@ std::vector<std::pair<std::string, std::string>> env(const bj::object& container
   std::vector<std::pair<std::string, std::string>> out;
   const auto* value = member(container, "env");
   if (!value) return out;
-  if (!value->is_array()) throw DecodeError(path + ".env", "expected an array");
+  if (!value->is_array()) throw kube::DecodeError(path + ".env", "expected an array");
   for (std::size_t i = 0; i < value->get_array().size(); ++i) {
     const std::string here = path + ".env[" + std::to_string(i) + "]";
     const auto& entry = as_object(value->get_array()[i], here);
     const std::string name = string_member(entry, "name", here);
-    if (name.empty()) throw DecodeError(here + ".name", "an environment variable needs a name");
+    if (name.empty())
+      throw kube::DecodeError(here + ".name", "an environment variable needs a name");
     if (member(entry, "valueFrom")) continue;
     out.emplace_back(name, string_member(entry, "value", here));
   }
@@ -75,10 +76,10 @@ PodRunSpec run_spec(const bj::value& root) {
   PodRunSpec out;
   const auto& pod = as_object(root, "");
   const auto* spec_value = member(pod, "spec");
-  if (!spec_value) throw DecodeError("spec", "a pod needs a spec");
+  if (!spec_value) throw kube::DecodeError("spec", "a pod needs a spec");
   const auto& spec = as_object(*spec_value, "spec");
   if (const auto* containers = member(spec, "containers")) {
-    if (!containers->is_array()) throw DecodeError("spec.containers", "expected an array");
+    if (!containers->is_array()) throw kube::DecodeError("spec.containers", "expected an array");
     for (std::size_t i = 0; i < containers->get_array().size(); ++i) {
       out.containers.push_back(container_run_spec(containers->get_array()[i],
                                                   "spec.containers[" + std::to_string(i) + "]"));
@@ -86,10 +87,10 @@ PodRunSpec run_spec(const bj::value& root) {
   }
   if (const auto* grace = member(spec, "terminationGracePeriodSeconds")) {
     if (!grace->is_int64() && !grace->is_uint64()) {
-      throw DecodeError("spec.terminationGracePeriodSeconds", "expected an integer");
+      throw kube::DecodeError("spec.terminationGracePeriodSeconds", "expected an integer");
     }
     const std::int64_t seconds = grace->to_number<std::int64_t>();
-    if (seconds < 0) throw DecodeError("spec.terminationGracePeriodSeconds", "must be >= 0");
+    if (seconds < 0) throw kube::DecodeError("spec.terminationGracePeriodSeconds", "must be >= 0");
     out.termination_grace_period_seconds = seconds;
   }
   return out;
@@ -98,7 +99,7 @@ PodRunSpec run_spec(const bj::value& root) {
 bj::value parse(std::string_view json) {
   boost::system::error_code error;
   bj::value root = bj::parse(json, error);
-  if (error) throw DecodeError("", "malformed JSON: " + error.message());
+  if (error) throw kube::DecodeError("", "malformed JSON: " + error.message());
   return root;
 }
 
@@ -108,9 +109,9 @@ PodRunSpec decode_pod_run_spec(std::string_view pod_json) { return run_spec(pars
 
 RuntimePod decode_runtime_pod(std::string_view pod_json) {
   RuntimePod out;
-  out.pod = decode<Pod>(JsonInput(pod_json));
+  out.pod = kube::decode<kube::Pod>(kube::JsonInput(pod_json));
   out.run = decode_pod_run_spec(pod_json);
   return out;
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

@@ -12,14 +12,14 @@
 #include "node-agent/runtime/pod_runtime_restart.h"
 #include "node-agent/runtime/pod_runtime_status.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 namespace {
 namespace fs = std::filesystem;
 
 // A spec container's attempts in the runtime, newest first.
-using Attempts = std::vector<ContainerSummary>;
+using Attempts = std::vector<cri::ContainerSummary>;
 
-std::map<std::string, Attempts> attempts_by_name(std::vector<ContainerSummary> containers) {
+std::map<std::string, Attempts> attempts_by_name(std::vector<cri::ContainerSummary> containers) {
   std::map<std::string, Attempts> out;
   for (auto& container : containers) out[container.name].push_back(std::move(container));
   for (auto& [name, attempts] : out) {
@@ -29,23 +29,27 @@ std::map<std::string, Attempts> attempts_by_name(std::vector<ContainerSummary> c
   return out;
 }
 
-ContainerFilter in_sandbox(const std::string& sandbox_id,
-                           std::optional<ContainerState> state = std::nullopt) {
-  ContainerFilter filter;
+cri::ContainerFilter in_sandbox(const std::string& sandbox_id,
+                                std::optional<cri::ContainerState> state = std::nullopt) {
+  cri::ContainerFilter filter;
   filter.pod_sandbox_id = sandbox_id;
   filter.state = state;
   return filter;
 }
 
-ContainerFilter of_pod(const std::string& uid) {
-  ContainerFilter filter;
+cri::ContainerFilter of_pod(const std::string& uid) {
+  cri::ContainerFilter filter;
   filter.label_selector[kLabelPodUid] = uid;
   return filter;
 }
 
-std::string now_rfc3339() { return format_rfc3339(TimePoint(std::chrono::system_clock::now())); }
+std::string now_rfc3339() {
+  return kube::format_rfc3339(kube::TimePoint(std::chrono::system_clock::now()));
+}
 
-log::ObjectRef ref(const Pod& pod) { return log::kobj(pod.metadata.namespace_, pod.metadata.name); }
+kube::log::ObjectRef ref(const kube::Pod& pod) {
+  return kube::log::kobj(pod.metadata.namespace_, pod.metadata.name);
+}
 
 }  // namespace
 
@@ -55,19 +59,19 @@ struct PodRecord {
   std::string start_time;
   std::map<std::string, RestartBackoff> backoff;
   std::map<std::string, int> pull_failures;
-  std::map<std::string, std::string> images;      // resolved names, by container
-  std::map<std::string, ContainerStatus> exited;  // exited attempts never change, by id
-  std::optional<PodStatus> written;
+  std::map<std::string, std::string> images;           // resolved names, by container
+  std::map<std::string, cri::ContainerStatus> exited;  // exited attempts never change, by id
+  std::optional<kube::PodStatus> written;
   std::optional<PodRunSpec> run;  // of the last sync
   std::string last_patch;
   bool sandbox_stopped = false;
 };
 
 struct PodRuntime::Impl {
-  Impl(RuntimeService& r, ImageService& i, PodApi& a, PodRuntimeOptions o)
+  Impl(cri::RuntimeService& r, cri::ImageService& i, PodApi& a, PodRuntimeOptions o)
       : runtime(r), images(i), api(a), options(std::move(o)) {}
-  RuntimeService& runtime;
-  ImageService& images;
+  cri::RuntimeService& runtime;
+  cri::ImageService& images;
   PodApi& api;
   PodRuntimeOptions options;
 
@@ -88,7 +92,7 @@ struct PodRuntime::Impl {
     return terminated.contains(uid);
   }
 
-  void remember_sandbox(const Pod& pod, const std::string& sandbox_id) {
+  void remember_sandbox(const kube::Pod& pod, const std::string& sandbox_id) {
     std::lock_guard lock(mutex);
     auto& entry = sandboxes[pod.metadata.uid];
     entry.uid = pod.metadata.uid;
@@ -103,7 +107,7 @@ struct PodRuntime::Impl {
 
   std::vector<fs::path> hierarchies(const std::string& path, bool every_controller) const {
     const fs::path root = options.cgroups.root;
-    if (options.cgroups.version == CgroupVersion::V2) return {root / path.substr(1)};
+    if (options.cgroups.version == cri::CgroupVersion::V2) return {root / path.substr(1)};
     std::vector<fs::path> out;
     if (!every_controller) {
       for (const char* controller : {"cpu", "memory"})
@@ -117,16 +121,17 @@ struct PodRuntime::Impl {
     return out;
   }
 
-  void prepare_pod_cgroup(const Pod& pod, const PodAllocation& allocated) {
+  void prepare_pod_cgroup(const kube::Pod& pod, const PodAllocation& allocated) {
     const std::string path = pod_cgroup_path(pod, options.driver);
     for (const auto& dir : hierarchies(path, false)) fs::create_directories(dir);
-    CgroupFiles(options.cgroups, path).write(pod_cgroup_values_for(pod, allocated));
+    cri::CgroupFiles(options.cgroups, path).write(pod_cgroup_values_for(pod, allocated));
   }
 
   // All QoS placements: an orphan's QoS class is not known.
   void remove_pod_cgroups(const std::string& uid) {
-    for (QosClass qos : {QosClass::Guaranteed, QosClass::Burstable, QosClass::BestEffort}) {
-      const std::string path = cgroup_path(pod_cgroup_name(uid, qos), options.driver);
+    for (kube::QosClass qos :
+         {kube::QosClass::Guaranteed, kube::QosClass::Burstable, kube::QosClass::BestEffort}) {
+      const std::string path = cri::cgroup_path(cri::pod_cgroup_name(uid, qos), options.driver);
       for (const auto& dir : hierarchies(path, true)) {
         std::error_code ignored;  // absent where the pod never had a cgroup
         fs::remove(dir, ignored);
@@ -163,14 +168,14 @@ struct PodRuntime::Impl {
 
   // A pod that reached Succeeded or Failed never runs again: its sandbox is stopped (the kubelet
   // does the same), its containers and status stay until the pod is deleted.
-  void stop_finished_sandbox(PodRecord& rec, const Pod& pod) {
+  void stop_finished_sandbox(PodRecord& rec, const kube::Pod& pod) {
     if (rec.sandbox_stopped || !rec.written || rec.sandbox_id.empty()) return;
     if (rec.written->phase != "Succeeded" && rec.written->phase != "Failed") return;
     try {
       runtime.stop_pod_sandbox(rec.sandbox_id);
       rec.sandbox_stopped = true;
-    } catch (const CriError& e) {
-      log::error(e, "Failed to stop the sandbox of a finished pod", {{"pod", ref(pod)}});
+    } catch (const cri::CriError& e) {
+      kube::log::error(e, "Failed to stop the sandbox of a finished pod", {{"pod", ref(pod)}});
     }
   }
 
@@ -183,28 +188,28 @@ struct PodRuntime::Impl {
     }
     try {
       prepare_pod_cgroup(pod.pod, allocated);
-      const PodSandboxSpec spec = sandbox_spec(pod, options);
+      const cri::PodSandboxSpec spec = sandbox_spec(pod, options);
       if (!spec.log_directory.empty()) fs::create_directories(spec.log_directory);
       rec.sandbox_id = runtime.run_pod_sandbox(spec);
       remember_sandbox(pod.pod, rec.sandbox_id);
-      log::info("Started pod sandbox", {{"pod", ref(pod.pod)}, {"sandbox", rec.sandbox_id}});
+      kube::log::info("Started pod sandbox", {{"pod", ref(pod.pod)}, {"sandbox", rec.sandbox_id}});
       return std::nullopt;
     } catch (const std::exception& e) {
-      log::error(e, "Failed to create pod sandbox", {{"pod", ref(pod.pod)}});
+      kube::log::error(e, "Failed to create pod sandbox", {{"pod", ref(pod.pod)}});
       return std::string("Failed to create pod sandbox: ") + e.what();
     }
   }
 
-  ContainerStatus status_of(PodRecord& rec, const std::string& id) {
+  cri::ContainerStatus status_of(PodRecord& rec, const std::string& id) {
     if (auto it = rec.exited.find(id); it != rec.exited.end()) return it->second;
-    ContainerStatus status = runtime.container_status(id);
-    if (status.state == ContainerState::Exited) rec.exited[id] = status;
+    cri::ContainerStatus status = runtime.container_status(id);
+    if (status.state == cri::ContainerState::Exited) rec.exited[id] = status;
     return status;
   }
 
   ObservedContainer sync_container(PodRecord& rec, const RuntimePod& pod,
-                                   const Container& container, const Attempts& attempts,
-                                   const ResourceAmounts& amounts) {
+                                   const kube::Container& container, const Attempts& attempts,
+                                   const cri::ResourceAmounts& amounts) {
     ObservedContainer observed{.name = container.name, .image = container.image};
     if (auto it = rec.images.find(container.name); it != rec.images.end())
       observed.image = it->second;
@@ -212,11 +217,11 @@ struct PodRuntime::Impl {
       start_attempt(rec, pod, container, 0, amounts, attempts, observed);
       return observed;
     }
-    const ContainerSummary& latest = attempts.front();
+    const cri::ContainerSummary& latest = attempts.front();
     if (attempts.size() > 1) observed.previous = status_of(rec, attempts[1].id);
-    if (latest.state == ContainerState::Created) start_created(latest.id, observed);
+    if (latest.state == cri::ContainerState::Created) start_created(latest.id, observed);
     observed.current = status_of(rec, latest.id);
-    if (observed.current->state != ContainerState::Exited ||
+    if (observed.current->state != cri::ContainerState::Exited ||
         !should_restart(pod.pod.spec.restart_policy, observed.current->exit_code)) {
       return observed;
     }
@@ -244,7 +249,7 @@ struct PodRuntime::Impl {
   void start_created(const std::string& id, ObservedContainer& observed) {
     try {
       runtime.start_container(id);
-    } catch (const CriError& e) {
+    } catch (const cri::CriError& e) {
       observed.waiting_reason = "RunContainerError";
       observed.waiting_message = e.what();
     }
@@ -253,8 +258,8 @@ struct PodRuntime::Impl {
   // Creates and starts attempt `attempt`; fills `observed` with the new container's status or
   // with why it could not start. Attempts older than the one before are removed (the kubelet
   // keeps one dead container for lastState).
-  void start_attempt(PodRecord& rec, const RuntimePod& pod, const Container& container,
-                     std::uint32_t attempt, const ResourceAmounts& amounts,
+  void start_attempt(PodRecord& rec, const RuntimePod& pod, const kube::Container& container,
+                     std::uint32_t attempt, const cri::ResourceAmounts& amounts,
                      const Attempts& attempts, ObservedContainer& observed) {
     const auto image = images.image_status(container.image);
     if (!image) {
@@ -271,8 +276,8 @@ struct PodRuntime::Impl {
     rec.images[container.name] = observed.image;
     std::string id;
     try {
-      const ContainerSpec spec = container_spec(pod, container, attempt, image->id, amounts);
-      const PodSandboxSpec sandbox = sandbox_spec(pod, options);
+      const cri::ContainerSpec spec = container_spec(pod, container, attempt, image->id, amounts);
+      const cri::PodSandboxSpec sandbox = sandbox_spec(pod, options);
       if (!sandbox.log_directory.empty()) {
         fs::create_directories(fs::path(sandbox.log_directory) / container.name);
       }
@@ -289,23 +294,23 @@ struct PodRuntime::Impl {
       try {
         runtime.remove_container(old.id);
         rec.exited.erase(old.id);
-      } catch (const CriError& e) {
-        log::error(e, "Failed to remove an old container", {{"pod", ref(pod.pod)}});
+      } catch (const cri::CriError& e) {
+        kube::log::error(e, "Failed to remove an old container", {{"pod", ref(pod.pod)}});
       }
     }
-    log::info("Started container", {{"pod", ref(pod.pod)},
-                                    {"container", container.name},
-                                    {"attempt", static_cast<std::int64_t>(attempt)}});
+    kube::log::info("Started container", {{"pod", ref(pod.pod)},
+                                          {"container", container.name},
+                                          {"attempt", static_cast<std::int64_t>(attempt)}});
   }
 
-  void write_status(PodRecord& rec, const Pod& pod,
+  void write_status(PodRecord& rec, const kube::Pod& pod,
                     const std::vector<ObservedContainer>& observed) {
-    Pod view = pod;
+    kube::Pod view = pod;
     if (rec.written) view.status.conditions = rec.written->conditions;
     if (rec.start_time.empty()) {
       rec.start_time = pod.status.start_time.empty() ? now_rfc3339() : pod.status.start_time;
     }
-    const PodStatus status = runtime_status(
+    const kube::PodStatus status = runtime_status(
         view, observed,
         {.host_ip = options.host_ip, .start_time = rec.start_time, .now = now_rfc3339()});
     std::string mine = runtime_status_patch(status);
@@ -315,14 +320,14 @@ struct PodRuntime::Impl {
       rec.last_patch = std::move(mine);
       rec.written = status;
     } catch (const std::exception& e) {
-      log::error(e, "Failed to write pod status", {{"pod", ref(pod)}});
+      kube::log::error(e, "Failed to write pod status", {{"pod", ref(pod)}});
     }
   }
 
   // containerStatuses is written whole, so the resize writer's fields come from the pod as read;
   // a conflict means the pod changed since: read it again and rebuild. False when it is gone.
-  bool patch_status(const Pod& pod, const PodStatus& status) {
-    std::optional<Pod> base = pod;
+  bool patch_status(const kube::Pod& pod, const kube::PodStatus& status) {
+    std::optional<kube::Pod> base = pod;
     for (int attempt = 0; attempt < 5; ++attempt) {
       if (api.patch_pod_status(*base, runtime_status_patch(status, &base->status,
                                                            base->metadata.resource_version))) {
@@ -337,15 +342,15 @@ struct PodRuntime::Impl {
   // ---- teardown
 
   // Stops running containers in parallel (each may take its grace period), then removes all.
-  void kill_containers(const std::vector<ContainerSummary>& containers, std::int64_t grace) {
+  void kill_containers(const std::vector<cri::ContainerSummary>& containers, std::int64_t grace) {
     std::vector<std::thread> stops;
     for (const auto& container : containers) {
-      if (container.state != ContainerState::Running) continue;
+      if (container.state != cri::ContainerState::Running) continue;
       stops.emplace_back([this, id = container.id, grace] {
         try {
           runtime.stop_container(id, grace);
-        } catch (const CriError& e) {
-          log::error(e, "Failed to stop container", {{"container", id}});
+        } catch (const cri::CriError& e) {
+          kube::log::error(e, "Failed to stop container", {{"container", id}});
         }
       });
     }
@@ -353,8 +358,9 @@ struct PodRuntime::Impl {
     for (const auto& container : containers) {
       try {
         runtime.remove_container(container.id);
-      } catch (const CriError& e) {
-        if (e.kind() != CriErrorKind::NotFound) log::error(e, "Failed to remove container", {});
+      } catch (const cri::CriError& e) {
+        if (e.kind() != cri::CriErrorKind::NotFound)
+          kube::log::error(e, "Failed to remove container", {});
       }
     }
   }
@@ -363,8 +369,9 @@ struct PodRuntime::Impl {
     try {
       runtime.stop_pod_sandbox(sandbox_id);
       runtime.remove_pod_sandbox(sandbox_id);
-    } catch (const CriError& e) {
-      if (e.kind() != CriErrorKind::NotFound) log::error(e, "Failed to remove pod sandbox", {});
+    } catch (const cri::CriError& e) {
+      if (e.kind() != cri::CriErrorKind::NotFound)
+        kube::log::error(e, "Failed to remove pod sandbox", {});
     }
   }
 
@@ -392,13 +399,13 @@ struct PodRuntime::Impl {
       rec->sandbox_id.clear();
       std::lock_guard map_lock(mutex);
       terminated.insert(uid);
-      log::info("Terminated pod", {{"pod", ref(pod.pod)}});
+      kube::log::info("Terminated pod", {{"pod", ref(pod.pod)}});
     }
     if (!deleted_from_api) {
       try {
         api.delete_pod(pod.pod);
       } catch (const std::exception& e) {
-        log::error(e, "Failed to delete terminated pod", {{"pod", ref(pod.pod)}});
+        kube::log::error(e, "Failed to delete terminated pod", {{"pod", ref(pod.pod)}});
       }
     }
     std::lock_guard map_lock(mutex);
@@ -407,8 +414,8 @@ struct PodRuntime::Impl {
 
   // ---- resizePolicy RestartContainer
 
-  const Container& spec_container(const Pod& pod, const std::string& name) const {
-    const Container* container = find_container(pod.spec, name);
+  const kube::Container& spec_container(const kube::Pod& pod, const std::string& name) const {
+    const kube::Container* container = kube::find_container(pod.spec, name);
     if (!container) {
       throw std::invalid_argument("pod " + pod.metadata.namespace_ + "/" + pod.metadata.name +
                                   " has no container \"" + name + "\"");
@@ -416,7 +423,8 @@ struct PodRuntime::Impl {
     return *container;
   }
 
-  std::string sandbox_of(const PodRecord& rec, const Pod& pod, const std::string& name) const {
+  std::string sandbox_of(const PodRecord& rec, const kube::Pod& pod,
+                         const std::string& name) const {
     if (rec.sandbox_id.empty()) {
       throw std::runtime_error("restarting container " + name + ": pod " + pod.metadata.namespace_ +
                                "/" + pod.metadata.name + " has no sandbox on this node");
@@ -425,20 +433,20 @@ struct PodRuntime::Impl {
   }
 
   // Stops the newest attempt of `name` when it runs.
-  void stop_running(const PodRecord& rec, const Pod& pod, const std::string& name,
+  void stop_running(const PodRecord& rec, const kube::Pod& pod, const std::string& name,
                     std::int64_t grace) {
     auto attempts =
         attempts_by_name(runtime.list_containers(in_sandbox(sandbox_of(rec, pod, name))));
     const Attempts& mine = attempts[name];
-    if (!mine.empty() && mine.front().state == ContainerState::Running) {
+    if (!mine.empty() && mine.front().state == cri::ContainerState::Running) {
       runtime.stop_container(mine.front().id, grace);
     }
   }
 
   // Starts the attempt after the newest one with `allocated`; throws when it cannot start.
   void start_next(PodRecord& rec, const RuntimePod& pod, const std::string& name,
-                  const ResourceAmounts& allocated) {
-    const Container& container = spec_container(pod.pod, name);
+                  const cri::ResourceAmounts& allocated) {
+    const kube::Container& container = spec_container(pod.pod, name);
     auto attempts =
         attempts_by_name(runtime.list_containers(in_sandbox(sandbox_of(rec, pod.pod, name))));
     const Attempts& mine = attempts[name];
@@ -453,7 +461,7 @@ struct PodRuntime::Impl {
   }
 
   void restart_container(const RuntimePod& pod, const std::string& name,
-                         const ResourceAmounts& allocated) {
+                         const cri::ResourceAmounts& allocated) {
     spec_container(pod.pod, name);
     auto rec = record(pod.pod.metadata.uid);
     std::lock_guard lock(rec->mutex);
@@ -462,7 +470,7 @@ struct PodRuntime::Impl {
   }
 
   // The run spec of the last sync: what a restart for a resize needs beyond the Pod model.
-  RuntimePod runtime_pod(const PodRecord& rec, const Pod& pod) const {
+  RuntimePod runtime_pod(const PodRecord& rec, const kube::Pod& pod) const {
     if (!rec.run) {
       throw std::runtime_error("pod " + pod.metadata.namespace_ + "/" + pod.metadata.name +
                                " is not run by this node's pod runtime");
@@ -470,15 +478,15 @@ struct PodRuntime::Impl {
     return RuntimePod{pod, *rec.run};
   }
 
-  void stop_for_restart(const Pod& pod, const std::string& name) {
+  void stop_for_restart(const kube::Pod& pod, const std::string& name) {
     spec_container(pod, name);
     auto rec = record(pod.metadata.uid);
     std::lock_guard lock(rec->mutex);
     stop_running(*rec, pod, name, runtime_pod(*rec, pod).run.termination_grace_period_seconds);
   }
 
-  void start_after_restart(const Pod& pod, const std::string& name,
-                           const ResourceAmounts& allocated) {
+  void start_after_restart(const kube::Pod& pod, const std::string& name,
+                           const cri::ResourceAmounts& allocated) {
     auto rec = record(pod.metadata.uid);
     std::lock_guard lock(rec->mutex);
     start_next(*rec, runtime_pod(*rec, pod), name, allocated);
@@ -502,8 +510,8 @@ struct PodRuntime::Impl {
       if (uid != container.labels.end() && !live.contains(uid->second)) orphans.insert(uid->second);
     }
     for (const auto& uid : orphans) {
-      log::info("Removing the containers of a pod deleted while the agent was away",
-                {{"uid", uid}});
+      kube::log::info("Removing the containers of a pod deleted while the agent was away",
+                      {{"uid", uid}});
       teardown(uid, "", 0);
       std::lock_guard lock(mutex);
       pods.erase(uid);
@@ -519,14 +527,14 @@ struct PodRuntime::Impl {
       out = it->second;
     }
     for (const auto& container :
-         runtime.list_containers(in_sandbox(out.sandbox_id, ContainerState::Running))) {
+         runtime.list_containers(in_sandbox(out.sandbox_id, cri::ContainerState::Running))) {
       out.containers.push_back({container.name, container.id, container.attempt});
     }
     return out;
   }
 };
 
-PodRuntime::PodRuntime(RuntimeService& runtime, ImageService& images, PodApi& api,
+PodRuntime::PodRuntime(cri::RuntimeService& runtime, cri::ImageService& images, PodApi& api,
                        PodRuntimeOptions options)
     : impl_(std::make_unique<Impl>(runtime, images, api, std::move(options))) {}
 PodRuntime::~PodRuntime() = default;
@@ -538,14 +546,14 @@ void PodRuntime::terminate_pod(const RuntimePod& pod, bool deleted_from_api) {
   impl_->terminate(pod, deleted_from_api);
 }
 void PodRuntime::restart_container(const RuntimePod& pod, const std::string& container_name,
-                                   const ResourceAmounts& allocated) {
+                                   const cri::ResourceAmounts& allocated) {
   impl_->restart_container(pod, container_name, allocated);
 }
-void PodRuntime::stop_for_restart(const Pod& pod, const std::string& name) {
+void PodRuntime::stop_for_restart(const kube::Pod& pod, const std::string& name) {
   impl_->stop_for_restart(pod, name);
 }
-void PodRuntime::start_after_restart(const Pod& pod, const std::string& name,
-                                     const ResourceAmounts& allocated) {
+void PodRuntime::start_after_restart(const kube::Pod& pod, const std::string& name,
+                                     const cri::ResourceAmounts& allocated) {
   impl_->start_after_restart(pod, name, allocated);
 }
 void PodRuntime::recover() { impl_->recover(); }
@@ -568,4 +576,4 @@ std::vector<RunningPod> PodRuntime::running_pods() const {
   return out;
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

@@ -34,7 +34,7 @@ namespace tailor::kube {
 class RestClient;
 }
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 
 // What a container needs to run beyond the Pod model.
 struct ContainerRunSpec {
@@ -52,7 +52,7 @@ struct PodRunSpec {
 
 // A pod as the embedded runtime sees it: the model plus the run spec, decoded from one JSON.
 struct RuntimePod {
-  Pod pod{};
+  kube::Pod pod{};
   PodRunSpec run{};
 };
 
@@ -62,7 +62,7 @@ RuntimePod decode_runtime_pod(std::string_view pod_json);
 
 // The resources the node allocated to each container of a pod, by container name (from the
 // allocation manager's checkpoint).
-using PodAllocation = std::map<std::string, ResourceAmounts, std::less<>>;
+using PodAllocation = std::map<std::string, cri::ResourceAmounts, std::less<>>;
 
 // The API-server edge of the pod runtime.
 class PodApi {
@@ -70,21 +70,21 @@ class PodApi {
   virtual ~PodApi() = default;
   // A strategic merge patch of pods/<name>/status carrying metadata.resourceVersion as a
   // precondition; false when the pod changed since (409), so the caller re-reads and rebuilds.
-  virtual bool patch_pod_status(const Pod& pod, const std::string& patch) = 0;
+  virtual bool patch_pod_status(const kube::Pod& pod, const std::string& patch) = 0;
   // The pod as stored now; nullopt when it is gone.
-  virtual std::optional<Pod> get_pod(const Pod& pod) = 0;
+  virtual std::optional<kube::Pod> get_pod(const kube::Pod& pod) = 0;
   // The final delete of a terminated pod: grace period 0, preconditioned on its uid.
-  virtual void delete_pod(const Pod& pod) = 0;
+  virtual void delete_pod(const kube::Pod& pod) = 0;
 };
 
 // PodApi over a RestClient; the RestClient must outlive it.
-std::unique_ptr<PodApi> rest_pod_api(RestClient& client);
+std::unique_ptr<PodApi> rest_pod_api(kube::RestClient& client);
 
 struct PodRuntimeOptions {
   std::string node_name{};
   std::string host_ip = "127.0.0.1";  // also the pod IP: sandboxes share the node's network
-  CgroupLayout cgroups{};
-  CgroupDriver driver = CgroupDriver::Cgroupfs;
+  cri::CgroupLayout cgroups{};
+  cri::CgroupDriver driver = cri::CgroupDriver::Cgroupfs;
   std::string log_root = "/var/log/pods";
   // CrashLoopBackOff: the first restart is immediate, then initial, doubling up to max.
   std::chrono::milliseconds restart_backoff_initial{std::chrono::seconds(10)};
@@ -109,9 +109,10 @@ struct RunningPod {
   std::vector<RunningContainer> containers{};
 };
 
-class PodRuntime : public ContainerRestarter {
+class PodRuntime : public cri::ContainerRestarter {
  public:
-  PodRuntime(RuntimeService& runtime, ImageService& images, PodApi& api, PodRuntimeOptions options);
+  PodRuntime(cri::RuntimeService& runtime, cri::ImageService& images, PodApi& api,
+             PodRuntimeOptions options);
   ~PodRuntime() override;
   PodRuntime(const PodRuntime&) = delete;
   PodRuntime& operator=(const PodRuntime&) = delete;
@@ -133,12 +134,12 @@ class PodRuntime : public ContainerRestarter {
   // resizePolicy RestartContainer: stops the container and starts a new one (attempt + 1,
   // restartCount + 1) with `allocated`. Throws CriError when the runtime fails.
   void restart_container(const RuntimePod& pod, const std::string& container_name,
-                         const ResourceAmounts& allocated);
+                         const cri::ResourceAmounts& allocated);
   // The same in two halves for the resize path (CriPodResources), with the run spec of the pod's
   // last sync_pod: a pod this runtime never synced cannot be restarted (runtime_error).
-  void stop_for_restart(const Pod& pod, const std::string& container_name) override;
-  void start_after_restart(const Pod& pod, const std::string& container_name,
-                           const ResourceAmounts& allocated) override;
+  void stop_for_restart(const kube::Pod& pod, const std::string& container_name) override;
+  void start_after_restart(const kube::Pod& pod, const std::string& container_name,
+                           const cri::ResourceAmounts& allocated) override;
 
   // Adopts what the runtime already runs (after an agent restart): containers labelled with a
   // pod uid are found by their labels, so sync_pod continues them instead of starting copies.
@@ -154,4 +155,4 @@ class PodRuntime : public ContainerRestarter {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

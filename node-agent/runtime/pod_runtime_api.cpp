@@ -3,11 +3,11 @@
 #include "kube/model/decode.h"
 #include "node-agent/runtime/pod_runtime.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 namespace {
 
-ObjectRef pod_ref(const Pod& pod, std::string subresource = "") {
-  return {.type = resources::kPods,
+kube::ObjectRef pod_ref(const kube::Pod& pod, std::string subresource = "") {
+  return {.type = kube::resources::kPods,
           .namespace_ = pod.metadata.namespace_,
           .name = pod.metadata.name,
           .subresource = std::move(subresource)};
@@ -15,47 +15,47 @@ ObjectRef pod_ref(const Pod& pod, std::string subresource = "") {
 
 class RestPodApi : public PodApi {
  public:
-  explicit RestPodApi(RestClient& client) : client_(client) {}
+  explicit RestPodApi(kube::RestClient& client) : client_(client) {}
 
-  bool patch_pod_status(const Pod& pod, const std::string& patch) override {
+  bool patch_pod_status(const kube::Pod& pod, const std::string& patch) override {
     try {
-      client_.patch(pod_ref(pod, "status"), PatchType::StrategicMerge, patch);
+      client_.patch(pod_ref(pod, "status"), kube::PatchType::StrategicMerge, patch);
       return true;
-    } catch (const ApiError& e) {
+    } catch (const kube::ApiError& e) {
       if (e.is_conflict()) return false;
       throw;
     }
   }
 
-  std::optional<Pod> get_pod(const Pod& pod) override {
+  std::optional<kube::Pod> get_pod(const kube::Pod& pod) override {
     try {
-      Pod fresh = decode<Pod>(JsonInput(client_.get(pod_ref(pod))));
+      kube::Pod fresh = kube::decode<kube::Pod>(kube::JsonInput(client_.get(pod_ref(pod))));
       if (fresh.metadata.uid != pod.metadata.uid) return std::nullopt;  // a new pod, same name
       return fresh;
-    } catch (const ApiError& e) {
+    } catch (const kube::ApiError& e) {
       if (e.is_not_found()) return std::nullopt;
       throw;
     }
   }
 
   // A pod already gone is what we wanted.
-  void delete_pod(const Pod& pod) override {
+  void delete_pod(const kube::Pod& pod) override {
     try {
       client_.remove(pod_ref(pod),
                      {.grace_period_seconds = 0, .preconditions_uid = pod.metadata.uid});
-    } catch (const ApiError& e) {
+    } catch (const kube::ApiError& e) {
       if (!e.is_not_found()) throw;
     }
   }
 
  private:
-  RestClient& client_;
+  kube::RestClient& client_;
 };
 
 }  // namespace
 
-std::unique_ptr<PodApi> rest_pod_api(RestClient& client) {
+std::unique_ptr<PodApi> rest_pod_api(kube::RestClient& client) {
   return std::make_unique<RestPodApi>(client);
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

@@ -4,7 +4,7 @@
 
 #include "kube/observe/duration.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 
 bool should_restart(const std::string& restart_policy, std::int32_t exit_code) {
   if (restart_policy.empty() || restart_policy == "Always") return true;
@@ -39,8 +39,8 @@ void RestartBackoff::restarted(Clock::time_point now) {
 std::string crash_loop_message(std::chrono::milliseconds delay, const std::string& container,
                                const std::string& pod, const std::string& ns,
                                const std::string& uid) {
-  return "back-off " + format_duration(delay) + " restarting failed container=" + container +
+  return "back-off " + kube::format_duration(delay) + " restarting failed container=" + container +
          " pod=" + pod + "_" + ns + "(" + uid + ")";
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

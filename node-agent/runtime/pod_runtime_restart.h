@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 
 // "Always" (also when empty), "OnFailure" (exit code ≠ 0) or "Never".
 bool should_restart(const std::string& restart_policy, std::int32_t exit_code);
@@ -36,4 +36,4 @@ std::string crash_loop_message(std::chrono::milliseconds delay, const std::strin
                                const std::string& pod, const std::string& ns,
                                const std::string& uid);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

@@ -5,7 +5,7 @@
 #include "kube/model/encode.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 namespace {
 namespace bj = boost::json;
 using ApiState = tailor::kube::ContainerState;
@@ -13,22 +13,22 @@ using ApiStatus = tailor::kube::ContainerStatus;
 
 std::string cri_time(std::int64_t ns) {
   if (ns <= 0) return {};
-  return format_rfc3339(TimePoint(std::chrono::nanoseconds(ns)));
+  return kube::format_rfc3339(kube::TimePoint(std::chrono::nanoseconds(ns)));
 }
 
-std::string terminated_reason(const ContainerStatus& status) {
+std::string terminated_reason(const cri::ContainerStatus& status) {
   if (!status.reason.empty()) return status.reason;
   return status.exit_code == 0 ? "Completed" : "Error";
 }
 
-PodCondition condition(const PodStatus& current, std::string type, bool value, std::string reason,
-                       std::string message, const std::string& now) {
-  PodCondition out{.type = std::move(type), .status = value ? "True" : "False"};
+kube::PodCondition condition(const kube::PodStatus& current, std::string type, bool value,
+                             std::string reason, std::string message, const std::string& now) {
+  kube::PodCondition out{.type = std::move(type), .status = value ? "True" : "False"};
   if (!value) {
     out.reason = std::move(reason);
     out.message = std::move(message);
   }
-  const PodCondition* before = find_condition(current, out.type);
+  const kube::PodCondition* before = kube::find_condition(current, out.type);
   out.last_transition_time =
       before && before->status == out.status && !before->last_transition_time.empty()
           ? before->last_transition_time
@@ -36,8 +36,9 @@ PodCondition condition(const PodStatus& current, std::string type, bool value, s
   return out;
 }
 
-std::vector<PodCondition> runtime_conditions(const Pod& pod, const PodStatus& status,
-                                             const std::string& now) {
+std::vector<kube::PodCondition> runtime_conditions(const kube::Pod& pod,
+                                                   const kube::PodStatus& status,
+                                                   const std::string& now) {
   std::string unready;
   for (const auto& container : status.container_statuses) {
     if (!container.ready) unready += (unready.empty() ? "" : " ") + container.name;
@@ -83,9 +84,9 @@ bool has_state(const ApiState& state) { return state.waiting || state.running ||
 // The resize status writer's fields of one container, as the pod was read.
 void copy_resize_fields(bj::object& out, const ApiStatus& current) {
   if (!current.allocated_resources.empty()) {
-    out["allocatedResources"] = bj::parse(to_json(current.allocated_resources));
+    out["allocatedResources"] = bj::parse(kube::to_json(current.allocated_resources));
   }
-  if (current.resources) out["resources"] = bj::parse(to_json(*current.resources));
+  if (current.resources) out["resources"] = bj::parse(kube::to_json(*current.resources));
 }
 
 bj::object container_json(const ApiStatus& status) {
@@ -105,26 +106,27 @@ bj::object container_json(const ApiStatus& status) {
 
 }  // namespace
 
-ApiState api_state(const ContainerStatus& status) {
+ApiState api_state(const cri::ContainerStatus& status) {
   ApiState out;
   switch (status.state) {
-    case node::ContainerState::Running:
-      out.running = ContainerStateRunning{.started_at = cri_time(status.started_at_ns)};
+    case cri::ContainerState::Running:
+      out.running = kube::ContainerStateRunning{.started_at = cri_time(status.started_at_ns)};
       break;
-    case node::ContainerState::Exited:
-      out.terminated = ContainerStateTerminated{.exit_code = status.exit_code,
-                                                .reason = terminated_reason(status),
-                                                .message = status.message,
-                                                .started_at = cri_time(status.started_at_ns),
-                                                .finished_at = cri_time(status.finished_at_ns),
-                                                .container_id = "containerd://" + status.id};
+    case cri::ContainerState::Exited:
+      out.terminated =
+          kube::ContainerStateTerminated{.exit_code = status.exit_code,
+                                         .reason = terminated_reason(status),
+                                         .message = status.message,
+                                         .started_at = cri_time(status.started_at_ns),
+                                         .finished_at = cri_time(status.finished_at_ns),
+                                         .container_id = "containerd://" + status.id};
       break;
-    case node::ContainerState::Created:
-      out.waiting = ContainerStateWaiting{.reason = "ContainerCreating"};
+    case cri::ContainerState::Created:
+      out.waiting = kube::ContainerStateWaiting{.reason = "ContainerCreating"};
       break;
-    case node::ContainerState::Unknown:
-      out.waiting = ContainerStateWaiting{.reason = "ContainerStatusUnknown",
-                                          .message = "The container could not be located"};
+    case cri::ContainerState::Unknown:
+      out.waiting = kube::ContainerStateWaiting{.reason = "ContainerStatusUnknown",
+                                                .message = "The container could not be located"};
       break;
   }
   return out;
@@ -141,10 +143,10 @@ ApiStatus api_container_status(const ObservedContainer& observed, const std::str
     out.restart_count = static_cast<std::int32_t>(current->attempt);
   }
   if (!observed.waiting_reason.empty()) {
-    out.state.waiting = ContainerStateWaiting{.reason = observed.waiting_reason,
-                                              .message = observed.waiting_message};
+    out.state.waiting = kube::ContainerStateWaiting{.reason = observed.waiting_reason,
+                                                    .message = observed.waiting_message};
     // Waiting to be restarted: the exited attempt is the last state.
-    if (current && current->state == node::ContainerState::Exited) {
+    if (current && current->state == cri::ContainerState::Exited) {
       out.last_state = api_state(*current);
     } else if (observed.previous) {
       out.last_state = api_state(*observed.previous);
@@ -153,14 +155,14 @@ ApiStatus api_container_status(const ObservedContainer& observed, const std::str
     out.state = api_state(*current);
     if (observed.previous) out.last_state = api_state(*observed.previous);
   } else {
-    out.state.waiting = ContainerStateWaiting{.reason = "ContainerCreating"};
+    out.state.waiting = kube::ContainerStateWaiting{.reason = "ContainerCreating"};
   }
   out.ready = out.state.running.has_value();
   out.started = out.ready;
   return out;
 }
 
-std::string pod_phase(const PodSpec& spec, const std::vector<ApiStatus>& statuses) {
+std::string pod_phase(const kube::PodSpec& spec, const std::vector<ApiStatus>& statuses) {
   int waiting = 0, running = 0, stopped = 0, succeeded = 0, unknown = 0;
   for (const auto& container : spec.containers) {
     const ApiStatus* status = nullptr;
@@ -192,9 +194,9 @@ std::string pod_phase(const PodSpec& spec, const std::vector<ApiStatus>& statuse
   return "Pending";
 }
 
-PodStatus runtime_status(const Pod& pod, const std::vector<ObservedContainer>& observed,
-                         const RuntimeStatusInput& input) {
-  PodStatus out;
+kube::PodStatus runtime_status(const kube::Pod& pod, const std::vector<ObservedContainer>& observed,
+                               const RuntimeStatusInput& input) {
+  kube::PodStatus out;
   for (const auto& container : observed) {
     out.container_statuses.push_back(api_container_status(container, input.runtime_name));
   }
@@ -206,7 +208,7 @@ PodStatus runtime_status(const Pod& pod, const std::vector<ObservedContainer>& o
   return out;
 }
 
-std::string runtime_status_patch(const PodStatus& status, const PodStatus* current,
+std::string runtime_status_patch(const kube::PodStatus& status, const kube::PodStatus* current,
                                  const std::string& resource_version) {
   bj::array conditions;
   for (const auto& c : status.conditions) {
@@ -222,7 +224,7 @@ std::string runtime_status_patch(const PodStatus& status, const PodStatus* curre
   for (const auto& c : status.container_statuses) {
     bj::object container = container_json(c);
     if (current) {
-      if (const auto* before = find_container_status(*current, c.name)) {
+      if (const auto* before = kube::find_container_status(*current, c.name)) {
         copy_resize_fields(container, *before);
       }
     }
@@ -243,4 +245,4 @@ std::string runtime_status_patch(const PodStatus& status, const PodStatus* curre
   return bj::serialize(patch);
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

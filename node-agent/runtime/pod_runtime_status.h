@@ -12,14 +12,14 @@
 #include "kube/model/pod.h"
 #include "node-agent/cri/cri_client.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 
 // What the runtime shows of one spec container.
 struct ObservedContainer {
   std::string name{};
-  std::string image{};                        // as in the spec
-  std::optional<ContainerStatus> current{};   // latest attempt, when one was created
-  std::optional<ContainerStatus> previous{};  // the attempt before it (lastState)
+  std::string image{};                             // as in the spec
+  std::optional<cri::ContainerStatus> current{};   // latest attempt, when one was created
+  std::optional<cri::ContainerStatus> previous{};  // the attempt before it (lastState)
   // Set while no container runs for it: "ContainerCreating", "ErrImagePull",
   // "ImagePullBackOff", "CreateContainerError", "CrashLoopBackOff".
   std::string waiting_reason{};
@@ -28,7 +28,7 @@ struct ObservedContainer {
 
 // The kubelet's container state from a CRI status: running, terminated (exit code, reason from
 // the runtime, e.g. "OOMKilled"; "Completed"/"Error" when it gives none) or waiting.
-tailor::kube::ContainerState api_state(const ContainerStatus& status);
+tailor::kube::ContainerState api_state(const cri::ContainerStatus& status);
 
 // containerStatuses[] entry: state, lastState, ready (running: no probes here), started,
 // restartCount (= the latest attempt), containerID ("containerd://<id>"), image, imageID.
@@ -36,7 +36,7 @@ tailor::kube::ContainerStatus api_container_status(const ObservedContainer& obse
                                                    const std::string& runtime_name);
 
 // The kubelet's getPhase over the container statuses and the restart policy.
-std::string pod_phase(const PodSpec& spec,
+std::string pod_phase(const kube::PodSpec& spec,
                       const std::vector<tailor::kube::ContainerStatus>& statuses);
 
 struct RuntimeStatusInput {
@@ -48,14 +48,15 @@ struct RuntimeStatusInput {
 
 // phase, conditions (PodScheduled, Initialized, ContainersReady, Ready; lastTransitionTime kept
 // from `pod.status` while a status does not change), containerStatuses, hostIP, podIP, startTime.
-PodStatus runtime_status(const Pod& pod, const std::vector<ObservedContainer>& observed,
-                         const RuntimeStatusInput& input);
+kube::PodStatus runtime_status(const kube::Pod& pod, const std::vector<ObservedContainer>& observed,
+                               const RuntimeStatusInput& input);
 
 // {"status": {...}} with only the fields above; states name their other members as null so a
 // merge replaces the state instead of adding to it. With `current` (the pod as read), each
 // container status also carries current's allocatedResources and resources for that container,
 // and metadata.resourceVersion is set to `resource_version`.
-std::string runtime_status_patch(const PodStatus& status, const PodStatus* current = nullptr,
+std::string runtime_status_patch(const kube::PodStatus& status,
+                                 const kube::PodStatus* current = nullptr,
                                  const std::string& resource_version = "");
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

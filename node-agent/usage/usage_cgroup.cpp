@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 namespace {
 namespace fs = std::filesystem;
 
@@ -22,7 +22,7 @@ std::optional<std::string> read_optional(const fs::path& file) {
 
 std::string read_all(const fs::path& file) {
   auto text = read_optional(file);
-  if (!text) throw CgroupError("reading " + file.string() + ": " + std::strerror(errno));
+  if (!text) throw cri::CgroupError("reading " + file.string() + ": " + std::strerror(errno));
   return *text;
 }
 
@@ -33,14 +33,14 @@ std::int64_t parse(const std::string& text, const fs::path& file) {
     if (text.find_first_not_of(" \n", used) == std::string::npos && value >= 0) return value;
   } catch (const std::exception&) {
   }
-  throw CgroupError("unexpected content \"" + text + "\" in " + file.string());
+  throw cri::CgroupError("unexpected content \"" + text + "\" in " + file.string());
 }
 
 std::int64_t read_int(const fs::path& file) { return parse(read_all(file), file); }
 
 std::int64_t required_stat(const fs::path& file, const std::string& key) {
   const auto value = stat_value(read_all(file), key);
-  if (!value) throw CgroupError(file.string() + " has no \"" + key + "\" line");
+  if (!value) throw cri::CgroupError(file.string() + " has no \"" + key + "\" line");
   return *value;
 }
 
@@ -96,12 +96,12 @@ std::optional<std::int64_t> stat_value(const std::string& text, const std::strin
   return std::nullopt;
 }
 
-CgroupUsage read_cgroup_usage(const CgroupLayout& layout, const std::string& path) {
+CgroupUsage read_cgroup_usage(const cri::CgroupLayout& layout, const std::string& path) {
   if (path.empty() || path.front() != '/') {
-    throw CgroupError("cgroup path \"" + path + "\" must start with /");
+    throw cri::CgroupError("cgroup path \"" + path + "\" must start with /");
   }
-  return layout.version == CgroupVersion::V1 ? read_v1(layout.root, path)
-                                             : read_v2(layout.root, path);
+  return layout.version == cri::CgroupVersion::V1 ? read_v1(layout.root, path)
+                                                  : read_v2(layout.root, path);
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage

@@ -11,7 +11,7 @@
 
 #include "node-agent/cri/pod_cgroup.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 
 struct CgroupUsage {
   std::int64_t cpu_usage_ns = 0;  // cumulative
@@ -25,10 +25,10 @@ struct CgroupUsage {
 
 // Throws CgroupError naming the file when a counter cannot be read or parsed (e.g. the container
 // is gone); a missing optional file (v2 memory.peak, oom_kill on old kernels) is not an error.
-CgroupUsage read_cgroup_usage(const CgroupLayout& layout, const std::string& path);
+CgroupUsage read_cgroup_usage(const cri::CgroupLayout& layout, const std::string& path);
 
 // The value of `key` in a "key value" per line file (memory.stat, cpu.stat, memory.events,
 // memory.oom_control); nullopt when absent.
 std::optional<std::int64_t> stat_value(const std::string& text, const std::string& key);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage

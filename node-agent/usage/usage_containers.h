@@ -10,11 +10,11 @@
 #include "node-agent/cri/pod_cgroup.h"
 #include "node-agent/usage/usage_sampler.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 
 // Containers without a containerID or not running are left out (nothing to read yet); so are
 // pods being deleted. A containerID without a "runtime://" prefix is taken as the bare id.
-std::vector<SampledContainer> sampled_containers(const std::vector<const Pod*>& pods,
-                                                 CgroupDriver driver);
+std::vector<SampledContainer> sampled_containers(const std::vector<const kube::Pod*>& pods,
+                                                 cri::CgroupDriver driver);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage

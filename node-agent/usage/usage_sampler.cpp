@@ -8,14 +8,14 @@
 
 #include "kube/observe/log.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 namespace {
 
 struct Gauges {
-  metrics::Vec<prometheus::Gauge> cpu, working_set, peak;
-  metrics::Vec<prometheus::Counter> oom_kills;
+  kube::metrics::Vec<prometheus::Gauge> cpu, working_set, peak;
+  kube::metrics::Vec<prometheus::Counter> oom_kills;
 
-  explicit Gauges(metrics::Registry& registry)
+  explicit Gauges(kube::metrics::Registry& registry)
       : cpu(registry.gauge({.subsystem = "node",
                             .name = "container_cpu_usage_cores",
                             .help = "CPU usage rate of a container over the last sample interval, "
@@ -34,7 +34,7 @@ struct Gauges {
                                             "sampler."})) {}
 };
 
-metrics::Labels labels_of(const ContainerKey& key) {
+kube::metrics::Labels labels_of(const ContainerKey& key) {
   return {{"namespace", key.ns}, {"pod", key.pod}, {"container", key.container}};
 }
 
@@ -51,7 +51,7 @@ struct UsageSampler::Impl {
       : list(std::move(l)),
         sink(std::move(s)),
         options(o),
-        gauges(o.registry ? *o.registry : metrics::registry()) {}
+        gauges(o.registry ? *o.registry : kube::metrics::registry()) {}
   ListContainers list;
   Sink sink;
   UsageSamplerOptions options;
@@ -108,9 +108,9 @@ struct UsageSampler::Impl {
           const CgroupUsage usage = read_cgroup_usage(options.cgroups, container.cgroup_path);
           record(tracked[container.key], container, usage, now_ms);
           seen.insert(container.key);
-        } catch (const CgroupError& e) {
-          log::v(2).info("Skipping a container whose cgroup cannot be read",
-                         {{"container", container.key.container}, {"error", e.what()}});
+        } catch (const cri::CgroupError& e) {
+          kube::log::v(2).info("Skipping a container whose cgroup cannot be read",
+                               {{"container", container.key.container}, {"error", e.what()}});
         }
       }
       for (auto it = tracked.begin(); it != tracked.end();) {
@@ -141,7 +141,7 @@ struct UsageSampler::Impl {
                    std::chrono::system_clock::now().time_since_epoch())
                    .count());
       } catch (const std::exception& e) {
-        log::error(e, "Usage sampling failed", {});
+        kube::log::error(e, "Usage sampling failed", {});
       }
       lock.lock();
     }
@@ -182,4 +182,4 @@ void UsageSampler::stop() {
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage

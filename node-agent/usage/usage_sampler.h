@@ -12,7 +12,7 @@
 #include "kube/observe/metrics.h"
 #include "node-agent/usage/usage_window.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 
 struct SampledContainer {
   ContainerKey key{};
@@ -20,10 +20,10 @@ struct SampledContainer {
 };
 
 struct UsageSamplerOptions {
-  CgroupLayout cgroups{};
+  cri::CgroupLayout cgroups{};
   std::chrono::milliseconds interval{std::chrono::seconds(5)};
   std::chrono::milliseconds window{std::chrono::seconds(60)};
-  metrics::Registry* registry = nullptr;  // nullptr: the process-wide registry
+  kube::metrics::Registry* registry = nullptr;  // nullptr: the process-wide registry
 };
 
 class UsageSampler {
@@ -49,4 +49,4 @@ class UsageSampler {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage

@@ -7,7 +7,7 @@
 #include "kube/observe/log.h"
 #include "proto/usage/usage.grpc.pb.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 namespace {
 namespace pb = tailor::usage::v1;
 
@@ -66,7 +66,7 @@ struct UsageStream::Impl {
     writer.reset();
     context.reset();
     if (!status.ok()) {
-      log::warning("Usage stream ended with an error", {{"error", status.error_message()}});
+      kube::log::warning("Usage stream ended with an error", {{"error", status.error_message()}});
       return std::nullopt;
     }
     return summary.reports();
@@ -110,4 +110,4 @@ UsageStreamStats UsageStream::stats() const {
   return impl_->stats;
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage

@@ -13,7 +13,7 @@
 
 #include "node-agent/usage/usage_window.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 
 struct UsageStreamOptions {
   std::string endpoint{};  // "host:port" or "unix:///path"
@@ -43,4 +43,4 @@ class UsageStream {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 
 std::optional<UsagePoint> usage_point(const CgroupUsage& previous, std::int64_t previous_ms,
                                       const CgroupUsage& current, std::int64_t current_ms) {
@@ -37,4 +37,4 @@ void add_point(UsageWindow& window, const UsagePoint& point, std::int64_t time_m
   window.oom_kills += static_cast<std::uint32_t>(point.oom_kills);
 }
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage

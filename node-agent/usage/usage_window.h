@@ -9,7 +9,7 @@
 
 #include "node-agent/usage/usage_cgroup.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 
 struct ContainerKey {
   std::string ns, pod, pod_uid, container, container_id{};
@@ -44,4 +44,4 @@ struct UsageWindow {
 // Adds one point at `time_ms` to the window (the first point starts it).
 void add_point(UsageWindow& window, const UsagePoint& point, std::int64_t time_ms);
 
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage

@@ -356,12 +356,12 @@ TEST(ChartYamlTest, NodeAgentOptionsAcceptTheDaemonSetsArguments) {
   kube::config::Schema schema("tailor-node-agent", "test");
   kube::observe::CommonOptions common;
   kube::observe::add_common_options(schema, common);
-  kube::node::AgentOptions options;
-  kube::node::add_agent_options(schema, options);
+  node::AgentOptions options;
+  node::add_agent_options(schema, options);
   ASSERT_NO_THROW(schema.parse(args));
-  ASSERT_NO_THROW(kube::node::validate(options));
+  ASSERT_NO_THROW(node::validate(options));
   EXPECT_EQ(options.node_name, "node-1");
-  EXPECT_EQ(options.actuation, kube::node::Actuation::Kubelet);
+  EXPECT_EQ(options.actuation, node::Actuation::Kubelet);
   EXPECT_EQ(options.runtime_endpoint, "unix:///run/containerd/containerd.sock");
   EXPECT_EQ(options.cgroup_root, "/sys/fs/cgroup");
   EXPECT_EQ(common.metrics_bind_address.port, 8080);

@@ -31,8 +31,8 @@ using namespace std::chrono_literals;
 
 // Every series of the node agent's metrics that the dashboard filters on, recorded through
 // NodeAgentMetrics as the agent records them.
-void record_node_agent_activity(kube::node::NodeAgentMetrics& m) {
-  using kube::node::ResizeState;
+void record_node_agent_activity(node::allocation::NodeAgentMetrics& m) {
+  using node::allocation::ResizeState;
   for (auto s : {ResizeState::Proposed, ResizeState::Completed, ResizeState::Deferred,
                  ResizeState::Infeasible, ResizeState::Canceled}) {
     m.resize(s);
@@ -44,7 +44,7 @@ void record_node_agent_activity(kube::node::NodeAgentMetrics& m) {
   m.set_pending("deferred", 1);
   m.set_in_progress(1);
   m.infeasible("insufficient_node_allocatable");
-  m.deferred_accepted(kube::node::RetryTrigger::PodResizedDown);
+  m.deferred_accepted(node::allocation::RetryTrigger::PodResizedDown);
   m.checkpoint_error("io");
   m.cri_operation("container_update", std::chrono::milliseconds(3), false);
   m.cri_operation("container_status", std::chrono::milliseconds(1), true);
@@ -56,7 +56,7 @@ struct Stack {
   std::unique_ptr<kube::embedded::Cluster> cluster;
   kube::metrics::Registry agent_registry;
   kube::health::Checks agent_checks;
-  std::unique_ptr<kube::node::NodeAgentMetrics> agent_metrics;
+  std::unique_ptr<node::allocation::NodeAgentMetrics> agent_metrics;
   std::unique_ptr<kube::observe::Endpoint> agent_endpoint;
   std::uint16_t controller_metrics_port = 0;
   std::unique_ptr<ChildProcess> controller;
@@ -136,7 +136,7 @@ class DashboardPrometheusTest : public ::testing::Test {
                                    "crd/verticalscalingpolicies.autoscaling.tailor.dev");
     if (established.exit_code != 0) throw std::runtime_error("kubectl wait: " + established.output);
 
-    s->agent_metrics = std::make_unique<kube::node::NodeAgentMetrics>(s->agent_registry);
+    s->agent_metrics = std::make_unique<node::allocation::NodeAgentMetrics>(s->agent_registry);
     record_node_agent_activity(*s->agent_metrics);
     s->agent_endpoint = std::make_unique<kube::observe::Endpoint>("127.0.0.1", 0, s->agent_registry,
                                                                   s->agent_checks);

@@ -2,19 +2,19 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace {
 
-AllocatedPod pod_of(std::vector<std::pair<std::string, ResourceRequirements>> containers) {
+AllocatedPod pod_of(std::vector<std::pair<std::string, kube::ResourceRequirements>> containers) {
   AllocatedPod out;
   for (auto& [name, r] : containers) out.containers.push_back({name, r});
   return out;
 }
 
-ResourceRequirements req(const std::string& cpu, const std::string& memory = "") {
-  ResourceRequirements r;
-  if (!cpu.empty()) r.requests.insert_or_assign("cpu", Quantity::parse(cpu));
-  if (!memory.empty()) r.requests.insert_or_assign("memory", Quantity::parse(memory));
+kube::ResourceRequirements req(const std::string& cpu, const std::string& memory = "") {
+  kube::ResourceRequirements r;
+  if (!cpu.empty()) r.requests.insert_or_assign("cpu", kube::Quantity::parse(cpu));
+  if (!memory.empty()) r.requests.insert_or_assign("memory", kube::Quantity::parse(memory));
   return r;
 }
 
@@ -36,46 +36,47 @@ TEST(AllocationState, ResourceChanges) {
 }
 
 TEST(AllocationState, DesiredAllocationKeepsOnlyCpuMemoryAndSidecars) {
-  Pod pod;
+  kube::Pod pod;
   pod.metadata.uid = "u";
-  Container app;
+  kube::Container app;
   app.name = "app";
-  app.resources.requests = {{"cpu", Quantity::parse("1")},
-                            {"ephemeral-storage", Quantity::parse("1Gi")}};
+  app.resources.requests = {{"cpu", kube::Quantity::parse("1")},
+                            {"ephemeral-storage", kube::Quantity::parse("1Gi")}};
   pod.spec.containers.push_back(app);
-  Container init = app;
+  kube::Container init = app;
   init.name = "init";
-  Container sidecar = app;
+  kube::Container sidecar = app;
   sidecar.name = "sidecar";
   sidecar.restart_policy = "Always";
   pod.spec.init_containers = {init, sidecar};
   const AllocatedPod a = desired_allocation(pod);
   ASSERT_EQ(a.containers.size(), 1u);
-  EXPECT_EQ(a.containers[0].resources.requests, (ResourceList{{"cpu", Quantity::parse("1")}}));
+  EXPECT_EQ(a.containers[0].resources.requests,
+            (kube::ResourceList{{"cpu", kube::Quantity::parse("1")}}));
   ASSERT_EQ(a.init_containers.size(), 1u);
   EXPECT_EQ(a.init_containers[0].name, "sidecar");
   EXPECT_FALSE(resize_requested(pod, a));
 }
 
 TEST(AllocationState, AllocatedRequestsUseTheAllocationNotTheSpec) {
-  Pod pod;
-  Container app;
+  kube::Pod pod;
+  kube::Container app;
   app.name = "app";
-  app.resources.requests = {{"cpu", Quantity::parse("2")}};
+  app.resources.requests = {{"cpu", kube::Quantity::parse("2")}};
   pod.spec.containers.push_back(app);
-  pod.spec.overhead = {{"cpu", Quantity::parse("100m")}};
-  const ResourceList requests = allocated_requests(pod, pod_of({{"app", req("500m")}}));
-  EXPECT_EQ(requests.at("cpu"), Quantity::parse("600m"));
+  pod.spec.overhead = {{"cpu", kube::Quantity::parse("100m")}};
+  const kube::ResourceList requests = allocated_requests(pod, pod_of({{"app", req("500m")}}));
+  EXPECT_EQ(requests.at("cpu"), kube::Quantity::parse("600m"));
 }
 
 TEST(AllocationState, AmountsDefaultRequestsToLimits) {
-  ResourceRequirements r;
-  r.limits = {{"cpu", Quantity::parse("500m")}, {"memory", Quantity::parse("64Mi")}};
-  const ResourceAmounts a = amounts_of(r);
+  kube::ResourceRequirements r;
+  r.limits = {{"cpu", kube::Quantity::parse("500m")}, {"memory", kube::Quantity::parse("64Mi")}};
+  const cri::ResourceAmounts a = amounts_of(r);
   EXPECT_EQ(a.cpu_request_milli, 500);
   EXPECT_EQ(a.memory_request_bytes, 64 * 1024 * 1024);
-  EXPECT_EQ(requirements_of(a).requests.at("memory"), Quantity::parse("64Mi"));
+  EXPECT_EQ(requirements_of(a).requests.at("memory"), kube::Quantity::parse("64Mi"));
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

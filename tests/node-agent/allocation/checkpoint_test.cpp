@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace {
 
 Checkpoint sample() {
@@ -20,9 +20,9 @@ Checkpoint sample() {
   pod.in_progress_generation = 3;
   pod.containers.push_back(
       {"app",
-       {{{"cpu", Quantity::parse("500m")}, {"memory", Quantity::parse("256Mi")}},
-        {{"cpu", Quantity::parse("250m")}, {"memory", Quantity::parse("128Mi")}}}});
-  pod.init_containers.push_back({"sidecar", {{}, {{"cpu", Quantity::parse("10m")}}}});
+       {{{"cpu", kube::Quantity::parse("500m")}, {"memory", kube::Quantity::parse("256Mi")}},
+        {{"cpu", kube::Quantity::parse("250m")}, {"memory", kube::Quantity::parse("128Mi")}}}});
+  pod.init_containers.push_back({"sidecar", {{}, {{"cpu", kube::Quantity::parse("10m")}}}});
   AllocatedPod other;
   other.uid = "uid-2";
   other.namespace_ = "ns";
@@ -191,4 +191,4 @@ TEST_F(CheckpointStoreTest, MissingDirectoryIsAnIoError) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

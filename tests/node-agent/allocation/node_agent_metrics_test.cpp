@@ -2,39 +2,42 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace {
 
-class FailingRuntime : public RuntimeService {
+class FailingRuntime : public cri::RuntimeService {
  public:
-  RuntimeVersion version() override { return {"0.1.0", "fake", "1", "v1"}; }
-  std::string run_pod_sandbox(const PodSandboxSpec&) override { return "s"; }
+  cri::RuntimeVersion version() override { return {"0.1.0", "fake", "1", "v1"}; }
+  std::string run_pod_sandbox(const cri::PodSandboxSpec&) override { return "s"; }
   void stop_pod_sandbox(const std::string&) override {}
   void remove_pod_sandbox(const std::string&) override {}
-  std::string create_container(const std::string&, const ContainerSpec&,
-                               const PodSandboxSpec&) override {
+  std::string create_container(const std::string&, const cri::ContainerSpec&,
+                               const cri::PodSandboxSpec&) override {
     return "c";
   }
   void start_container(const std::string&) override {}
   void stop_container(const std::string&, std::int64_t) override {}
   void remove_container(const std::string&) override {}
-  std::vector<ContainerSummary> list_containers(const ContainerFilter&) override { return {}; }
-  ContainerStatus container_status(const std::string&) override { return {}; }
-  void update_container_resources(const std::string& id, const LinuxResources&) override {
-    throw CriError(CriErrorKind::Timeout, "UpdateContainerResources", "deadline exceeded " + id);
+  std::vector<cri::ContainerSummary> list_containers(const cri::ContainerFilter&) override {
+    return {};
   }
-  SandboxUpdateOutcome update_pod_sandbox_resources(const std::string&,
-                                                    const LinuxResources&) override {
-    return SandboxUpdateOutcome::NotSupported;
+  cri::ContainerStatus container_status(const std::string&) override { return {}; }
+  void update_container_resources(const std::string& id, const cri::LinuxResources&) override {
+    throw cri::CriError(cri::CriErrorKind::Timeout, "UpdateContainerResources",
+                        "deadline exceeded " + id);
+  }
+  cri::SandboxUpdateOutcome update_pod_sandbox_resources(const std::string&,
+                                                         const cri::LinuxResources&) override {
+    return cri::SandboxUpdateOutcome::NotSupported;
   }
 };
 
 TEST(NodeAgentMetrics, CriCallsAreTimedAndErrorsCounted) {
-  metrics::Registry registry;
+  kube::metrics::Registry registry;
   NodeAgentMetrics metrics(registry);
   auto runtime = instrument(std::make_unique<FailingRuntime>(), metrics);
   EXPECT_EQ(runtime->version().runtime_name, "fake");
-  EXPECT_THROW(runtime->update_container_resources("c1", {}), CriError);
+  EXPECT_THROW(runtime->update_container_resources("c1", {}), cri::CriError);
   EXPECT_EQ(metrics.cri_errors("container_update"), 1);
   EXPECT_EQ(metrics.cri_errors("version"), 0);
   const std::string text = registry.serialize();
@@ -49,7 +52,7 @@ TEST(NodeAgentMetrics, CriCallsAreTimedAndErrorsCounted) {
 }
 
 TEST(NodeAgentMetrics, EveryResizeStateIsExportedFromTheStart) {
-  metrics::Registry registry;
+  kube::metrics::Registry registry;
   NodeAgentMetrics metrics(registry);
   const std::string text = registry.serialize();
   for (const char* state : {"proposed", "infeasible", "deferred", "completed", "canceled"}) {
@@ -63,4 +66,4 @@ TEST(NodeAgentMetrics, EveryResizeStateIsExportedFromTheStart) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

@@ -6,13 +6,13 @@
 #include "kube/model/encode.h"
 #include "tests/support/test_api_server.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace {
 
-const TimePoint kNow = parse_rfc3339("2026-01-01T00:00:10Z");
+const kube::TimePoint kNow = kube::parse_rfc3339("2026-01-01T00:00:10Z");
 
-Pod pod_with(std::vector<PodCondition> conditions) {
-  Pod pod;
+kube::Pod pod_with(std::vector<kube::PodCondition> conditions) {
+  kube::Pod pod;
   pod.metadata.name = "web";
   pod.metadata.namespace_ = "default";
   pod.metadata.uid = "uid-web";
@@ -26,28 +26,29 @@ Pod pod_with(std::vector<PodCondition> conditions) {
   return pod;
 }
 
-PodCondition condition(std::string_view type, std::string reason, std::string message,
-                       std::string since = "2026-01-01T00:00:00Z", std::int64_t generation = 2) {
-  return PodCondition{std::string(type), "True", std::move(reason), std::move(message),
-                      std::move(since),  "",     generation};
+kube::PodCondition condition(std::string_view type, std::string reason, std::string message,
+                             std::string since = "2026-01-01T00:00:00Z",
+                             std::int64_t generation = 2) {
+  return kube::PodCondition{std::string(type), "True", std::move(reason), std::move(message),
+                            std::move(since),  "",     generation};
 }
 
 TEST(ResizeStatusChange, AddsPendingWithTheTimeOfTheTransition) {
   DesiredResizeStatus desired;
   desired.pending = ResizeCondition{"Deferred", "Node didn't have enough resource: cpu", 2};
-  const PodStatusPatch patch = resize_status_change(pod_with({}), desired, kNow);
+  const kube::PodStatusPatch patch = resize_status_change(pod_with({}), desired, kNow);
   ASSERT_EQ(patch.set_conditions.size(), 1u);
   EXPECT_EQ(patch.set_conditions[0],
-            condition(kPodResizePending, "Deferred", "Node didn't have enough resource: cpu",
+            condition(kube::kPodResizePending, "Deferred", "Node didn't have enough resource: cpu",
                       "2026-01-01T00:00:10Z"));
   EXPECT_TRUE(patch.remove_conditions.empty());
 }
 
 TEST(ResizeStatusChange, KeepsTransitionTimeWhileTheReasonStays) {
-  const Pod pod = pod_with({condition(kPodResizePending, "Deferred", "used: 1000")});
+  const kube::Pod pod = pod_with({condition(kube::kPodResizePending, "Deferred", "used: 1000")});
   DesiredResizeStatus desired;
   desired.pending = ResizeCondition{"Deferred", "used: 1500", 2};
-  PodStatusPatch patch = resize_status_change(pod, desired, kNow);
+  kube::PodStatusPatch patch = resize_status_change(pod, desired, kNow);
   ASSERT_EQ(patch.set_conditions.size(), 1u);
   EXPECT_EQ(patch.set_conditions[0].last_transition_time, "2026-01-01T00:00:00Z");
 
@@ -60,25 +61,28 @@ TEST(ResizeStatusChange, KeepsTransitionTimeWhileTheReasonStays) {
 }
 
 TEST(ResizeStatusChange, RemovesResolvedConditions) {
-  const Pod pod = pod_with(
-      {condition(kPodResizePending, "Deferred", "x"), condition(kPodResizeInProgress, "", "")});
-  const PodStatusPatch patch = resize_status_change(pod, {}, kNow);
-  EXPECT_EQ(patch.remove_conditions, (std::vector<std::string>{std::string(kPodResizePending),
-                                                               std::string(kPodResizeInProgress)}));
+  const kube::Pod pod = pod_with({condition(kube::kPodResizePending, "Deferred", "x"),
+                                  condition(kube::kPodResizeInProgress, "", "")});
+  const kube::PodStatusPatch patch = resize_status_change(pod, {}, kNow);
+  EXPECT_EQ(patch.remove_conditions,
+            (std::vector<std::string>{std::string(kube::kPodResizePending),
+                                      std::string(kube::kPodResizeInProgress)}));
 }
 
 TEST(ResizeStatusChange, ContainerResourcesOnlyWhenChangedAndKnown) {
-  Pod pod = pod_with({});
-  pod.status.container_statuses[0].allocated_resources = {{"cpu", Quantity::parse("500m")}};
+  kube::Pod pod = pod_with({});
+  pod.status.container_statuses[0].allocated_resources = {{"cpu", kube::Quantity::parse("500m")}};
   DesiredResizeStatus desired;
   desired.containers.push_back(
-      {"app", ResourceList{{"cpu", Quantity::parse("0.5")}}, std::nullopt});
-  desired.containers.push_back({"not-started", ResourceList{{"cpu", Quantity::parse("1")}}, {}});
+      {"app", kube::ResourceList{{"cpu", kube::Quantity::parse("0.5")}}, std::nullopt});
+  desired.containers.push_back(
+      {"not-started", kube::ResourceList{{"cpu", kube::Quantity::parse("1")}}, {}});
   EXPECT_TRUE(is_empty(resize_status_change(pod, desired, kNow)));
 
-  desired.containers[0].resources = ResourceRequirements{{{"cpu", Quantity::parse("1")}}, {}};
+  desired.containers[0].resources =
+      kube::ResourceRequirements{{{"cpu", kube::Quantity::parse("1")}}, {}};
   desired.observed_generation = 2;
-  const PodStatusPatch patch = resize_status_change(pod, desired, kNow);
+  const kube::PodStatusPatch patch = resize_status_change(pod, desired, kNow);
   ASSERT_EQ(patch.containers.size(), 1u);
   EXPECT_FALSE(patch.containers[0].allocated_resources);
   EXPECT_TRUE(patch.containers[0].resources);
@@ -93,27 +97,28 @@ TEST(PodRejectionPatch, IsAMergePatchOfPhaseReasonMessage) {
 // KEP flow T=6/T=7: the pod changed between the agent's read and its write (e.g. a new resize);
 // the patch fails its resourceVersion test, and the writer re-reads and rebuilds it.
 TEST(RestPodStatusWriter, RereadsAndRebuildsOnConflict) {
-  testing::TestApiServer server({.tls = false});
+  kube::testing::TestApiServer server({.tls = false});
   const std::string path = "/api/v1/namespaces/default/pods/web/status";
   server.enqueue("PATCH", path,
-                 testing::status_response(409, "Conflict", "the object has been modified"));
+                 kube::testing::status_response(409, "Conflict", "the object has been modified"));
   // Meanwhile a new resize was deferred: the condition to remove moved to index 1.
-  Pod fresh = pod_with(
-      {condition(kPodResizePending, "Deferred", "x"), condition(kPodResizeInProgress, "", "")});
+  kube::Pod fresh = pod_with({condition(kube::kPodResizePending, "Deferred", "x"),
+                              condition(kube::kPodResizeInProgress, "", "")});
   fresh.metadata.resource_version = "8";
-  server.on("GET", "/api/v1/namespaces/default/pods/web", [&](http::Exchange& exchange) {
-    exchange.respond(testing::json_response(200, to_json(fresh)));
+  server.on("GET", "/api/v1/namespaces/default/pods/web", [&](kube::http::Exchange& exchange) {
+    exchange.respond(kube::testing::json_response(200, kube::to_json(fresh)));
   });
-  server.on("PATCH", path, [&](http::Exchange& exchange) {
-    exchange.respond(testing::json_response(200, to_json(fresh)));
+  server.on("PATCH", path, [&](kube::http::Exchange& exchange) {
+    exchange.respond(kube::testing::json_response(200, kube::to_json(fresh)));
   });
-  RestClient client(server.config());
+  kube::RestClient client(server.config());
   RestPodStatusWriter writer(client);
   std::vector<std::string> seen_versions;
-  writer.update(pod_with({condition(kPodResizeInProgress, "", "")}), [&](const Pod& current) {
-    seen_versions.push_back(current.metadata.resource_version);
-    return resize_status_change(current, {}, kNow);  // remove PodResizeInProgress if present
-  });
+  writer.update(
+      pod_with({condition(kube::kPodResizeInProgress, "", "")}), [&](const kube::Pod& current) {
+        seen_versions.push_back(current.metadata.resource_version);
+        return resize_status_change(current, {}, kNow);  // remove PodResizeInProgress if present
+      });
   EXPECT_EQ(seen_versions, (std::vector<std::string>{"7", "8"}));
   EXPECT_EQ(writer.conflicts(), 1u);
   const auto requests = server.requests();
@@ -128,17 +133,17 @@ TEST(RestPodStatusWriter, RereadsAndRebuildsOnConflict) {
 }
 
 TEST(RestPodStatusWriter, GoneIsNotAnError) {
-  testing::TestApiServer server({.tls = false});
+  kube::testing::TestApiServer server({.tls = false});
   server.enqueue("PATCH", "/api/v1/namespaces/default/pods/web/status",
-                 testing::status_response(404, "NotFound", "pods \"web\" not found"));
-  RestClient client(server.config());
+                 kube::testing::status_response(404, "NotFound", "pods \"web\" not found"));
+  kube::RestClient client(server.config());
   RestPodStatusWriter writer(client);
   DesiredResizeStatus desired;
   desired.pending = ResizeCondition{"Deferred", "x", 2};
-  EXPECT_NO_THROW(writer.update(pod_with({}), [&](const Pod& current) {
+  EXPECT_NO_THROW(writer.update(pod_with({}), [&](const kube::Pod& current) {
     return resize_status_change(current, desired, kNow);
   }));
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

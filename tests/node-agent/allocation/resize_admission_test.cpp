@@ -5,46 +5,46 @@
 #include <string>
 #include <vector>
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace {
 
-ResourceList list(const std::string& cpu, const std::string& memory) {
-  ResourceList out;
-  if (!cpu.empty()) out.insert_or_assign(kResourceCpu, Quantity::parse(cpu));
-  if (!memory.empty()) out.insert_or_assign(kResourceMemory, Quantity::parse(memory));
+kube::ResourceList list(const std::string& cpu, const std::string& memory) {
+  kube::ResourceList out;
+  if (!cpu.empty()) out.insert_or_assign(kube::kResourceCpu, kube::Quantity::parse(cpu));
+  if (!memory.empty()) out.insert_or_assign(kube::kResourceMemory, kube::Quantity::parse(memory));
   return out;
 }
 
-Container container(const std::string& name, const ResourceList& requests,
-                    const ResourceList& limits = {}) {
-  Container c;
+kube::Container container(const std::string& name, const kube::ResourceList& requests,
+                          const kube::ResourceList& limits = {}) {
+  kube::Container c;
   c.name = name;
   c.resources.requests = requests;
   c.resources.limits = limits;
   return c;
 }
 
-Pod pod_with(std::vector<Container> containers) {
-  Pod pod;
+kube::Pod pod_with(std::vector<kube::Container> containers) {
+  kube::Pod pod;
   pod.metadata.namespace_ = "default";
   pod.metadata.name = "web";
   pod.spec.containers = std::move(containers);
   return pod;
 }
 
-Pod burstable(const std::string& cpu, const std::string& memory) {
+kube::Pod burstable(const std::string& cpu, const std::string& memory) {
   return pod_with({container("app", list(cpu, memory))});
 }
 
-Pod guaranteed(const std::string& cpu, const std::string& memory) {
+kube::Pod guaranteed(const std::string& cpu, const std::string& memory) {
   return pod_with({container("app", list(cpu, memory), list(cpu, memory))});
 }
 
 struct Case {
   const char* name;
-  Pod pod;
-  ResourceList allocatable;
-  ResourceList others;
+  kube::Pod pod;
+  kube::ResourceList allocatable;
+  kube::ResourceList others;
   AdmissionVerdict verdict;
   std::string message;
 };
@@ -126,8 +126,8 @@ TEST(ResizeAdmission, CapacityAndFitTable) {
 }
 
 TEST(ResizeAdmission, CountsSidecarsInitContainersAndOverhead) {
-  Pod pod = burstable("2", "1Gi");
-  Container sidecar = container("proxy", list("1", ""));
+  kube::Pod pod = burstable("2", "1Gi");
+  kube::Container sidecar = container("proxy", list("1", ""));
   sidecar.restart_policy = "Always";
   pod.spec.init_containers = {sidecar, container("setup", list("2500m", ""))};
   pod.spec.overhead = list("250m", "");
@@ -140,7 +140,8 @@ TEST(ResizeAdmission, CountsSidecarsInitContainersAndOverhead) {
 
 TEST(ResizeAdmission, AllContainersAreOneRequest) {
   // Each container alone fits the free 2 cores; together they do not: nothing is admitted.
-  const Pod pod = pod_with({container("a", list("1500m", "")), container("b", list("1500m", ""))});
+  const kube::Pod pod =
+      pod_with({container("a", list("1500m", "")), container("b", list("1500m", ""))});
   const AdmissionResult result = admit_resize(pod, {}, list("8", "16Gi"), list("6", ""));
   EXPECT_EQ(result.verdict, AdmissionVerdict::Deferred);
   EXPECT_EQ(result.message,
@@ -148,20 +149,20 @@ TEST(ResizeAdmission, AllContainersAreOneRequest) {
 }
 
 TEST(ResizeAdmission, OtherResourcesFollowCpuAndMemory) {
-  Pod pod = burstable("1", "1Gi");
+  kube::Pod pod = burstable("1", "1Gi");
   pod.spec.containers[0].resources.requests.insert_or_assign("hugepages-2Mi",
-                                                             Quantity::parse("4Mi"));
+                                                             kube::Quantity::parse("4Mi"));
   pod.spec.containers[0].resources.requests.insert_or_assign("example.com/gpu",
-                                                             Quantity::parse("1"));
-  ResourceList allocatable = list("8", "16Gi");
+                                                             kube::Quantity::parse("1"));
+  kube::ResourceList allocatable = list("8", "16Gi");
   // The GPU is not advertised: left to its device plugin. Hugepages are not either: zero.
   EXPECT_EQ(admit_pod(pod, allocatable, {}).message,
             "Node didn't have enough resource: hugepages-2Mi, requested: 4194304, used: 0, "
             "capacity: 0");
-  allocatable.insert_or_assign("hugepages-2Mi", Quantity::parse("8Mi"));
-  allocatable.insert_or_assign("example.com/gpu", Quantity::parse("1"));
-  ResourceList others;
-  others.insert_or_assign("example.com/gpu", Quantity::parse("1"));
+  allocatable.insert_or_assign("hugepages-2Mi", kube::Quantity::parse("8Mi"));
+  allocatable.insert_or_assign("example.com/gpu", kube::Quantity::parse("1"));
+  kube::ResourceList others;
+  others.insert_or_assign("example.com/gpu", kube::Quantity::parse("1"));
   EXPECT_EQ(admit_pod(pod, allocatable, others).message,
             "Node didn't have enough resource: example.com/gpu, requested: 1, used: 1, "
             "capacity: 1");
@@ -169,8 +170,8 @@ TEST(ResizeAdmission, OtherResourcesFollowCpuAndMemory) {
 
 struct PolicyCase {
   const char* name;
-  Pod pod;
-  ResourceList allocated;
+  kube::Pod pod;
+  kube::ResourceList allocated;
   AdmissionOptions options;
   AdmissionVerdict verdict;
   std::string message;
@@ -210,7 +211,7 @@ TEST(ResizeAdmission, StaticManagerPolicyTable) {
 }
 
 TEST(ResizeAdmission, NegativeInputIsRejectedWithItsName) {
-  const Pod pod = burstable("1", "1Gi");
+  const kube::Pod pod = burstable("1", "1Gi");
   EXPECT_THROW(
       {
         try {
@@ -235,4 +236,4 @@ TEST(ResizeAdmission, NegativeInputIsRejectedWithItsName) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

@@ -17,7 +17,7 @@
 #include "tests/node-agent/allocation/resize_manager_fakes.h"
 #include "tests/node-agent/cri/fake_cri.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::allocation::testing {
 
 namespace fs = std::filesystem;
 
@@ -25,23 +25,23 @@ inline constexpr std::int64_t kMi = 1024 * 1024;
 
 // What the embedded pod runtime does for a RestartContainer resize, on the fake CRI: stop the
 // running attempt; start attempt + 1 with the new resources.
-class FakeRestarter : public ContainerRestarter {
+class FakeRestarter : public cri::ContainerRestarter {
  public:
-  explicit FakeRestarter(FakeCri& cri) : cri_(cri) {}
-  void stop_for_restart(const Pod&, const std::string& name) override {
+  explicit FakeRestarter(cri::testing::FakeCri& cri) : cri_(cri) {}
+  void stop_for_restart(const kube::Pod&, const std::string& name) override {
     cri_.stop_container(cri_.latest(name).status.id, 1);
   }
-  void start_after_restart(const Pod&, const std::string& name,
-                           const ResourceAmounts& allocated) override {
-    const FakeCri::Container latest = cri_.latest(name);
-    ContainerSpec spec = latest.spec;
+  void start_after_restart(const kube::Pod&, const std::string& name,
+                           const cri::ResourceAmounts& allocated) override {
+    const cri::testing::FakeCri::Container latest = cri_.latest(name);
+    cri::ContainerSpec spec = latest.spec;
     ++spec.attempt;
-    spec.resources = to_linux_resources(container_cgroup_values(allocated));
+    spec.resources = cri::to_linux_resources(cri::container_cgroup_values(allocated));
     cri_.start_container(cri_.create_container(latest.sandbox_id, spec, {}));
   }
 
  private:
-  FakeCri& cri_;
+  cri::testing::FakeCri& cri_;
 };
 
 // Root writes through file modes: while it lives, this thread lacks CAP_DAC_OVERRIDE, so a file
@@ -80,12 +80,14 @@ class ResizeManagerCriTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(root_); }
 
-  void start_manager(ContainerRestarter* restarter) { start_manager(cri_, restarter); }
-  void start_manager(RuntimeService& cri, ContainerRestarter* restarter) {
+  void start_manager(cri::ContainerRestarter* restarter) { start_manager(cri_, restarter); }
+  void start_manager(cri::RuntimeService& cri, cri::ContainerRestarter* restarter) {
     runtime_ = std::make_unique<CriPodResources>(
-        cri, CriPodResourcesOptions{{root_, CgroupVersion::V1}, CgroupDriver::Cgroupfs, restarter});
+        cri, CriPodResourcesOptions{
+                 {root_, cri::CgroupVersion::V1}, cri::CgroupDriver::Cgroupfs, restarter});
     ResizeManagerOptions options;
-    options.node_allocatable = {{"cpu", Quantity::parse("4")}, {"memory", Quantity::parse("4Gi")}};
+    options.node_allocatable = {{"cpu", kube::Quantity::parse("4")},
+                                {"memory", kube::Quantity::parse("4Gi")}};
     options.now = [this] { return clock_; };
     manager_ = std::make_unique<ResizeManager>(options, *runtime_, status_, events_, checkpoint_,
                                                metrics_);
@@ -102,7 +104,7 @@ class ResizeManagerCriTest : public ::testing::Test {
     return value;
   }
   // A cgroup directory pair (cpu, memory) as the kernel shows one, with these values.
-  void make_cgroup(const std::string& path, const CgroupValues& values) {
+  void make_cgroup(const std::string& path, const cri::CgroupValues& values) {
     const fs::path cpu = root_ / "cpu" / path.substr(1), memory = root_ / "memory" / path.substr(1);
     put(cpu / "cpu.shares", std::to_string(values.cpu_shares.value_or(2)));
     put(cpu / "cpu.cfs_period_us", "100000");
@@ -111,36 +113,38 @@ class ResizeManagerCriTest : public ::testing::Test {
         std::to_string(values.memory_limit_bytes.value_or(9223372036854771712)));
     put(memory / "memory.usage_in_bytes", std::to_string(4 * kMi));
   }
-  std::string pod_path(const Pod& pod) { return pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs); }
-  fs::path pod_file(const Pod& pod, const char* controller, const char* name) {
+  std::string pod_path(const kube::Pod& pod) {
+    return pod_cgroup_path_of(pod, cri::CgroupDriver::Cgroupfs);
+  }
+  fs::path pod_file(const kube::Pod& pod, const char* controller, const char* name) {
     return root_ / controller / pod_path(pod).substr(1) / name;
   }
 
   // Admits the pod and runs its containers in the fake runtime with the allocation, under a pod
   // cgroup sized as the pod runtime sizes it.
-  Pod run(const Pod& pod) {
+  kube::Pod run(const kube::Pod& pod) {
     manager_->sync_pod(pod);
     const auto allocation = manager_->allocation(pod.metadata.uid);
     EXPECT_TRUE(allocation);
     const std::string sandbox = cri_.run_pod_sandbox({.name = pod.metadata.name});
-    std::vector<ResourceAmounts> all;
+    std::vector<cri::ResourceAmounts> all;
     for (const AllocatedContainer& c : allocation->containers) {
-      const ResourceAmounts amounts = amounts_of(c.resources);
+      const cri::ResourceAmounts amounts = amounts_of(c.resources);
       all.push_back(amounts);
-      ContainerSpec spec{.name = c.name, .image = "busybox"};
+      cri::ContainerSpec spec{.name = c.name, .image = "busybox"};
       spec.labels["io.kubernetes.pod.uid"] = pod.metadata.uid;
-      spec.resources = to_linux_resources(container_cgroup_values(amounts));
+      spec.resources = cri::to_linux_resources(cri::container_cgroup_values(amounts));
       const std::string id = cri_.create_container(sandbox, spec, {});
       cri_.start_container(id);
-      make_cgroup(container_cgroup_path(pod_path(pod), id, CgroupDriver::Cgroupfs),
-                  container_cgroup_values(amounts));
+      make_cgroup(cri::container_cgroup_path(pod_path(pod), id, cri::CgroupDriver::Cgroupfs),
+                  cri::container_cgroup_values(amounts));
     }
-    make_cgroup(pod_path(pod), pod_cgroup_values(all, {}, pod_qos(pod)));
+    make_cgroup(pod_path(pod), cri::pod_cgroup_values(all, {}, kube::pod_qos(pod)));
     manager_->sync_pod(pod);
     return pod;
   }
 
-  const PodCondition* condition(const Pod& pod, std::string_view type) {
+  const kube::PodCondition* condition(const kube::Pod& pod, std::string_view type) {
     return status_.condition(pod.metadata.uid, type);
   }
   std::vector<std::string> events_with(const std::string& reason) {
@@ -157,16 +161,16 @@ class ResizeManagerCriTest : public ::testing::Test {
   }
 
   fs::path root_;
-  FakeCri cri_;
+  cri::testing::FakeCri cri_;
   FakeRestarter restarter_{cri_};
   std::unique_ptr<CriPodResources> runtime_;
-  TimePoint clock_ = parse_rfc3339("2026-01-01T00:00:10Z");
+  kube::TimePoint clock_ = kube::parse_rfc3339("2026-01-01T00:00:10Z");
   FakeStatus status_;
   FakeEvents events_;
   FakeCheckpoint checkpoint_;
-  metrics::Registry registry_;
+  kube::metrics::Registry registry_;
   NodeAgentMetrics metrics_{registry_};
   std::unique_ptr<ResizeManager> manager_;
 };
 
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::allocation::testing

@@ -4,21 +4,22 @@
 // that say what is wrong, never in a crash or a silent success.
 #include "tests/node-agent/allocation/resize_manager_cri_fixture.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::allocation::testing {
 namespace {
 
 using namespace std::chrono_literals;
 
-Pod with_memory_policy(Pod pod, const std::string& container, const std::string& policy) {
-  for (Container& c : pod.spec.containers) {
+kube::Pod with_memory_policy(kube::Pod pod, const std::string& container,
+                             const std::string& policy) {
+  for (kube::Container& c : pod.spec.containers) {
     if (c.name == container) c.resize_policy = {{"memory", policy}};
   }
   return pod;
 }
 
 TEST_F(ResizeManagerCriTest, RestartContainerPolicyRestartsOnlyThatContainer) {
-  Pod pod = make_pod("web", {container("java", {"100m", "200m", "100Mi", "100Mi"}),
-                             container("sidecar", {"100m", "200m", "50Mi", "50Mi"})});
+  kube::Pod pod = make_pod("web", {container("java", {"100m", "200m", "100Mi", "100Mi"}),
+                                   container("sidecar", {"100m", "200m", "50Mi", "50Mi"})});
   pod = with_memory_policy(pod, "java", "RestartContainer");
   pod = with_memory_policy(pod, "sidecar", "NotRequired");
   run(pod);
@@ -26,7 +27,7 @@ TEST_F(ResizeManagerCriTest, RestartContainerPolicyRestartsOnlyThatContainer) {
   const std::string sidecar = cri_.latest("sidecar").status.id;
   cri_.calls.clear();
 
-  Pod next = resized(pod, "java", {"100m", "200m", "200Mi", "200Mi"});
+  kube::Pod next = resized(pod, "java", {"100m", "200m", "200Mi", "200Mi"});
   next = resized(next, "sidecar", {"100m", "200m", "80Mi", "80Mi"});
   manager_->sync_pod(next);
 
@@ -41,13 +42,13 @@ TEST_F(ResizeManagerCriTest, RestartContainerPolicyRestartsOnlyThatContainer) {
   EXPECT_EQ(cri_.latest("sidecar").spec.attempt, 0u);
   EXPECT_EQ(cri_.latest("sidecar").status.resources->memory_limit_in_bytes, 80 * kMi);
   EXPECT_EQ(get(pod_file(pod, "memory", "memory.limit_in_bytes")), std::to_string(280 * kMi));
-  EXPECT_EQ(condition(pod, kPodResizeInProgress), nullptr);
+  EXPECT_EQ(condition(pod, kube::kPodResizeInProgress), nullptr);
   EXPECT_EQ(events_.reasons, (std::vector<std::string>{"ResizeStarted", "ResizeCompleted"}));
   EXPECT_FALSE(manager_->allocation(pod.metadata.uid)->resize_in_progress);
 }
 
 TEST_F(ResizeManagerCriTest, RestartPolicyOnAnUnchangedResourceRestartsNothing) {
-  Pod pod = make_pod("web", {container("java", {"100m", "200m", "100Mi", "100Mi"})});
+  kube::Pod pod = make_pod("web", {container("java", {"100m", "200m", "100Mi", "100Mi"})});
   pod = with_memory_policy(pod, "java", "RestartContainer");
   run(pod);
   cri_.calls.clear();
@@ -55,16 +56,16 @@ TEST_F(ResizeManagerCriTest, RestartPolicyOnAnUnchangedResourceRestartsNothing) 
   EXPECT_EQ(cri_.calls,
             std::vector<std::string>{"UpdateContainerResources " + cri_.latest("java").status.id});
   EXPECT_EQ(cri_.latest("java").spec.attempt, 0u);
-  EXPECT_EQ(condition(pod, kPodResizeInProgress), nullptr);
+  EXPECT_EQ(condition(pod, kube::kPodResizeInProgress), nullptr);
 }
 
 TEST_F(ResizeManagerCriTest, RestartWithoutAPodRuntimeIsAnError) {
   start_manager(nullptr);
-  Pod pod = make_pod("web", {container("java", {"100m", "200m", "100Mi", "100Mi"})});
+  kube::Pod pod = make_pod("web", {container("java", {"100m", "200m", "100Mi", "100Mi"})});
   pod = with_memory_policy(pod, "java", "RestartContainer");
   run(pod);
   manager_->sync_pod(resized(pod, "java", {"100m", "200m", "200Mi", "200Mi"}));
-  const PodCondition* in_progress = condition(pod, kPodResizeInProgress);
+  const kube::PodCondition* in_progress = condition(pod, kube::kPodResizeInProgress);
   ASSERT_NE(in_progress, nullptr);
   EXPECT_EQ(in_progress->reason, "Error");
   EXPECT_EQ(in_progress->message,
@@ -76,13 +77,13 @@ TEST_F(ResizeManagerCriTest, RestartWithoutAPodRuntimeIsAnError) {
 // The runtime lost a container (removed behind the agent's back): the resize is not reported
 // as done; it says which container is missing, and completes once the container is back.
 TEST_F(ResizeManagerCriTest, ContainerMissingFromTheRuntimeIsAnErrorNamingIt) {
-  const Pod pod = make_pod("web", {container("app", {"100m", "200m", "100Mi", "100Mi"}),
-                                   container("ghost", {"100m", "200m", "100Mi", "100Mi"})});
+  const kube::Pod pod = make_pod("web", {container("app", {"100m", "200m", "100Mi", "100Mi"}),
+                                         container("ghost", {"100m", "200m", "100Mi", "100Mi"})});
   run(pod);
-  const FakeCri::Container ghost = cri_.latest("ghost");
+  const cri::testing::FakeCri::Container ghost = cri_.latest("ghost");
   cri_.containers.erase(ghost.status.id);
   manager_->sync_pod(resized(pod, "ghost", {"200m", "400m", "100Mi", "100Mi"}));
-  const PodCondition* in_progress = condition(pod, kPodResizeInProgress);
+  const kube::PodCondition* in_progress = condition(pod, kube::kPodResizeInProgress);
   ASSERT_NE(in_progress, nullptr);
   EXPECT_EQ(in_progress->reason, "Error");
   EXPECT_EQ(in_progress->message,
@@ -92,26 +93,26 @@ TEST_F(ResizeManagerCriTest, ContainerMissingFromTheRuntimeIsAnErrorNamingIt) {
                                      "default/web does not exist in the runtime"});
 
   // The pod runtime starts it again, with the allocation: the retry finds it and completes.
-  ContainerSpec spec = ghost.spec;
+  cri::ContainerSpec spec = ghost.spec;
   spec.attempt = 1;
-  spec.resources = to_linux_resources(container_cgroup_values(
+  spec.resources = cri::to_linux_resources(cri::container_cgroup_values(
       amounts_of(find_allocation(*manager_->allocation(pod.metadata.uid), "ghost")->resources)));
   cri_.start_container(cri_.create_container(ghost.sandbox_id, spec, {}));
   retry();
-  EXPECT_EQ(condition(pod, kPodResizeInProgress), nullptr);
+  EXPECT_EQ(condition(pod, kube::kPodResizeInProgress), nullptr);
   EXPECT_FALSE(manager_->allocation(pod.metadata.uid)->resize_in_progress);
 }
 
 TEST_F(ResizeManagerCriTest, CriErrorsAreReportedAndRetried) {
-  const Pod pod = make_pod("web", {container("app", {"100m", "200m", "100Mi", "100Mi"})});
+  const kube::Pod pod = make_pod("web", {container("app", {"100m", "200m", "100Mi", "100Mi"})});
   run(pod);
   const std::string id = cri_.latest("app").status.id;
   cri_.errors.emplace("UpdateContainerResources",
-                      CriError(CriErrorKind::Other, "UpdateContainerResources",
-                               "CRI UpdateContainerResources (container " + id +
-                                   "): runc did not terminate successfully: exit status 1"));
+                      cri::CriError(cri::CriErrorKind::Other, "UpdateContainerResources",
+                                    "CRI UpdateContainerResources (container " + id +
+                                        "): runc did not terminate successfully: exit status 1"));
   manager_->sync_pod(resized(pod, "app", {"300m", "400m", "100Mi", "100Mi"}));
-  const PodCondition* in_progress = condition(pod, kPodResizeInProgress);
+  const kube::PodCondition* in_progress = condition(pod, kube::kPodResizeInProgress);
   ASSERT_NE(in_progress, nullptr);
   EXPECT_EQ(in_progress->reason, "Error");
   EXPECT_EQ(in_progress->message, "CRI UpdateContainerResources (container " + id +
@@ -120,28 +121,29 @@ TEST_F(ResizeManagerCriTest, CriErrorsAreReportedAndRetried) {
 
   // The runtime is unreachable on the retry: the message follows, a new kind of event.
   cri_.errors.clear();
-  cri_.errors.emplace("ListContainers", CriError(CriErrorKind::Unavailable, "ListContainers",
-                                                 "CRI ListContainers: runtime unavailable"));
+  cri_.errors.emplace("ListContainers",
+                      cri::CriError(cri::CriErrorKind::Unavailable, "ListContainers",
+                                    "CRI ListContainers: runtime unavailable"));
   retry();
-  EXPECT_EQ(condition(pod, kPodResizeInProgress)->message,
+  EXPECT_EQ(condition(pod, kube::kPodResizeInProgress)->message,
             "CRI ListContainers: runtime unavailable");
   EXPECT_EQ(events_with("ResizeError").size(), 2u);
 
   cri_.errors.clear();
   retry();
-  EXPECT_EQ(condition(pod, kPodResizeInProgress), nullptr);
+  EXPECT_EQ(condition(pod, kube::kPodResizeInProgress), nullptr);
   EXPECT_EQ(cri_.latest("app").status.resources->cpu_quota, 40000);
 }
 
 TEST_F(ResizeManagerCriTest, ReadOnlyPodCgroupFileIsAnErrorNamingTheFile) {
-  const Pod pod = make_pod("web", {container("app", {"100m", "200m", "100Mi", "100Mi"})});
+  const kube::Pod pod = make_pod("web", {container("app", {"100m", "200m", "100Mi", "100Mi"})});
   run(pod);
   const fs::path file = pod_file(pod, "memory", "memory.limit_in_bytes");
   {
     const ReadOnlyFile read_only(file);
     manager_->sync_pod(resized(pod, "app", {"100m", "200m", "200Mi", "200Mi"}));
   }
-  const PodCondition* in_progress = condition(pod, kPodResizeInProgress);
+  const kube::PodCondition* in_progress = condition(pod, kube::kPodResizeInProgress);
   ASSERT_NE(in_progress, nullptr);
   EXPECT_EQ(in_progress->reason, "Error");
   EXPECT_EQ(in_progress->message, "writing " + std::to_string(200 * kMi) + " to " + file.string() +
@@ -151,7 +153,7 @@ TEST_F(ResizeManagerCriTest, ReadOnlyPodCgroupFileIsAnErrorNamingTheFile) {
   EXPECT_EQ(events_with("ResizeError").size(), 1u);
 
   retry();  // writable again
-  EXPECT_EQ(condition(pod, kPodResizeInProgress), nullptr);
+  EXPECT_EQ(condition(pod, kube::kPodResizeInProgress), nullptr);
   EXPECT_EQ(get(file), std::to_string(200 * kMi));
 }
 
@@ -181,12 +183,12 @@ const AbsurdCase kAbsurdCases[] = {
 TEST_F(ResizeManagerCriTest, AbsurdLimitsAreInfeasibleAndNothingIsWritten) {
   for (const AbsurdCase& c : kAbsurdCases) {
     SCOPED_TRACE(c.name);
-    const Pod pod = make_pod("web", {container("app", {"100m", "200m", "100Mi", "100Mi"})});
+    const kube::Pod pod = make_pod("web", {container("app", {"100m", "200m", "100Mi", "100Mi"})});
     run(pod);
     cri_.calls.clear();
     events_.recorded.clear();
     manager_->sync_pod(resized(pod, "app", c.resources));
-    const PodCondition* pending = condition(pod, kPodResizePending);
+    const kube::PodCondition* pending = condition(pod, kube::kPodResizePending);
     ASSERT_NE(pending, nullptr);
     EXPECT_EQ(pending->reason, "Infeasible");
     EXPECT_EQ(pending->message, c.message);
@@ -212,4 +214,4 @@ TEST_F(ResizeManagerCriTest, NewPodWithAnAbsurdLimitIsRejectedNotRun) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::allocation::testing

@@ -8,28 +8,29 @@
 
 #include "node-agent/allocation/resize_manager.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::allocation::testing {
 
 struct Resources {
   std::string cpu_request, cpu_limit, memory_request, memory_limit;
 };
 
-inline Container container(const std::string& name, const Resources& r) {
-  Container c;
+inline kube::Container container(const std::string& name, const Resources& r) {
+  kube::Container c;
   c.name = name;
   c.image = "busybox";
-  auto set = [](ResourceList& list, std::string_view resource, const std::string& value) {
-    if (!value.empty()) list.insert_or_assign(resource, Quantity::parse(value));
+  auto set = [](kube::ResourceList& list, std::string_view resource, const std::string& value) {
+    if (!value.empty()) list.insert_or_assign(resource, kube::Quantity::parse(value));
   };
-  set(c.resources.requests, kResourceCpu, r.cpu_request);
-  set(c.resources.limits, kResourceCpu, r.cpu_limit);
-  set(c.resources.requests, kResourceMemory, r.memory_request);
-  set(c.resources.limits, kResourceMemory, r.memory_limit);
+  set(c.resources.requests, kube::kResourceCpu, r.cpu_request);
+  set(c.resources.limits, kube::kResourceCpu, r.cpu_limit);
+  set(c.resources.requests, kube::kResourceMemory, r.memory_request);
+  set(c.resources.limits, kube::kResourceMemory, r.memory_limit);
   return c;
 }
 
-inline Pod make_pod(const std::string& name, std::vector<Container> containers, int priority = 0) {
-  Pod pod;
+inline kube::Pod make_pod(const std::string& name, std::vector<kube::Container> containers,
+                          int priority = 0) {
+  kube::Pod pod;
   pod.metadata.name = name;
   pod.metadata.namespace_ = "default";
   pod.metadata.uid = "uid-" + name;
@@ -38,7 +39,7 @@ inline Pod make_pod(const std::string& name, std::vector<Container> containers, 
   pod.metadata.creation_timestamp = "2026-01-01T00:00:00Z";
   pod.spec.priority = priority;
   pod.spec.containers = std::move(containers);
-  for (const Container& c : pod.spec.containers) {
+  for (const kube::Container& c : pod.spec.containers) {
     kube::ContainerStatus status;
     status.name = c.name;
     pod.status.container_statuses.push_back(status);
@@ -48,8 +49,8 @@ inline Pod make_pod(const std::string& name, std::vector<Container> containers, 
 }
 
 // A resize as the API server records it: new resources, generation + 1.
-inline Pod resized(Pod pod, const std::string& container_name, const Resources& r) {
-  for (Container& c : pod.spec.containers) {
+inline kube::Pod resized(kube::Pod pod, const std::string& container_name, const Resources& r) {
+  for (kube::Container& c : pod.spec.containers) {
     if (c.name == container_name) c.resources = container(c.name, r).resources;
   }
   ++pod.metadata.generation;
@@ -59,24 +60,25 @@ inline Pod resized(Pod pod, const std::string& container_name, const Resources& 
 // Applies patches the way the API server would, to the pods it holds.
 class FakeStatus : public PodStatusWriter {
  public:
-  void update(const Pod& cached, const Change& change) override {
-    Pod& pod = pods.try_emplace(cached.metadata.uid, cached).first->second;
+  void update(const kube::Pod& cached, const Change& change) override {
+    kube::Pod& pod = pods.try_emplace(cached.metadata.uid, cached).first->second;
     apply(pod, change(pod));
     ++writes;
   }
-  void reject(const Pod& pod, const std::string& reason, const std::string& message) override {
+  void reject(const kube::Pod& pod, const std::string& reason,
+              const std::string& message) override {
     rejected[pod.metadata.uid] = reason + ": " + message;
   }
-  static void apply(Pod& pod, const PodStatusPatch& patch) {
+  static void apply(kube::Pod& pod, const kube::PodStatusPatch& patch) {
     auto& conditions = pod.status.conditions;
     for (const std::string& type : patch.remove_conditions) {
-      std::erase_if(conditions, [&](const PodCondition& c) { return c.type == type; });
+      std::erase_if(conditions, [&](const kube::PodCondition& c) { return c.type == type; });
     }
-    for (const PodCondition& c : patch.set_conditions) {
-      std::erase_if(conditions, [&](const PodCondition& o) { return o.type == c.type; });
+    for (const kube::PodCondition& c : patch.set_conditions) {
+      std::erase_if(conditions, [&](const kube::PodCondition& o) { return o.type == c.type; });
       conditions.push_back(c);
     }
-    for (const ContainerResourcesStatus& c : patch.containers) {
+    for (const kube::ContainerResourcesStatus& c : patch.containers) {
       for (kube::ContainerStatus& s : pod.status.container_statuses) {
         if (s.name != c.name) continue;
         if (c.allocated_resources) s.allocated_resources = *c.allocated_resources;
@@ -85,17 +87,17 @@ class FakeStatus : public PodStatusWriter {
     }
     if (patch.observed_generation) pod.status.observed_generation = *patch.observed_generation;
   }
-  const PodCondition* condition(const std::string& uid, std::string_view type) {
-    return find_condition(pods.at(uid).status, type);
+  const kube::PodCondition* condition(const std::string& uid, std::string_view type) {
+    return kube::find_condition(pods.at(uid).status, type);
   }
-  std::map<std::string, Pod> pods;
+  std::map<std::string, kube::Pod> pods;
   std::map<std::string, std::string> rejected;
   int writes = 0;
 };
 
 class FakeEvents : public ResizeEventSink {
  public:
-  void event(const Pod& pod, const std::string& type, const std::string& reason,
+  void event(const kube::Pod& pod, const std::string& type, const std::string& reason,
              const std::string& message) override {
     recorded.push_back(pod.metadata.name + " " + type + " " + reason + ": " + message);
     reasons.push_back(reason);
@@ -115,4 +117,4 @@ class FakeCheckpoint : public AllocationCheckpoint {
   int saves = 0;
 };
 
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::allocation::testing

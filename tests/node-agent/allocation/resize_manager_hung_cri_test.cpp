@@ -11,7 +11,7 @@
 #include "tests/node-agent/allocation/resize_manager_cri_fixture.h"
 #include "tests/node-agent/cri/fake_cri_server.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::allocation::testing {
 namespace {
 
 using namespace std::chrono_literals;
@@ -23,8 +23,8 @@ class ResizeManagerOverGrpcTest : public ResizeManagerCriTest {
   void SetUp() override {
     ResizeManagerCriTest::SetUp();
     fs::create_directories(root_);
-    server_ = std::make_unique<FakeCriServer>(cri_, root_ / "cri.sock");
-    client_ = connect_runtime_service({server_->endpoint(), kDeadline, kDeadline});
+    server_ = std::make_unique<cri::testing::FakeCriServer>(cri_, root_ / "cri.sock");
+    client_ = cri::connect_runtime_service({server_->endpoint(), kDeadline, kDeadline});
     start_manager(*client_, &restarter_);
   }
   void TearDown() override {
@@ -33,16 +33,16 @@ class ResizeManagerOverGrpcTest : public ResizeManagerCriTest {
     ResizeManagerCriTest::TearDown();
   }
   static constexpr std::chrono::milliseconds kDeadline{300};
-  std::unique_ptr<FakeCriServer> server_;
-  std::unique_ptr<RuntimeService> client_;
+  std::unique_ptr<cri::testing::FakeCriServer> server_;
+  std::unique_ptr<cri::RuntimeService> client_;
 };
 
 // A runtime that never answers UpdateContainerResources for one pod's container: that resize
 // ends in Error (the call's deadline), is retried, and completes once the runtime answers; the
 // other pod's resize, behind it in the same worker, is not held up.
 TEST_F(ResizeManagerOverGrpcTest, HungRuntimeCallEndsInErrorAndDoesNotBlockOtherPods) {
-  const Pod stuck = make_pod("stuck", {container("app", {"100m", "200m", "100Mi", "100Mi"})});
-  const Pod fine = make_pod("fine", {container("web", {"100m", "200m", "100Mi", "100Mi"})});
+  const kube::Pod stuck = make_pod("stuck", {container("app", {"100m", "200m", "100Mi", "100Mi"})});
+  const kube::Pod fine = make_pod("fine", {container("web", {"100m", "200m", "100Mi", "100Mi"})});
   run(stuck);
   run(fine);
   const std::string stuck_id = cri_.latest("app").status.id;
@@ -50,8 +50,8 @@ TEST_F(ResizeManagerOverGrpcTest, HungRuntimeCallEndsInErrorAndDoesNotBlockOther
 
   ResizeManagerLoop loop(*manager_, std::chrono::hours(1));
   loop.start();
-  const Pod stuck2 = resized(stuck, "app", {"300m", "400m", "100Mi", "100Mi"});
-  const Pod fine2 = resized(fine, "web", {"300m", "400m", "100Mi", "100Mi"});
+  const kube::Pod stuck2 = resized(stuck, "app", {"300m", "400m", "100Mi", "100Mi"});
+  const kube::Pod fine2 = resized(fine, "web", {"300m", "400m", "100Mi", "100Mi"});
   loop.post([&](ResizeManager& m) { m.sync_pod(stuck2); });
   loop.post([&](ResizeManager& m) { m.sync_pod(fine2); });
   ASSERT_TRUE(loop.run([](ResizeManager&) {}, std::chrono::seconds(30)))
@@ -59,24 +59,24 @@ TEST_F(ResizeManagerOverGrpcTest, HungRuntimeCallEndsInErrorAndDoesNotBlockOther
   loop.stop();
 
   EXPECT_EQ(server_->hung_calls(), 1);
-  const PodCondition* in_progress = condition(stuck, kPodResizeInProgress);
+  const kube::PodCondition* in_progress = condition(stuck, kube::kPodResizeInProgress);
   ASSERT_NE(in_progress, nullptr);
   EXPECT_EQ(in_progress->reason, "Error");
   EXPECT_EQ(in_progress->message, "CRI UpdateContainerResources (container " + stuck_id +
                                       "): runtime did not answer within 300 ms at " +
                                       server_->endpoint());
   EXPECT_EQ(events_with("ResizeError").size(), 1u);
-  EXPECT_EQ(condition(fine, kPodResizeInProgress), nullptr);
+  EXPECT_EQ(condition(fine, kube::kPodResizeInProgress), nullptr);
   EXPECT_FALSE(manager_->allocation(fine.metadata.uid)->resize_in_progress);
   EXPECT_EQ(cri_.latest("web").status.resources->cpu_quota, 40000);
 
   retry();  // still hung: tried again, still an error
   EXPECT_EQ(server_->hung_calls(), 2);
-  EXPECT_EQ(condition(stuck, kPodResizeInProgress)->reason, "Error");
+  EXPECT_EQ(condition(stuck, kube::kPodResizeInProgress)->reason, "Error");
 
   server_->set_hang({});
   retry();
-  EXPECT_EQ(condition(stuck, kPodResizeInProgress), nullptr);
+  EXPECT_EQ(condition(stuck, kube::kPodResizeInProgress), nullptr);
   EXPECT_EQ(cri_.latest("app").status.resources->cpu_quota, 40000);
 }
 
@@ -93,20 +93,23 @@ TEST(ResizeManagerSilentRuntime, SocketThatNeverAnswersGivesATimeoutError) {
   ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
   ASSERT_EQ(::listen(listener, 16), 0);  // the kernel accepts; nobody reads or answers
 
-  auto cri = connect_runtime_service({"unix://" + socket_path.string(), 200ms, 200ms});
-  CriPodResources runtime(*cri, {{dir, CgroupVersion::V1}, CgroupDriver::Cgroupfs, nullptr});
+  auto cri = cri::connect_runtime_service({"unix://" + socket_path.string(), 200ms, 200ms});
+  CriPodResources runtime(*cri,
+                          {{dir, cri::CgroupVersion::V1}, cri::CgroupDriver::Cgroupfs, nullptr});
   FakeStatus status;
   FakeEvents events;
   FakeCheckpoint checkpoint;
-  metrics::Registry registry;
+  kube::metrics::Registry registry;
   NodeAgentMetrics metrics{registry};
   ResizeManagerOptions options;
-  options.node_allocatable = {{"cpu", Quantity::parse("4")}, {"memory", Quantity::parse("4Gi")}};
+  options.node_allocatable = {{"cpu", kube::Quantity::parse("4")},
+                              {"memory", kube::Quantity::parse("4Gi")}};
   ResizeManager manager(options, runtime, status, events, checkpoint, metrics);
-  const Pod pod = make_pod("web", {container("app", {"100m", "200m", "100Mi", "100Mi"})});
+  const kube::Pod pod = make_pod("web", {container("app", {"100m", "200m", "100Mi", "100Mi"})});
   manager.sync_pod(pod);  // admitted; reading its resources times out (logged)
   manager.sync_pod(resized(pod, "app", {"300m", "400m", "100Mi", "100Mi"}));
-  const PodCondition* in_progress = status.condition(pod.metadata.uid, kPodResizeInProgress);
+  const kube::PodCondition* in_progress =
+      status.condition(pod.metadata.uid, kube::kPodResizeInProgress);
   ASSERT_NE(in_progress, nullptr);
   EXPECT_EQ(in_progress->reason, "Error");
   EXPECT_EQ(
@@ -117,4 +120,4 @@ TEST(ResizeManagerSilentRuntime, SocketThatNeverAnswersGivesATimeoutError) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::allocation::testing

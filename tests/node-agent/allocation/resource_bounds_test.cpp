@@ -4,7 +4,7 @@
 
 #include "tests/node-agent/allocation/resize_manager_fakes.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::allocation {
 namespace {
 
 using testing::container;
@@ -12,16 +12,16 @@ using testing::make_pod;
 
 struct BoundsCase {
   const char* name;
-  Pod pod;
+  kube::Pod pod;
   std::optional<std::string> want;
 };
 
-Pod with_overhead(Pod pod, const std::string& memory) {
-  pod.spec.overhead = {{"memory", Quantity::parse(memory)}};
+kube::Pod with_overhead(kube::Pod pod, const std::string& memory) {
+  pod.spec.overhead = {{"memory", kube::Quantity::parse(memory)}};
   return pod;
 }
 
-Pod with_init(Pod pod, const Container& init) {
+kube::Pod with_init(kube::Pod pod, const kube::Container& init) {
   pod.spec.init_containers.push_back(init);
   return pod;
 }
@@ -61,4 +61,4 @@ TEST(UnrepresentableResources, Table) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::allocation

@@ -7,17 +7,17 @@
 #include "tests/node-agent/containerd/runtime_fixture.h"
 #include "tests/node-agent/containerd/test_pod.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 namespace {
 
 constexpr std::int64_t kMi = 1024 * 1024;
 
-LinuxResources resources_for(ResourceAmounts amounts) {
-  return to_linux_resources(container_cgroup_values(amounts));
+cri::LinuxResources resources_for(cri::ResourceAmounts amounts) {
+  return cri::to_linux_resources(cri::container_cgroup_values(amounts));
 }
 
 TEST_F(RealContainerd, VersionIsCriV1) {
-  const RuntimeVersion version = cri_->version();
+  const cri::RuntimeVersion version = cri_->version();
   EXPECT_EQ(version.runtime_name, "containerd");
   EXPECT_EQ(version.runtime_api_version, "v1");
   std::cout << "runtime: " << version.runtime_name << " " << version.runtime_version << "\n";
@@ -25,20 +25,20 @@ TEST_F(RealContainerd, VersionIsCriV1) {
 
 TEST_F(RealContainerd, ContainerStartsWithItsResourcesInStatusAndCgroups) {
   TestPod pod(*cri_, "start");
-  const LinuxResources initial = resources_for({250, 500, 64 * kMi, 128 * kMi});
+  const cri::LinuxResources initial = resources_for({250, 500, 64 * kMi, 128 * kMi});
   const std::string id = pod.start_sleeper("app", initial);
 
-  const ContainerStatus status = cri_->container_status(id);
-  EXPECT_EQ(status.state, ContainerState::Running);
+  const cri::ContainerStatus status = cri_->container_status(id);
+  EXPECT_EQ(status.state, cri::ContainerState::Running);
   EXPECT_EQ(status.name, "app");
   ASSERT_TRUE(status.resources.has_value()) << "containerd did not report resources.linux";
-  EXPECT_EQ(*status.resources, (LinuxResources{100000, 50000, 256, 128 * kMi, {}}));
-  EXPECT_EQ(pod.cgroup_files(id), (LinuxResources{100000, 50000, 256, 128 * kMi, {}}));
+  EXPECT_EQ(*status.resources, (cri::LinuxResources{100000, 50000, 256, 128 * kMi, {}}));
+  EXPECT_EQ(pod.cgroup_files(id), (cri::LinuxResources{100000, 50000, 256, 128 * kMi, {}}));
 
   const auto listed = cri_->list_containers({.pod_sandbox_id = pod.sandbox_id()});
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].id, id);
-  EXPECT_EQ(listed[0].state, ContainerState::Running);
+  EXPECT_EQ(listed[0].state, cri::ContainerState::Running);
 }
 
 TEST_F(RealContainerd, UpdateContainerResourcesChangesStatusAndCgroupFiles) {
@@ -47,8 +47,8 @@ TEST_F(RealContainerd, UpdateContainerResourcesChangesStatusAndCgroupFiles) {
 
   struct Step {
     const char* name;
-    ResourceAmounts amounts;
-    LinuxResources expected;
+    cri::ResourceAmounts amounts;
+    cri::LinuxResources expected;
   };
   const std::vector<Step> steps = {
       {"increase both", {500, 1000, 128 * kMi, 256 * kMi}, {100000, 100000, 512, 256 * kMi, {}}},
@@ -58,11 +58,11 @@ TEST_F(RealContainerd, UpdateContainerResourcesChangesStatusAndCgroupFiles) {
   };
   for (const auto& step : steps) {
     cri_->update_container_resources(id, resources_for(step.amounts));
-    const ContainerStatus status = cri_->container_status(id);
+    const cri::ContainerStatus status = cri_->container_status(id);
     ASSERT_TRUE(status.resources.has_value()) << step.name;
     EXPECT_EQ(*status.resources, step.expected) << step.name;
     EXPECT_EQ(pod.cgroup_files(id), step.expected) << step.name;
-    EXPECT_EQ(status.state, ContainerState::Running) << step.name;
+    EXPECT_EQ(status.state, cri::ContainerState::Running) << step.name;
   }
 }
 
@@ -92,25 +92,25 @@ TEST_F(RealContainerd, UpdatingARemovedContainerIsAClearError) {
   try {
     cri_->update_container_resources(id, resources_for({200, 400, 0, 64 * kMi}));
     FAIL() << "update of a removed container succeeded";
-  } catch (const CriError& e) {
-    EXPECT_EQ(e.kind(), CriErrorKind::NotFound) << e.what();
+  } catch (const cri::CriError& e) {
+    EXPECT_EQ(e.kind(), cri::CriErrorKind::NotFound) << e.what();
     EXPECT_NE(std::string(e.what()).find("CRI UpdateContainerResources (container " + id + ")"),
               std::string::npos)
         << e.what();
     std::cout << "containerd says: " << e.what() << "\n";
   }
-  EXPECT_THROW(cri_->container_status(id), CriError);
+  EXPECT_THROW(cri_->container_status(id), cri::CriError);
 }
 
 TEST_F(RealContainerd, PodSandboxResourceUpdateIsNotSupportedOnContainerd16) {
   TestPod pod(*cri_, "sandbox-update");
   const auto outcome = cri_->update_pod_sandbox_resources(pod.sandbox_id(),
                                                           resources_for({500, 1000, 0, 256 * kMi}));
-  const RuntimeVersion version = cri_->version();
+  const cri::RuntimeVersion version = cri_->version();
   if (version.runtime_version.rfind("1.6", 0) == 0) {
-    EXPECT_EQ(outcome, SandboxUpdateOutcome::NotSupported);
+    EXPECT_EQ(outcome, cri::SandboxUpdateOutcome::NotSupported);
   }
 }
 
 }  // namespace
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

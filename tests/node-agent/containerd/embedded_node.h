@@ -15,7 +15,7 @@
 #include "node-agent/runtime/pod_runtime.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 
 inline constexpr const char* kNodeName = "tailor-node-1";
 
@@ -27,30 +27,31 @@ class EmbeddedNode : public RealContainerd {
     char tmpl[] = "/tmp/tailor-embedded-node-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     state_ = tmpl;
-    cluster_ = std::make_unique<embedded::Cluster>(
-        embedded::ClusterOptions{.dir = (state_ / "cluster").string()});
+    cluster_ = std::make_unique<kube::embedded::Cluster>(
+        kube::embedded::ClusterOptions{.dir = (state_ / "cluster").string()});
     cluster_->start();
-    RestConfig config;
+    kube::RestConfig config;
     config.server = cluster_->url();
     config.ca_pem = cluster_->ca_pem();
     config.bearer_token = cluster_->token();
     config.qps = 0;
-    client_ = std::make_unique<RestClient>(config);
-    registration_ = std::make_unique<NodeRegistration>(
-        *client_,
-        NodeIdentity{.name = kNodeName,
-                     .allocatable = ResourceList{{"cpu", Quantity::parse("2")},
-                                                 {"memory", Quantity::parse("2Gi")}},
-                     .runtime_version = "containerd://" + cri_->version().runtime_version});
+    client_ = std::make_unique<kube::RestClient>(config);
+    registration_ = std::make_unique<runtime::NodeRegistration>(
+        *client_, runtime::NodeIdentity{
+                      .name = kNodeName,
+                      .allocatable = kube::ResourceList{{"cpu", kube::Quantity::parse("2")},
+                                                        {"memory", kube::Quantity::parse("2Gi")}},
+                      .runtime_version = "containerd://" + cri_->version().runtime_version});
     registration_->register_node();
-    images_ = connect_image_service({socket_, std::chrono::seconds(10), std::chrono::seconds(10)});
-    api_ = rest_pod_api(*client_);
-    runtime_ = std::make_unique<PodRuntime>(
+    images_ =
+        cri::connect_image_service({socket_, std::chrono::seconds(10), std::chrono::seconds(10)});
+    api_ = runtime::rest_pod_api(*client_);
+    runtime_ = std::make_unique<runtime::PodRuntime>(
         *cri_, *images_, *api_,
-        PodRuntimeOptions{.node_name = kNodeName,
-                          .log_root = (state_ / "logs").string(),
-                          .restart_backoff_initial = std::chrono::seconds(1),
-                          .restart_backoff_max = std::chrono::seconds(4)});
+        runtime::PodRuntimeOptions{.node_name = kNodeName,
+                                   .log_root = (state_ / "logs").string(),
+                                   .restart_backoff_initial = std::chrono::seconds(1),
+                                   .restart_backoff_max = std::chrono::seconds(4)});
     driver_ = std::thread([this] { drive(); });
   }
 
@@ -70,15 +71,16 @@ class EmbeddedNode : public RealContainerd {
 
   // The loop a node agent runs (with informers there; a list every 200 ms here).
   void drive() {
-    std::map<std::string, RuntimePod> known;
+    std::map<std::string, runtime::RuntimePod> known;
     while (!stop_) {
       try {
-        const std::string list = client_->list(
-            {resources::kPods}, {.field_selector = std::string("spec.nodeName=") + kNodeName});
-        std::map<std::string, RuntimePod> seen;
+        const std::string list =
+            client_->list({kube::resources::kPods},
+                          {.field_selector = std::string("spec.nodeName=") + kNodeName});
+        std::map<std::string, runtime::RuntimePod> seen;
         const boost::json::value parsed = boost::json::parse(list);
         for (const auto& item : parsed.at("items").as_array()) {
-          RuntimePod pod = decode_runtime_pod(boost::json::serialize(item));
+          runtime::RuntimePod pod = runtime::decode_runtime_pod(boost::json::serialize(item));
           if (pod.pod.metadata.deletion_timestamp.empty()) {
             runtime_->sync_pod(pod, {});
           } else {
@@ -97,14 +99,14 @@ class EmbeddedNode : public RealContainerd {
     }
   }
 
-  ObjectRef pod_ref(const std::string& name) {
-    return {.type = resources::kPods, .namespace_ = "default", .name = name};
+  kube::ObjectRef pod_ref(const std::string& name) {
+    return {.type = kube::resources::kPods, .namespace_ = "default", .name = name};
   }
 
   // A pod bound to the node (as the scheduler would bind it).
   void create_pod(const std::string& name, const std::string& containers,
                   const std::string& restart_policy = "Always") {
-    client_->create({resources::kPods, "default"},
+    client_->create({kube::resources::kPods, "default"},
                     R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
                         R"("},"spec":{"nodeName":")" + kNodeName +
                         R"(","terminationGracePeriodSeconds":1,"restartPolicy":")" +
@@ -121,7 +123,7 @@ class EmbeddedNode : public RealContainerd {
       try {
         pod = boost::json::parse(client_->get(pod_ref(name)));
         if (done(pod)) return pod;
-      } catch (const ApiError& e) {
+      } catch (const kube::ApiError& e) {
         if (!e.is_not_found()) throw;
         pod = nullptr;
         if (done(pod)) return pod;
@@ -134,12 +136,12 @@ class EmbeddedNode : public RealContainerd {
   }
 
   std::filesystem::path state_;
-  std::unique_ptr<embedded::Cluster> cluster_;
-  std::unique_ptr<RestClient> client_;
-  std::unique_ptr<NodeRegistration> registration_;
-  std::unique_ptr<ImageService> images_;
-  std::unique_ptr<PodApi> api_;
-  std::unique_ptr<PodRuntime> runtime_;
+  std::unique_ptr<kube::embedded::Cluster> cluster_;
+  std::unique_ptr<kube::RestClient> client_;
+  std::unique_ptr<runtime::NodeRegistration> registration_;
+  std::unique_ptr<cri::ImageService> images_;
+  std::unique_ptr<runtime::PodApi> api_;
+  std::unique_ptr<runtime::PodRuntime> runtime_;
   std::thread driver_;
   std::atomic<bool> stop_{false};
 };
@@ -164,4 +166,4 @@ inline std::string field(const boost::json::value& value, std::initializer_list<
   return boost::json::serialize(*at);
 }
 
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

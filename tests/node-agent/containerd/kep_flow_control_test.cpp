@@ -22,7 +22,7 @@
 #include "kube/model/pod.h"
 #include "tests/node-agent/containerd/kep_flow_fixture.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 namespace {
 
 constexpr std::int64_t kUnset = -1;
@@ -132,13 +132,13 @@ const KepStep& step(std::string_view at) {
   throw std::logic_error("no KEP step " + std::string(at));
 }
 
-std::int64_t cpu_of(const ResourceList& list) {
-  auto it = list.find(kResourceCpu);
+std::int64_t cpu_of(const kube::ResourceList& list) {
+  auto it = list.find(kube::kResourceCpu);
   return it == list.end() ? kUnset : it->second.milli_value();
 }
 
-std::optional<Cond> condition(const Pod& pod, std::string_view type) {
-  const PodCondition* c = find_condition(pod.status, type);
+std::optional<Cond> condition(const kube::Pod& pod, std::string_view type) {
+  const kube::PodCondition* c = kube::find_condition(pod.status, type);
   if (c == nullptr) return std::nullopt;
   EXPECT_EQ(c->status, "True") << type;
   return Cond{c->reason, c->message, c->observed_generation};
@@ -146,15 +146,15 @@ std::optional<Cond> condition(const Pod& pod, std::string_view type) {
 
 class KepFlowControlTest : public KepFlowNode {
  protected:
-  ResourceList allocatable() const override {
-    return {{"cpu", Quantity::parse("4")}, {"memory", Quantity::parse("2Gi")}};
+  kube::ResourceList allocatable() const override {
+    return {{"cpu", kube::Quantity::parse("4")}, {"memory", kube::Quantity::parse("2Gi")}};
   }
 
   Observed observe(const std::string& pod_json) {
-    const Pod pod = decode_pod(pod_json);
+    const kube::Pod pod = kube::decode_pod(pod_json);
     Observed o;
     o.desired = cpu_of(pod.spec.containers.at(0).resources.requests);
-    if (const kube::ContainerStatus* c = find_container_status(pod.status, "c")) {
+    if (const kube::ContainerStatus* c = kube::find_container_status(pod.status, "c")) {
       o.allocated = cpu_of(c->allocated_resources);
       if (c->resources) o.actual = cpu_of(c->resources->requests);
     }
@@ -170,13 +170,13 @@ class KepFlowControlTest : public KepFlowNode {
         const auto status = cri_->container_status(id);
         o.cri_shares = status.resources ? status.resources->cpu_shares : 0;
         const std::string path =
-            container_cgroup_path(running->cgroup_path, id, CgroupDriver::Cgroupfs);
-        o.container_shares = CgroupFiles(kV1, path).read().cpu_shares.value_or(0);
+            cri::container_cgroup_path(running->cgroup_path, id, cri::CgroupDriver::Cgroupfs);
+        o.container_shares = cri::CgroupFiles(kV1, path).read().cpu_shares.value_or(0);
       }
-      o.pod_shares = CgroupFiles(kV1, running->cgroup_path).read().cpu_shares.value_or(0);
+      o.pod_shares = cri::CgroupFiles(kV1, running->cgroup_path).read().cpu_shares.value_or(0);
     }
-    o.pending = condition(pod, kPodResizePending);
-    o.in_progress = condition(pod, kPodResizeInProgress);
+    o.pending = condition(pod, kube::kPodResizePending);
+    o.in_progress = condition(pod, kube::kPodResizeInProgress);
     o.generation = pod.metadata.generation;
     o.observed_generation = pod.status.observed_generation;
     return o;
@@ -188,7 +188,7 @@ class KepFlowControlTest : public KepFlowNode {
   void expect_at(const KepStep& s) { expect_at(s, client_->get(ref("kep"))); }
 
   static std::string version(const std::string& pod_json) {
-    return decode_pod(pod_json).metadata.resource_version;
+    return kube::decode_pod(pod_json).metadata.resource_version;
   }
 
   // The KEP up to T=7, shared by both tests. Leaves resize #2 Deferred.
@@ -245,8 +245,8 @@ class KepFlowControlTest : public KepFlowNode {
 
   // No container was restarted by any resize.
   void expect_no_restart(const std::string& name) {
-    const Pod pod = get(name);
-    const kube::ContainerStatus* c = find_container_status(pod.status, "c");
+    const kube::Pod pod = get(name);
+    const kube::ContainerStatus* c = kube::find_container_status(pod.status, "c");
     ASSERT_NE(c, nullptr);
     EXPECT_EQ(c->restart_count, 0);
     const auto running = pods_->running_pod(pod.metadata.uid);
@@ -290,11 +290,11 @@ TEST_F(KepFlowControlTest, SequenceT0ToT12) {
                                       "ResizeStarted", "ResizeCompleted", "ResizeInfeasible"}));
   // The KEP's Instrumentation: #1 and #3 completed, #2 canceled (superseded while Deferred),
   // #4 infeasible; proposed = infeasible + completed + canceled.
-  EXPECT_EQ(metrics_.resize_count(ResizeState::Proposed), 4);
-  EXPECT_EQ(metrics_.resize_count(ResizeState::Completed), 2);
-  EXPECT_EQ(metrics_.resize_count(ResizeState::Canceled), 1);
-  EXPECT_EQ(metrics_.resize_count(ResizeState::Infeasible), 1);
-  EXPECT_EQ(metrics_.resize_count(ResizeState::Deferred), 1);
+  EXPECT_EQ(metrics_.resize_count(allocation::ResizeState::Proposed), 4);
+  EXPECT_EQ(metrics_.resize_count(allocation::ResizeState::Completed), 2);
+  EXPECT_EQ(metrics_.resize_count(allocation::ResizeState::Canceled), 1);
+  EXPECT_EQ(metrics_.resize_count(allocation::ResizeState::Infeasible), 1);
+  EXPECT_EQ(metrics_.resize_count(allocation::ResizeState::Deferred), 1);
 }
 
 // The other way out of T=7: capacity frees (the neighbour is deleted) and the Deferred resize #2
@@ -309,9 +309,9 @@ TEST_F(KepFlowControlTest, DeferredAtT7CompletesWhenCapacityFrees) {
   EXPECT_EQ(events_.reasons("kep"),
             (std::vector<std::string>{"ResizeStarted", "ResizeCompleted", "ResizeDeferred",
                                       "ResizeStarted", "ResizeCompleted"}));
-  EXPECT_EQ(metrics_.resize_count(ResizeState::Proposed), 2);
-  EXPECT_EQ(metrics_.resize_count(ResizeState::Completed), 2);
+  EXPECT_EQ(metrics_.resize_count(allocation::ResizeState::Proposed), 2);
+  EXPECT_EQ(metrics_.resize_count(allocation::ResizeState::Completed), 2);
 }
 
 }  // namespace
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

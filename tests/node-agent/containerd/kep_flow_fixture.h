@@ -34,14 +34,14 @@
 #include "node-agent/runtime/pod_runtime.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 
 inline constexpr std::chrono::seconds kKepWait{30};
 
 // Forwards to the real runtime; while held, UpdateContainerResources waits for release().
-class HeldRuntime : public RuntimeService {
+class HeldRuntime : public cri::RuntimeService {
  public:
-  explicit HeldRuntime(RuntimeService& inner) : inner_(inner) {}
+  explicit HeldRuntime(cri::RuntimeService& inner) : inner_(inner) {}
 
   void hold() {
     std::lock_guard lock(mutex_);
@@ -60,14 +60,14 @@ class HeldRuntime : public RuntimeService {
     return changed_.wait_for(lock, timeout, [this] { return held_calls_ > 0; });
   }
 
-  RuntimeVersion version() override { return inner_.version(); }
-  std::string run_pod_sandbox(const PodSandboxSpec& s) override {
+  cri::RuntimeVersion version() override { return inner_.version(); }
+  std::string run_pod_sandbox(const cri::PodSandboxSpec& s) override {
     return inner_.run_pod_sandbox(s);
   }
   void stop_pod_sandbox(const std::string& id) override { inner_.stop_pod_sandbox(id); }
   void remove_pod_sandbox(const std::string& id) override { inner_.remove_pod_sandbox(id); }
-  std::string create_container(const std::string& sandbox, const ContainerSpec& c,
-                               const PodSandboxSpec& s) override {
+  std::string create_container(const std::string& sandbox, const cri::ContainerSpec& c,
+                               const cri::PodSandboxSpec& s) override {
     return inner_.create_container(sandbox, c, s);
   }
   void start_container(const std::string& id) override { inner_.start_container(id); }
@@ -75,13 +75,13 @@ class HeldRuntime : public RuntimeService {
     inner_.stop_container(id, grace);
   }
   void remove_container(const std::string& id) override { inner_.remove_container(id); }
-  std::vector<ContainerSummary> list_containers(const ContainerFilter& f) override {
+  std::vector<cri::ContainerSummary> list_containers(const cri::ContainerFilter& f) override {
     return inner_.list_containers(f);
   }
-  ContainerStatus container_status(const std::string& id) override {
+  cri::ContainerStatus container_status(const std::string& id) override {
     return inner_.container_status(id);
   }
-  void update_container_resources(const std::string& id, const LinuxResources& r) override {
+  void update_container_resources(const std::string& id, const cri::LinuxResources& r) override {
     {
       std::unique_lock lock(mutex_);
       ++held_calls_;
@@ -92,13 +92,13 @@ class HeldRuntime : public RuntimeService {
     }
     inner_.update_container_resources(id, r);
   }
-  SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
-                                                    const LinuxResources& r) override {
+  cri::SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
+                                                         const cri::LinuxResources& r) override {
     return inner_.update_pod_sandbox_resources(id, r);
   }
 
  private:
-  RuntimeService& inner_;
+  cri::RuntimeService& inner_;
   std::mutex mutex_;
   std::condition_variable changed_;
   bool holding_ = false;
@@ -107,16 +107,16 @@ class HeldRuntime : public RuntimeService {
 
 // Forwards to the real writer; records, per update, the resourceVersions of the pods its patch
 // was built against (more than one: the first was stale and the pod was read again).
-class RecordingStatusWriter : public PodStatusWriter {
+class RecordingStatusWriter : public allocation::PodStatusWriter {
  public:
-  explicit RecordingStatusWriter(PodStatusWriter& inner) : inner_(inner) {}
+  explicit RecordingStatusWriter(allocation::PodStatusWriter& inner) : inner_(inner) {}
 
-  void update(const Pod& cached, const Change& change) override {
+  void update(const kube::Pod& cached, const Change& change) override {
     {
       std::lock_guard lock(mutex_);
       builds_.emplace_back();
     }
-    inner_.update(cached, [this, &change](const Pod& current) {
+    inner_.update(cached, [this, &change](const kube::Pod& current) {
       {
         std::lock_guard lock(mutex_);
         builds_.back().push_back(current.metadata.resource_version);
@@ -124,7 +124,8 @@ class RecordingStatusWriter : public PodStatusWriter {
       return change(current);
     });
   }
-  void reject(const Pod& pod, const std::string& reason, const std::string& message) override {
+  void reject(const kube::Pod& pod, const std::string& reason,
+              const std::string& message) override {
     inner_.reject(pod, reason, message);
   }
 
@@ -143,14 +144,14 @@ class RecordingStatusWriter : public PodStatusWriter {
   }
 
  private:
-  PodStatusWriter& inner_;
+  allocation::PodStatusWriter& inner_;
   mutable std::mutex mutex_;
   std::vector<std::vector<std::string>> builds_;
 };
 
-class RecordingEvents : public ResizeEventSink {
+class RecordingEvents : public allocation::ResizeEventSink {
  public:
-  void event(const Pod& pod, const std::string&, const std::string& reason,
+  void event(const kube::Pod& pod, const std::string&, const std::string& reason,
              const std::string&) override {
     std::lock_guard lock(mutex_);
     reasons_[pod.metadata.name].push_back(reason);
@@ -166,13 +167,13 @@ class RecordingEvents : public ResizeEventSink {
   std::map<std::string, std::vector<std::string>> reasons_;
 };
 
-class FileCheckpoint : public AllocationCheckpoint {
+class FileCheckpoint : public allocation::AllocationCheckpoint {
  public:
-  explicit FileCheckpoint(const CheckpointStore& store) : store_(store) {}
-  void save(const Checkpoint& checkpoint) override { store_.save(checkpoint); }
+  explicit FileCheckpoint(const allocation::CheckpointStore& store) : store_(store) {}
+  void save(const allocation::Checkpoint& checkpoint) override { store_.save(checkpoint); }
 
  private:
-  const CheckpointStore& store_;
+  const allocation::CheckpointStore& store_;
 };
 
 class KepFlowNode : public RealContainerd {
@@ -180,7 +181,7 @@ class KepFlowNode : public RealContainerd {
   static constexpr const char* kNode = "kep-node";
 
   // The node's size; the KEP's numbers assume one that can hold 2 CPUs but not 100.
-  virtual ResourceList allocatable() const = 0;
+  virtual kube::ResourceList allocatable() const = 0;
 
   void SetUp() override {
     RealContainerd::SetUp();
@@ -188,40 +189,42 @@ class KepFlowNode : public RealContainerd {
     char tmpl[] = "/tmp/tailor-kep-flow-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
-    cluster_ = std::make_unique<embedded::Cluster>(
-        embedded::ClusterOptions{.dir = (dir_ / "cluster").string()});
+    cluster_ = std::make_unique<kube::embedded::Cluster>(
+        kube::embedded::ClusterOptions{.dir = (dir_ / "cluster").string()});
     cluster_->start();
-    RestConfig config;
+    kube::RestConfig config;
     config.server = cluster_->url();
     config.ca_pem = cluster_->ca_pem();
     config.bearer_token = cluster_->token();
     config.qps = 0;
     config.max_retries = 0;
-    client_ = std::make_unique<RestClient>(config);
-    registration_ = std::make_unique<NodeRegistration>(
-        *client_,
-        NodeIdentity{.name = kNode,
-                     .allocatable = allocatable(),
-                     .runtime_version = "containerd://" + cri_->version().runtime_version});
+    client_ = std::make_unique<kube::RestClient>(config);
+    registration_ = std::make_unique<runtime::NodeRegistration>(
+        *client_, runtime::NodeIdentity{
+                      .name = kNode,
+                      .allocatable = allocatable(),
+                      .runtime_version = "containerd://" + cri_->version().runtime_version});
     registration_->register_node();
-    images_ = connect_image_service({socket_, std::chrono::seconds(10), std::chrono::seconds(10)});
-    pod_api_ = rest_pod_api(*client_);
-    pods_ = std::make_unique<PodRuntime>(
+    images_ =
+        cri::connect_image_service({socket_, std::chrono::seconds(10), std::chrono::seconds(10)});
+    pod_api_ = runtime::rest_pod_api(*client_);
+    pods_ = std::make_unique<runtime::PodRuntime>(
         *cri_, *images_, *pod_api_,
-        PodRuntimeOptions{.node_name = kNode, .log_root = (dir_ / "logs").string()});
+        runtime::PodRuntimeOptions{.node_name = kNode, .log_root = (dir_ / "logs").string()});
     held_ = std::make_unique<HeldRuntime>(*cri_);
-    resources_ = std::make_unique<CriPodResources>(*held_, CriPodResourcesOptions{kV1});
-    rest_status_ = std::make_unique<RestPodStatusWriter>(*client_);
+    resources_ = std::make_unique<allocation::CriPodResources>(
+        *held_, allocation::CriPodResourcesOptions{kV1});
+    rest_status_ = std::make_unique<allocation::RestPodStatusWriter>(*client_);
     status_ = std::make_unique<RecordingStatusWriter>(*rest_status_);
     std::filesystem::create_directories(dir_ / "checkpoint");
-    store_ = std::make_unique<CheckpointStore>(dir_ / "checkpoint");
+    store_ = std::make_unique<allocation::CheckpointStore>(dir_ / "checkpoint");
     checkpoint_ = std::make_unique<FileCheckpoint>(*store_);
-    ResizeManagerOptions options;
+    allocation::ResizeManagerOptions options;
     options.node_allocatable = allocatable();
-    manager_ = std::make_unique<ResizeManager>(options, *resources_, *status_, events_,
-                                               *checkpoint_, metrics_);
+    manager_ = std::make_unique<allocation::ResizeManager>(options, *resources_, *status_, events_,
+                                                           *checkpoint_, metrics_);
     // The periodic safety-net retry stays out of the way: every retry here has a cause.
-    loop_ = std::make_unique<ResizeManagerLoop>(*manager_, std::chrono::minutes(10));
+    loop_ = std::make_unique<allocation::ResizeManagerLoop>(*manager_, std::chrono::minutes(10));
     loop_->start();
   }
 
@@ -238,10 +241,10 @@ class KepFlowNode : public RealContainerd {
     std::filesystem::remove_all(dir_, ignored);
   }
 
-  ObjectRef ref(const std::string& name, std::string subresource = "") const {
-    return ObjectRef{resources::kPods, "default", name, std::move(subresource)};
+  kube::ObjectRef ref(const std::string& name, std::string subresource = "") const {
+    return kube::ObjectRef{kube::resources::kPods, "default", name, std::move(subresource)};
   }
-  Pod get(const std::string& name) { return decode_pod(client_->get(ref(name))); }
+  kube::Pod get(const std::string& name) { return kube::decode_pod(client_->get(ref(name))); }
 
   // A one-container pod bound to the node, requesting only `cpu` (as the KEP's pod); returns
   // the pod (JSON) as the API server stored it.
@@ -260,19 +263,19 @@ class KepFlowNode : public RealContainerd {
     const std::string body =
         R"({"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":")" + cpu +
         R"("}}}]}})";
-    return client_->patch(ref(name, "resize"), PatchType::StrategicMerge, body);
+    return client_->patch(ref(name, "resize"), kube::PatchType::StrategicMerge, body);
   }
 
   // The agent's watch delivers `pod`: the manager syncs it and the pod runtime runs what the
   // manager admitted, on the worker thread, as agent mode does.
   void deliver(const std::string& pod_json) {
-    auto pod = std::make_shared<RuntimePod>(decode_runtime_pod(pod_json));
-    loop_->post([this, pod](ResizeManager& manager) {
+    auto pod = std::make_shared<runtime::RuntimePod>(runtime::decode_runtime_pod(pod_json));
+    loop_->post([this, pod](allocation::ResizeManager& manager) {
       manager.sync_pod(pod->pod);
       if (const auto allocation = manager.allocation(pod->pod.metadata.uid)) {
-        PodAllocation amounts;
-        for (const AllocatedContainer& c : allocation->containers) {
-          amounts[c.name] = amounts_of(c.resources);
+        runtime::PodAllocation amounts;
+        for (const allocation::AllocatedContainer& c : allocation->containers) {
+          amounts[c.name] = allocation::amounts_of(c.resources);
         }
         pods_->sync_pod(*pod, amounts);
       }
@@ -280,17 +283,17 @@ class KepFlowNode : public RealContainerd {
   }
   // Waits until the worker has done everything delivered so far.
   void settle() {
-    ASSERT_TRUE(loop_->run([](ResizeManager&) {}, kKepWait)) << "worker stuck";
+    ASSERT_TRUE(loop_->run([](allocation::ResizeManager&) {}, kKepWait)) << "worker stuck";
   }
 
   // Delivers the pod's events until its container runs and the agent has reported it.
-  Pod run_until_running(const std::string& name) {
+  kube::Pod run_until_running(const std::string& name) {
     const auto deadline = std::chrono::steady_clock::now() + kKepWait;
     while (std::chrono::steady_clock::now() < deadline) {
       deliver(client_->get(ref(name)));
       settle();
-      const Pod pod = get(name);
-      const kube::ContainerStatus* c = find_container_status(pod.status, "c");
+      const kube::Pod pod = get(name);
+      const kube::ContainerStatus* c = kube::find_container_status(pod.status, "c");
       if (c != nullptr && c->state.running && c->resources) return pod;
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
@@ -301,40 +304,40 @@ class KepFlowNode : public RealContainerd {
   // The pod's deletion as the node sees it: the API delete, the runtime stopping the pod (and
   // removing it from the API when it is still there), then the watch's DELETED event.
   void delete_pod(const std::string& name) {
-    RuntimePod pod = decode_runtime_pod(client_->get(ref(name)));
+    runtime::RuntimePod pod = runtime::decode_runtime_pod(client_->get(ref(name)));
     client_->remove(ref(name));
     bool gone = false;
     try {
-      pod = decode_runtime_pod(client_->get(ref(name)));  // with its deletionTimestamp
-    } catch (const ApiError& e) {
+      pod = runtime::decode_runtime_pod(client_->get(ref(name)));  // with its deletionTimestamp
+    } catch (const kube::ApiError& e) {
       if (!e.is_not_found()) throw;
       gone = true;
     }
     pods_->terminate_pod(pod, gone);
-    loop_->post([uid = pod.pod.metadata.uid](ResizeManager& m) { m.remove_pod(uid); });
+    loop_->post([uid = pod.pod.metadata.uid](allocation::ResizeManager& m) { m.remove_pod(uid); });
     settle();
   }
 
   std::filesystem::path dir_;
-  std::unique_ptr<embedded::Cluster> cluster_;
-  std::unique_ptr<RestClient> client_;
-  std::unique_ptr<NodeRegistration> registration_;
-  std::unique_ptr<ImageService> images_;
-  std::unique_ptr<PodApi> pod_api_;
-  std::unique_ptr<PodRuntime> pods_;
+  std::unique_ptr<kube::embedded::Cluster> cluster_;
+  std::unique_ptr<kube::RestClient> client_;
+  std::unique_ptr<runtime::NodeRegistration> registration_;
+  std::unique_ptr<cri::ImageService> images_;
+  std::unique_ptr<runtime::PodApi> pod_api_;
+  std::unique_ptr<runtime::PodRuntime> pods_;
   std::unique_ptr<HeldRuntime> held_;
-  std::unique_ptr<CriPodResources> resources_;
-  std::unique_ptr<RestPodStatusWriter> rest_status_;
+  std::unique_ptr<allocation::CriPodResources> resources_;
+  std::unique_ptr<allocation::RestPodStatusWriter> rest_status_;
   std::unique_ptr<RecordingStatusWriter> status_;
-  std::unique_ptr<CheckpointStore> store_;
+  std::unique_ptr<allocation::CheckpointStore> store_;
   std::unique_ptr<FileCheckpoint> checkpoint_;
   RecordingEvents events_;
-  metrics::Registry registry_;
-  NodeAgentMetrics metrics_{registry_};
-  std::unique_ptr<ResizeManager> manager_;
-  std::unique_ptr<ResizeManagerLoop> loop_;
+  kube::metrics::Registry registry_;
+  allocation::NodeAgentMetrics metrics_{registry_};
+  std::unique_ptr<allocation::ResizeManager> manager_;
+  std::unique_ptr<allocation::ResizeManagerLoop> loop_;
 
-  static inline const CgroupLayout kV1{"/sys/fs/cgroup", CgroupVersion::V1};
+  static inline const cri::CgroupLayout kV1{"/sys/fs/cgroup", cri::CgroupVersion::V1};
 };
 
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

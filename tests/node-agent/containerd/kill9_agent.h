@@ -19,7 +19,7 @@
 #include "node-agent/cri/cgroup_values.h"
 #include "node-agent/cri/pod_cgroup.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 
 // The tailor-node-agent of this build: test binaries live in <build>/tests, programs in
 // <build>/bin (tests/CMakeLists.txt makes the test binary depend on it).
@@ -95,8 +95,8 @@ inline std::string read_log(const std::filesystem::path& log) {
 
 // The cgroup files of a pod and of its containers at one moment.
 struct PodCgroupSnapshot {
-  CgroupValues pod;
-  std::vector<CgroupValues> containers;
+  cri::CgroupValues pod;
+  std::vector<cri::CgroupValues> containers;
   bool operator==(const PodCgroupSnapshot&) const = default;
 };
 
@@ -106,15 +106,16 @@ struct PodCgroupSnapshot {
 // held at once, between the passes: a consistent snapshot.
 class PodCgroupReader {
  public:
-  PodCgroupReader(CgroupLayout layout, std::string pod_path, std::vector<std::string> ids)
+  PodCgroupReader(cri::CgroupLayout layout, std::string pod_path, std::vector<std::string> ids)
       : layout_(std::move(layout)), pod_path_(std::move(pod_path)), ids_(std::move(ids)) {}
 
   PodCgroupSnapshot read_once() const {
     PodCgroupSnapshot out;
-    out.pod = CgroupFiles(layout_, pod_path_).read();
+    out.pod = cri::CgroupFiles(layout_, pod_path_).read();
     for (const std::string& id : ids_) {
       out.containers.push_back(
-          CgroupFiles(layout_, container_cgroup_path(pod_path_, id, CgroupDriver::Cgroupfs))
+          cri::CgroupFiles(layout_,
+                           cri::container_cgroup_path(pod_path_, id, cri::CgroupDriver::Cgroupfs))
               .read());
     }
     return out;
@@ -131,7 +132,7 @@ class PodCgroupReader {
   }
 
  private:
-  CgroupLayout layout_;
+  cri::CgroupLayout layout_;
   std::string pod_path_;
   std::vector<std::string> ids_;
 };
@@ -139,7 +140,7 @@ class PodCgroupReader {
 // Σ container limits ≤ pod limit, for memory and CPU quota; "" when it holds, else what broke.
 inline std::string pod_limit_violation(const PodCgroupSnapshot& s) {
   std::int64_t memory = 0, quota = 0;
-  for (const CgroupValues& c : s.containers) {
+  for (const cri::CgroupValues& c : s.containers) {
     memory += c.memory_limit_bytes.value_or(0);
     quota += c.cpu_quota_us.value_or(0);
   }
@@ -155,4 +156,4 @@ inline std::string pod_limit_violation(const PodCgroupSnapshot& s) {
   return out;
 }
 
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

@@ -18,42 +18,42 @@
 #include "tests/node-agent/containerd/kill9_agent.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 namespace {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kNode = "kill9-node";
-const CgroupLayout kV1{"/sys/fs/cgroup", CgroupVersion::V1};
+const cri::CgroupLayout kV1{"/sys/fs/cgroup", cri::CgroupVersion::V1};
 
 // name → cpu and memory, requests = limits (Guaranteed: every container and the pod limited).
 using Sizes = std::vector<std::pair<std::string, std::pair<const char*, const char*>>>;
 const Sizes kSmall = {{"a", {"100m", "100Mi"}}, {"b", {"200m", "200Mi"}}, {"c", {"300m", "300Mi"}}};
 const Sizes kLarge = {{"a", {"50m", "50Mi"}}, {"b", {"300m", "300Mi"}}, {"c", {"400m", "400Mi"}}};
 
-ResourceRequirements requirements(const std::pair<const char*, const char*>& size) {
-  const ResourceList list{{"cpu", Quantity::parse(size.first)},
-                          {"memory", Quantity::parse(size.second)}};
+kube::ResourceRequirements requirements(const std::pair<const char*, const char*>& size) {
+  const kube::ResourceList list{{"cpu", kube::Quantity::parse(size.first)},
+                                {"memory", kube::Quantity::parse(size.second)}};
   return {.limits = list, .requests = list};
 }
 
 // What the files must hold for these sizes (containers in order a, b, c).
 PodCgroupSnapshot expected_files(const Sizes& sizes) {
   PodCgroupSnapshot out;
-  std::vector<ResourceAmounts> all;
+  std::vector<cri::ResourceAmounts> all;
   for (const auto& [name, size] : sizes) {
-    all.push_back(amounts_of(requirements(size)));
-    out.containers.push_back(container_cgroup_values(all.back()));
+    all.push_back(allocation::amounts_of(requirements(size)));
+    out.containers.push_back(cri::container_cgroup_values(all.back()));
   }
-  out.pod = pod_cgroup_values(all, {}, QosClass::Guaranteed);
+  out.pod = cri::pod_cgroup_values(all, {}, kube::QosClass::Guaranteed);
   return out;
 }
 
 std::string describe(const PodCgroupSnapshot& s) {
   std::string out = "pod quota " + std::to_string(s.pod.cpu_quota_us.value_or(-2)) + " memory " +
                     std::to_string(s.pod.memory_limit_bytes.value_or(-2));
-  for (const CgroupValues& c : s.containers) {
+  for (const cri::CgroupValues& c : s.containers) {
     out += "; container quota " + std::to_string(c.cpu_quota_us.value_or(-2)) + " memory " +
            std::to_string(c.memory_limit_bytes.value_or(-2));
   }
@@ -68,18 +68,18 @@ class AgentKill9Test : public RealContainerd {
     char tmpl[] = "/tmp/tailor-kill9-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
-    embedded::ClusterOptions options;
+    kube::embedded::ClusterOptions options;
     options.control_loops = false;  // the pod is bound by the test; the agent is the kubelet
-    cluster_ = std::make_unique<embedded::Cluster>(options);
+    cluster_ = std::make_unique<kube::embedded::Cluster>(options);
     cluster_->start();
     cluster_->write_kubeconfig((dir_ / "kubeconfig").string());
     std::filesystem::create_directory(dir_ / "checkpoint");  // as the DaemonSet's hostPath is
-    RestConfig config;
+    kube::RestConfig config;
     config.server = cluster_->url();
     config.ca_pem = cluster_->ca_pem();
     config.bearer_token = cluster_->token();
     config.qps = 0;
-    client_ = std::make_unique<RestClient>(config);
+    client_ = std::make_unique<kube::RestClient>(config);
     start_agent();
   }
 
@@ -110,14 +110,14 @@ class AgentKill9Test : public RealContainerd {
         dir_ / "agent.log");
   }
 
-  ObjectRef ref(const std::string& name, std::string subresource = "") {
-    return ObjectRef{resources::kPods, "default", name, std::move(subresource)};
+  kube::ObjectRef ref(const std::string& name, std::string subresource = "") {
+    return kube::ObjectRef{kube::resources::kPods, "default", name, std::move(subresource)};
   }
 
-  std::optional<Pod> find_pod() {
+  std::optional<kube::Pod> find_pod() {
     try {
-      return decode_pod(client_->get(ref("three")));
-    } catch (const ApiError& e) {
+      return kube::decode_pod(client_->get(ref("three")));
+    } catch (const kube::ApiError& e) {
       if (e.is_not_found()) return std::nullopt;
       throw;
     }
@@ -131,7 +131,7 @@ class AgentKill9Test : public RealContainerd {
   }
 
   // The model's Pod has no command, so the pod is written as JSON.
-  Pod create_three(const Sizes& sizes) {
+  kube::Pod create_three(const Sizes& sizes) {
     boost::json::array containers;
     for (const auto& [name, size] : sizes) {
       const boost::json::object amounts{{"cpu", size.first}, {"memory", size.second}};
@@ -148,7 +148,7 @@ class AgentKill9Test : public RealContainerd {
                                     {"terminationGracePeriodSeconds", 1},
                                     {"containers", std::move(containers)}}}};
     client_->create(ref(""), boost::json::serialize(pod));
-    Pod running;
+    kube::Pod running;
     wait_until("the three containers run with their resources reported", 60s, [&] {
       running = *find_pod();
       const auto& statuses = running.status.container_statuses;
@@ -162,9 +162,10 @@ class AgentKill9Test : public RealContainerd {
   }
 
   void resize(const Sizes& sizes) {
-    ResizePatch patch;
+    kube::ResizePatch patch;
     for (const auto& [name, size] : sizes) patch.containers.push_back({name, requirements(size)});
-    client_->patch(ref("three", "resize"), PatchType::StrategicMerge, resize_patch(patch));
+    client_->patch(ref("three", "resize"), kube::PatchType::StrategicMerge,
+                   kube::resize_patch(patch));
   }
 
   // Reads the files until `done` holds, checking the invariant in every consistent read.
@@ -185,15 +186,15 @@ class AgentKill9Test : public RealContainerd {
   // The API shows the resize done: allocated and actual resources are the spec's, no resize
   // condition is left, nothing restarted.
   void expect_status_done(const Sizes& sizes) {
-    Pod pod;
+    kube::Pod pod;
     const auto done = [&] {
       pod = *find_pod();
-      if (find_condition(pod.status, kPodResizeInProgress) ||
-          find_condition(pod.status, kPodResizePending)) {
+      if (kube::find_condition(pod.status, kube::kPodResizeInProgress) ||
+          kube::find_condition(pod.status, kube::kPodResizePending)) {
         return false;
       }
       for (const auto& [name, size] : sizes) {
-        const kube::ContainerStatus* s = find_container_status(pod.status, name);
+        const kube::ContainerStatus* s = kube::find_container_status(pod.status, name);
         if (!s || s->allocated_resources != requirements(size).requests || !s->resources ||
             *s->resources != requirements(size)) {
           return false;
@@ -204,46 +205,47 @@ class AgentKill9Test : public RealContainerd {
     try {
       wait_until("the status shows the resize done", 30s, done);
     } catch (const std::exception& e) {
-      ADD_FAILURE() << e.what() << "; last seen: " << to_json(pod);
+      ADD_FAILURE() << e.what() << "; last seen: " << kube::to_json(pod);
     }
     for (const kube::ContainerStatus& s : pod.status.container_statuses) {
       EXPECT_EQ(s.restart_count, 0) << s.name;
     }
-    ContainerFilter filter;
+    cri::ContainerFilter filter;
     filter.label_selector["io.kubernetes.pod.uid"] = pod.metadata.uid;
-    for (const ContainerSummary& c : cri_->list_containers(filter)) {
+    for (const cri::ContainerSummary& c : cri_->list_containers(filter)) {
       EXPECT_EQ(c.attempt, 0u) << c.name << " was restarted";
-      EXPECT_EQ(c.state, ContainerState::Running) << c.name;
+      EXPECT_EQ(c.state, cri::ContainerState::Running) << c.name;
     }
   }
 
   // The checkpoint parses and its checksum holds (load throws CheckpointError otherwise).
-  AllocatedPod checkpointed(const std::string& uid) {
-    const std::optional<Checkpoint> checkpoint = CheckpointStore(dir_ / "checkpoint").load();
+  allocation::AllocatedPod checkpointed(const std::string& uid) {
+    const std::optional<allocation::Checkpoint> checkpoint =
+        allocation::CheckpointStore(dir_ / "checkpoint").load();
     if (!checkpoint) throw std::runtime_error("no checkpoint written");
     return checkpoint->pods.at(uid);
   }
 
   std::filesystem::path dir_;
-  std::unique_ptr<embedded::Cluster> cluster_;
-  std::unique_ptr<RestClient> client_;
+  std::unique_ptr<kube::embedded::Cluster> cluster_;
+  std::unique_ptr<kube::RestClient> client_;
   std::unique_ptr<AgentProcess> agent_;
   int observations_ = 0;
 };
 
-std::vector<std::string> container_ids(const Pod& pod) {
+std::vector<std::string> container_ids(const kube::Pod& pod) {
   std::vector<std::string> ids;
   for (const char* name : {"a", "b", "c"}) {
-    const std::string id = find_container_status(pod.status, name)->container_id;
+    const std::string id = kube::find_container_status(pod.status, name)->container_id;
     ids.push_back(id.substr(id.find("://") + 3));
   }
   return ids;
 }
 
 TEST_F(AgentKill9Test, KilledInTheMiddleOfAThreeContainerResizeCompletesItAfterRestart) {
-  const Pod pod = create_three(kSmall);
-  const PodCgroupReader reader(kV1, pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs),
-                               container_ids(pod));
+  const kube::Pod pod = create_three(kSmall);
+  const PodCgroupReader reader(
+      kV1, allocation::pod_cgroup_path_of(pod, cri::CgroupDriver::Cgroupfs), container_ids(pod));
   int kills_mid_resize = 0;
   const Sizes* from = &kSmall;
   // The poll can miss the ~6 container updates of one resize; resize back and forth until a
@@ -261,7 +263,7 @@ TEST_F(AgentKill9Test, KilledInTheMiddleOfAThreeContainerResizeCompletesItAfterR
       agent_->kill9();  // some containers hold the new values, others do not yet
       // The accepted allocation was recorded before the first write; the record still says
       // "in flight" unless the agent finished in the moment between the read and the kill.
-      const AllocatedPod record = checkpointed(pod.metadata.uid);
+      const allocation::AllocatedPod record = checkpointed(pod.metadata.uid);
       for (std::size_t i = 0; i < record.containers.size(); ++i) {
         EXPECT_EQ(record.containers[i].resources, requirements((*to)[i].second));
       }
@@ -274,7 +276,7 @@ TEST_F(AgentKill9Test, KilledInTheMiddleOfAThreeContainerResizeCompletesItAfterR
     }
     watch_files(reader, 60s, [&](const auto& s) { return s == new_files; });
     expect_status_done(*to);
-    const AllocatedPod record = checkpointed(pod.metadata.uid);
+    const allocation::AllocatedPod record = checkpointed(pod.metadata.uid);
     EXPECT_FALSE(record.resize_in_progress);
     for (std::size_t i = 0; i < record.containers.size(); ++i) {
       EXPECT_EQ(record.containers[i].resources, requirements((*to)[i].second));
@@ -286,4 +288,4 @@ TEST_F(AgentKill9Test, KilledInTheMiddleOfAThreeContainerResizeCompletesItAfterR
 }
 
 }  // namespace
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

@@ -7,19 +7,19 @@
 #include "tests/node-agent/containerd/runtime_fixture.h"
 #include "tests/node-agent/containerd/test_pod.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 namespace {
 
 constexpr std::int64_t kMi = 1024 * 1024;
 
 TEST_F(RealContainerd, PodCgroupValuesAreWrittenAndReadBackOnTheRealTree) {
   TestPod pod(*cri_, "pod-cgroup");
-  const std::vector<ResourceAmounts> containers = {{250, 500, 64 * kMi, 128 * kMi}};
-  const std::string id =
-      pod.start_sleeper("app", to_linux_resources(container_cgroup_values(containers[0])));
-  const CgroupFiles cgroup({"/sys/fs/cgroup", CgroupVersion::V1}, pod.cgroup_parent());
+  const std::vector<cri::ResourceAmounts> containers = {{250, 500, 64 * kMi, 128 * kMi}};
+  const std::string id = pod.start_sleeper(
+      "app", cri::to_linux_resources(cri::container_cgroup_values(containers[0])));
+  const cri::CgroupFiles cgroup({"/sys/fs/cgroup", cri::CgroupVersion::V1}, pod.cgroup_parent());
 
-  const CgroupValues wanted = pod_cgroup_values(containers, {}, qos_of(containers));
+  const cri::CgroupValues wanted = cri::pod_cgroup_values(containers, {}, cri::qos_of(containers));
   cgroup.write(wanted);
   EXPECT_EQ(cgroup.read(), wanted);
   EXPECT_EQ(read_file(pod.cgroup("cpu", "") / "cpu.cfs_quota_us"), "50000");
@@ -27,19 +27,20 @@ TEST_F(RealContainerd, PodCgroupValuesAreWrittenAndReadBackOnTheRealTree) {
   EXPECT_LE(pod.cgroup_files(id).memory_limit_in_bytes, *cgroup.read().memory_limit_bytes);
 
   // Raise the pod limit first, then the container's: the order a net increase needs.
-  const std::vector<ResourceAmounts> bigger = {{500, 1000, 64 * kMi, 256 * kMi}};
-  cgroup.write(pod_cgroup_values(bigger, {}, qos_of(bigger)));
-  cri_->update_container_resources(id, to_linux_resources(container_cgroup_values(bigger[0])));
+  const std::vector<cri::ResourceAmounts> bigger = {{500, 1000, 64 * kMi, 256 * kMi}};
+  cgroup.write(cri::pod_cgroup_values(bigger, {}, cri::qos_of(bigger)));
+  cri_->update_container_resources(
+      id, cri::to_linux_resources(cri::container_cgroup_values(bigger[0])));
   EXPECT_EQ(pod.cgroup_files(id).memory_limit_in_bytes, 256 * kMi);
   EXPECT_EQ(cgroup.read().cpu_quota_us, 100000);
 }
 
 TEST_F(RealContainerd, PodMemoryLimitIsNeverSetBelowUsage) {
   TestPod pod(*cri_, "below-usage");
-  const LinuxResources resources{100000, 0, 102, 128 * kMi, {}};
+  const cri::LinuxResources resources{100000, 0, 102, 128 * kMi, {}};
   pod.start_container("filler", resources,
                       {"sh", "-c", "head -c 41943040 /dev/zero > /tmp/fill && sleep 3600"});
-  const CgroupFiles cgroup({"/sys/fs/cgroup", CgroupVersion::V1}, pod.cgroup_parent());
+  const cri::CgroupFiles cgroup({"/sys/fs/cgroup", cri::CgroupVersion::V1}, pod.cgroup_parent());
   cgroup.write({std::nullopt, std::nullopt, std::nullopt, 256 * kMi});
 
   // Wait (bounded) until the 40 MiB file is charged to the pod.
@@ -52,7 +53,7 @@ TEST_F(RealContainerd, PodMemoryLimitIsNeverSetBelowUsage) {
   try {
     cgroup.write({std::nullopt, std::nullopt, std::nullopt, 32 * kMi});
     FAIL() << "pod memory limit set below usage";
-  } catch (const MemoryBelowUsageError& e) {
+  } catch (const cri::MemoryBelowUsageError& e) {
     EXPECT_EQ(e.limit_bytes, 32 * kMi);
     EXPECT_GE(e.usage_bytes, 40 * kMi);
     EXPECT_NE(std::string(e.what()).find("memory limit (33554432) below current usage ("),
@@ -64,9 +65,9 @@ TEST_F(RealContainerd, PodMemoryLimitIsNeverSetBelowUsage) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 namespace {
 
 TEST_F(RealContainerd, ContainerMemoryLimitIsNeverSetBelowUsage) {
@@ -74,8 +75,9 @@ TEST_F(RealContainerd, ContainerMemoryLimitIsNeverSetBelowUsage) {
   const std::string id =
       pod.start_container("filler", {100000, 0, 102, 128 * kMi, {}},
                           {"sh", "-c", "head -c 41943040 /dev/zero > /tmp/fill && sleep 3600"});
-  const CgroupFiles cgroup({"/sys/fs/cgroup", CgroupVersion::V1},
-                           container_cgroup_path(pod.cgroup_parent(), id, CgroupDriver::Cgroupfs));
+  const cri::CgroupFiles cgroup(
+      {"/sys/fs/cgroup", cri::CgroupVersion::V1},
+      cri::container_cgroup_path(pod.cgroup_parent(), id, cri::CgroupDriver::Cgroupfs));
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (cgroup.memory_usage_bytes() < 40 * kMi) {
     ASSERT_LT(std::chrono::steady_clock::now(), deadline)
@@ -83,9 +85,9 @@ TEST_F(RealContainerd, ContainerMemoryLimitIsNeverSetBelowUsage) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   try {
-    update_container_resources_checked(*cri_, id, {100000, 0, 102, 32 * kMi, {}}, cgroup);
+    cri::update_container_resources_checked(*cri_, id, {100000, 0, 102, 32 * kMi, {}}, cgroup);
     FAIL() << "container memory limit set below usage";
-  } catch (const MemoryBelowUsageError& e) {
+  } catch (const cri::MemoryBelowUsageError& e) {
     EXPECT_NE(std::string(e.what()).find(
                   "container filler: memory limit (33554432) below current usage ("),
               std::string::npos)
@@ -94,10 +96,10 @@ TEST_F(RealContainerd, ContainerMemoryLimitIsNeverSetBelowUsage) {
   EXPECT_EQ(cri_->container_status(id).resources->memory_limit_in_bytes, 128 * kMi);
   EXPECT_EQ(pod.cgroup_files(id).memory_limit_in_bytes, 128 * kMi);
 
-  update_container_resources_checked(*cri_, id, {100000, 0, 102, 96 * kMi, {}}, cgroup);
+  cri::update_container_resources_checked(*cri_, id, {100000, 0, 102, 96 * kMi, {}}, cgroup);
   EXPECT_EQ(cri_->container_status(id).resources->memory_limit_in_bytes, 96 * kMi);
   EXPECT_EQ(pod.cgroup_files(id).memory_limit_in_bytes, 96 * kMi);
 }
 
 }  // namespace
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

@@ -7,7 +7,7 @@
 #include "node-agent/usage/usage_sampler.h"
 #include "tests/node-agent/containerd/embedded_node.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 namespace {
 namespace bj = boost::json;
 
@@ -30,7 +30,7 @@ std::string container_id(const bj::value& pod) {
 using PodRuntimeOnContainerd = EmbeddedNode;
 
 TEST_F(PodRuntimeOnContainerd, PodRunsBecomesReadyAndStopsOnDeletion) {
-  const bj::value node = bj::parse(client_->get({resources::kNodes, "", kNodeName}));
+  const bj::value node = bj::parse(client_->get({kube::resources::kNodes, "", kNodeName}));
   EXPECT_EQ(field(node, {"status", "allocatable", "cpu"}), "2");
 
   create_pod("sleeper", R"([{"name":"app","image":"busybox","command":["sleep","3600"],
@@ -45,8 +45,8 @@ TEST_F(PodRuntimeOnContainerd, PodRunsBecomesReadyAndStopsOnDeletion) {
   EXPECT_EQ(field(pod, {"status", "hostIP"}), "127.0.0.1");
   const std::string id = container_id(pod);
   ASSERT_FALSE(id.empty());
-  const ContainerStatus cri = cri_->container_status(id);
-  EXPECT_EQ(cri.state, ContainerState::Running);
+  const cri::ContainerStatus cri = cri_->container_status(id);
+  EXPECT_EQ(cri.state, cri::ContainerState::Running);
   ASSERT_TRUE(cri.resources);
   EXPECT_EQ(cri.resources->cpu_quota, 20000);
   EXPECT_EQ(cri.resources->memory_limit_in_bytes, 64 << 20);
@@ -58,7 +58,7 @@ TEST_F(PodRuntimeOnContainerd, PodRunsBecomesReadyAndStopsOnDeletion) {
 
   client_->remove(pod_ref("sleeper"));  // graceful: the agent stops it, then deletes with grace 0
   wait_for_pod("sleeper", [](const bj::value& p) { return p.is_null(); });
-  EXPECT_THROW(cri_->container_status(id), CriError);
+  EXPECT_THROW(cri_->container_status(id), cri::CriError);
   EXPECT_FALSE(std::filesystem::exists(pod_cgroup));
 }
 
@@ -114,21 +114,21 @@ TEST_F(PodRuntimeOnContainerd, SamplerMeasuresACpuBurnerAtItsQuota) {
   const bj::value pod =
       wait_for_pod("spinner", [](const bj::value& p) { return has_condition(p, "Ready", "True"); });
   const std::string uid = field(pod, {"metadata", "uid"});
-  metrics::Registry registry;
-  std::vector<UsageWindow> windows;
-  UsageSampler sampler(
+  kube::metrics::Registry registry;
+  std::vector<usage::UsageWindow> windows;
+  usage::UsageSampler sampler(
       [&] {
-        std::vector<SampledContainer> out;
+        std::vector<usage::SampledContainer> out;
         for (const auto& running : runtime_->running_pods()) {
           for (const auto& c : running.containers) {
-            out.push_back(
-                {{running.ns, running.name, running.uid, c.name, c.id},
-                 container_cgroup_path(running.cgroup_path, c.id, CgroupDriver::Cgroupfs)});
+            out.push_back({{running.ns, running.name, running.uid, c.name, c.id},
+                           cri::container_cgroup_path(running.cgroup_path, c.id,
+                                                      cri::CgroupDriver::Cgroupfs)});
           }
         }
         return out;
       },
-      [&](std::vector<UsageWindow> w) { windows.insert(windows.end(), w.begin(), w.end()); },
+      [&](std::vector<usage::UsageWindow> w) { windows.insert(windows.end(), w.begin(), w.end()); },
       {.interval = std::chrono::seconds(1),
        .window = std::chrono::seconds(1),
        .registry = &registry});
@@ -142,8 +142,8 @@ TEST_F(PodRuntimeOnContainerd, SamplerMeasuresACpuBurnerAtItsQuota) {
   const auto usage_ns = [&] {
     for (const auto& running : runtime_->running_pods()) {
       if (running.name != "spinner" || running.containers.empty()) continue;
-      const std::string path = container_cgroup_path(
-          running.cgroup_path, running.containers.front().id, CgroupDriver::Cgroupfs);
+      const std::string path = cri::container_cgroup_path(
+          running.cgroup_path, running.containers.front().id, cri::CgroupDriver::Cgroupfs);
       return std::stoll(read_file(std::filesystem::path("/sys/fs/cgroup/cpuacct") / path.substr(1) /
                                   "cpuacct.usage"));
     }
@@ -160,7 +160,7 @@ TEST_F(PodRuntimeOnContainerd, SamplerMeasuresACpuBurnerAtItsQuota) {
   }
   ASSERT_EQ(windows.size(), 3u);
   for (std::size_t i = 0; i < windows.size(); ++i) {
-    const UsageWindow& w = windows[i];
+    const usage::UsageWindow& w = windows[i];
     EXPECT_EQ(w.container.pod, "spinner");
     const double truth =
         static_cast<double>(usage[i + 1] - usage[i]) / 1e6 / static_cast<double>(at[i + 1] - at[i]);
@@ -178,4 +178,4 @@ TEST_F(PodRuntimeOnContainerd, SamplerMeasuresACpuBurnerAtItsQuota) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

@@ -21,13 +21,13 @@
 #include "node-agent/allocation/resize_manager_cri.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 namespace {
 
 using namespace std::chrono_literals;
 
 constexpr const char* kNode = "node-1";
-const CgroupLayout kV1{"/sys/fs/cgroup", CgroupVersion::V1};
+const cri::CgroupLayout kV1{"/sys/fs/cgroup", cri::CgroupVersion::V1};
 
 struct Spec {
   std::string name;
@@ -39,30 +39,30 @@ kube::Container make_container(const Spec& s) {
   kube::Container c;
   c.name = s.name;
   c.image = "busybox";
-  auto set = [](ResourceList& list, std::string_view resource, const std::string& value) {
-    if (!value.empty()) list.insert_or_assign(resource, Quantity::parse(value));
+  auto set = [](kube::ResourceList& list, std::string_view resource, const std::string& value) {
+    if (!value.empty()) list.insert_or_assign(resource, kube::Quantity::parse(value));
   };
-  set(c.resources.requests, kResourceCpu, s.cpu_request);
-  set(c.resources.limits, kResourceCpu, s.cpu_limit);
-  set(c.resources.requests, kResourceMemory, s.memory_request);
-  set(c.resources.limits, kResourceMemory, s.memory_limit);
+  set(c.resources.requests, kube::kResourceCpu, s.cpu_request);
+  set(c.resources.limits, kube::kResourceCpu, s.cpu_limit);
+  set(c.resources.requests, kube::kResourceMemory, s.memory_request);
+  set(c.resources.limits, kube::kResourceMemory, s.memory_limit);
   return c;
 }
 
-class RecordedEvents : public ResizeEventSink {
+class RecordedEvents : public allocation::ResizeEventSink {
  public:
-  void event(const Pod& pod, const std::string& type, const std::string& reason,
+  void event(const kube::Pod& pod, const std::string& type, const std::string& reason,
              const std::string& message) override {
     reasons[pod.metadata.name].push_back(reason);
   }
   std::map<std::string, std::vector<std::string>> reasons;
 };
 
-class StoreCheckpoint : public AllocationCheckpoint {
+class StoreCheckpoint : public allocation::AllocationCheckpoint {
  public:
-  explicit StoreCheckpoint(CheckpointStore store) : store(std::move(store)) {}
-  void save(const Checkpoint& checkpoint) override { store.save(checkpoint); }
-  CheckpointStore store;
+  explicit StoreCheckpoint(allocation::CheckpointStore store) : store(std::move(store)) {}
+  void save(const allocation::Checkpoint& checkpoint) override { store.save(checkpoint); }
+  allocation::CheckpointStore store;
 };
 
 // What the pod runtime (the kubelet's part that starts containers) does, for these tests: a
@@ -70,7 +70,7 @@ class StoreCheckpoint : public AllocationCheckpoint {
 // with the allocation and the kubelet's labels, and the running state in the API.
 class RunningPods {
  public:
-  RunningPods(RuntimeService& cri, RestClient& client) : cri_(cri), client_(client) {}
+  RunningPods(cri::RuntimeService& cri, kube::RestClient& client) : cri_(cri), client_(client) {}
   ~RunningPods() {
     for (const auto& [uid, sandbox] : sandboxes_) {
       try {
@@ -89,31 +89,33 @@ class RunningPods {
     }
   }
 
-  void start(const Pod& pod, const AllocatedPod& allocation, const std::vector<Spec>& specs) {
+  void start(const kube::Pod& pod, const allocation::AllocatedPod& allocation,
+             const std::vector<Spec>& specs) {
     Sandbox& sandbox = sandboxes_[pod.metadata.uid];
-    sandbox.cgroup = pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs);
-    std::vector<ResourceAmounts> amounts;
-    for (const AllocatedContainer& c : allocation.containers) {
-      amounts.push_back(amounts_of(c.resources));
+    sandbox.cgroup = allocation::pod_cgroup_path_of(pod, cri::CgroupDriver::Cgroupfs);
+    std::vector<cri::ResourceAmounts> amounts;
+    for (const allocation::AllocatedContainer& c : allocation.containers) {
+      amounts.push_back(allocation::amounts_of(c.resources));
     }
-    PodSandboxSpec spec;
+    cri::PodSandboxSpec spec;
     spec.name = pod.metadata.name;
     spec.uid = pod.metadata.uid;
     spec.ns = pod.metadata.namespace_;
     spec.cgroup_parent = sandbox.cgroup;
-    spec.network = NamespaceMode::Node;
+    spec.network = cri::NamespaceMode::Node;
     spec.labels["io.kubernetes.pod.uid"] = pod.metadata.uid;
     sandbox.id = cri_.run_pod_sandbox(spec);
-    CgroupFiles(kV1, sandbox.cgroup).write(pod_cgroup_values(amounts, {}, pod_qos(pod)));
+    cri::CgroupFiles(kV1, sandbox.cgroup)
+        .write(cri::pod_cgroup_values(amounts, {}, kube::pod_qos(pod)));
     boost::json::array statuses;
     for (std::size_t i = 0; i < specs.size(); ++i) {
-      ContainerSpec container;
+      cri::ContainerSpec container;
       container.name = specs[i].name;
       container.image = "docker.io/library/busybox:latest";
       container.command = specs[i].command;
       container.labels["io.kubernetes.pod.uid"] = pod.metadata.uid;
       container.labels["io.kubernetes.container.name"] = specs[i].name;
-      container.resources = to_linux_resources(container_cgroup_values(amounts[i]));
+      container.resources = cri::to_linux_resources(cri::container_cgroup_values(amounts[i]));
       const std::string id = cri_.create_container(sandbox.id, container, spec);
       cri_.start_container(id);
       sandbox.containers[specs[i].name] = id;
@@ -128,26 +130,27 @@ class RunningPods {
     }
     const boost::json::object patch{
         {"status", {{"phase", "Running"}, {"containerStatuses", std::move(statuses)}}}};
-    client_.patch(ObjectRef{resources::kPods, pod.metadata.namespace_, pod.metadata.name, "status"},
-                  PatchType::Merge, boost::json::serialize(patch));
+    client_.patch(kube::ObjectRef{kube::resources::kPods, pod.metadata.namespace_,
+                                  pod.metadata.name, "status"},
+                  kube::PatchType::Merge, boost::json::serialize(patch));
   }
 
-  const std::string& container_id(const Pod& pod, const std::string& name) {
+  const std::string& container_id(const kube::Pod& pod, const std::string& name) {
     return sandboxes_.at(pod.metadata.uid).containers.at(name);
   }
-  void stop(const Pod& pod) {
+  void stop(const kube::Pod& pod) {
     auto it = sandboxes_.find(pod.metadata.uid);
     cri_.stop_pod_sandbox(it->second.id);
     cri_.remove_pod_sandbox(it->second.id);
     it->second.id.clear();
   }
   // Running containers of the pod, by name → attempt; a restart would show a new attempt.
-  std::map<std::string, std::uint32_t> attempts(const Pod& pod) {
-    ContainerFilter filter;
+  std::map<std::string, std::uint32_t> attempts(const kube::Pod& pod) {
+    cri::ContainerFilter filter;
     filter.label_selector["io.kubernetes.pod.uid"] = pod.metadata.uid;
     std::map<std::string, std::uint32_t> out;
-    for (const ContainerSummary& c : cri_.list_containers(filter)) {
-      if (c.state == ContainerState::Running) out[c.name] = c.attempt;
+    for (const cri::ContainerSummary& c : cri_.list_containers(filter)) {
+      if (c.state == cri::ContainerState::Running) out[c.name] = c.attempt;
     }
     return out;
   }
@@ -157,8 +160,8 @@ class RunningPods {
     std::string id, cgroup;
     std::map<std::string, std::string> containers;
   };
-  RuntimeService& cri_;
-  RestClient& client_;
+  cri::RuntimeService& cri_;
+  kube::RestClient& client_;
   std::map<std::string, Sandbox> sandboxes_;
 };
 
@@ -169,21 +172,22 @@ class ResizeManagerContainerdTest : public RealContainerd {
     char tmpl[] = "/tmp/tailor-agent-test-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
-    embedded::ClusterOptions options;
+    kube::embedded::ClusterOptions options;
     options.control_loops = false;  // no simulated kubelet: this test is the node
-    cluster_ = std::make_unique<embedded::Cluster>(options);
+    cluster_ = std::make_unique<kube::embedded::Cluster>(options);
     cluster_->start();
-    RestConfig config;
+    kube::RestConfig config;
     config.server = cluster_->url();
     config.ca_pem = cluster_->ca_pem();
     config.bearer_token = cluster_->token();
     config.max_retries = 0;
     config.qps = 0;
-    client_ = std::make_unique<RestClient>(config);
+    client_ = std::make_unique<kube::RestClient>(config);
     running_ = std::make_unique<RunningPods>(*cri_, *client_);
-    runtime_ = std::make_unique<CriPodResources>(*cri_, CriPodResourcesOptions{kV1});
-    status_ = std::make_unique<RestPodStatusWriter>(*client_);
-    checkpoint_ = std::make_unique<StoreCheckpoint>(CheckpointStore(dir_));
+    runtime_ = std::make_unique<allocation::CriPodResources>(
+        *cri_, allocation::CriPodResourcesOptions{kV1});
+    status_ = std::make_unique<allocation::RestPodStatusWriter>(*client_);
+    checkpoint_ = std::make_unique<StoreCheckpoint>(allocation::CheckpointStore(dir_));
     start_manager();
   }
 
@@ -196,23 +200,24 @@ class ResizeManagerContainerdTest : public RealContainerd {
   }
 
   void start_manager() {
-    ResizeManagerOptions options;
-    options.node_allocatable = {{"cpu", Quantity::parse("2")}, {"memory", Quantity::parse("1Gi")}};
+    allocation::ResizeManagerOptions options;
+    options.node_allocatable = {{"cpu", kube::Quantity::parse("2")},
+                                {"memory", kube::Quantity::parse("1Gi")}};
     options.error_backoff_initial = 100ms;
     options.error_backoff_max = 500ms;
-    manager_ = std::make_unique<ResizeManager>(options, *runtime_, *status_, events_, *checkpoint_,
-                                               metrics_);
+    manager_ = std::make_unique<allocation::ResizeManager>(options, *runtime_, *status_, events_,
+                                                           *checkpoint_, metrics_);
   }
 
-  ObjectRef ref(const std::string& name, std::string subresource = "") {
-    return ObjectRef{resources::kPods, "default", name, std::move(subresource)};
+  kube::ObjectRef ref(const std::string& name, std::string subresource = "") {
+    return kube::ObjectRef{kube::resources::kPods, "default", name, std::move(subresource)};
   }
-  Pod get(const std::string& name) { return decode_pod(client_->get(ref(name))); }
+  kube::Pod get(const std::string& name) { return kube::decode_pod(client_->get(ref(name))); }
 
   // Creates the pod bound to the node, admits it, runs it, and lets the agent report it.
-  Pod create(const std::string& name, const std::vector<Spec>& specs,
-             const std::string& resize_restart_policy = "") {
-    Pod pod;
+  kube::Pod create(const std::string& name, const std::vector<Spec>& specs,
+                   const std::string& resize_restart_policy = "") {
+    kube::Pod pod;
     pod.metadata.name = name;
     pod.metadata.namespace_ = "default";
     pod.spec.node_name = kNode;
@@ -223,7 +228,7 @@ class ResizeManagerContainerdTest : public RealContainerd {
         pod.spec.containers.back().resize_policy = {{"memory", resize_restart_policy}};
       }
     }
-    pod = decode_pod(client_->create(ref(""), to_json(pod)));
+    pod = kube::decode_pod(client_->create(ref(""), kube::to_json(pod)));
     manager_->sync_pod(pod);
     const auto allocation = manager_->allocation(pod.metadata.uid);
     if (!allocation) return get(name);
@@ -233,79 +238,83 @@ class ResizeManagerContainerdTest : public RealContainerd {
   }
 
   // A user's resize through pods/{name}/resize, then the agent's reaction to the watch event.
-  Pod resize(const std::string& name, const std::vector<Spec>& specs) {
-    ResizePatch patch;
+  kube::Pod resize(const std::string& name, const std::vector<Spec>& specs) {
+    kube::ResizePatch patch;
     for (const Spec& s : specs) patch.containers.push_back({s.name, make_container(s).resources});
-    client_->patch(ref(name, "resize"), PatchType::StrategicMerge, resize_patch(patch));
+    client_->patch(ref(name, "resize"), kube::PatchType::StrategicMerge, kube::resize_patch(patch));
     manager_->sync_pod(get(name));
     return get(name);
   }
 
   // The container's and the pod's cgroup files hold what the allocation gives, and the API shows
   // it as allocated and actual with no resize condition left.
-  void expect_applied(const Pod& pod) {
+  void expect_applied(const kube::Pod& pod) {
     SCOPED_TRACE("pod " + pod.metadata.name);
     const auto allocation = manager_->allocation(pod.metadata.uid);
     ASSERT_TRUE(allocation);
     EXPECT_FALSE(allocation->resize_in_progress);
-    EXPECT_EQ(allocation->containers, desired_allocation(pod).containers);
-    const std::string pod_path = pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs);
-    std::vector<ResourceAmounts> all;
-    for (const AllocatedContainer& c : allocation->containers) {
-      const ResourceAmounts amounts = amounts_of(c.resources);
+    EXPECT_EQ(allocation->containers, allocation::desired_allocation(pod).containers);
+    const std::string pod_path = allocation::pod_cgroup_path_of(pod, cri::CgroupDriver::Cgroupfs);
+    std::vector<cri::ResourceAmounts> all;
+    for (const allocation::AllocatedContainer& c : allocation->containers) {
+      const cri::ResourceAmounts amounts = allocation::amounts_of(c.resources);
       all.push_back(amounts);
       const std::string id = running_->container_id(pod, c.name);
-      const CgroupValues files =
-          CgroupFiles(kV1, container_cgroup_path(pod_path, id, CgroupDriver::Cgroupfs)).read();
-      EXPECT_EQ(files, container_cgroup_values(amounts)) << c.name;
-      const kube::ContainerStatus* status = find_container_status(pod.status, c.name);
+      const cri::CgroupValues files =
+          cri::CgroupFiles(kV1,
+                           cri::container_cgroup_path(pod_path, id, cri::CgroupDriver::Cgroupfs))
+              .read();
+      EXPECT_EQ(files, cri::container_cgroup_values(amounts)) << c.name;
+      const kube::ContainerStatus* status = kube::find_container_status(pod.status, c.name);
       ASSERT_NE(status, nullptr) << c.name;
       EXPECT_EQ(status->allocated_resources, c.resources.requests) << c.name;
       ASSERT_TRUE(status->resources) << c.name;
       EXPECT_EQ(*status->resources, c.resources) << c.name;
       EXPECT_EQ(status->restart_count, 0) << c.name;
     }
-    const CgroupValues pod_files = CgroupFiles(kV1, pod_path).read();
-    const CgroupValues pod_expected = pod_cgroup_values(all, {}, pod_qos(pod));
+    const cri::CgroupValues pod_files = cri::CgroupFiles(kV1, pod_path).read();
+    const cri::CgroupValues pod_expected = cri::pod_cgroup_values(all, {}, kube::pod_qos(pod));
     EXPECT_EQ(pod_files.cpu_shares, pod_expected.cpu_shares);
     if (pod_expected.cpu_quota_us) EXPECT_EQ(pod_files.cpu_quota_us, pod_expected.cpu_quota_us);
     if (pod_expected.memory_limit_bytes) {
       EXPECT_EQ(pod_files.memory_limit_bytes, pod_expected.memory_limit_bytes);
     }
-    EXPECT_EQ(find_condition(pod.status, kPodResizePending), nullptr);
-    EXPECT_EQ(find_condition(pod.status, kPodResizeInProgress), nullptr);
+    EXPECT_EQ(kube::find_condition(pod.status, kube::kPodResizePending), nullptr);
+    EXPECT_EQ(kube::find_condition(pod.status, kube::kPodResizeInProgress), nullptr);
     for (const auto& [name, attempt] : running_->attempts(pod)) {
       EXPECT_EQ(attempt, 0u) << name << " was restarted";
     }
   }
 
   // Σ container limits ≤ pod limit in the real files.
-  void expect_pod_limits_hold(const Pod& pod) {
-    const std::string pod_path = pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs);
+  void expect_pod_limits_hold(const kube::Pod& pod) {
+    const std::string pod_path = allocation::pod_cgroup_path_of(pod, cri::CgroupDriver::Cgroupfs);
     std::int64_t memory = 0, quota = 0;
     for (const kube::Container& c : pod.spec.containers) {
       const std::string id = running_->container_id(pod, c.name);
-      const CgroupValues files =
-          CgroupFiles(kV1, container_cgroup_path(pod_path, id, CgroupDriver::Cgroupfs)).read();
+      const cri::CgroupValues files =
+          cri::CgroupFiles(kV1,
+                           cri::container_cgroup_path(pod_path, id, cri::CgroupDriver::Cgroupfs))
+              .read();
       memory += files.memory_limit_bytes.value_or(0);
       quota += files.cpu_quota_us.value_or(0);
     }
-    const CgroupValues pod_files = CgroupFiles(kV1, pod_path).read();
+    const cri::CgroupValues pod_files = cri::CgroupFiles(kV1, pod_path).read();
     EXPECT_LE(memory, pod_files.memory_limit_bytes.value_or(0));
     EXPECT_LE(quota, pod_files.cpu_quota_us.value_or(0));
   }
 
   std::filesystem::path dir_;
-  std::unique_ptr<embedded::Cluster> cluster_;
-  std::unique_ptr<RestClient> client_;
+  std::unique_ptr<kube::embedded::Cluster> cluster_;
+  std::unique_ptr<kube::RestClient> client_;
   std::unique_ptr<RunningPods> running_;
-  std::unique_ptr<CriPodResources> runtime_;
-  std::unique_ptr<RestPodStatusWriter> status_;
+  std::unique_ptr<allocation::CriPodResources> runtime_;
+  std::unique_ptr<allocation::RestPodStatusWriter> status_;
   std::unique_ptr<StoreCheckpoint> checkpoint_;
   RecordedEvents events_;
-  metrics::Registry registry_;
-  NodeAgentMetrics metrics_{registry_};
-  std::unique_ptr<ResizeManager> manager_;
+  kube::metrics::Registry registry_;
+  allocation::NodeAgentMetrics metrics_{registry_};
+  std::unique_ptr<allocation::ResizeManager> manager_;
 };
 
 struct SingleCase {
@@ -357,9 +366,9 @@ const SingleCase kSingleContainerCases[] = {
 TEST_F(ResizeManagerContainerdTest, SingleContainerCases) {
   for (const SingleCase& c : kSingleContainerCases) {
     SCOPED_TRACE(c.name);
-    const Pod created = create(c.name, {c.from});
+    const kube::Pod created = create(c.name, {c.from});
     expect_applied(created);
-    const Pod after = resize(c.name, {c.to});
+    const kube::Pod after = resize(c.name, {c.to});
     expect_applied(after);
     EXPECT_EQ(events_.reasons[c.name],
               (std::vector<std::string>{"ResizeStarted", "ResizeCompleted"}));
@@ -400,7 +409,7 @@ const ThreeCase kThreeContainerCases[] = {
 TEST_F(ResizeManagerContainerdTest, ThreeContainerCases) {
   for (const ThreeCase& c : kThreeContainerCases) {
     SCOPED_TRACE(c.name);
-    const Pod created = create(c.name, c.from);
+    const kube::Pod created = create(c.name, c.from);
     expect_applied(created);
     expect_applied(resize(c.name, c.to));
     client_->remove(ref(c.name));
@@ -409,10 +418,11 @@ TEST_F(ResizeManagerContainerdTest, ThreeContainerCases) {
 }
 
 TEST_F(ResizeManagerContainerdTest, DeferredResizeCompletesWhenAnotherPodIsDeleted) {
-  const Pod big = create("big", {{"c", "1200m", "1200m", "100Mi", "100Mi"}});
-  const Pod small = create("small", {{"c", "500m", "500m", "100Mi", "100Mi"}});
-  Pod deferred = resize("small", {{"c", "1", "1", "100Mi", "100Mi"}});
-  const PodCondition* pending = find_condition(deferred.status, kPodResizePending);
+  const kube::Pod big = create("big", {{"c", "1200m", "1200m", "100Mi", "100Mi"}});
+  const kube::Pod small = create("small", {{"c", "500m", "500m", "100Mi", "100Mi"}});
+  kube::Pod deferred = resize("small", {{"c", "1", "1", "100Mi", "100Mi"}});
+  const kube::PodCondition* pending =
+      kube::find_condition(deferred.status, kube::kPodResizePending);
   ASSERT_NE(pending, nullptr);
   EXPECT_EQ(pending->reason, "Deferred");
   EXPECT_EQ(pending->message,
@@ -420,7 +430,7 @@ TEST_F(ResizeManagerContainerdTest, DeferredResizeCompletesWhenAnotherPodIsDelet
   EXPECT_EQ(pending->observed_generation, deferred.metadata.generation);
   // The cgroups still hold the old allocation.
   EXPECT_EQ(manager_->allocation(small.metadata.uid)->containers[0].resources.limits.at("cpu"),
-            Quantity::parse("500m"));
+            kube::Quantity::parse("500m"));
 
   client_->remove(ref("big"));
   running_->stop(big);
@@ -431,20 +441,21 @@ TEST_F(ResizeManagerContainerdTest, DeferredResizeCompletesWhenAnotherPodIsDelet
 }
 
 TEST_F(ResizeManagerContainerdTest, InfeasibleResizeLeavesTheCgroupsAlone) {
-  const Pod pod = create("huge", {{"c", "100m", "100m", "100Mi", "100Mi"}});
-  const Pod after = resize("huge", {{"c", "100m", "100m", "2Gi", "2Gi"}});
-  const PodCondition* pending = find_condition(after.status, kPodResizePending);
+  const kube::Pod pod = create("huge", {{"c", "100m", "100m", "100Mi", "100Mi"}});
+  const kube::Pod after = resize("huge", {{"c", "100m", "100m", "2Gi", "2Gi"}});
+  const kube::PodCondition* pending = kube::find_condition(after.status, kube::kPodResizePending);
   ASSERT_NE(pending, nullptr);
   EXPECT_EQ(pending->reason, "Infeasible");
   EXPECT_EQ(pending->message,
             "Node didn't have enough capacity: memory, requested: 2147483648, "
             "capacity: 1073741824");
-  const std::string pod_path = pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs);
+  const std::string pod_path = allocation::pod_cgroup_path_of(pod, cri::CgroupDriver::Cgroupfs);
   const std::string id = running_->container_id(pod, "c");
-  EXPECT_EQ(CgroupFiles(kV1, container_cgroup_path(pod_path, id, CgroupDriver::Cgroupfs))
-                .read()
-                .memory_limit_bytes,
-            100 * 1024 * 1024);
+  EXPECT_EQ(
+      cri::CgroupFiles(kV1, cri::container_cgroup_path(pod_path, id, cri::CgroupDriver::Cgroupfs))
+          .read()
+          .memory_limit_bytes,
+      100 * 1024 * 1024);
 }
 
 // The container holds ~40 MiB in /dev/shm for a few seconds, then frees it. A decrease to 20 MiB
@@ -459,11 +470,12 @@ TEST_F(ResizeManagerContainerdTest, MemoryDecreaseBelowUsageWaitsForUsage) {
             {"sh", "-c",
              "dd if=/dev/zero of=/dev/shm/fill bs=1M count=40 && sleep 3 && rm /dev/shm/fill && "
              "exec sleep 3600"}};
-  const Pod pod = create("hungry", {spec});
+  const kube::Pod pod = create("hungry", {spec});
   const std::string id = running_->container_id(pod, "c");
-  const CgroupFiles cgroup(
-      kV1, container_cgroup_path(pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs), id,
-                                 CgroupDriver::Cgroupfs));
+  const cri::CgroupFiles cgroup(
+      kV1,
+      cri::container_cgroup_path(allocation::pod_cgroup_path_of(pod, cri::CgroupDriver::Cgroupfs),
+                                 id, cri::CgroupDriver::Cgroupfs));
   for (auto deadline = std::chrono::steady_clock::now() + 5s;
        cgroup.memory_usage_bytes() < 40 * 1024 * 1024;) {
     ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the container never used 40 MiB";
@@ -471,8 +483,9 @@ TEST_F(ResizeManagerContainerdTest, MemoryDecreaseBelowUsageWaitsForUsage) {
   }
   Spec smaller = spec;
   smaller.memory_request = smaller.memory_limit = "20Mi";
-  Pod after = resize("hungry", {smaller});
-  const PodCondition* in_progress = find_condition(after.status, kPodResizeInProgress);
+  kube::Pod after = resize("hungry", {smaller});
+  const kube::PodCondition* in_progress =
+      kube::find_condition(after.status, kube::kPodResizeInProgress);
   ASSERT_NE(in_progress, nullptr);
   EXPECT_EQ(in_progress->reason, "Error");
   EXPECT_NE(in_progress->message.find("memory limit (20971520) below current usage ("),
@@ -490,17 +503,17 @@ TEST_F(ResizeManagerContainerdTest, MemoryDecreaseBelowUsageWaitsForUsage) {
 
 // A runtime that dies (throws) after `fail_after` container updates: the agent was killed in the
 // middle of a multi-container resize.
-class DyingRuntime : public RuntimeService {
+class DyingRuntime : public cri::RuntimeService {
  public:
-  DyingRuntime(RuntimeService& inner, int fail_after) : inner_(inner), left_(fail_after) {}
-  RuntimeVersion version() override { return inner_.version(); }
-  std::string run_pod_sandbox(const PodSandboxSpec& s) override {
+  DyingRuntime(cri::RuntimeService& inner, int fail_after) : inner_(inner), left_(fail_after) {}
+  cri::RuntimeVersion version() override { return inner_.version(); }
+  std::string run_pod_sandbox(const cri::PodSandboxSpec& s) override {
     return inner_.run_pod_sandbox(s);
   }
   void stop_pod_sandbox(const std::string& id) override { inner_.stop_pod_sandbox(id); }
   void remove_pod_sandbox(const std::string& id) override { inner_.remove_pod_sandbox(id); }
-  std::string create_container(const std::string& s, const ContainerSpec& c,
-                               const PodSandboxSpec& p) override {
+  std::string create_container(const std::string& s, const cri::ContainerSpec& c,
+                               const cri::PodSandboxSpec& p) override {
     return inner_.create_container(s, c, p);
   }
   void start_container(const std::string& id) override { inner_.start_container(id); }
@@ -508,24 +521,24 @@ class DyingRuntime : public RuntimeService {
     inner_.stop_container(id, g);
   }
   void remove_container(const std::string& id) override { inner_.remove_container(id); }
-  std::vector<ContainerSummary> list_containers(const ContainerFilter& f) override {
+  std::vector<cri::ContainerSummary> list_containers(const cri::ContainerFilter& f) override {
     return inner_.list_containers(f);
   }
-  ContainerStatus container_status(const std::string& id) override {
+  cri::ContainerStatus container_status(const std::string& id) override {
     return inner_.container_status(id);
   }
-  void update_container_resources(const std::string& id, const LinuxResources& r) override {
+  void update_container_resources(const std::string& id, const cri::LinuxResources& r) override {
     if (left_-- <= 0)
-      throw CriError(CriErrorKind::Unavailable, "UpdateContainerResources", "killed");
+      throw cri::CriError(cri::CriErrorKind::Unavailable, "UpdateContainerResources", "killed");
     inner_.update_container_resources(id, r);
   }
-  SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
-                                                    const LinuxResources& r) override {
+  cri::SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
+                                                         const cri::LinuxResources& r) override {
     return inner_.update_pod_sandbox_resources(id, r);
   }
 
  private:
-  RuntimeService& inner_;
+  cri::RuntimeService& inner_;
   int left_;
 };
 
@@ -538,16 +551,18 @@ TEST_F(ResizeManagerContainerdTest, RestartInTheMiddleOfAMultiContainerResizeCom
                                 {"c", "400m", "400m", "400Mi", "400Mi"}};
   create("three", from);
   DyingRuntime dying(*cri_, 2);  // memory of a and b applied, then the agent is gone
-  runtime_ = std::make_unique<CriPodResources>(dying, CriPodResourcesOptions{kV1});
+  runtime_ =
+      std::make_unique<allocation::CriPodResources>(dying, allocation::CriPodResourcesOptions{kV1});
   start_manager();
-  Pod pod = get("three");
+  kube::Pod pod = get("three");
   manager_->restore(*checkpoint_->store.load(), {pod});
   resize("three", to);
   ASSERT_TRUE(checkpoint_->store.load()->pods.at(pod.metadata.uid).resize_in_progress);
   expect_pod_limits_hold(pod);  // where the agent stopped
 
   // The agent starts again from its checkpoint file.
-  runtime_ = std::make_unique<CriPodResources>(*cri_, CriPodResourcesOptions{kV1});
+  runtime_ =
+      std::make_unique<allocation::CriPodResources>(*cri_, allocation::CriPodResourcesOptions{kV1});
   start_manager();
   const auto checkpoint = checkpoint_->store.load();  // intact
   ASSERT_TRUE(checkpoint);
@@ -558,4 +573,4 @@ TEST_F(ResizeManagerContainerdTest, RestartInTheMiddleOfAMultiContainerResizeCom
 }
 
 }  // namespace
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

@@ -24,43 +24,43 @@
 #include "node-agent/runtime/pod_runtime.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 constexpr const char* kNode = "node-1";
-const CgroupLayout kV1{"/sys/fs/cgroup", CgroupVersion::V1};
+const cri::CgroupLayout kV1{"/sys/fs/cgroup", cri::CgroupVersion::V1};
 constexpr std::int64_t kMi = 1024 * 1024;
 
-class NoEvents : public ResizeEventSink {
+class NoEvents : public allocation::ResizeEventSink {
  public:
-  void event(const Pod& pod, const std::string&, const std::string& reason,
+  void event(const kube::Pod& pod, const std::string&, const std::string& reason,
              const std::string& message) override {
     recorded.push_back(pod.metadata.name + " " + reason + ": " + message);
   }
   std::vector<std::string> recorded;
 };
 
-class NoCheckpoint : public AllocationCheckpoint {
+class NoCheckpoint : public allocation::AllocationCheckpoint {
  public:
-  void save(const Checkpoint&) override {}
+  void save(const allocation::Checkpoint&) override {}
 };
 
 // Removes the container behind the agent's back just before the agent's first update of it:
 // the real runtime then answers NOT_FOUND.
-class RemovingRuntime : public RuntimeService {
+class RemovingRuntime : public cri::RuntimeService {
  public:
-  explicit RemovingRuntime(RuntimeService& inner) : inner_(inner) {}
-  RuntimeVersion version() override { return inner_.version(); }
-  std::string run_pod_sandbox(const PodSandboxSpec& s) override {
+  explicit RemovingRuntime(cri::RuntimeService& inner) : inner_(inner) {}
+  cri::RuntimeVersion version() override { return inner_.version(); }
+  std::string run_pod_sandbox(const cri::PodSandboxSpec& s) override {
     return inner_.run_pod_sandbox(s);
   }
   void stop_pod_sandbox(const std::string& id) override { inner_.stop_pod_sandbox(id); }
   void remove_pod_sandbox(const std::string& id) override { inner_.remove_pod_sandbox(id); }
-  std::string create_container(const std::string& s, const ContainerSpec& c,
-                               const PodSandboxSpec& p) override {
+  std::string create_container(const std::string& s, const cri::ContainerSpec& c,
+                               const cri::PodSandboxSpec& p) override {
     return inner_.create_container(s, c, p);
   }
   void start_container(const std::string& id) override { inner_.start_container(id); }
@@ -68,13 +68,13 @@ class RemovingRuntime : public RuntimeService {
     inner_.stop_container(id, g);
   }
   void remove_container(const std::string& id) override { inner_.remove_container(id); }
-  std::vector<ContainerSummary> list_containers(const ContainerFilter& f) override {
+  std::vector<cri::ContainerSummary> list_containers(const cri::ContainerFilter& f) override {
     return inner_.list_containers(f);
   }
-  ContainerStatus container_status(const std::string& id) override {
+  cri::ContainerStatus container_status(const std::string& id) override {
     return inner_.container_status(id);
   }
-  void update_container_resources(const std::string& id, const LinuxResources& r) override {
+  void update_container_resources(const std::string& id, const cri::LinuxResources& r) override {
     if (remove_next) {
       remove_next = false;
       removed = id;
@@ -83,15 +83,15 @@ class RemovingRuntime : public RuntimeService {
     }
     inner_.update_container_resources(id, r);
   }
-  SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
-                                                    const LinuxResources& r) override {
+  cri::SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
+                                                         const cri::LinuxResources& r) override {
     return inner_.update_pod_sandbox_resources(id, r);
   }
   bool remove_next = false;
   std::string removed;
 
  private:
-  RuntimeService& inner_;
+  cri::RuntimeService& inner_;
 };
 
 class ResizeRestartContainerdTest : public RealContainerd {
@@ -102,34 +102,35 @@ class ResizeRestartContainerdTest : public RealContainerd {
     char tmpl[] = "/tmp/tailor-resize-restart-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
-    embedded::ClusterOptions options;
+    kube::embedded::ClusterOptions options;
     options.control_loops = false;  // this test is the node
-    cluster_ = std::make_unique<embedded::Cluster>(options);
+    cluster_ = std::make_unique<kube::embedded::Cluster>(options);
     cluster_->start();
-    RestConfig config;
+    kube::RestConfig config;
     config.server = cluster_->url();
     config.ca_pem = cluster_->ca_pem();
     config.bearer_token = cluster_->token();
     config.max_retries = 0;
     config.qps = 0;
-    client_ = std::make_unique<RestClient>(config);
-    images_ = connect_image_service({socket_, 10s, 10s});
-    api_ = rest_pod_api(*client_);
-    pods_ = std::make_unique<PodRuntime>(
+    client_ = std::make_unique<kube::RestClient>(config);
+    images_ = cri::connect_image_service({socket_, 10s, 10s});
+    api_ = runtime::rest_pod_api(*client_);
+    pods_ = std::make_unique<runtime::PodRuntime>(
         *cri_, *images_, *api_,
-        PodRuntimeOptions{
+        runtime::PodRuntimeOptions{
             .node_name = kNode, .cgroups = kV1, .log_root = (dir_ / "logs").string()});
     removing_ = std::make_unique<RemovingRuntime>(*cri_);
-    resources_ = std::make_unique<CriPodResources>(
-        *removing_, CriPodResourcesOptions{kV1, CgroupDriver::Cgroupfs, pods_.get()});
-    status_ = std::make_unique<RestPodStatusWriter>(*client_);
-    ResizeManagerOptions manager_options;
-    manager_options.node_allocatable = {{"cpu", Quantity::parse("2")},
-                                        {"memory", Quantity::parse("1Gi")}};
+    resources_ = std::make_unique<allocation::CriPodResources>(
+        *removing_,
+        allocation::CriPodResourcesOptions{kV1, cri::CgroupDriver::Cgroupfs, pods_.get()});
+    status_ = std::make_unique<allocation::RestPodStatusWriter>(*client_);
+    allocation::ResizeManagerOptions manager_options;
+    manager_options.node_allocatable = {{"cpu", kube::Quantity::parse("2")},
+                                        {"memory", kube::Quantity::parse("1Gi")}};
     manager_options.error_backoff_initial = 10ms;
     manager_options.error_backoff_max = 10ms;
-    manager_ = std::make_unique<ResizeManager>(manager_options, *resources_, *status_, events_,
-                                               checkpoint_, metrics_);
+    manager_ = std::make_unique<allocation::ResizeManager>(manager_options, *resources_, *status_,
+                                                           events_, checkpoint_, metrics_);
   }
 
   void TearDown() override {
@@ -141,32 +142,34 @@ class ResizeRestartContainerdTest : public RealContainerd {
     fs::remove_all(dir_, ignored);
   }
 
-  ObjectRef ref(const std::string& name, std::string subresource = "") {
-    return ObjectRef{resources::kPods, "default", name, std::move(subresource)};
+  kube::ObjectRef ref(const std::string& name, std::string subresource = "") {
+    return kube::ObjectRef{kube::resources::kPods, "default", name, std::move(subresource)};
   }
-  RuntimePod get(const std::string& name) { return decode_runtime_pod(client_->get(ref(name))); }
+  runtime::RuntimePod get(const std::string& name) {
+    return runtime::decode_runtime_pod(client_->get(ref(name)));
+  }
 
   // One pass of the node agent over the pod, in agent mode's order: the manager, then the pod
   // runtime with the allocation.
   void step(const std::string& name) {
-    RuntimePod pod = get(name);
+    runtime::RuntimePod pod = get(name);
     manager_->sync_pod(pod.pod);
     manager_->retry_failed();
     const auto allocation = manager_->allocation(pod.pod.metadata.uid);
     ASSERT_TRUE(allocation) << name << " was not admitted";
-    PodAllocation amounts;
-    for (const AllocatedContainer& c : allocation->containers) {
-      amounts[c.name] = amounts_of(c.resources);
+    runtime::PodAllocation amounts;
+    for (const allocation::AllocatedContainer& c : allocation->containers) {
+      amounts[c.name] = allocation::amounts_of(c.resources);
     }
     pods_->sync_pod(get(name), amounts);
   }
 
   // Steps until `done` holds for the pod as stored, failing after a while.
-  Pod step_until(const std::string& name, const std::function<bool(const Pod&)>& done) {
+  kube::Pod step_until(const std::string& name, const std::function<bool(const kube::Pod&)>& done) {
     const auto deadline = std::chrono::steady_clock::now() + 30s;
     for (;;) {
       step(name);
-      const Pod pod = get(name).pod;
+      const kube::Pod pod = get(name).pod;
       if (done(pod)) return pod;
       if (std::chrono::steady_clock::now() > deadline) {
         ADD_FAILURE() << name << " never reached the expected state; last seen: "
@@ -177,7 +180,7 @@ class ResizeRestartContainerdTest : public RealContainerd {
     }
   }
 
-  static bool running(const Pod& pod) {
+  static bool running(const kube::Pod& pod) {
     if (pod.status.container_statuses.size() != pod.spec.containers.size()) return false;
     for (const kube::ContainerStatus& s : pod.status.container_statuses) {
       if (!s.state.running) return false;
@@ -185,15 +188,15 @@ class ResizeRestartContainerdTest : public RealContainerd {
     return true;
   }
   // Running, with the actual resources reported (the API refuses a resize before that).
-  static bool reported(const Pod& pod) {
+  static bool reported(const kube::Pod& pod) {
     if (!running(pod)) return false;
     for (const kube::ContainerStatus& s : pod.status.container_statuses) {
       if (!s.resources) return false;
     }
     return true;
   }
-  static bool resize_done(const Pod& pod) {
-    return running(pod) && !find_condition(pod.status, kPodResizeInProgress);
+  static bool resize_done(const kube::Pod& pod) {
+    return running(pod) && !kube::find_condition(pod.status, kube::kPodResizeInProgress);
   }
 
   void create(const std::string& name, const std::string& containers) {
@@ -204,43 +207,46 @@ class ResizeRestartContainerdTest : public RealContainerd {
     step_until(name, reported);
   }
   void resize(const std::string& name, const std::string& containers) {
-    client_->patch(ref(name, "resize"), PatchType::StrategicMerge,
+    client_->patch(ref(name, "resize"), kube::PatchType::StrategicMerge,
                    R"({"spec":{"containers":)" + containers + "}}");
   }
 
   // The newest attempt of a container and the files of its cgroup.
-  ContainerSummary newest(const Pod& pod, const std::string& name) {
-    ContainerFilter filter;
+  cri::ContainerSummary newest(const kube::Pod& pod, const std::string& name) {
+    cri::ContainerFilter filter;
     filter.label_selector["io.kubernetes.pod.uid"] = pod.metadata.uid;
-    ContainerSummary out;
-    for (const ContainerSummary& c : cri_->list_containers(filter)) {
+    cri::ContainerSummary out;
+    for (const cri::ContainerSummary& c : cri_->list_containers(filter)) {
       if (c.name == name && (out.id.empty() || c.attempt > out.attempt)) out = c;
     }
     return out;
   }
-  CgroupValues container_files(const Pod& pod, const std::string& name) {
-    return CgroupFiles(kV1, container_cgroup_path(pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs),
-                                                  newest(pod, name).id, CgroupDriver::Cgroupfs))
+  cri::CgroupValues container_files(const kube::Pod& pod, const std::string& name) {
+    return cri::CgroupFiles(kV1,
+                            cri::container_cgroup_path(
+                                allocation::pod_cgroup_path_of(pod, cri::CgroupDriver::Cgroupfs),
+                                newest(pod, name).id, cri::CgroupDriver::Cgroupfs))
         .read();
   }
-  CgroupValues pod_files(const Pod& pod) {
-    return CgroupFiles(kV1, pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs)).read();
+  cri::CgroupValues pod_files(const kube::Pod& pod) {
+    return cri::CgroupFiles(kV1, allocation::pod_cgroup_path_of(pod, cri::CgroupDriver::Cgroupfs))
+        .read();
   }
 
   fs::path dir_;
-  std::unique_ptr<embedded::Cluster> cluster_;
-  std::unique_ptr<RestClient> client_;
-  std::unique_ptr<ImageService> images_;
-  std::unique_ptr<PodApi> api_;
-  std::unique_ptr<PodRuntime> pods_;
+  std::unique_ptr<kube::embedded::Cluster> cluster_;
+  std::unique_ptr<kube::RestClient> client_;
+  std::unique_ptr<cri::ImageService> images_;
+  std::unique_ptr<runtime::PodApi> api_;
+  std::unique_ptr<runtime::PodRuntime> pods_;
   std::unique_ptr<RemovingRuntime> removing_;
-  std::unique_ptr<CriPodResources> resources_;
-  std::unique_ptr<RestPodStatusWriter> status_;
+  std::unique_ptr<allocation::CriPodResources> resources_;
+  std::unique_ptr<allocation::RestPodStatusWriter> status_;
   NoEvents events_;
   NoCheckpoint checkpoint_;
-  metrics::Registry registry_;
-  NodeAgentMetrics metrics_{registry_};
-  std::unique_ptr<ResizeManager> manager_;
+  kube::metrics::Registry registry_;
+  allocation::NodeAgentMetrics metrics_{registry_};
+  std::unique_ptr<allocation::ResizeManager> manager_;
 };
 
 std::string sleeper(const std::string& name, const std::string& memory,
@@ -259,39 +265,39 @@ std::string resources(const std::string& name, const std::string& memory) {
 TEST_F(ResizeRestartContainerdTest, RestartContainerPolicyRestartsThatContainerOnly) {
   create("restart", "[" + sleeper("java", "64Mi", "RestartContainer") + "," +
                         sleeper("sidecar", "64Mi", "NotRequired") + "]");
-  const Pod before = get("restart").pod;
+  const kube::Pod before = get("restart").pod;
   const std::string sidecar_id = newest(before, "sidecar").id;
   const std::string java_id = newest(before, "java").id;
 
   resize("restart", "[" + resources("java", "128Mi") + "," + resources("sidecar", "96Mi") + "]");
-  const Pod after = step_until("restart", [](const Pod& pod) {
-    const kube::ContainerStatus* java = find_container_status(pod.status, "java");
+  const kube::Pod after = step_until("restart", [](const kube::Pod& pod) {
+    const kube::ContainerStatus* java = kube::find_container_status(pod.status, "java");
     return resize_done(pod) && java && java->restart_count == 1 && java->resources &&
-           java->resources->limits.at("memory") == Quantity::parse("128Mi");
+           java->resources->limits.at("memory") == kube::Quantity::parse("128Mi");
   });
 
   // java: a new attempt with the new limit in its real cgroup; the old one is gone from service.
-  const ContainerSummary java = newest(after, "java");
+  const cri::ContainerSummary java = newest(after, "java");
   EXPECT_EQ(java.attempt, 1u);
   EXPECT_NE(java.id, java_id);
-  EXPECT_EQ(java.state, ContainerState::Running);
+  EXPECT_EQ(java.state, cri::ContainerState::Running);
   EXPECT_EQ(container_files(after, "java").memory_limit_bytes, 128 * kMi);
   EXPECT_EQ(cri_->container_status(java.id).resources->memory_limit_in_bytes, 128 * kMi);
   // sidecar: the same container, resized in place.
-  const ContainerSummary sidecar = newest(after, "sidecar");
+  const cri::ContainerSummary sidecar = newest(after, "sidecar");
   EXPECT_EQ(sidecar.id, sidecar_id);
   EXPECT_EQ(sidecar.attempt, 0u);
   EXPECT_EQ(container_files(after, "sidecar").memory_limit_bytes, 96 * kMi);
   // The pod limit holds both.
   EXPECT_EQ(pod_files(after).memory_limit_bytes, 224 * kMi);
   // The API: restart counts, allocated and actual resources, no condition left.
-  EXPECT_EQ(find_container_status(after.status, "java")->restart_count, 1);
-  EXPECT_EQ(find_container_status(after.status, "sidecar")->restart_count, 0);
-  EXPECT_EQ(find_container_status(after.status, "sidecar")->resources->limits.at("memory"),
-            Quantity::parse("96Mi"));
-  EXPECT_EQ(find_container_status(after.status, "java")->allocated_resources.at("memory"),
-            Quantity::parse("128Mi"));
-  EXPECT_EQ(find_condition(after.status, kPodResizePending), nullptr);
+  EXPECT_EQ(kube::find_container_status(after.status, "java")->restart_count, 1);
+  EXPECT_EQ(kube::find_container_status(after.status, "sidecar")->restart_count, 0);
+  EXPECT_EQ(kube::find_container_status(after.status, "sidecar")->resources->limits.at("memory"),
+            kube::Quantity::parse("96Mi"));
+  EXPECT_EQ(kube::find_container_status(after.status, "java")->allocated_resources.at("memory"),
+            kube::Quantity::parse("128Mi"));
+  EXPECT_EQ(kube::find_condition(after.status, kube::kPodResizePending), nullptr);
   EXPECT_EQ(events_.recorded, (std::vector<std::string>{
                                   "restart ResizeStarted: Pod resize started: generation 2",
                                   "restart ResizeCompleted: Pod resize completed: generation 2"}));
@@ -301,10 +307,11 @@ TEST_F(ResizeRestartContainerdTest, ContainerRemovedBehindTheAgentsBackFailsThen
   create("removed", "[" + sleeper("app", "64Mi", "NotRequired") + "]");
   removing_->remove_next = true;
   resize("removed", "[" + resources("app", "96Mi") + "]");
-  RuntimePod pod = get("removed");
+  runtime::RuntimePod pod = get("removed");
   manager_->sync_pod(pod.pod);
-  const Pod failed = get("removed").pod;
-  const PodCondition* in_progress = find_condition(failed.status, kPodResizeInProgress);
+  const kube::Pod failed = get("removed").pod;
+  const kube::PodCondition* in_progress =
+      kube::find_condition(failed.status, kube::kPodResizeInProgress);
   ASSERT_NE(in_progress, nullptr);
   EXPECT_EQ(in_progress->reason, "Error");
   const std::string prefix =
@@ -314,19 +321,19 @@ TEST_F(ResizeRestartContainerdTest, ContainerRemovedBehindTheAgentsBackFailsThen
   EXPECT_EQ(events_.recorded.back(), "removed ResizeError: " + in_progress->message);
 
   // The pod runtime starts the container again, with the allocation; the retry completes.
-  const Pod after = step_until("removed", resize_done);
+  const kube::Pod after = step_until("removed", resize_done);
   EXPECT_EQ(container_files(after, "app").memory_limit_bytes, 96 * kMi);
-  EXPECT_EQ(find_container_status(after.status, "app")->resources->limits.at("memory"),
-            Quantity::parse("96Mi"));
+  EXPECT_EQ(kube::find_container_status(after.status, "app")->resources->limits.at("memory"),
+            kube::Quantity::parse("96Mi"));
 }
 
 // A read-only bind mount over the pod's memory.limit_in_bytes: the pod limit cannot be raised, so
 // nothing is, and the error names the file; once the mount is gone the retry applies it.
 TEST_F(ResizeRestartContainerdTest, ReadOnlyPodCgroupFileFailsWithTheFileNamed) {
   create("readonly", "[" + sleeper("app", "64Mi", "NotRequired") + "]");
-  const Pod pod = get("readonly").pod;
+  const kube::Pod pod = get("readonly").pod;
   const fs::path file = kV1.root / "memory" /
-                        pod_cgroup_path_of(pod, CgroupDriver::Cgroupfs).substr(1) /
+                        allocation::pod_cgroup_path_of(pod, cri::CgroupDriver::Cgroupfs).substr(1) /
                         "memory.limit_in_bytes";
   ASSERT_EQ(::mount(file.c_str(), file.c_str(), nullptr, MS_BIND, nullptr), 0)
       << std::strerror(errno);
@@ -339,18 +346,19 @@ TEST_F(ResizeRestartContainerdTest, ReadOnlyPodCgroupFileFailsWithTheFileNamed) 
   }
   ::umount(file.c_str());
   ASSERT_EQ(remounted, 0) << std::strerror(remount_errno);
-  const Pod failed = get("readonly").pod;
-  const PodCondition* in_progress = find_condition(failed.status, kPodResizeInProgress);
+  const kube::Pod failed = get("readonly").pod;
+  const kube::PodCondition* in_progress =
+      kube::find_condition(failed.status, kube::kPodResizeInProgress);
   ASSERT_NE(in_progress, nullptr);
   EXPECT_EQ(in_progress->reason, "Error");
   EXPECT_EQ(in_progress->message, "writing " + std::to_string(96 * kMi) + " to " + file.string() +
                                       ": Read-only file system");
   EXPECT_EQ(container_files(failed, "app").memory_limit_bytes, 64 * kMi);  // nothing else moved
 
-  const Pod after = step_until("readonly", resize_done);
+  const kube::Pod after = step_until("readonly", resize_done);
   EXPECT_EQ(pod_files(after).memory_limit_bytes, 96 * kMi);
   EXPECT_EQ(container_files(after, "app").memory_limit_bytes, 96 * kMi);
 }
 
 }  // namespace
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

@@ -16,7 +16,7 @@
 
 #include "node-agent/cri/cri_client.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 
 inline std::filesystem::path scripts_dir() {
   return std::filesystem::path(TAILOR_SOURCE_DIR) / "scripts" / "containerd";
@@ -77,7 +77,7 @@ class RealContainerd : public ::testing::Test {
   // import returns; a sandbox created before that would try to pull.
   static void wait_for_images() {
     auto images =
-        connect_image_service({socket_, std::chrono::seconds(5), std::chrono::seconds(5)});
+        cri::connect_image_service({socket_, std::chrono::seconds(5), std::chrono::seconds(5)});
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     for (const char* image : {"docker.io/library/busybox:latest", "tailor.local/pause:1"}) {
       while (!images->image_status(image)) {
@@ -100,13 +100,14 @@ class RealContainerd : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(start_error_.empty()) << "real containerd unavailable: " << start_error_;
-    cri_ = connect_runtime_service({socket_, std::chrono::seconds(10), std::chrono::seconds(60)});
+    cri_ =
+        cri::connect_runtime_service({socket_, std::chrono::seconds(10), std::chrono::seconds(60)});
   }
 
   static inline std::filesystem::path dir_;
   static inline std::string socket_;
   static inline std::string start_error_;
-  std::unique_ptr<RuntimeService> cri_;
+  std::unique_ptr<cri::RuntimeService> cri_;
 };
 
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

@@ -7,19 +7,19 @@
 
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::testing {
 
 inline const std::filesystem::path kCgroupRoot = "/sys/fs/cgroup";
 
 // One pod sandbox for the length of a test; stopped, removed and its pod cgroups deleted after.
 class TestPod {
  public:
-  TestPod(RuntimeService& cri, const std::string& name) : cri_(cri) {
+  TestPod(cri::RuntimeService& cri, const std::string& name) : cri_(cri) {
     spec_.name = name;
     spec_.uid = random_uid();
     spec_.ns = "tailor-test";
     spec_.cgroup_parent = "/kubepods/pod" + spec_.uid;
-    spec_.network = NamespaceMode::Node;
+    spec_.network = cri::NamespaceMode::Node;
     sandbox_id_ = cri_.run_pod_sandbox(spec_);
   }
   ~TestPod() {
@@ -35,13 +35,13 @@ class TestPod {
     }
   }
 
-  std::string start_sleeper(const std::string& name, const LinuxResources& resources) {
+  std::string start_sleeper(const std::string& name, const cri::LinuxResources& resources) {
     return start_container(name, resources, {"sleep", "3600"});
   }
 
-  std::string start_container(const std::string& name, const LinuxResources& resources,
+  std::string start_container(const std::string& name, const cri::LinuxResources& resources,
                               std::vector<std::string> command) {
-    ContainerSpec container;
+    cri::ContainerSpec container;
     container.name = name;
     container.image = "docker.io/library/busybox:latest";
     container.command = std::move(command);
@@ -56,8 +56,8 @@ class TestPod {
   }
 
   // The v1 cgroup files of a container, in CRI terms.
-  LinuxResources cgroup_files(const std::string& id) const {
-    LinuxResources out;
+  cri::LinuxResources cgroup_files(const std::string& id) const {
+    cri::LinuxResources out;
     out.cpu_period = std::stoll(read_file(cgroup("cpu", id) / "cpu.cfs_period_us"));
     out.cpu_quota = std::stoll(read_file(cgroup("cpu", id) / "cpu.cfs_quota_us"));
     out.cpu_shares = std::stoll(read_file(cgroup("cpu", id) / "cpu.shares"));
@@ -70,9 +70,9 @@ class TestPod {
   const std::string& cgroup_parent() const { return spec_.cgroup_parent; }
 
  private:
-  RuntimeService& cri_;
-  PodSandboxSpec spec_;
+  cri::RuntimeService& cri_;
+  cri::PodSandboxSpec spec_;
   std::string sandbox_id_;
 };
 
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::testing

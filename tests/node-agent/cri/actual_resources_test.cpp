@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 constexpr std::int64_t kMi = 1024 * 1024;
@@ -75,4 +75,4 @@ TEST(ActualResources, UnlimitedStaysUnlimited) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

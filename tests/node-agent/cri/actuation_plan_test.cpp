@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 constexpr std::int64_t kMi = 1024 * 1024;
@@ -157,4 +157,4 @@ TEST(PlanPodResize, SharesOnlyChangeOrdersPodSharesAroundContainers) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 constexpr std::int64_t kMi = 1024 * 1024;
@@ -159,39 +159,39 @@ TEST(PodCgroupValues, ByQosClass) {
     const char* name;
     std::vector<ResourceAmounts> containers;
     PodOverhead overhead;
-    QosClass qos;
+    kube::QosClass qos;
     CgroupValues expected;
   };
   const std::vector<Case> cases = {
       {"guaranteed",
        {guaranteed, guaranteed},
        {},
-       QosClass::Guaranteed,
+       kube::QosClass::Guaranteed,
        {1024, 100000, 100000, 512 * kMi}},
       {"guaranteed with overhead",
        {guaranteed, guaranteed},
        {100, 64 * kMi},
-       QosClass::Guaranteed,
+       kube::QosClass::Guaranteed,
        {1126, 110000, 100000, 576 * kMi}},
       {"burstable, every container limited",
        {limited_burstable, limited_burstable},
        {},
-       QosClass::Burstable,
+       kube::QosClass::Burstable,
        {204, 40000, 100000, 256 * kMi}},
       {"burstable, one container unlimited",
        {limited_burstable, unlimited_burstable},
        {},
-       QosClass::Burstable,
+       kube::QosClass::Burstable,
        {204, std::nullopt, std::nullopt, std::nullopt}},
       {"burstable overhead only on requests when unlimited",
        {unlimited_burstable},
        {100, 64 * kMi},
-       QosClass::Burstable,
+       kube::QosClass::Burstable,
        {204, std::nullopt, std::nullopt, std::nullopt}},
       {"best effort",
        {ResourceAmounts{}},
        {},
-       QosClass::BestEffort,
+       kube::QosClass::BestEffort,
        {2, std::nullopt, std::nullopt, std::nullopt}},
   };
   for (const auto& c : cases) {
@@ -216,11 +216,11 @@ TEST(PodCgroupValues, PodLimitCoversTheSumOfContainerLimits) {
 
 TEST(PodCgroupValues, RejectsNegativeAndOverflowingAmounts) {
   const std::vector<ResourceAmounts> negative = {{-100, std::nullopt, std::nullopt, std::nullopt}};
-  EXPECT_THROW(pod_cgroup_values(negative, {}, QosClass::Burstable), std::invalid_argument);
+  EXPECT_THROW(pod_cgroup_values(negative, {}, kube::QosClass::Burstable), std::invalid_argument);
   const auto huge = std::numeric_limits<std::int64_t>::max();
   const std::vector<ResourceAmounts> overflow = {{1, 1, 1, huge}, {1, 1, 1, huge}};
-  EXPECT_THROW(pod_cgroup_values(overflow, {}, QosClass::Burstable), std::invalid_argument);
-  EXPECT_THROW(pod_cgroup_values({}, {-1, 0}, QosClass::Burstable), std::invalid_argument);
+  EXPECT_THROW(pod_cgroup_values(overflow, {}, kube::QosClass::Burstable), std::invalid_argument);
+  EXPECT_THROW(pod_cgroup_values({}, {-1, 0}, kube::QosClass::Burstable), std::invalid_argument);
 }
 
 TEST(QosOf, FollowsKubernetesRules) {
@@ -228,27 +228,27 @@ TEST(QosOf, FollowsKubernetesRules) {
   struct Case {
     const char* name;
     std::vector<A> containers;
-    QosClass qos;
+    kube::QosClass qos;
   };
   const std::vector<Case> cases = {
-      {"nothing set", {A{}, A{}}, QosClass::BestEffort},
+      {"nothing set", {A{}, A{}}, kube::QosClass::BestEffort},
       {"limits only default requests",
        {A{std::nullopt, 500, std::nullopt, kMi}},
-       QosClass::Guaranteed},
+       kube::QosClass::Guaranteed},
       {"requests equal limits",
        {A{500, 500, kMi, kMi}, A{100, 100, kMi, kMi}},
-       QosClass::Guaranteed},
-      {"request below limit", {A{400, 500, kMi, kMi}}, QosClass::Burstable},
-      {"one container without limits", {A{500, 500, kMi, kMi}, A{}}, QosClass::Burstable},
-      {"cpu only", {A{500, 500, std::nullopt, std::nullopt}}, QosClass::Burstable},
+       kube::QosClass::Guaranteed},
+      {"request below limit", {A{400, 500, kMi, kMi}}, kube::QosClass::Burstable},
+      {"one container without limits", {A{500, 500, kMi, kMi}, A{}}, kube::QosClass::Burstable},
+      {"cpu only", {A{500, 500, std::nullopt, std::nullopt}}, kube::QosClass::Burstable},
   };
   for (const auto& c : cases) EXPECT_EQ(qos_of(c.containers), c.qos) << c.name;
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 TEST(CgroupV2, WeightToSharesInvertsWithinRounding) {
@@ -272,4 +272,4 @@ TEST(MemoryLimitBelowUsage, RefusesWhenUsageReachesTheNewLimit) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

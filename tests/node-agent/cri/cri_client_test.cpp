@@ -11,9 +11,9 @@
 
 #include "proto/cri/api.grpc.pb.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
-namespace v1 = runtime::v1;
+namespace v1 = ::runtime::v1;
 
 // Answers like a runtime: "hang" never answers (until the client gives up), "missing" is not
 // found, everything else succeeds. UpdatePodSandboxResources stays UNIMPLEMENTED (the generated
@@ -181,4 +181,4 @@ TEST(CriClient, CgroupValuesMapToCriResources) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -10,7 +10,7 @@
 
 #include "node-agent/cri/cri_client.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::cri::testing {
 
 class FakeCri final : public RuntimeService, public ImageService {
  public:
@@ -161,4 +161,4 @@ class FakeCri final : public RuntimeService, public ImageService {
   int next_id_ = 0;
 };
 
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::cri::testing

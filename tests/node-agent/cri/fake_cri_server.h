@@ -17,9 +17,9 @@
 #include "proto/cri/api.grpc.pb.h"
 #include "tests/node-agent/cri/fake_cri.h"
 
-namespace tailor::kube::node::testing {
+namespace tailor::node::cri::testing {
 
-class FakeCriServer final : public runtime::v1::RuntimeService::Service {
+class FakeCriServer final : public ::runtime::v1::RuntimeService::Service {
  public:
   // Serves `cri` at `socket` until destroyed.
   FakeCriServer(FakeCri& cri, const std::filesystem::path& socket)
@@ -45,8 +45,8 @@ class FakeCriServer final : public runtime::v1::RuntimeService::Service {
   }
 
   grpc::Status ListContainers(grpc::ServerContext*,
-                              const runtime::v1::ListContainersRequest* request,
-                              runtime::v1::ListContainersResponse* response) override {
+                              const ::runtime::v1::ListContainersRequest* request,
+                              ::runtime::v1::ListContainersResponse* response) override {
     ContainerFilter filter;
     filter.pod_sandbox_id = request->filter().pod_sandbox_id();
     if (request->filter().has_state())
@@ -69,11 +69,11 @@ class FakeCriServer final : public runtime::v1::RuntimeService::Service {
   }
 
   grpc::Status ContainerStatus(grpc::ServerContext*,
-                               const runtime::v1::ContainerStatusRequest* request,
-                               runtime::v1::ContainerStatusResponse* response) override {
+                               const ::runtime::v1::ContainerStatusRequest* request,
+                               ::runtime::v1::ContainerStatusResponse* response) override {
     std::lock_guard lock(mutex_);
     return answer([&] {
-      const node::ContainerStatus status = cri_.container_status(request->container_id());
+      const cri::ContainerStatus status = cri_.container_status(request->container_id());
       auto& out = *response->mutable_status();
       out.set_id(status.id);
       out.mutable_metadata()->set_name(status.name);
@@ -86,9 +86,9 @@ class FakeCriServer final : public runtime::v1::RuntimeService::Service {
     });
   }
 
-  grpc::Status UpdateContainerResources(grpc::ServerContext* context,
-                                        const runtime::v1::UpdateContainerResourcesRequest* request,
-                                        runtime::v1::UpdateContainerResourcesResponse*) override {
+  grpc::Status UpdateContainerResources(
+      grpc::ServerContext* context, const ::runtime::v1::UpdateContainerResourcesRequest* request,
+      ::runtime::v1::UpdateContainerResourcesResponse*) override {
     {
       std::lock_guard lock(mutex_);
       if (hang_.contains(request->container_id())) {
@@ -126,4 +126,4 @@ class FakeCriServer final : public runtime::v1::RuntimeService::Service {
   std::unique_ptr<grpc::Server> server_;
 };
 
-}  // namespace tailor::kube::node::testing
+}  // namespace tailor::node::cri::testing

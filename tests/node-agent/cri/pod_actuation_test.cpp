@@ -8,7 +8,7 @@
 #include <fstream>
 #include <map>
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 constexpr std::int64_t kMi = 1024 * 1024;
@@ -156,4 +156,4 @@ TEST_F(ActuatorTest, MismatchedTargetIsRejected) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -8,28 +8,28 @@
 
 #include <fstream>
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 constexpr std::int64_t kMi = 1024 * 1024;
 const std::string kUid = "1f0e7a52-8c5d-4a8e-9b3c-2d7f6e5a4b31";
 
 TEST(PodCgroupName, FollowsKubeletQosLayout) {
-  EXPECT_EQ(cgroup_path(pod_cgroup_name(kUid, QosClass::Guaranteed), CgroupDriver::Cgroupfs),
+  EXPECT_EQ(cgroup_path(pod_cgroup_name(kUid, kube::QosClass::Guaranteed), CgroupDriver::Cgroupfs),
             "/kubepods/pod" + kUid);
-  EXPECT_EQ(cgroup_path(pod_cgroup_name(kUid, QosClass::Burstable), CgroupDriver::Cgroupfs),
+  EXPECT_EQ(cgroup_path(pod_cgroup_name(kUid, kube::QosClass::Burstable), CgroupDriver::Cgroupfs),
             "/kubepods/burstable/pod" + kUid);
-  EXPECT_EQ(cgroup_path(pod_cgroup_name(kUid, QosClass::BestEffort), CgroupDriver::Cgroupfs),
+  EXPECT_EQ(cgroup_path(pod_cgroup_name(kUid, kube::QosClass::BestEffort), CgroupDriver::Cgroupfs),
             "/kubepods/besteffort/pod" + kUid);
 }
 
 TEST(PodCgroupName, SystemdSlices) {
-  EXPECT_EQ(cgroup_path(pod_cgroup_name(kUid, QosClass::Burstable), CgroupDriver::Systemd),
+  EXPECT_EQ(cgroup_path(pod_cgroup_name(kUid, kube::QosClass::Burstable), CgroupDriver::Systemd),
             "/kubepods.slice/kubepods-burstable.slice/"
             "kubepods-burstable-pod1f0e7a52_8c5d_4a8e_9b3c_2d7f6e5a4b31.slice");
-  EXPECT_EQ(cgroup_path(pod_cgroup_name(kUid, QosClass::Guaranteed), CgroupDriver::Systemd),
+  EXPECT_EQ(cgroup_path(pod_cgroup_name(kUid, kube::QosClass::Guaranteed), CgroupDriver::Systemd),
             "/kubepods.slice/kubepods-pod1f0e7a52_8c5d_4a8e_9b3c_2d7f6e5a4b31.slice");
-  EXPECT_THROW(pod_cgroup_name("", QosClass::Burstable), std::invalid_argument);
+  EXPECT_THROW(pod_cgroup_name("", kube::QosClass::Burstable), std::invalid_argument);
 }
 
 // A directory tree with the files a cgroup hierarchy would have.
@@ -182,9 +182,9 @@ TEST(CgroupFiles, RejectsRelativePaths) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 TEST(ContainerCgroupPath, AsContainerdNamesIt) {
@@ -198,4 +198,4 @@ TEST(ContainerCgroupPath, AsContainerdNamesIt) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -2,13 +2,13 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::kube::node {
+namespace tailor::node::cri {
 namespace {
 
 using Action = ContainerResizeAction;
 
-std::vector<ContainerResizePolicy> policy(const std::string& cpu, const std::string& memory) {
-  std::vector<ContainerResizePolicy> out;
+std::vector<kube::ContainerResizePolicy> policy(const std::string& cpu, const std::string& memory) {
+  std::vector<kube::ContainerResizePolicy> out;
   if (!cpu.empty()) out.push_back({"cpu", cpu});
   if (!memory.empty()) out.push_back({"memory", memory});
   return out;
@@ -98,4 +98,4 @@ TEST(PlanContainerResizes, RestartsOnlyTheContainersWhosePolicyAsksForIt) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::cri

@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <fstream>
 
-namespace tailor::kube::node {
+namespace tailor::node {
 namespace {
 
 AgentOptions parse(const std::vector<std::string>& args) {
-  config::Schema schema("tailor-node-agent", "test");
+  kube::config::Schema schema("tailor-node-agent", "test");
   AgentOptions options;
   add_agent_options(schema, options);
   schema.parse(args);
@@ -19,9 +19,9 @@ AgentOptions parse(const std::vector<std::string>& args) {
 TEST(AgentOptions, Defaults) {
   const AgentOptions o = parse({});
   EXPECT_EQ(o.actuation, Actuation::Kubelet);  // never write what a kubelet owns by default
-  EXPECT_EQ(o.cgroup_driver, CgroupDriver::Cgroupfs);
+  EXPECT_EQ(o.cgroup_driver, cri::CgroupDriver::Cgroupfs);
   EXPECT_TRUE(o.node_allocatable.empty());
-  EXPECT_THROW(validate(o), config::ConfigError);  // no node name
+  EXPECT_THROW(validate(o), kube::config::ConfigError);  // no node name
 }
 
 TEST(AgentOptions, Flags) {
@@ -31,10 +31,10 @@ TEST(AgentOptions, Flags) {
              "--resize-retry-period", "30s", "--checkpoint-dir", "/tmp/x"});
   EXPECT_EQ(o.node_name, "n1");
   EXPECT_EQ(o.actuation, Actuation::Agent);
-  EXPECT_EQ(o.cgroup_driver, CgroupDriver::Systemd);
-  EXPECT_EQ(o.node_allocatable,
-            (ResourceList{{"cpu", Quantity::parse("2")}, {"memory", Quantity::parse("2Gi")}}));
-  EXPECT_EQ(o.cpu_manager_policy, CpuManagerPolicy::Static);
+  EXPECT_EQ(o.cgroup_driver, cri::CgroupDriver::Systemd);
+  EXPECT_EQ(o.node_allocatable, (kube::ResourceList{{"cpu", kube::Quantity::parse("2")},
+                                                    {"memory", kube::Quantity::parse("2Gi")}}));
+  EXPECT_EQ(o.cpu_manager_policy, allocation::CpuManagerPolicy::Static);
   EXPECT_EQ(o.resize_retry_period, std::chrono::seconds(30));
   EXPECT_NO_THROW(validate(o));
 }
@@ -46,7 +46,7 @@ TEST(AgentOptions, YamlConfig) {
   std::filesystem::remove(path);
   EXPECT_EQ(o.node_name, "n2");
   EXPECT_EQ(o.actuation, Actuation::Agent);
-  EXPECT_EQ(o.node_allocatable, (ResourceList{{"cpu", Quantity::parse("4")}}));
+  EXPECT_EQ(o.node_allocatable, (kube::ResourceList{{"cpu", kube::Quantity::parse("4")}}));
 }
 
 TEST(AgentOptions, BadValuesNameTheFlag) {
@@ -60,7 +60,7 @@ TEST(AgentOptions, BadValuesNameTheFlag) {
     try {
       parse(args);
       ADD_FAILURE() << "accepted " << args[0] << " " << args[1];
-    } catch (const config::ConfigError& e) {
+    } catch (const kube::config::ConfigError& e) {
       EXPECT_NE(std::string(e.what()).find(args[0].substr(2)), std::string::npos) << e.what();
     }
   }
@@ -75,11 +75,11 @@ TEST(AgentOptions, ResourceListRoundTrip) {
 TEST(AgentOptions, CgroupVersionDetection) {
   const auto dir = std::filesystem::temp_directory_path() / "tailor-cgroup-detect-test";
   std::filesystem::create_directories(dir);
-  EXPECT_EQ(detect_cgroup_version(dir.string()), CgroupVersion::V1);
+  EXPECT_EQ(detect_cgroup_version(dir.string()), cri::CgroupVersion::V1);
   std::ofstream(dir / "cgroup.controllers") << "cpu memory\n";
-  EXPECT_EQ(detect_cgroup_version(dir.string()), CgroupVersion::V2);
+  EXPECT_EQ(detect_cgroup_version(dir.string()), cri::CgroupVersion::V2);
   std::filesystem::remove_all(dir);
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node

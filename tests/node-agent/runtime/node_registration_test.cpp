@@ -5,15 +5,15 @@
 
 #include <boost/json.hpp>
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 namespace {
 namespace bj = boost::json;
 
 NodeIdentity identity() {
   return {.name = "tailor-node-1",
           .host_ip = "127.0.0.1",
-          .allocatable =
-              ResourceList{{"cpu", Quantity::parse("2")}, {"memory", Quantity::parse("2Gi")}},
+          .allocatable = kube::ResourceList{{"cpu", kube::Quantity::parse("2")},
+                                            {"memory", kube::Quantity::parse("2Gi")}},
           .runtime_version = "containerd://1.6.20"};
 }
 
@@ -52,4 +52,4 @@ TEST(NodeDocuments, LeaseIsHeldByTheNodeAndOwnedByIt) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

@@ -11,10 +11,10 @@
 #include "kube/model/decode.h"
 #include "tests/node-agent/cri/fake_cri.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::runtime {
 namespace {
 namespace bj = boost::json;
-using testing::FakeCri;
+using cri::testing::FakeCri;
 
 constexpr const char* kUid = "0000-1111";
 
@@ -34,7 +34,7 @@ std::string pod_json(const std::string& extra_spec = "", const std::string& meta
 
 class FakeApi final : public PodApi {
  public:
-  bool patch_pod_status(const Pod& pod, const std::string& patch) override {
+  bool patch_pod_status(const kube::Pod& pod, const std::string& patch) override {
     patches.push_back(bj::parse(patch));
     preconditions.push_back(pod.metadata.resource_version);
     if (conflicts > 0) {
@@ -43,11 +43,11 @@ class FakeApi final : public PodApi {
     }
     return true;
   }
-  std::optional<Pod> get_pod(const Pod&) override {
+  std::optional<kube::Pod> get_pod(const kube::Pod&) override {
     ++gets;
     return fresh;
   }
-  void delete_pod(const Pod& pod) override { deleted.push_back(pod.metadata.name); }
+  void delete_pod(const kube::Pod& pod) override { deleted.push_back(pod.metadata.name); }
 
   const bj::object& last_status() const { return patches.back().at("status").as_object(); }
   const bj::object& last_container() const {
@@ -59,7 +59,7 @@ class FakeApi final : public PodApi {
   std::vector<std::string> deleted;
   int conflicts = 0;
   int gets = 0;
-  std::optional<Pod> fresh;
+  std::optional<kube::Pod> fresh;
 };
 
 class PodRuntimeTest : public ::testing::Test {
@@ -81,7 +81,7 @@ class PodRuntimeTest : public ::testing::Test {
         cri_, cri_, api_,
         PodRuntimeOptions{.node_name = "n1",
                           .host_ip = "10.0.0.5",
-                          .cgroups = {root_, CgroupVersion::V1},
+                          .cgroups = {root_, cri::CgroupVersion::V1},
                           .log_root = "",
                           .restart_backoff_initial = std::chrono::seconds(10),
                           .restart_backoff_max = std::chrono::seconds(40),
@@ -104,7 +104,7 @@ class PodRuntimeTest : public ::testing::Test {
   }
 
   std::filesystem::path root_;
-  FakeCri cri_;
+  cri::testing::FakeCri cri_;
   FakeApi api_;
   std::unique_ptr<PodRuntime> runtime_;
   std::chrono::steady_clock::time_point now_{std::chrono::hours(1)};
@@ -120,7 +120,7 @@ TEST_F(PodRuntimeTest, RunsTheSandboxAndContainerAsTheKubeletWould) {
   ASSERT_EQ(cri_.sandboxes.size(), 1u);
   const auto& sandbox = cri_.sandboxes.begin()->second.spec;
   EXPECT_EQ(sandbox.cgroup_parent, std::string("/kubepods/burstable/pod") + kUid);
-  EXPECT_EQ(sandbox.network, NamespaceMode::Node);
+  EXPECT_EQ(sandbox.network, cri::NamespaceMode::Node);
   EXPECT_EQ(sandbox.labels.at("io.kubernetes.pod.uid"), kUid);
 
   const auto& app = cri_.latest("app");
@@ -134,7 +134,7 @@ TEST_F(PodRuntimeTest, RunsTheSandboxAndContainerAsTheKubeletWould) {
   EXPECT_EQ(app.spec.resources.cpu_quota, 40000);
   EXPECT_EQ(app.spec.resources.cpu_period, 100000);
   EXPECT_EQ(app.spec.resources.memory_limit_in_bytes, 100 << 20);
-  EXPECT_EQ(app.status.state, ContainerState::Running);
+  EXPECT_EQ(app.status.state, cri::ContainerState::Running);
 
   // The pod cgroup holds the pod-level values before the sandbox starts.
   EXPECT_EQ(cgroup_file("cpu", "cpu.shares"), "204");
@@ -177,9 +177,9 @@ TEST_F(PodRuntimeTest, ReportsRunningAndReadyWithoutTouchingTheResizeFields) {
 
 TEST_F(PodRuntimeTest, RereadsThePodAndRebuildsOnConflict) {
   api_.conflicts = 1;
-  Pod fresh = decode<Pod>(JsonInput(pod_json()));
+  kube::Pod fresh = kube::decode<kube::Pod>(kube::JsonInput(pod_json()));
   fresh.metadata.resource_version = "9";
-  fresh.status.container_statuses[0].allocated_resources = {{"cpu", Quantity::parse("300m")}};
+  fresh.status.container_statuses[0].allocated_resources = {{"cpu", kube::Quantity::parse("300m")}};
   api_.fresh = fresh;
   sync();
   ASSERT_EQ(api_.patches.size(), 2u);
@@ -289,16 +289,16 @@ TEST_F(PodRuntimeTest, RestartContainerStartsANewAttemptWithNewResources) {
 // The resize path's two halves: stop with the grace period of the last sync's run spec, then the
 // next attempt with the new resources; the restart count follows.
 TEST_F(PodRuntimeTest, RestartForAResizeInTwoHalves) {
-  const Pod pod = decode_runtime_pod(pod_json()).pod;
+  const kube::Pod pod = decode_runtime_pod(pod_json()).pod;
   EXPECT_THROW(runtime_->stop_for_restart(pod, "app"), std::runtime_error);  // never synced
   sync();
   const std::string old = cri_.latest("app").status.id;
   runtime_->stop_for_restart(pod, "app");
   EXPECT_EQ(cri_.containers.at(old).stop_grace, 3);
-  EXPECT_EQ(cri_.containers.at(old).status.state, ContainerState::Exited);
+  EXPECT_EQ(cri_.containers.at(old).status.state, cri::ContainerState::Exited);
   runtime_->start_after_restart(pod, "app", {.memory_limit_bytes = 64 << 20});
   EXPECT_EQ(cri_.latest("app").spec.attempt, 1u);
-  EXPECT_EQ(cri_.latest("app").status.state, ContainerState::Running);
+  EXPECT_EQ(cri_.latest("app").status.state, cri::ContainerState::Running);
   EXPECT_EQ(cri_.latest("app").spec.resources.memory_limit_in_bytes, 64 << 20);
   sync();
   EXPECT_EQ(api_.last_container().at("restartCount"), 1);
@@ -339,16 +339,16 @@ TEST_F(PodRuntimeTest, SandboxFailureIsReportedAndRetried) {
 }
 
 TEST(PodRunSpec, BadInputNamesThePath) {
-  EXPECT_THROW(decode_pod_run_spec("{"), DecodeError);
+  EXPECT_THROW(decode_pod_run_spec("{"), kube::DecodeError);
   try {
     decode_pod_run_spec(R"({"spec":{"containers":[{"name":"a","command":[1]}]}})");
     FAIL();
-  } catch (const DecodeError& e) {
+  } catch (const kube::DecodeError& e) {
     EXPECT_EQ(e.path(), "spec.containers[0].command[0]");
   }
   EXPECT_THROW(decode_pod_run_spec(R"({"spec":{"terminationGracePeriodSeconds":-1}})"),
-               DecodeError);
+               kube::DecodeError);
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::runtime

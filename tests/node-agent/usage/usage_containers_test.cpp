@@ -4,27 +4,27 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 namespace {
 
-ContainerStatus running(const std::string& name, const std::string& id) {
-  ContainerStatus s;
+kube::ContainerStatus running(const std::string& name, const std::string& id) {
+  kube::ContainerStatus s;
   s.name = name;
   s.container_id = id;
-  s.state.running = ContainerStateRunning{};
+  s.state.running = kube::ContainerStateRunning{};
   return s;
 }
 
-Pod burstable_pod() {
-  Pod pod;
+kube::Pod burstable_pod() {
+  kube::Pod pod;
   pod.metadata.namespace_ = "shop";
   pod.metadata.name = "web-1";
   pod.metadata.uid = "1234-ab";
-  Container app;
+  kube::Container app;
   app.name = "app";
-  app.resources.requests["cpu"] = Quantity::parse("100m");
+  app.resources.requests["cpu"] = kube::Quantity::parse("100m");
   pod.spec.containers.push_back(app);
-  Container side;
+  kube::Container side;
   side.name = "side";
   pod.spec.containers.push_back(side);
   pod.status.container_statuses.push_back(running("app", "containerd://abc"));
@@ -32,13 +32,13 @@ Pod burstable_pod() {
 }
 
 TEST(SampledContainers, RunningContainersUnderTheirPodCgroup) {
-  Pod pod = burstable_pod();
-  ContainerStatus waiting;
+  kube::Pod pod = burstable_pod();
+  kube::ContainerStatus waiting;
   waiting.name = "side";
-  waiting.state.waiting = ContainerStateWaiting{};
+  waiting.state.waiting = kube::ContainerStateWaiting{};
   pod.status.container_statuses.push_back(waiting);
 
-  const auto cgroupfs = sampled_containers({&pod}, CgroupDriver::Cgroupfs);
+  const auto cgroupfs = sampled_containers({&pod}, cri::CgroupDriver::Cgroupfs);
   ASSERT_EQ(cgroupfs.size(), 1u);
   EXPECT_EQ(cgroupfs[0].cgroup_path, "/kubepods/burstable/pod1234-ab/abc");
   EXPECT_EQ(cgroupfs[0].key.container, "app");
@@ -46,7 +46,7 @@ TEST(SampledContainers, RunningContainersUnderTheirPodCgroup) {
   EXPECT_EQ(cgroupfs[0].key.pod_uid, "1234-ab");
   EXPECT_EQ(cgroupfs[0].key.ns, "shop");
 
-  const auto systemd = sampled_containers({&pod}, CgroupDriver::Systemd);
+  const auto systemd = sampled_containers({&pod}, cri::CgroupDriver::Systemd);
   ASSERT_EQ(systemd.size(), 1u);
   EXPECT_EQ(systemd[0].cgroup_path,
             "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1234_ab.slice/"
@@ -54,22 +54,22 @@ TEST(SampledContainers, RunningContainersUnderTheirPodCgroup) {
 }
 
 TEST(SampledContainers, PodsBeingDeletedAndContainersWithoutIdAreLeftOut) {
-  Pod deleting = burstable_pod();
+  kube::Pod deleting = burstable_pod();
   deleting.metadata.deletion_timestamp = "2026-11-22T08:00:00Z";
-  Pod starting = burstable_pod();
+  kube::Pod starting = burstable_pod();
   starting.status.container_statuses[0].container_id.clear();
-  EXPECT_TRUE(sampled_containers({&deleting, &starting}, CgroupDriver::Cgroupfs).empty());
+  EXPECT_TRUE(sampled_containers({&deleting, &starting}, cri::CgroupDriver::Cgroupfs).empty());
 }
 
 TEST(SampledContainers, BareIdsAndInitContainers) {
-  Pod pod = burstable_pod();
+  kube::Pod pod = burstable_pod();
   pod.status.container_statuses[0].container_id = "abc";
   pod.status.init_container_statuses.push_back(running("proxy", "containerd://def"));
-  const auto out = sampled_containers({&pod}, CgroupDriver::Cgroupfs);
+  const auto out = sampled_containers({&pod}, cri::CgroupDriver::Cgroupfs);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].cgroup_path, "/kubepods/burstable/pod1234-ab/abc");
   EXPECT_EQ(out[1].cgroup_path, "/kubepods/burstable/pod1234-ab/def");
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage

@@ -7,7 +7,7 @@
 
 #include <fstream>
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 namespace {
 namespace fs = std::filesystem;
 
@@ -57,7 +57,7 @@ class FakeTree : public ::testing::Test {
 
 TEST_F(FakeTree, ReadsV1AndResetsThePeak) {
   v1(5'000'000'000, 300, 100, 900, 2);
-  const CgroupUsage usage = read_cgroup_usage({root_, CgroupVersion::V1}, "/pod/c");
+  const CgroupUsage usage = read_cgroup_usage({root_, cri::CgroupVersion::V1}, "/pod/c");
   EXPECT_EQ(usage.cpu_usage_ns, 5'000'000'000);
   EXPECT_EQ(usage.memory_usage_bytes, 300);
   EXPECT_EQ(usage.inactive_file_bytes, 100);  // total_, not the cgroup-local inactive_file
@@ -68,29 +68,29 @@ TEST_F(FakeTree, ReadsV1AndResetsThePeak) {
 
 TEST_F(FakeTree, ReadsV2) {
   v2(2'000'000, 300, 100, 900, 1);
-  const CgroupUsage usage = read_cgroup_usage({root_, CgroupVersion::V2}, "/pod/c");
+  const CgroupUsage usage = read_cgroup_usage({root_, cri::CgroupVersion::V2}, "/pod/c");
   EXPECT_EQ(usage.cpu_usage_ns, 2'000'000'000);
   EXPECT_EQ(usage.memory_usage_bytes, 300);
   EXPECT_EQ(usage.inactive_file_bytes, 100);
   EXPECT_EQ(usage.memory_peak_bytes, 900);
   EXPECT_EQ(usage.oom_kills, 1);
   fs::remove(root_ / "pod/c/memory.peak");  // kernels before 5.19
-  EXPECT_FALSE(read_cgroup_usage({root_, CgroupVersion::V2}, "/pod/c").memory_peak_bytes);
+  EXPECT_FALSE(read_cgroup_usage({root_, cri::CgroupVersion::V2}, "/pod/c").memory_peak_bytes);
 }
 
 TEST_F(FakeTree, UnreadableCountersNameTheFile) {
   put("pod/c/cpu.stat", "user_usec 1\n");
   try {
-    read_cgroup_usage({root_, CgroupVersion::V2}, "/pod/c");
+    read_cgroup_usage({root_, cri::CgroupVersion::V2}, "/pod/c");
     FAIL();
-  } catch (const CgroupError& e) {
+  } catch (const cri::CgroupError& e) {
     EXPECT_NE(std::string(e.what()).find("cpu.stat has no \"usage_usec\""), std::string::npos);
   }
   put("pod/c/cpu.stat", "usage_usec 1\n");
   put("pod/c/memory.current", "lots\n");
-  EXPECT_THROW(read_cgroup_usage({root_, CgroupVersion::V2}, "/pod/c"), CgroupError);
-  EXPECT_THROW(read_cgroup_usage({root_, CgroupVersion::V1}, "/gone"), CgroupError);
-  EXPECT_THROW(read_cgroup_usage({root_, CgroupVersion::V1}, "relative"), CgroupError);
+  EXPECT_THROW(read_cgroup_usage({root_, cri::CgroupVersion::V2}, "/pod/c"), cri::CgroupError);
+  EXPECT_THROW(read_cgroup_usage({root_, cri::CgroupVersion::V1}, "/gone"), cri::CgroupError);
+  EXPECT_THROW(read_cgroup_usage({root_, cri::CgroupVersion::V1}, "relative"), cri::CgroupError);
 }
 
 TEST(UsagePoint, RatesPeaksAndCounterResets) {
@@ -165,12 +165,12 @@ TEST(UsagePoint, RatesPeaksAndCounterResets) {
 }
 
 TEST_F(FakeTree, SamplerAggregatesWindowsAndKeepsMetrics) {
-  metrics::Registry registry;
+  kube::metrics::Registry registry;
   std::vector<std::vector<UsageWindow>> flushed;
   std::vector<SampledContainer> containers = {{{"shop", "web", "uid", "app", "c"}, "/pod/c"}};
   UsageSampler sampler([&] { return containers; },
                        [&](std::vector<UsageWindow> w) { flushed.push_back(std::move(w)); },
-                       {.cgroups = {root_, CgroupVersion::V2},
+                       {.cgroups = {root_, cri::CgroupVersion::V2},
                         .interval = std::chrono::seconds(5),
                         .window = std::chrono::seconds(10),
                         .registry = &registry});
@@ -210,7 +210,7 @@ TEST_F(FakeTree, SamplerAggregatesWindowsAndKeepsMetrics) {
 }
 
 TEST(UsageSamplerOptions, RejectsAWindowShorterThanTheInterval) {
-  metrics::Registry registry;
+  kube::metrics::Registry registry;
   EXPECT_THROW(UsageSampler([] { return std::vector<SampledContainer>{}; }, [](auto) {},
                             {.interval = std::chrono::seconds(5),
                              .window = std::chrono::seconds(1),
@@ -219,4 +219,4 @@ TEST(UsageSamplerOptions, RejectsAWindowShorterThanTheInterval) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage

@@ -9,7 +9,7 @@
 
 #include "proto/usage/usage.grpc.pb.h"
 
-namespace tailor::kube::node {
+namespace tailor::node::usage {
 namespace {
 namespace pb = tailor::usage::v1;
 
@@ -82,4 +82,4 @@ TEST(UsageStream, AMissingRecommenderDropsReports) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::node
+}  // namespace tailor::node::usage
