@@ -1,0 +1,154 @@
+#include "node-agent/runtime/pod_runtime_sandbox.h"
+
+#include <set>
+#include <thread>
+
+#include "kube/observe/log.h"
+#include "node-agent/cri/cgroup_values.h"
+#include "node-agent/cri/pod_cgroup.h"
+#include "node-agent/runtime/cri_specs.h"
+
+namespace tailor::node::runtime {
+namespace {
+namespace fs = std::filesystem;
+
+cri::ContainerFilter of_pod(const std::string& uid) {
+  cri::ContainerFilter filter;
+  filter.label_selector[kLabelPodUid] = uid;
+  return filter;
+}
+
+}  // namespace
+
+PodSandboxes::PodSandboxes(cri::RuntimeService& runtime, const PodRuntimeOptions& options,
+                           PodRecords& records)
+    : runtime_(runtime), options_(options), records_(records) {}
+
+void PodSandboxes::remember(const kube::Pod& pod, const std::string& sandbox_id) {
+  records_.remember_sandbox({.uid = pod.metadata.uid,
+                             .ns = pod.metadata.namespace_,
+                             .name = pod.metadata.name,
+                             .sandbox_id = sandbox_id,
+                             .cgroup_parent = sandbox_cgroup_parent(pod, options_.driver),
+                             .cgroup_path = pod_cgroup_path(pod, options_.driver)});
+}
+
+std::optional<std::string> PodSandboxes::ensure(PodRecord& rec, const RuntimePod& pod,
+                                                const PodAllocation& allocated) {
+  if (!rec.sandbox_id.empty()) {
+    remember(pod.pod, rec.sandbox_id);
+    return std::nullopt;
+  }
+  try {
+    prepare_pod_cgroup(pod.pod, allocated);
+    const cri::PodSandboxSpec spec = sandbox_spec(pod, options_);
+    if (!spec.log_directory.empty()) fs::create_directories(spec.log_directory);
+    rec.sandbox_id = runtime_.run_pod_sandbox(spec);
+    remember(pod.pod, rec.sandbox_id);
+    kube::log::info("Started pod sandbox",
+                    {{"pod", log_ref(pod.pod)}, {"sandbox", rec.sandbox_id}});
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    kube::log::error(e, "Failed to create pod sandbox", {{"pod", log_ref(pod.pod)}});
+    return std::string("Failed to create pod sandbox: ") + e.what();
+  }
+}
+
+void PodSandboxes::stop_if_finished(PodRecord& rec, const kube::Pod& pod) {
+  if (rec.sandbox_stopped || !rec.written || rec.sandbox_id.empty()) return;
+  if (rec.written->phase != "Succeeded" && rec.written->phase != "Failed") return;
+  try {
+    runtime_.stop_pod_sandbox(rec.sandbox_id);
+    rec.sandbox_stopped = true;
+  } catch (const cri::CriError& e) {
+    kube::log::error(e, "Failed to stop the sandbox of a finished pod", {{"pod", log_ref(pod)}});
+  }
+}
+
+void PodSandboxes::teardown(const std::string& uid, const std::string& sandbox_id,
+                            std::int64_t grace) {
+  const auto containers = runtime_.list_containers(of_pod(uid));
+  std::set<std::string> sandbox_ids;
+  if (!sandbox_id.empty()) sandbox_ids.insert(sandbox_id);
+  for (const auto& container : containers) sandbox_ids.insert(container.pod_sandbox_id);
+  kill_containers(containers, grace);
+  for (const auto& id : sandbox_ids) remove_sandbox(id);
+  remove_pod_cgroups(uid);
+  records_.forget_sandbox(uid);
+}
+
+// ---- pod cgroup (the agent's own, as it is the kubelet's)
+
+std::vector<fs::path> PodSandboxes::hierarchies(const std::string& path,
+                                                bool every_controller) const {
+  const fs::path root = options_.cgroups.root;
+  if (options_.cgroups.version == cri::CgroupVersion::V2) return {root / path.substr(1)};
+  std::vector<fs::path> out;
+  if (!every_controller) {
+    for (const char* controller : {"cpu", "memory"})
+      out.push_back(root / controller / path.substr(1));
+    return out;
+  }
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(root, error)) {
+    if (entry.is_directory() && !entry.is_symlink()) out.push_back(entry.path() / path.substr(1));
+  }
+  return out;
+}
+
+void PodSandboxes::prepare_pod_cgroup(const kube::Pod& pod, const PodAllocation& allocated) {
+  const std::string path = pod_cgroup_path(pod, options_.driver);
+  for (const auto& dir : hierarchies(path, false)) fs::create_directories(dir);
+  cri::CgroupFiles(options_.cgroups, path).write(pod_cgroup_values_for(pod, allocated));
+}
+
+// All QoS placements: an orphan's QoS class is not known.
+void PodSandboxes::remove_pod_cgroups(const std::string& uid) {
+  for (kube::QosClass qos :
+       {kube::QosClass::Guaranteed, kube::QosClass::Burstable, kube::QosClass::BestEffort}) {
+    const std::string path = cri::cgroup_path(cri::pod_cgroup_name(uid, qos), options_.driver);
+    for (const auto& dir : hierarchies(path, true)) {
+      std::error_code ignored;  // absent where the pod never had a cgroup
+      fs::remove(dir, ignored);
+    }
+  }
+}
+
+// ---- teardown
+
+// Stops running containers in parallel (each may take its grace period), then removes all.
+void PodSandboxes::kill_containers(const std::vector<cri::ContainerSummary>& containers,
+                                   std::int64_t grace) {
+  std::vector<std::thread> stops;
+  for (const auto& container : containers) {
+    if (container.state != cri::ContainerState::Running) continue;
+    stops.emplace_back([this, id = container.id, grace] {
+      try {
+        runtime_.stop_container(id, grace);
+      } catch (const cri::CriError& e) {
+        kube::log::error(e, "Failed to stop container", {{"container", id}});
+      }
+    });
+  }
+  for (auto& stop : stops) stop.join();
+  for (const auto& container : containers) {
+    try {
+      runtime_.remove_container(container.id);
+    } catch (const cri::CriError& e) {
+      if (e.kind() != cri::CriErrorKind::NotFound)
+        kube::log::error(e, "Failed to remove container", {});
+    }
+  }
+}
+
+void PodSandboxes::remove_sandbox(const std::string& sandbox_id) {
+  try {
+    runtime_.stop_pod_sandbox(sandbox_id);
+    runtime_.remove_pod_sandbox(sandbox_id);
+  } catch (const cri::CriError& e) {
+    if (e.kind() != cri::CriErrorKind::NotFound)
+      kube::log::error(e, "Failed to remove pod sandbox", {});
+  }
+}
+
+}  // namespace tailor::node::runtime
