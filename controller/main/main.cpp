@@ -3,55 +3,22 @@
 // pods/{name}/resize (recreating them when that cannot work), and sizes new pods through the
 // mutating admission webhook. Only the elected leader writes; standbys keep their models fed.
 #include <pthread.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <csignal>
-#include <cstdint>
-#include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <thread>
 
-#include "controller/app/controller.h"
+#include "controller/app/controller_process.h"
 #include "controller/app/malloc_arenas.h"
-#include "controller/usage/metrics_api_poller.h"
-#include "controller/usage/prometheus_bootstrap.h"
-#include "controller/usage/usage_server.h"
 #include "controller/usage/usage_source_options.h"
-#include "controller/webhook/registration.h"
-#include "controller/webhook/webhook_server.h"
-#include "kube/client/config.h"
-#include "kube/client/leader_election_elector.h"
 #include "kube/observe/common_options.h"
 #include "kube/observe/log.h"
-#include "kube/observe/metrics.h"
 
 namespace tailor::controller {
 namespace {
 
 using kube::config::Schema;
 
-struct MainOptions {
-  kube::observe::CommonOptions common;
-  ControllerOptions controller;
-  kube::Duration pass_interval = std::chrono::seconds(10);
-  bool leader_elect = true;
-  std::string leader_namespace = "kube-system";
-  std::string leader_name = "tailor-controller";
-  std::string identity;
-  std::string usage_address = "0.0.0.0:9443";
-  std::string webhook_address = "0.0.0.0";
-  int webhook_port = 8443;
-  std::string webhook_cert_file, webhook_key_file;
-  std::string webhook_ca_out;  // where to write a generated CA (for the caBundle)
-  bool webhook_ephemeral_port = false;
-  bool webhook_register = false;
-  std::string ports_file;
-  usage::UsageSourceOptions usage_sources;  // Prometheus history, metrics.k8s.io
-};
-
-void add_options(Schema& s, MainOptions& o) {
+void add_options(Schema& s, ProcessOptions& o) {
   kube::observe::add_common_options(s, o.common);
   s.add({.flag = "strategy",
          .yaml_key = "recommender.strategy",
@@ -149,187 +116,14 @@ sigset_t block_signals() {
   return signals;
 }
 
-std::string default_identity() {
-  char host[256] = {};
-  ::gethostname(host, sizeof(host) - 1);
-  return std::string(host) + "_" + std::to_string(::getpid());
-}
-
-// A registration that fails is retried: the API server may still be starting with us.
-void register_own_webhook(kube::RestClient& client, const webhook::WebhookServer& server) {
-  for (int attempt = 1;; ++attempt) {
-    try {
-      webhook::register_webhook(client, {.url = server.url(), .ca_pem = server.ca_pem()});
-      kube::log::info("Registered the admission webhook", {{"url", server.url()}});
-      return;
-    } catch (const std::exception& e) {
-      if (attempt == 5) throw;
-      kube::log::error(e, "Registering the admission webhook failed; retrying");
-      std::this_thread::sleep_for(std::chrono::seconds(attempt));
-    }
-  }
-}
-
-// Before the first pass (after a refresh: which pods belong to which policy, so that the history
-// finds its models). Pods that no longer exist match no policy: their windows are
-// counted as unmatched (VPA maps them through pod labels scraped into Prometheus; Tailor's
-// checkpoints already keep what the models learnt from them).
-void bootstrap_history(Controller& controller, const MainOptions& o, std::int64_t until_s,
-                       const std::atomic<bool>& stopping) {
-  const ControllerStats before = controller.stats();
-  usage::bootstrap_from_prometheus(
-      o.usage_sources.prometheus, until_s,
-      [&](const usage::UsageWindow& w) { controller.on_usage(w); },
-      [&] { return stopping.load(); });
-  const ControllerStats after = controller.stats();
-  kube::log::info("Usage history folded into the models",
-                  {{"windows", after.windows - before.windows},
-                   {"unmatched", after.windows_unmatched - before.windows_unmatched}});
-}
-
-int metrics_port(const std::vector<std::unique_ptr<kube::observe::Endpoint>>& endpoints) {
-  return endpoints.empty() ? 0 : endpoints.front()->port();
-}
-
-// Written to a temporary name and renamed, so a reader never sees half a file.
-void write_ports_file(const std::string& path, int usage, int webhook, int metrics) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << "{\"usage\":" << usage << ",\"webhook\":" << webhook << ",\"metrics\":" << metrics
-        << "}\n";
-    if (!out) throw std::runtime_error("cannot write " + tmp);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    throw std::runtime_error("cannot rename " + tmp + " to " + path);
-  }
-}
-
-int run(MainOptions& o, sigset_t signals) {
-  const std::int64_t started_s = std::chrono::duration_cast<std::chrono::seconds>(
-                                     std::chrono::system_clock::now().time_since_epoch())
-                                     .count();
-  kube::RestClient client(kube::load_config(o.common.kubeconfig));
-  o.controller.state_namespace = o.leader_namespace;
-  Controller controller(client, o.controller);
-  kube::health::Checks checks;
-  std::atomic<bool> synced{false};
-  checks.add_readyz("informers", [&] {
-    if (!synced) throw std::runtime_error("informers not synced yet");
-  });
-  auto endpoints = kube::observe::start_endpoints(o.common, kube::metrics::registry(), checks);
-  controller.start();
-
-  // With metrics-api, what the agents stream, so that the poller does not count it again.
-  const bool metrics_api = o.usage_sources.metrics_source == "metrics-api";
-  usage::StreamedContainers streamed;
-  usage::UsageServer usage_server(
-      {.address = o.usage_address, .streamed = metrics_api ? &streamed : nullptr},
-      [&](const usage::UsageWindow& w) { controller.on_usage(w); });
-  usage_server.start();
-  kube::log::info("Usage stream listening", {{"port", usage_server.port()}});
-
-  std::unique_ptr<webhook::WebhookServer> webhook_server;
-  if (o.webhook_port > 0 || o.webhook_ephemeral_port) {
-    webhook_server = std::make_unique<webhook::WebhookServer>(
-        webhook::WebhookOptions{
-            .address = o.webhook_address,
-            .port = static_cast<std::uint16_t>(o.webhook_ephemeral_port ? 0 : o.webhook_port),
-            .cert_file = o.webhook_cert_file,
-            .key_file = o.webhook_key_file},
-        [&](const webhook::AdmissionRequest& r) { return controller.admit(r); });
-    webhook_server->start();
-    if (!o.webhook_ca_out.empty() && !webhook_server->ca_pem().empty()) {
-      std::ofstream(o.webhook_ca_out) << webhook_server->ca_pem();
-    }
-    kube::log::info("Admission webhook listening", {{"url", webhook_server->url()}});
-    if (o.webhook_register) register_own_webhook(client, *webhook_server);
-  }
-  if (!o.ports_file.empty()) {
-    write_ports_file(o.ports_file, usage_server.port(), webhook_server ? webhook_server->port() : 0,
-                     metrics_port(endpoints));
-  }
-
-  std::unique_ptr<usage::MetricsApiPoller> metrics_poller;
-  if (metrics_api) {
-    metrics_poller = std::make_unique<usage::MetricsApiPoller>(
-        client,
-        usage::MetricsApiPollerOptions{.interval = o.usage_sources.metrics_api_interval,
-                                       .streamed = &streamed},
-        [&](const usage::UsageWindow& w) { controller.on_usage(w); });
-  }
-
-  std::atomic<bool> leading{!o.leader_elect};
-  std::atomic<bool> state_loaded{false};
-  std::unique_ptr<kube::LeaderElector> elector;
-  if (o.leader_elect) {
-    kube::LeaderElectionConfig config{
-        .lease_namespace = o.leader_namespace,
-        .lease_name = o.leader_name,
-        .identity = o.identity.empty() ? default_identity() : o.identity};
-    elector = std::make_unique<kube::LeaderElector>(
-        std::make_shared<kube::RestLeaseLock>(client, o.leader_namespace, o.leader_name), config,
-        kube::LeaderCallbacks{.on_started_leading = [&] { leading = true; },
-                              .on_stopped_leading =
-                                  [&] {
-                                    leading = false;
-                                    state_loaded = false;
-                                  },
-                              .on_new_leader = {}});
-    elector->start();
-  }
-
-  std::atomic<bool> stopping{false};
-  std::thread passes([&] {
-    while (!controller.wait_for_sync(std::chrono::seconds(1))) {
-      if (stopping) return;
-    }
-    synced = true;
-    if (o.usage_sources.storage == "prometheus" || metrics_poller) {
-      // Which pods belong to which policy, so that the first windows find their models.
-      controller.refresh(kube::TimePoint(std::chrono::system_clock::now()));
-    }
-    if (o.usage_sources.storage == "prometheus")
-      bootstrap_history(controller, o, started_s, stopping);
-    if (metrics_poller) metrics_poller->start();
-    while (!stopping) {
-      auto now = kube::TimePoint(std::chrono::system_clock::now());
-      try {
-        if (leading) {
-          if (!state_loaded) {
-            controller.load_state();
-            state_loaded = true;
-          }
-          controller.run_pass(now);
-        } else {
-          controller.refresh(now);
-        }
-      } catch (const std::exception& e) {
-        kube::log::error(e, "Pass failed; retried at the next interval");
-      }
-      auto until = std::chrono::steady_clock::now() +
-                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(o.pass_interval);
-      while (!stopping && std::chrono::steady_clock::now() < until) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-    }
-  });
-
+// Runs until SIGINT or SIGTERM (blocked in every thread, so only sigwait sees them).
+int run(const ProcessOptions& options, sigset_t signals) {
+  ControllerProcess process(options);
+  process.start();
   int received = 0;
   sigwait(&signals, &received);
   kube::log::info("Shutting down", {{"signal", received}});
-  stopping = true;
-  passes.join();
-  try {
-    controller.save_checkpoints(kube::TimePoint(std::chrono::system_clock::now()));
-  } catch (const std::exception& e) {
-    kube::log::error(e, "Saving the checkpoints on exit failed");
-  }
-  if (elector) elector->stop();
-  if (webhook_server) webhook_server->stop();
-  if (metrics_poller) metrics_poller->stop();
-  usage_server.stop();
-  controller.stop();
+  process.stop();
   return 0;
 }
 
@@ -340,7 +134,7 @@ int main(int argc, char** argv) {
   using namespace tailor;
   controller::limit_malloc_arenas();  // before any thread starts
   sigset_t signals = controller::block_signals();
-  controller::MainOptions options;
+  controller::ProcessOptions options;
   kube::config::Schema schema("tailor-controller",
                               "Tailor's controller: recommendations and in-place resizes.");
   controller::add_options(schema, options);
