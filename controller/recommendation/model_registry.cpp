@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace tailor::recommendation {
+namespace tailor::controller::recommendation {
 
 ModelRegistry::ModelRegistry(std::shared_ptr<const recommender::StrategyFactory> factory)
     : factory_(std::move(factory)) {}
@@ -111,4 +111,4 @@ bool ModelRegistry::restore(const ContainerModelKey& key, std::string_view state
   return true;
 }
 
-}  // namespace tailor::recommendation
+}  // namespace tailor::controller::recommendation

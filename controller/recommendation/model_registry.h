@@ -15,7 +15,7 @@
 
 #include "recommender/strategy.h"
 
-namespace tailor::recommendation {
+namespace tailor::controller::recommendation {
 
 using recommender::Recommendation;
 using recommender::Resources;
@@ -75,4 +75,4 @@ class ModelRegistry {
   std::map<ContainerModelKey, Model> models_;
 };
 
-}  // namespace tailor::recommendation
+}  // namespace tailor::controller::recommendation

@@ -2,7 +2,7 @@
 
 #include "kube/observe/log.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 // A container's agent window is forgotten once it covers no reading ending in the last ten
@@ -119,4 +119,4 @@ PollStats MetricsApiPoller::stats() const {
   return stats_;
 }
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

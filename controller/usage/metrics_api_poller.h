@@ -21,7 +21,7 @@
 #include "controller/usage/usage_feed.h"
 #include "kube/client/rest_client.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 
 struct MetricsApiPollerOptions {
   std::chrono::nanoseconds interval = std::chrono::minutes(1);
@@ -75,4 +75,4 @@ class MetricsApiPoller {
   std::thread thread_;
 };
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -1,6 +1,6 @@
 #include "controller/usage/metrics_api_readings.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 
 MetricsApiReadings::MetricsApiReadings(kube::metrics::Registry& registry) {
   kube::metrics::Vec<prometheus::Counter> readings = registry.counter(
@@ -19,4 +19,4 @@ void MetricsApiReadings::add(std::uint64_t fed, std::uint64_t stale, std::uint64
   streamed_->Increment(static_cast<double>(streamed));
 }
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

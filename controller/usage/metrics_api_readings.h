@@ -7,7 +7,7 @@
 
 #include "kube/observe/metrics.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 
 class MetricsApiReadings {
  public:
@@ -21,4 +21,4 @@ class MetricsApiReadings {
   prometheus::Counter* streamed_;
 };
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -9,7 +9,7 @@
 #include "kube/model/time.h"
 #include "kube/observe/duration.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 namespace bj = boost::json;
@@ -104,4 +104,4 @@ std::vector<UsageWindow> FreshWindows::keep_fresh(std::vector<UsageWindow> windo
   return fresh;
 }
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -12,7 +12,7 @@
 
 #include "controller/usage/usage_server.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 
 struct PodMetricsWindows {
   std::vector<UsageWindow> windows;
@@ -35,4 +35,4 @@ class FreshWindows {
   std::map<std::string, std::int64_t> last_end_ms_;  // "ns/pod/container"
 };
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

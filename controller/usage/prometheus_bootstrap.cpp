@@ -10,7 +10,7 @@
 #include "kube/http/url.h"
 #include "kube/observe/log.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 namespace http = kube::http;
@@ -126,4 +126,4 @@ BootstrapResult bootstrap_from_prometheus(const PrometheusHistoryOptions& option
   return result;
 }
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -12,7 +12,7 @@
 #include "controller/usage/prometheus_history.h"
 #include "controller/usage/usage_feed.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 
 struct BootstrapResult {
   std::uint64_t pages = 0;   // pages whose two queries were answered
@@ -28,4 +28,4 @@ BootstrapResult bootstrap_from_prometheus(const PrometheusHistoryOptions& option
                                           std::int64_t until_s, const UsageSink& sink,
                                           const std::function<bool()>& cancelled = {});
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -8,7 +8,7 @@
 #include <optional>
 #include <tuple>
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 namespace bj = boost::json;
@@ -209,4 +209,4 @@ std::vector<UsageWindow> history_windows(const std::vector<ContainerSeries>& cpu
   return out;
 }
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

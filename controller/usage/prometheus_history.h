@@ -20,7 +20,7 @@
 
 #include "controller/usage/usage_server.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 
 struct PrometheusHistoryOptions {
   std::string address{};                          // http(s)://host[:port][/prefix]
@@ -83,4 +83,4 @@ std::vector<UsageWindow> history_windows(const std::vector<ContainerSeries>& cpu
                                          const std::vector<ContainerSeries>& memory,
                                          std::int64_t resolution_s);
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string_view>
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 void append_container_key(std::string& out, const UsageWindow& w) {
@@ -75,4 +75,4 @@ std::size_t StreamedContainers::size() const {
   return latest_.size();
 }
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -15,7 +15,7 @@
 
 #include "controller/usage/usage_server.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 
 // An agent whose windows hold a single sample shows no interval: assume its default,
 // --usage-report-interval 15s.
@@ -64,4 +64,4 @@ class StreamedContainers {
   std::unordered_map<std::uint64_t, AgentWindowSeen> latest_;
 };
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

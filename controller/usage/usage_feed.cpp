@@ -3,7 +3,7 @@
 #include <chrono>
 #include <vector>
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 
 FeedCounts feed_windows(const std::vector<UsageWindow>& windows, const UsageSink& sink,
                         std::int64_t now_unix_ms) {
@@ -37,4 +37,4 @@ std::int64_t unix_now_ms() {
       .count();
 }
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -9,7 +9,7 @@
 
 #include "controller/usage/usage_server.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 
 struct FeedCounts {
   std::uint64_t fed = 0;
@@ -27,4 +27,4 @@ FeedCounts drop_unusable(std::vector<UsageWindow>& windows, std::int64_t now_uni
 
 std::int64_t unix_now_ms();
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -10,7 +10,7 @@
 #include "controller/usage/usage_feed.h"
 #include "proto/usage/usage.grpc.pb.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 namespace pb = tailor::usage::v1;
@@ -123,4 +123,4 @@ UsageStats UsageServer::stats() const {
   return {impl_->reports.load(), impl_->windows.load(), impl_->dropped.load()};
 }
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 
 class StreamedContainers;
 
@@ -68,4 +68,4 @@ class UsageServer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 // A flag taking one of a few words.
@@ -114,4 +114,4 @@ void add_usage_source_options(kube::config::Schema& s, UsageSourceOptions& o) {
         &o.metrics_api_interval);
 }
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -12,7 +12,7 @@
 #include "kube/observe/duration.h"
 #include "kube/observe/options.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 
 struct UsageSourceOptions {
   std::string storage = "checkpoint";  // "prometheus": also read the history at start
@@ -23,4 +23,4 @@ struct UsageSourceOptions {
 
 void add_usage_source_options(kube::config::Schema& s, UsageSourceOptions& o);
 
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -4,7 +4,7 @@
 
 #include "kube/http/base64.h"
 
-namespace tailor::webhook {
+namespace tailor::controller::webhook {
 namespace {
 
 namespace bj = boost::json;
@@ -143,4 +143,4 @@ std::string container_resources_patch(std::string_view pod_json,
   return ops.empty() ? "" : bj::serialize(ops);
 }
 
-}  // namespace tailor::webhook
+}  // namespace tailor::controller::webhook

@@ -10,7 +10,7 @@
 
 #include "kube/model/quantity.h"
 
-namespace tailor::webhook {
+namespace tailor::controller::webhook {
 
 // A review body the webhook cannot answer (not JSON, not an AdmissionReview v1, no request).
 class ReviewError : public std::invalid_argument {
@@ -58,4 +58,4 @@ struct ContainerResources {
 std::string container_resources_patch(std::string_view pod_json,
                                       const std::vector<ContainerResources>& containers);
 
-}  // namespace tailor::webhook
+}  // namespace tailor::controller::webhook

@@ -5,7 +5,7 @@
 #include "kube/client/rest_client.h"
 #include "kube/http/base64.h"
 
-namespace tailor::webhook {
+namespace tailor::controller::webhook {
 namespace json = boost::json;
 namespace {
 
@@ -61,4 +61,4 @@ void register_webhook(kube::RestClient& client, const WebhookRegistration& r) {
   }
 }
 
-}  // namespace tailor::webhook
+}  // namespace tailor::controller::webhook

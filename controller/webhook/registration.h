@@ -9,7 +9,7 @@ namespace tailor::kube {
 class RestClient;
 }
 
-namespace tailor::webhook {
+namespace tailor::controller::webhook {
 
 struct WebhookRegistration {
   std::string name = "tailor-controller";
@@ -26,4 +26,4 @@ std::string mutating_webhook_configuration(const WebhookRegistration& r);
 // concurrent writer makes this throw ApiError 409 instead of being overwritten blindly).
 void register_webhook(kube::RestClient& client, const WebhookRegistration& r);
 
-}  // namespace tailor::webhook
+}  // namespace tailor::controller::webhook

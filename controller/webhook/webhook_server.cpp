@@ -11,7 +11,7 @@
 #include "kube/http/server.h"
 #include "kube/http/tls_certs.h"
 
-namespace tailor::webhook {
+namespace tailor::controller::webhook {
 namespace {
 
 namespace fs = std::filesystem;
@@ -228,4 +228,4 @@ WebhookStats WebhookServer::stats() const {
   return impl_->stats;
 }
 
-}  // namespace tailor::webhook
+}  // namespace tailor::controller::webhook

@@ -13,7 +13,7 @@
 
 #include "controller/webhook/admission_review.h"
 
-namespace tailor::webhook {
+namespace tailor::controller::webhook {
 
 // Decides the answer to one admission request; may throw (the pod is then allowed unchanged and
 // the error logged).
@@ -64,4 +64,4 @@ class WebhookServer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tailor::webhook
+}  // namespace tailor::controller::webhook

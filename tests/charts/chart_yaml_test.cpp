@@ -314,10 +314,10 @@ TEST(ChartYamlTest, UsageSourceValuesAreTheControllersDefaults) {
     if (std::regex_match(arg, usage_flag)) args.push_back(arg);
   }
   kube::config::Schema schema("tailor-controller", "test");
-  usage::UsageSourceOptions parsed;
-  usage::add_usage_source_options(schema, parsed);
+  controller::usage::UsageSourceOptions parsed;
+  controller::usage::add_usage_source_options(schema, parsed);
   ASSERT_NO_THROW(schema.parse(args));
-  const usage::UsageSourceOptions defaults;
+  const controller::usage::UsageSourceOptions defaults;
   EXPECT_EQ(parsed.storage, "prometheus");
   EXPECT_EQ(parsed.prometheus.address, "http://prometheus-operated.monitoring.svc:9090");
   EXPECT_EQ(parsed.prometheus.history_length_s, defaults.prometheus.history_length_s);

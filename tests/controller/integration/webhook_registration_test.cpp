@@ -10,7 +10,7 @@
 #include "kube/client/rest_client.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::webhook {
+namespace tailor::controller::webhook {
 namespace {
 
 using kube::embedded::testing::ApiOnlyKubectlTest;
@@ -69,4 +69,4 @@ TEST_F(WebhookRegistrationTest, RefusesToRegisterWithoutUrlOrCa) {
 }
 
 }  // namespace
-}  // namespace tailor::webhook
+}  // namespace tailor::controller::webhook

@@ -5,7 +5,7 @@
 #include "controller/recommendation/model_registry.h"
 #include "recommender/checkpoint.h"
 
-namespace tailor::recommendation {
+namespace tailor::controller::recommendation {
 namespace {
 
 using recommender::kHour;
@@ -79,4 +79,4 @@ TEST_P(RegistryCheckpoint, CorruptCheckpointCreatesNoModel) {
 INSTANTIATE_TEST_SUITE_P(Strategies, RegistryCheckpoint, testing::Values("vpa", "default"));
 
 }  // namespace
-}  // namespace tailor::recommendation
+}  // namespace tailor::controller::recommendation

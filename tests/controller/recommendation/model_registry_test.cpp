@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::recommendation {
+namespace tailor::controller::recommendation {
 namespace {
 
 using recommender::kHour;
@@ -59,4 +59,4 @@ TEST(ModelRegistry, ForgetsPoliciesAndIdleContainers) {
 }
 
 }  // namespace
-}  // namespace tailor::recommendation
+}  // namespace tailor::controller::recommendation

@@ -8,7 +8,7 @@
 
 #include "controller/usage/usage_server.h"
 
-namespace tailor::usage::testing {
+namespace tailor::controller::usage::testing {
 
 struct FedWindows {
   std::mutex m;
@@ -34,4 +34,4 @@ struct FedWindows {
   }
 };
 
-}  // namespace tailor::usage::testing
+}  // namespace tailor::controller::usage::testing

@@ -11,7 +11,7 @@
 #include "tests/controller/usage/fed_windows.h"
 #include "tests/support/test_api_server.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 using kube::testing::json_response;
@@ -135,4 +135,4 @@ TEST_F(MetricsApiPollerTest, PollsEveryIntervalUntilStopped) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

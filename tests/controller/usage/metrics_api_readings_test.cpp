@@ -10,7 +10,7 @@
 #include "tests/controller/usage/pod_metrics_fixture.h"
 #include "tests/support/test_api_server.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 using kube::testing::json_response;
@@ -83,4 +83,4 @@ TEST_F(MetricsApiReadingsTest, CountsFedStaleAndStreamedReadings) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

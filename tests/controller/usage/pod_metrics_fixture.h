@@ -8,7 +8,7 @@
 
 #include "kube/model/time.h"
 
-namespace tailor::usage::testing {
+namespace tailor::controller::usage::testing {
 
 inline std::string web_pod_metrics_list(std::int64_t end_ms, const std::string& window) {
   const std::string ts = kube::format_rfc3339(
@@ -20,4 +20,4 @@ inline std::string web_pod_metrics_list(std::int64_t end_ms, const std::string& 
       {"name":"sidecar","usage":{"cpu":"10m","memory":"16Mi"}}]}]})";
 }
 
-}  // namespace tailor::usage::testing
+}  // namespace tailor::controller::usage::testing

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 // As metrics-server answers GET /apis/metrics.k8s.io/v1beta1/pods.
@@ -115,4 +115,4 @@ TEST(FreshWindows, TheSameReadingIsFedOnce) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -9,7 +9,7 @@
 
 #include "tests/support/test_api_server.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 using kube::testing::json_response;
@@ -141,9 +141,9 @@ TEST_F(PrometheusBootstrapTest, AnAddressThatIsNotAUrlEndsTheBootstrap) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 // One page of one step, answered by `server`.
@@ -189,4 +189,4 @@ TEST(PrometheusBootstrapAuth, HttpsIsVerifiedUnlessInsecure) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

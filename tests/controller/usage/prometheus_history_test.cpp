@@ -6,7 +6,7 @@
 
 #include "controller/usage/usage_feed.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 using std::chrono::milliseconds;
@@ -179,4 +179,4 @@ TEST(PrometheusHistory, NonFiniteAndAbsurdValuesAreDroppedByTheWindowCheck) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

@@ -19,7 +19,7 @@
 #include "tests/controller/usage/pod_metrics_fixture.h"
 #include "tests/support/test_api_server.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 namespace pb = tailor::usage::v1;
@@ -109,4 +109,4 @@ TEST(StreamedAndPolled, WithoutTheRecordEveryReadingIsFed) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

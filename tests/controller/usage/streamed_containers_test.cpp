@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 constexpr std::int64_t kEnd = 1'800'000'000'000;
@@ -109,4 +109,4 @@ TEST(StreamedContainers, ForgetsContainersWhoseAgentStoppedLongAgo) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

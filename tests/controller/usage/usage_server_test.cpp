@@ -10,7 +10,7 @@
 
 #include "proto/usage/usage.grpc.pb.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 namespace pb = tailor::usage::v1;
@@ -121,4 +121,4 @@ TEST(UsageServer, RefusesAnAddressItCannotListenOn) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

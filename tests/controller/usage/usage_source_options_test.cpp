@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 UsageSourceOptions parsed(const std::vector<std::string>& args) {
@@ -69,4 +69,4 @@ TEST(UsageSourceOptions, BadValuesAreRefusedWithTheReason) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

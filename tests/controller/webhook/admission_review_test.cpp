@@ -6,7 +6,7 @@
 
 #include "kube/http/base64.h"
 
-namespace tailor::webhook {
+namespace tailor::controller::webhook {
 namespace {
 
 namespace bj = boost::json;
@@ -119,4 +119,4 @@ TEST(ContainerResourcesPatch, RejectsPodsWithoutTheContainers) {
 }
 
 }  // namespace
-}  // namespace tailor::webhook
+}  // namespace tailor::controller::webhook

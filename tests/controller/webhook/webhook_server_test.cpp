@@ -10,7 +10,7 @@
 #include "kube/http/client.h"
 #include "kube/http/tls_certs.h"
 
-namespace tailor::webhook {
+namespace tailor::controller::webhook {
 namespace {
 
 namespace bj = boost::json;
@@ -130,4 +130,4 @@ TEST(WebhookServer, RefusesToStartWithHalfACertificate) {
 }
 
 }  // namespace
-}  // namespace tailor::webhook
+}  // namespace tailor::controller::webhook

@@ -12,7 +12,7 @@
 #include "tests/controller/integration/policy_cluster.h"
 #include "tests/controller/usage/prometheus/prometheus_peer.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 using namespace std::chrono_literals;
@@ -156,4 +156,4 @@ TEST_F(ControllerHistoryTest, MetricsApiThatIsNotServed) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

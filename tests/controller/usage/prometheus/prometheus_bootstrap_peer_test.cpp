@@ -18,7 +18,7 @@
 #include "controller/usage/prometheus_bootstrap.h"
 #include "tests/controller/usage/prometheus/prometheus_peer.h"
 
-namespace tailor::usage {
+namespace tailor::controller::usage {
 namespace {
 
 constexpr std::int64_t kHour = 3600;
@@ -149,4 +149,4 @@ TEST(PrometheusBootstrapPeer, FeedsTheBackfilledHistoryPerContainerAndHour) {
 }
 
 }  // namespace
-}  // namespace tailor::usage
+}  // namespace tailor::controller::usage

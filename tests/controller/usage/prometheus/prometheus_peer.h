@@ -17,7 +17,7 @@
 #include "tests/charts/child_process.h"
 #include "tests/kube/observe/http_get.h"
 
-namespace tailor::usage::testing {
+namespace tailor::controller::usage::testing {
 
 class PrometheusPeer {
  public:
@@ -75,4 +75,4 @@ class PrometheusPeer {
   std::unique_ptr<charts::ChildProcess> process_;
 };
 
-}  // namespace tailor::usage::testing
+}  // namespace tailor::controller::usage::testing
