@@ -98,7 +98,17 @@ int main(int argc, char** argv) {
          c.cpu.tau = 0.97;
        }},
       {"decrease after 12 h",
-       [](rec::TailoredConfig& c) { c.down_confidence = c.down_min_interval = 12 * rec::kHour; }}};
+       [](rec::TailoredConfig& c) { c.down_confidence = c.down_min_interval = 12 * rec::kHour; }},
+      {"no memory peak floor", [](rec::TailoredConfig& c) { c.peak_days = 0; }},
+      {"peak floor 3 days", [](rec::TailoredConfig& c) { c.peak_days = 3; }},
+      {"peak floor, no margin", [](rec::TailoredConfig& c) { c.peak_margin_cap = 0; }},
+      {"peak margin cap 0.1", [](rec::TailoredConfig& c) { c.peak_margin_cap = 0.1; }},
+      {"peak margin cap 0.3", [](rec::TailoredConfig& c) { c.peak_margin_cap = 0.3; }},
+      {"peak margin cap 0.5", [](rec::TailoredConfig& c) { c.peak_margin_cap = 0.5; }},
+      {"peak min margin 0", [](rec::TailoredConfig& c) { c.peak_min_margin = 0; }},
+      {"peak min margin 0.02", [](rec::TailoredConfig& c) { c.peak_min_margin = 0.02; }},
+      {"peak min margin 0.08", [](rec::TailoredConfig& c) { c.peak_min_margin = 0.08; }},
+      {"OOM hold 1 day", [](rec::TailoredConfig& c) { c.oom_hold = rec::kDay; }}};
   const auto vpa = rec::make_vpa_strategy();
   const std::vector<std::pair<const char*, std::vector<rec::ContainerSeries>>> parts = {
       {"all", all},

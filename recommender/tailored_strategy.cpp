@@ -1,6 +1,7 @@
 #include "recommender/tailored_strategy.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <stdexcept>
 
@@ -16,10 +17,12 @@ TailoredStrategy::TailoredStrategy(std::shared_ptr<const TailoredConfig> shared)
   const TailoredConfig& config = *config_;
   if (config.down_confidence < 0 || config.down_confidence > kSlots * kHour ||
       !(config.down_threshold >= 0 && config.down_threshold < 1) ||
-      !(config.cpu_up_threshold >= 0) || !(config.memory_up_threshold >= 0)) {
+      !(config.cpu_up_threshold >= 0) || !(config.memory_up_threshold >= 0) ||
+      config.peak_days < 0 || config.peak_days > PeakMemory::kDays ||
+      !(config.peak_margin_cap >= 0)) {
     throw std::invalid_argument(
         "default strategy: down_confidence must be within 24 h, down_threshold in [0, 1), up "
-        "thresholds >= 0");
+        "thresholds >= 0, peak_days in [0, 7], peak_margin_cap >= 0");
   }
   slot_hour_.fill(-1);
 }
@@ -31,6 +34,7 @@ void TailoredStrategy::observe(const UsageSample& s, const Resources&) {
   cpu_.observe(s.cpu_cores, s.start, s.length);
   if (s.memory_peak_bytes > 0 && std::isfinite(s.memory_peak_bytes)) {
     memory_.observe(s.memory_peak_bytes, s.start, s.length);
+    peaks_.observe(s.memory_peak_bytes, s.start);
     last_memory_peak_ = s.memory_peak_bytes;
   }
 }
@@ -47,6 +51,21 @@ void TailoredStrategy::on_oom(Seconds time, double limit_bytes) {
 
 Recommendation TailoredStrategy::recommend(Seconds now) {
   Resources target{cpu_.best_limit(), memory_.best_limit()};
+  if (config_->peak_days > 0) {
+    const double margin =
+        std::clamp(peaks_.margin(now, config_->peak_days), config_->peak_min_margin,
+                   std::max(config_->peak_min_margin, config_->peak_margin_cap));
+    target.memory_bytes =
+        std::max(target.memory_bytes, peaks_.floor(now, config_->peak_days) * (1 + margin));
+  }
+  if (target.memory_bytes > 0) {
+    // Up to the end of its memory-histogram bucket (5 % steps): the ensemble's limits and the
+    // floor then move on one grid, and a steadily rising peak costs one resize per bucket, not
+    // one per new record.
+    const HistogramOptions& buckets = memory_histogram_options();
+    target.memory_bytes = std::max(
+        target.memory_bytes, buckets.bucket_start(buckets.find_bucket(target.memory_bytes) + 1));
+  }
   if (now < oom_until_) target.memory_bytes = std::max(target.memory_bytes, oom_floor_);
   target = floor_at(target, config_->min_resources);
   remember_target(target, now);
@@ -103,8 +122,10 @@ Resources TailoredStrategy::next_request(const Recommendation& r, const Resource
       may_decrease(t.cpu_cores, recent.cpu_cores, request.cpu_cores, now)) {
     next.cpu_cores = t.cpu_cores;
   }
+  // No memory decrease while an OOM bump is held: the kill showed the limit was too low.
   if (t.memory_bytes > request.memory_bytes * (1 + config_->memory_up_threshold) ||
-      may_decrease(t.memory_bytes, recent.memory_bytes, request.memory_bytes, now)) {
+      (now >= oom_until_ &&
+       may_decrease(t.memory_bytes, recent.memory_bytes, request.memory_bytes, now))) {
     next.memory_bytes = t.memory_bytes;
   }
   return next;
@@ -128,11 +149,12 @@ std::size_t TailoredStrategy::state_bytes() const {
 }
 
 namespace {
-constexpr std::string_view kCheckpointTag = "default1";
+constexpr std::string_view kCheckpointTag = "default2";
 }  // namespace
 
 // The whole state, exactly: both ensembles (histograms, limits, costs), the OOM floor, the
-// update rule's last change and the day of hourly target maxima that decreases wait on.
+// update rule's last change, the day of hourly target maxima that decreases wait on and the
+// week of daily memory peaks.
 std::string TailoredStrategy::save() const {
   CheckpointWriter out(kCheckpointTag);
   out.integer(samples_.first).integer(samples_.last).integer(samples_.count);
@@ -144,6 +166,16 @@ std::string TailoredStrategy::save() const {
     memory[i] = slot_max_[i].memory_bytes;
   }
   out.integers(slot_hour_.data(), kSlots).reals(cpu.data(), kSlots).reals(memory.data(), kSlots);
+  std::array<double, PeakMemory::kDays> peaks, surprises;
+  std::array<std::int64_t, PeakMemory::kDays> days;
+  for (int i = 0; i < PeakMemory::kDays; ++i) {
+    peaks[i] = peaks_.peaks()[i];
+    surprises[i] = peaks_.surprises()[i];
+    days[i] = peaks_.days()[i];
+  }
+  out.reals(peaks.data(), PeakMemory::kDays)
+      .reals(surprises.data(), PeakMemory::kDays)
+      .integers(days.data(), PeakMemory::kDays);
   cpu_.save(out);
   memory_.save(out);
   return out.str();
@@ -171,6 +203,18 @@ void TailoredStrategy::restore(std::string_view checkpoint) {
     r.slot_hour_[i] = hours[i];
     r.slot_max_[i] = {cpu[i], memory[i]};
   }
+  const std::vector<double> peaks = in.reals("daily memory peaks", PeakMemory::kDays);
+  const std::vector<double> surprises = in.reals("daily memory surprises", PeakMemory::kDays);
+  const std::vector<std::int64_t> days = in.integers("memory peak days", PeakMemory::kDays);
+  std::array<float, PeakMemory::kDays> p, q;
+  std::array<std::int32_t, PeakMemory::kDays> d;
+  for (int i = 0; i < PeakMemory::kDays; ++i) {
+    if (days[i] < INT32_MIN || days[i] > INT32_MAX) in.fail("memory peak day out of range");
+    p[i] = static_cast<float>(peaks[i]);
+    q[i] = static_cast<float>(surprises[i]);
+    d[i] = static_cast<std::int32_t>(days[i]);
+  }
+  if (!r.peaks_.assign(p, q, d)) in.fail("daily memory peaks out of range");
   r.cpu_.load(in);
   r.memory_.load(in);
   in.finish();
@@ -185,7 +229,8 @@ class TailoredFactory final : public StrategyFactory {
   std::string name() const override { return "default"; }
   std::string update_rule() const override {
     return "up at once (cpu >25%, memory any), down only after 24h of targets >=5% lower and "
-           ">=24h since the last change";
+           ">=24h since the last change; memory not below the week's largest peak + its margin, "
+           "nor lowered for 3d after an OOM";
   }
   std::unique_ptr<Strategy> create() const override {
     return std::make_unique<TailoredStrategy>(config_);

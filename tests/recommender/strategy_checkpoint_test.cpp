@@ -151,9 +151,9 @@ TEST(DefaultStrategyCheckpoint, BucketsOutsideTheHistogramAreRefused) {
   TailoredStrategy s(TailoredConfig{});
   s.observe({0, kWindow, 0.5, kGiB}, {1, kGiB});
   std::string text = s.save();
-  // The CPU histogram's first bucket (field 21 after the tag) moved past the last bucket.
+  // The CPU histogram's first bucket (field 24 after the tag) moved past the last bucket.
   std::size_t at = 0;
-  for (int i = 0; i < 21; ++i) at = text.find(';', at) + 1;
+  for (int i = 0; i < 24; ++i) at = text.find(';', at) + 1;
   const std::size_t end = text.find(';', at);
   text.replace(at, end - at, "100000");
   TailoredStrategy fresh(TailoredConfig{});

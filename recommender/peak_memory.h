@@ -1,0 +1,55 @@
+#pragma once
+
+#include <array>
+#include <climits>
+#include <cstdint>
+
+#include "recommender/resources.h"
+
+namespace tailor::recommender {
+
+// A memory floor that remembers the largest window peaks of the last days, and how far new
+// records have jumped past the old ones.
+//
+// Why: an OOM kill is caused by one peak above the limit, so a percentile of recent peaks (the
+// ensemble's view) forgets exactly what matters when it recurs every few days: a deploy's
+// warm-up overshoot, a periodic batch run, a rare transient. Keeping each day's largest peak
+// for a week covers anything that recurs within a week (weekly jobs and weekends being the
+// longest common cycle of load) at the cost of one float per day.
+//
+// The "surprise" of a window is how far its peak exceeded the largest peak remembered before
+// it (peak / floor - 1; 0 when it did not). A container whose records have jumped by x recently
+// may jump by x again, so margin() is the largest surprise of the remembered days: learned per
+// container, near 0 for smooth memory, large for spiky memory. Windows rising a little at a time
+// (a leak, a daily cycle) have small surprises, because each is measured against the window
+// before it.
+//
+// State: 7 days x (peak, surprise, day) = 56 bytes. Pure arithmetic, no allocation.
+class PeakMemory {
+ public:
+  static constexpr int kDays = 7;
+
+  // A window peak (bytes) of the window starting at `time`; non-finite or non-positive peaks
+  // are ignored (missing samples).
+  void observe(double peak, Seconds time);
+  // The largest peak of the last `days` days (today and days - 1 before it), 0 if none.
+  double floor(Seconds now, int days = kDays) const;
+  // The largest surprise of the last `days` days.
+  double margin(Seconds now, int days = kDays) const;
+
+  std::array<float, kDays> peaks() const { return peak_; }
+  std::array<float, kDays> surprises() const { return surprise_; }
+  std::array<std::int32_t, kDays> days() const { return day_; }
+  // Restores the state the accessors above return; returns false (and changes nothing) for
+  // negative or non-finite peaks and surprises.
+  bool assign(const std::array<float, kDays>& peaks, const std::array<float, kDays>& surprises,
+              const std::array<std::int32_t, kDays>& days);
+
+ private:
+  std::array<float, kDays> peak_{};
+  std::array<float, kDays> surprise_{};
+  static constexpr std::int32_t kEmpty = INT32_MIN;  // a slot no day has used
+  std::array<std::int32_t, kDays> day_{kEmpty, kEmpty, kEmpty, kEmpty, kEmpty, kEmpty, kEmpty};
+};
+
+}  // namespace tailor::recommender
