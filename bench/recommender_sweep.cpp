@@ -108,6 +108,12 @@ int main(int argc, char** argv) {
       {"peak min margin 0", [](rec::TailoredConfig& c) { c.peak_min_margin = 0; }},
       {"peak min margin 0.02", [](rec::TailoredConfig& c) { c.peak_min_margin = 0.02; }},
       {"peak min margin 0.08", [](rec::TailoredConfig& c) { c.peak_min_margin = 0.08; }},
+      {"memory margins 4-12 %",
+       [](rec::TailoredConfig& c) {
+         c.memory.margins = {0.04, 0.08, 0.12};
+       }},
+      {"memory tau 0.99", [](rec::TailoredConfig& c) { c.memory.tau = 0.99; }},
+      {"memory tau 0.98", [](rec::TailoredConfig& c) { c.memory.tau = 0.98; }},
       {"OOM hold 1 day", [](rec::TailoredConfig& c) { c.oom_hold = rec::kDay; }}};
   const auto vpa = rec::make_vpa_strategy();
   const std::vector<std::pair<const char*, std::vector<rec::ContainerSeries>>> parts = {
