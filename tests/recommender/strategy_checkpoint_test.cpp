@@ -167,3 +167,29 @@ TEST(DefaultStrategyCheckpoint, BucketsOutsideTheHistogramAreRefused) {
 
 }  // namespace
 }  // namespace tailor::recommender
+
+namespace tailor::recommender {
+namespace {
+
+TEST(DefaultStrategyCheckpoint, NegativeDailyMemoryPeaksAreRefused) {
+  TailoredStrategy s(TailoredConfig{});
+  s.observe({0, kWindow, 0.5, kGiB}, {1, kGiB});
+  std::string text = s.save();
+  // The week of daily memory peaks is field 12 after the tag (after the hourly targets).
+  std::size_t at = 0;
+  for (int i = 0; i < 12; ++i) at = text.find(';', at) + 1;
+  const std::size_t end = text.find(';', at);
+  ASSERT_EQ(text.substr(at, end - at), "1073741824,0,0,0,0,0,0");
+  text.replace(at, end - at, "-1073741824,0,0,0,0,0,0");
+  TailoredStrategy fresh(TailoredConfig{});
+  try {
+    fresh.restore(text);
+    FAIL() << "accepted";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("daily memory peaks"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(fresh.samples().count, 0);
+}
+
+}  // namespace
+}  // namespace tailor::recommender
