@@ -50,8 +50,9 @@ struct TailoredConfig {
   // 5 % histogram bucket, the resolution at which the ensemble sees memory.
   // peak_margin_cap 20 %, the OOM bump: a jump larger than that is a change of level (a step,
   // a new release), which the OOM response follows, not a transient to keep headroom for.
-  // Chosen on the corpus's tuning half (bench/RESULTS.md): with the floor and the longer OOM
-  // hold, OOM kills fell from 0.072 to 0.016 per container-day for +0.03 mem_slack.
+  // Chosen on the corpus's tuning half (bench/RESULTS.md, "Memory that does not OOM"): OOM
+  // kills fell from 0.072 to 0.016 per container-day (vpa: 0.022) for +0.025 mem_slack;
+  // without the floor the rest of this memory side kills 0.077 per day.
   int peak_days = PeakMemory::kDays;
   double peak_min_margin = 0.04;
   double peak_margin_cap = 0.2;
