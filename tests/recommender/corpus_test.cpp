@@ -67,7 +67,9 @@ TEST(Corpus, EveryWindowKeepsMeanBelowP95BelowMax) {
         ASSERT_LE(w.p95_cpu, w.max_cpu) << f.name << " " << seed << " window " << i;
         ASSERT_GT(w.avg_mem, 0) << f.name << " " << seed << " window " << i;
         ASSERT_LE(w.avg_mem, w.max_mem) << f.name << " " << seed << " window " << i;
-        if (i > 0) ASSERT_GT(w.start, s.windows[i - 1].start);
+        if (i > 0) {
+          ASSERT_GT(w.start, s.windows[i - 1].start);
+        }
       }
     }
   }

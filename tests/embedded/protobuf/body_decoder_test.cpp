@@ -27,8 +27,6 @@ const ResourceInfo& resource(const std::string& group, const std::string& name) 
   return *r;
 }
 
-const ResourceInfo& deployments() { return resource("apps", "deployments"); }
-
 struct Captured {
   const char* name;
   std::string group, resource;
