@@ -275,7 +275,9 @@ class ResizeManagerContainerdTest : public RealContainerd {
     const cri::CgroupValues pod_files = cri::CgroupFiles(kV1, pod_path).read();
     const cri::CgroupValues pod_expected = cri::pod_cgroup_values(all, {}, kube::pod_qos(pod));
     EXPECT_EQ(pod_files.cpu_shares, pod_expected.cpu_shares);
-    if (pod_expected.cpu_quota_us) EXPECT_EQ(pod_files.cpu_quota_us, pod_expected.cpu_quota_us);
+    if (pod_expected.cpu_quota_us) {
+      EXPECT_EQ(pod_files.cpu_quota_us, pod_expected.cpu_quota_us);
+    }
     if (pod_expected.memory_limit_bytes) {
       EXPECT_EQ(pod_files.memory_limit_bytes, pod_expected.memory_limit_bytes);
     }
