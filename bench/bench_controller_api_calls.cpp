@@ -26,7 +26,7 @@
 
 namespace bj = boost::json;
 using namespace tailor;
-using namespace tailor::kube::embedded;
+using namespace tailor::embedded;
 
 namespace {
 

@@ -35,7 +35,7 @@
 
 namespace bj = boost::json;
 using namespace tailor;
-using namespace tailor::kube::embedded;
+using namespace tailor::embedded;
 using Clock = std::chrono::steady_clock;
 
 extern char** environ;

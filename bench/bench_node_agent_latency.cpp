@@ -414,9 +414,9 @@ int run_bench(int count, int deferred_count) {
   const fs::path dir = ::mkdtemp(tmpl);
   {
     Containerd containerd(dir / "containerd");
-    kube::embedded::ClusterOptions options;
+    embedded::ClusterOptions options;
     options.control_loops = false;
-    kube::embedded::Cluster cluster(options);
+    embedded::Cluster cluster(options);
     cluster.start();
     cluster.write_kubeconfig((dir / "kubeconfig").string());
     kube::RestClient client(kube::RestConfig{.server = cluster.url(),

@@ -30,7 +30,7 @@
 
 namespace bj = boost::json;
 using namespace tailor::kube;
-using namespace tailor::kube::embedded;
+using namespace tailor::embedded;
 using Clock = std::chrono::steady_clock;
 
 namespace {

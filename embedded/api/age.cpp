@@ -2,7 +2,7 @@
 
 #include "embedded/api/tables.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 std::string human_duration(std::chrono::nanoseconds d) {
   using std::to_string;
@@ -35,4 +35,4 @@ std::string human_duration(std::chrono::nanoseconds d) {
   return to_string(hours / 24 / 365) + "y";
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

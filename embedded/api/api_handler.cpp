@@ -4,7 +4,7 @@
 #include "embedded/api/rest.h"
 #include "embedded/discovery/discovery.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::vector<std::string> segments(std::string_view path) {
@@ -58,17 +58,17 @@ Target resolve_stored(const std::string& group, const std::string& version,
   return t;
 }
 
-http::ServerResponse discovery_response(std::optional<std::string> body) {
+kube::http::ServerResponse discovery_response(std::optional<std::string> body) {
   if (!body) throw no_such_resource();
   return json_response(200, std::move(*body));
 }
 
-bool accepts_aggregated(const http::ServerRequest& request) {
+bool accepts_aggregated(const kube::http::ServerRequest& request) {
   return request.header("Accept").find("as=APIGroupDiscoveryList") != std::string_view::npos &&
          request.header("Accept").find("v=v2;") != std::string_view::npos;
 }
 
-bool authenticated(const http::ServerRequest& request, const std::string& token) {
+bool authenticated(const kube::http::ServerRequest& request, const std::string& token) {
   if (token.empty() || !request.peer_common_name.empty()) return true;
   return request.header("Authorization") == "Bearer " + token;
 }
@@ -78,7 +78,7 @@ bool authenticated(const http::ServerRequest& request, const std::string& token)
 ApiHandler::ApiHandler(ObjectStore& store, ApiOptions options)
     : store_(store), options_(std::move(options)) {}
 
-void ApiHandler::handle(http::Exchange& exchange) {
+void ApiHandler::handle(kube::http::Exchange& exchange) {
   try {
     serve(exchange);
   } catch (const StatusError& e) {
@@ -88,8 +88,8 @@ void ApiHandler::handle(http::Exchange& exchange) {
   }
 }
 
-void ApiHandler::serve(http::Exchange& exchange) {
-  const http::ServerRequest& request = exchange.request();
+void ApiHandler::serve(kube::http::Exchange& exchange) {
+  const kube::http::ServerRequest& request = exchange.request();
   const std::string& path = request.path;
   if (path == "/healthz" || path == "/livez" || path == "/readyz") {
     exchange.respond({200, {{"Content-Type", "text/plain; charset=utf-8"}}, "ok"});
@@ -181,4 +181,4 @@ void ApiHandler::serve(http::Exchange& exchange) {
   throw method_not_supported(gr, m);
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -13,13 +13,13 @@
 #include "kube/http/server.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 struct ApiOptions {
   std::string bearer_token{};  // "" : no authentication
   std::chrono::milliseconds bookmark_interval{60000};
   std::chrono::seconds default_watch_timeout{1800};
-  std::function<TimePoint()> clock{};            // ages in Tables; unset: system clock
+  std::function<kube::TimePoint()> clock{};      // ages in Tables; unset: system clock
   std::size_t max_body_bytes = 3 * 1024 * 1024;  // kube-apiserver's request size limit
   ApiExtensions extensions{};
 };
@@ -27,12 +27,12 @@ struct ApiOptions {
 class ApiHandler {
  public:
   ApiHandler(ObjectStore& store, ApiOptions options);
-  void handle(http::Exchange& exchange);
+  void handle(kube::http::Exchange& exchange);
 
  private:
-  void serve(http::Exchange& exchange);
+  void serve(kube::http::Exchange& exchange);
   ObjectStore& store_;
   ApiOptions options_;
 };
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

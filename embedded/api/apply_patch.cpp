@@ -8,7 +8,7 @@
 #include "embedded/storage/object_meta.h"
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -196,4 +196,4 @@ std::vector<std::string> report_repeated_keys(std::string_view json, bool strict
   throw bad_request("error strict decoding YAML: " + all);
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

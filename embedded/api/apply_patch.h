@@ -11,7 +11,7 @@
 
 #include "embedded/api/known_fields.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // The undeclared fields of an apply patch, as structured-merge-diff names them: ".spec.foo",
 // ".spec.containers[name=\"app\"].colour", ".spec.tolerations[0].colour"; sorted.
@@ -34,4 +34,4 @@ std::vector<std::string> repeated_key_errors(std::string_view json);
 // errors:\n  line 1: key "a" already set in map"; Warn: each error as a Warning text.
 std::vector<std::string> report_repeated_keys(std::string_view json, bool strict);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -3,16 +3,16 @@
 #include "embedded/api/rest.h"
 #include "kube/http/base64.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 std::string encode_continue(const std::string& last_key, std::uint64_t resource_version) {
   bj::object token{{"v", "meta.k8s.io/v1"}, {"rv", resource_version}, {"start", last_key + '\0'}};
-  return base64_encode(bj::serialize(token));
+  return kube::base64_encode(bj::serialize(token));
 }
 
 std::pair<std::string, std::uint64_t> decode_continue(const std::string& token) {
   try {
-    bj::value v = bj::parse(base64_decode(token));
+    bj::value v = bj::parse(kube::base64_decode(token));
     const bj::object& o = v.as_object();
     if (o.at("v").as_string() != "meta.k8s.io/v1") throw std::invalid_argument("version");
     std::string start(o.at("start").as_string());
@@ -26,4 +26,4 @@ std::pair<std::string, std::uint64_t> decode_continue(const std::string& token) 
   }
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -12,7 +12,7 @@
 #include "embedded/storage/object_meta.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::size_t array_size(const bj::object& o, std::string_view path) {
@@ -131,20 +131,20 @@ Column string_column(const char* name, const char* description, int priority = 0
 
 // ---- Events: kube-apiserver renders every column (Wide); kubectl hides the priority-1 ones.
 
-std::string since(const bj::object& o, std::string_view path, TimePoint now) {
-  auto t = try_parse_rfc3339(string_at(o, path));
+std::string since(const bj::object& o, std::string_view path, kube::TimePoint now) {
+  auto t = kube::try_parse_rfc3339(string_at(o, path));
   return t ? human_duration(now - *t) : "";
 }
 
 // FIRST SEEN: firstTimestamp, else eventTime (events.k8s.io writers set only that).
-std::string event_first_seen(const bj::object& e, TimePoint now) {
+std::string event_first_seen(const bj::object& e, kube::TimePoint now) {
   std::string first = since(e, "firstTimestamp", now);
   if (first.empty()) first = since(e, "eventTime", now);
   return first.empty() ? "<unknown>" : first;
 }
 
 // LAST SEEN: series.lastObservedTime for a series, else lastTimestamp, else the first sighting.
-std::string event_last_seen(const bj::object& e, TimePoint now) {
+std::string event_last_seen(const bj::object& e, kube::TimePoint now) {
   if (find_path(e, "series")) {
     std::string observed = since(e, "series.lastObservedTime", now);
     return observed.empty() ? "<unknown>" : observed;
@@ -209,7 +209,7 @@ Printer event_printer() {
        string_column("First Seen", "The time at which the event was first recorded.", 1),
        string_column("Count", "The number of times this event has occurred.", 1),
        {"Name", "string", "name", name_column().description, 1}},
-      [](const bj::object& e, TimePoint now) {
+      [](const bj::object& e, kube::TimePoint now) {
         return bj::array{event_last_seen(e, now),
                          string_at(e, "type"),
                          string_at(e, "reason"),
@@ -230,7 +230,7 @@ const std::map<std::string, Printer>& printers() {
        {{name_column(),
          string_column("Type", "Used to facilitate programmatic handling of secret data."),
          string_column("Data", "Data contains the secret data."), age_column()},
-        [](const bj::object& s, TimePoint now) {
+        [](const bj::object& s, kube::TimePoint now) {
           return bj::array{meta_string(s, "name"), string_or(s, "type", "Opaque"),
                            secret_data_count(s), age_cell(s, now)};
         }}},
@@ -240,7 +240,7 @@ const std::map<std::string, Printer>& printers() {
                        "Secrets is a list of the secrets in the same namespace that pods running "
                        "using this ServiceAccount are allowed to use."),
          age_column()},
-        [](const bj::object& sa, TimePoint now) {
+        [](const bj::object& sa, kube::TimePoint now) {
           return bj::array{meta_string(sa, "name"), array_size(sa, "secrets"), age_cell(sa, now)};
         }}},
       {"services",
@@ -257,7 +257,7 @@ const std::map<std::string, Printer>& printers() {
                        "Route service traffic to pods with label keys and values matching this "
                        "selector.",
                        1)},
-        [](const bj::object& svc, TimePoint now) {
+        [](const bj::object& svc, kube::TimePoint now) {
           return bj::array{meta_string(svc, "name"), string_or(svc, "spec.type", "ClusterIP"),
                            service_cluster_ip(svc),  service_external_ip(svc),
                            service_ports(svc),       age_cell(svc, now),
@@ -268,7 +268,7 @@ const std::map<std::string, Printer>& printers() {
          {"Webhooks", "integer", "",
           "Webhooks indicates the number of webhooks registered in this configuration", 0},
          age_column()},
-        [](const bj::object& c, TimePoint now) {
+        [](const bj::object& c, kube::TimePoint now) {
           return bj::array{meta_string(c, "name"), array_size(c, "webhooks"), age_cell(c, now)};
         }}},
   };
@@ -284,4 +284,4 @@ const Printer* builtin_printer(const ResourceInfo& resource) {
   return it == all.end() ? nullptr : &it->second;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

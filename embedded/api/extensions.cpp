@@ -1,6 +1,6 @@
 #include "embedded/api/extensions.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 void ApiExtensions::admit(AdmissionRequest& request) const {
   for (const AdmissionPlugin& plugin : mutating) plugin(request);
@@ -19,4 +19,4 @@ std::string subresource_key(const ResourceInfo& resource, const std::string& sub
   return key + "/" + subresource;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -15,7 +15,7 @@
 #include "embedded/storage/resource_info.h"
 #include "kube/http/server.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 struct RestContext;
 
@@ -51,7 +51,7 @@ struct AdmissionRequest {
 using AdmissionPlugin = std::function<void(AdmissionRequest&)>;
 // Serves every verb on a subresource (or, keyed with an empty subresource, on a virtual
 // resource); throws StatusError for verbs it does not serve.
-using SubresourceHandler = std::function<http::ServerResponse(const RestContext&)>;
+using SubresourceHandler = std::function<kube::http::ServerResponse(const RestContext&)>;
 // A protobuf body (magic "k8s\0" + runtime.Unknown) as the JSON object it encodes.
 using ProtobufDecoder =
     std::function<boost::json::object(const ResourceInfo&, std::string_view body)>;
@@ -72,4 +72,4 @@ struct ApiExtensions {
 // "pods/resize" for the core group, "<resource>.<group>/<subresource>" otherwise.
 std::string subresource_key(const ResourceInfo& resource, const std::string& subresource);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

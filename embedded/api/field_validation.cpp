@@ -9,7 +9,7 @@
 #include "embedded/storage/status_error.h"
 #include "kube/observe/log_entry.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -77,10 +77,11 @@ std::vector<std::string> report_patch_errors(const std::vector<std::string>& err
   if (mode == FieldValidation::Ignore || errors.empty()) return {};
   if (mode == FieldValidation::Warn) return errors;
   // The patch handler's errors.NewInvalid(schema.GroupKind{}, "", field.Invalid("patch", ...)).
-  throw invalid("", "", "",
-                {{"FieldValueInvalid",
-                  "Invalid value: " + log::go_quote(patched) + ": " + strict_decoding_error(errors),
-                  "patch"}});
+  throw invalid(
+      "", "", "",
+      {{"FieldValueInvalid",
+        "Invalid value: " + kube::log::go_quote(patched) + ": " + strict_decoding_error(errors),
+        "patch"}});
 }
 
 std::string go_printed(const bj::value& v) {
@@ -117,4 +118,4 @@ std::string go_printed(const bj::value& v) {
   return "";
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

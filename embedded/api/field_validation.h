@@ -11,7 +11,7 @@
 
 #include "embedded/storage/resource_info.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 enum class FieldValidation { Ignore, Warn, Strict };
 
@@ -37,4 +37,4 @@ std::vector<std::string> report_patch_errors(const std::vector<std::string>& err
 // keys sorted, strings unquoted, null as <nil>.
 std::string go_printed(const boost::json::value& value);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -5,7 +5,7 @@
 
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -344,4 +344,4 @@ bj::object hpa_v2_to_v1(const bj::object& v2) {
   return v1;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -7,11 +7,11 @@
 
 #include <boost/json.hpp>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // autoscaling/v1 -> autoscaling/v2 (request bodies, the result of a v1 patch).
 boost::json::object hpa_v1_to_v2(const boost::json::object& v1);
 // autoscaling/v2 -> autoscaling/v1 (responses, watch events, what a v1 patch applies to).
 boost::json::object hpa_v2_to_v1(const boost::json::object& v2);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

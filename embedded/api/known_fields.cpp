@@ -5,7 +5,7 @@
 
 #include "embedded/api/known_fields_parts.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace known {
 
 KnownFields fields(std::initializer_list<std::string_view> open,
@@ -194,4 +194,4 @@ std::vector<std::string> drop_unknown_fields(const KnownFields& known, bj::objec
   return unknown;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -12,7 +12,7 @@
 
 #include "embedded/storage/resource_info.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // A map key of a list (+listMapKey): server-side apply names an element of such a list by its
 // keys ([name="app"]), taking a key the element omits from the schema's default.
@@ -40,4 +40,4 @@ std::vector<std::string> unknown_fields(const KnownFields& known,
 // Removes them, returning their paths (the same walk).
 std::vector<std::string> drop_unknown_fields(const KnownFields& known, boost::json::object& object);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -3,7 +3,7 @@
 // own fields, since the conversion would lose what v1 does not know.
 #include "embedded/api/known_fields_parts.h"
 
-namespace tailor::kube::embedded::known {
+namespace tailor::embedded::known {
 namespace {
 
 const KnownFields& cross_version_object_reference() {  // scaleTargetRef, describedObject
@@ -111,4 +111,4 @@ const KnownFields& hpa_v2_status() {
   return f;
 }
 
-}  // namespace tailor::kube::embedded::known
+}  // namespace tailor::embedded::known

@@ -3,7 +3,7 @@
 // be known, or each heartbeat would lose it.
 #include "embedded/api/known_fields_parts.h"
 
-namespace tailor::kube::embedded::known {
+namespace tailor::embedded::known {
 namespace {
 
 const KnownFields& service_port() {
@@ -101,4 +101,4 @@ const KnownFields& node_status() {
   return f;
 }
 
-}  // namespace tailor::kube::embedded::known
+}  // namespace tailor::embedded::known

@@ -1,7 +1,7 @@
 // core/v1 Container and ContainerStatus, every field (k8s.io/api core/v1 types.go).
 #include "embedded/api/known_fields_parts.h"
 
-namespace tailor::kube::embedded::known {
+namespace tailor::embedded::known {
 namespace {
 
 // What an autoscaler's users write most: requests and limits (a typo there must not vanish).
@@ -266,4 +266,4 @@ const KnownFields& container_status() {
   return f;
 }
 
-}  // namespace tailor::kube::embedded::known
+}  // namespace tailor::embedded::known

@@ -11,7 +11,7 @@
 
 #include "embedded/api/known_fields.h"
 
-namespace tailor::kube::embedded::known {
+namespace tailor::embedded::known {
 
 using Nested = std::pair<std::string_view, const KnownFields*>;
 
@@ -87,4 +87,4 @@ const KnownFields& self_subject_access_review_spec();
 const KnownFields& subject_access_review_status();
 const KnownFields& mutating_webhook();
 
-}  // namespace tailor::kube::embedded::known
+}  // namespace tailor::embedded::known

@@ -5,7 +5,7 @@
 
 #include "embedded/api/known_fields_parts.h"
 
-namespace tailor::kube::embedded::known {
+namespace tailor::embedded::known {
 namespace {
 
 // ---- volumes
@@ -333,4 +333,4 @@ const KnownFields& persistent_volume_claim() {
   return f;
 }
 
-}  // namespace tailor::kube::embedded::known
+}  // namespace tailor::embedded::known

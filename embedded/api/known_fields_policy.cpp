@@ -3,7 +3,7 @@
 // MutatingWebhookConfigurations, every field (k8s.io/api types.go).
 #include "embedded/api/known_fields_parts.h"
 
-namespace tailor::kube::embedded::known {
+namespace tailor::embedded::known {
 namespace {
 
 const KnownFields& event_source() {
@@ -152,4 +152,4 @@ const KnownFields& mutating_webhook() {
   return f;
 }
 
-}  // namespace tailor::kube::embedded::known
+}  // namespace tailor::embedded::known

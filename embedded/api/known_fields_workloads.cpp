@@ -2,7 +2,7 @@
 // types.go).
 #include "embedded/api/known_fields_parts.h"
 
-namespace tailor::kube::embedded::known {
+namespace tailor::embedded::known {
 namespace {
 
 // Deployments' conditions also carry lastUpdateTime.
@@ -172,4 +172,4 @@ const KnownFields& cron_job_status() {
   return f;
 }
 
-}  // namespace tailor::kube::embedded::known
+}  // namespace tailor::embedded::known

@@ -7,7 +7,7 @@
 #include "embedded/storage/object_meta.h"
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 bj::value merge_patch(const bj::value& target, const bj::value& patch) {
   if (!patch.is_object()) return patch;
@@ -363,4 +363,4 @@ bj::value strategic_merge_patch(const bj::value& target, const bj::value& patch)
   return smp(target, patch);
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

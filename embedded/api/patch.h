@@ -5,7 +5,7 @@
 
 #include <boost/json/fwd.hpp>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 boost::json::value merge_patch(const boost::json::value& target, const boost::json::value& patch);
 boost::json::value json_patch(const boost::json::value& target, const boost::json::value& ops);
@@ -13,4 +13,4 @@ boost::json::value json_patch(const boost::json::value& target, const boost::jso
 boost::json::value strategic_merge_patch(const boost::json::value& target,
                                          const boost::json::value& patch);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

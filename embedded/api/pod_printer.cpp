@@ -4,7 +4,7 @@
 #include "embedded/storage/object_meta.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 const bj::array& array_at(const bj::object& o, std::string_view path) {
@@ -54,7 +54,7 @@ std::string init_reason(const bj::object& pod) {
 
 }  // namespace
 
-PodRow pod_row(const bj::object& pod, TimePoint now) {
+PodRow pod_row(const bj::object& pod, kube::TimePoint now) {
   PodRow row;
   const bj::array& statuses = array_at(pod, "status.containerStatuses");
   std::size_t total = array_at(pod, "spec.containers").size();
@@ -62,12 +62,12 @@ PodRow pod_row(const bj::object& pod, TimePoint now) {
   if (std::string r = string_at(pod, "status.reason"); !r.empty()) reason = r;
   std::string init = init_reason(pod);
   int ready = 0;
-  std::optional<TimePoint> last_restart;
+  std::optional<kube::TimePoint> last_restart;
   bool running = false;
   for (const bj::value& s : statuses) {
     row.restarts += int_at(s, "restartCount");
     std::string finished = string_at(s, "lastState.terminated.finishedAt");
-    if (auto t = try_parse_rfc3339(finished); t && (!last_restart || *t > *last_restart)) {
+    if (auto t = kube::try_parse_rfc3339(finished); t && (!last_restart || *t > *last_restart)) {
       last_restart = *t;
     }
   }
@@ -102,7 +102,7 @@ PodRow pod_row(const bj::object& pod, TimePoint now) {
 }
 
 std::string pod_status_reason(const bj::object& pod) {
-  return pod_row(pod, TimePoint(std::chrono::system_clock::now())).status;
+  return pod_row(pod, kube::TimePoint(std::chrono::system_clock::now())).status;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -7,7 +7,7 @@
 
 #include "embedded/api/tables.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 struct PodRow {
   std::string ready;  // "1/2"
@@ -16,6 +16,6 @@ struct PodRow {
   std::string restarts_text;  // "3 (5m ago)" when a restart time is known; else empty
 };
 
-PodRow pod_row(const boost::json::object& pod, TimePoint now);
+PodRow pod_row(const boost::json::object& pod, kube::TimePoint now);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

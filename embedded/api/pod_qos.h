@@ -5,10 +5,10 @@
 #include <boost/json/fwd.hpp>
 #include <string>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // "Guaranteed", "Burstable" or "BestEffort". A spec the model cannot read (e.g. a malformed
 // quantity) is a 400, as kube-apiserver rejects it while decoding.
 std::string pod_qos_class(const boost::json::object& pod);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

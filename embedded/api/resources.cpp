@@ -9,7 +9,7 @@
 
 #include "embedded/api/hpa_conversion.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::vector<ResourceInfo> core_resources() {
@@ -346,4 +346,4 @@ void set_custom_resource_refresher(const void* owner, std::function<void()> refr
   }
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

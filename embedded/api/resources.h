@@ -10,7 +10,7 @@
 
 #include "embedded/storage/resource_info.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 const std::vector<ResourceInfo>& builtin_resources();
 // One of builtin_resources() (custom resources' infos live elsewhere).
@@ -36,4 +36,4 @@ void forget_custom_resources(const void* owner);
 // CRD write). Replaces the owner's previous refresher.
 void set_custom_resource_refresher(const void* owner, std::function<void()> refresh);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -10,7 +10,7 @@
 #include "embedded/storage/object_meta.h"
 #include "kube/http/server.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // A request resolved to a resource: /api/v1/namespaces/ns/pods/name/status.
 struct Target {
@@ -29,22 +29,22 @@ struct Target {
 struct RestContext {
   ObjectStore& store;
   const ApiOptions& options;
-  const http::ServerRequest& request;
+  const kube::http::ServerRequest& request;
   Target target;
-  TimePoint now() const;
+  kube::TimePoint now() const;
 };
 
-http::ServerResponse json_response(int status, std::string body,
-                                   std::string content_type = "application/json");
-http::ServerResponse error_response(const StatusError& error);
+kube::http::ServerResponse json_response(int status, std::string body,
+                                         std::string content_type = "application/json");
+kube::http::ServerResponse error_response(const StatusError& error);
 
-http::ServerResponse list_objects(const RestContext& c);
-http::ServerResponse get_object(const RestContext& c);
-http::ServerResponse create_object(const RestContext& c);
-http::ServerResponse update_object(const RestContext& c);
-http::ServerResponse patch_object(const RestContext& c);
-http::ServerResponse delete_object(const RestContext& c);
-void watch_objects(const RestContext& c, http::Exchange& exchange);
+kube::http::ServerResponse list_objects(const RestContext& c);
+kube::http::ServerResponse get_object(const RestContext& c);
+kube::http::ServerResponse create_object(const RestContext& c);
+kube::http::ServerResponse update_object(const RestContext& c);
+kube::http::ServerResponse patch_object(const RestContext& c);
+kube::http::ServerResponse delete_object(const RestContext& c);
+void watch_objects(const RestContext& c, kube::http::Exchange& exchange);
 
 // What a patch's change found: Warning texts for the response, and the strict decoding errors
 // admission reports for a custom resource (AdmissionRequest::strict_errors).
@@ -73,12 +73,12 @@ bj::object to_served(const Target& t, bj::object object);
 void served_table(const Target& t, bj::object& table);
 // A JSON response (object or list) of stored objects, in the served version; Tables pass as
 // they are.
-http::ServerResponse served_response(const Target& t, http::ServerResponse response);
+kube::http::ServerResponse served_response(const Target& t, kube::http::ServerResponse response);
 
 // The Content-Type of Table responses.
 inline constexpr const char* kTableType = "application/json;as=Table;v=v1;g=meta.k8s.io";
 // Accept asks for a meta.k8s.io Table.
-bool wants_table(const http::ServerRequest& request);
+bool wants_table(const kube::http::ServerRequest& request);
 TableRequest table_request(const RestContext& c);
 // What the server fills in on create (pod status Pending, namespace phase Active, ...).
 void apply_create_defaults(const ResourceInfo& resource, bj::object& object);
@@ -86,4 +86,4 @@ void apply_create_defaults(const ResourceInfo& resource, bj::object& object);
 std::string encode_continue(const std::string& last_key, std::uint64_t resource_version);
 std::pair<std::string, std::uint64_t> decode_continue(const std::string& token);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -5,7 +5,7 @@
 #include "embedded/api/selectors.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::size_t parse_limit(const std::optional<std::string>& text) {
@@ -27,11 +27,11 @@ struct ListText {
 // The list's head object ({"kind",...,"metadata":{...}}) with "items" appended: the stored JSON
 // texts as they are, never re-serialised nor joined into one string (100k pods are over 1 GB):
 // the server writes the pieces straight from the store's shared texts.
-http::ServerResponse list_response(std::string head, std::vector<StoredPtr> items) {
+kube::http::ServerResponse list_response(std::string head, std::vector<StoredPtr> items) {
   auto text = std::make_shared<ListText>(ListText{std::move(head), std::move(items)});
   text->head.pop_back();  // the head's closing brace
   text->head += R"(,"items":[)";
-  http::ServerResponse response = json_response(200, "");
+  kube::http::ServerResponse response = json_response(200, "");
   std::vector<std::string_view>& pieces = response.more_body.pieces;
   pieces.reserve(2 * text->items.size() + 2);
   pieces.emplace_back(text->head);
@@ -46,19 +46,19 @@ http::ServerResponse list_response(std::string head, std::vector<StoredPtr> item
 
 }  // namespace
 
-TimePoint RestContext::now() const {
-  return options.clock ? options.clock() : TimePoint(std::chrono::system_clock::now());
+kube::TimePoint RestContext::now() const {
+  return options.clock ? options.clock() : kube::TimePoint(std::chrono::system_clock::now());
 }
 
-http::ServerResponse json_response(int status, std::string body, std::string content_type) {
+kube::http::ServerResponse json_response(int status, std::string body, std::string content_type) {
   return {status, {{"Content-Type", std::move(content_type)}}, std::move(body)};
 }
 
-http::ServerResponse error_response(const StatusError& error) {
+kube::http::ServerResponse error_response(const StatusError& error) {
   return json_response(error.code(), error.to_json());
 }
 
-bool wants_table(const http::ServerRequest& request) {
+bool wants_table(const kube::http::ServerRequest& request) {
   std::string_view accept = request.header("Accept");
   return accept.find("as=Table") != std::string_view::npos &&
          accept.find("g=meta.k8s.io") != std::string_view::npos;
@@ -78,7 +78,7 @@ TableRequest table_request(const RestContext& c) {
   return t;
 }
 
-http::ServerResponse list_objects(const RestContext& c) {
+kube::http::ServerResponse list_objects(const RestContext& c) {
   const ResourceInfo& r = *c.target.resource;
   LabelSelector labels = LabelSelector::parse(c.request.query_param("labelSelector").value_or(""));
   FieldSelector fields =
@@ -115,7 +115,7 @@ http::ServerResponse list_objects(const RestContext& c) {
   return list_response(bj::serialize(head), std::move(page.items));
 }
 
-http::ServerResponse get_object(const RestContext& c) {
+kube::http::ServerResponse get_object(const RestContext& c) {
   const ResourceInfo& r = *c.target.resource;
   StoredPtr o = c.store.get_stored(r, c.target.ns, c.target.name);
   if (wants_table(c.request)) {
@@ -127,4 +127,4 @@ http::ServerResponse get_object(const RestContext& c) {
   return json_response(200, o->json());
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

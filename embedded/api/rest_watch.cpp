@@ -7,13 +7,13 @@
 #include "embedded/api/selectors.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr auto kPollClosed = std::chrono::milliseconds(250);
 
-std::optional<std::uint64_t> watch_start(const http::ServerRequest& request) {
+std::optional<std::uint64_t> watch_start(const kube::http::ServerRequest& request) {
   std::string rv = request.query_param("resourceVersion").value_or("");
   if (rv.empty() || rv == "0") return std::nullopt;
   std::uint64_t v = 0;
@@ -37,7 +37,7 @@ std::chrono::seconds watch_timeout(const RestContext& c) {
 
 class EventWriter {
  public:
-  EventWriter(const RestContext& c, http::Exchange& exchange)
+  EventWriter(const RestContext& c, kube::http::Exchange& exchange)
       : c_(c),
         exchange_(exchange),
         table_(wants_table(c.request)),
@@ -99,7 +99,7 @@ class EventWriter {
   }
 
   const RestContext& c_;
-  http::Exchange& exchange_;
+  kube::http::Exchange& exchange_;
   bool table_;
   bool first_ = true;
   LabelSelector labels_;
@@ -108,7 +108,7 @@ class EventWriter {
 
 }  // namespace
 
-void watch_objects(const RestContext& c, http::Exchange& exchange) {
+void watch_objects(const RestContext& c, kube::http::Exchange& exchange) {
   EventWriter writer(c, exchange);  // parses selectors: errors before the stream starts
   std::optional<std::uint64_t> start = watch_start(c.request);
   bool bookmarks = c.request.query_param("allowWatchBookmarks").value_or("") == "true";
@@ -143,4 +143,4 @@ void watch_objects(const RestContext& c, http::Exchange& exchange) {
   exchange.finish();
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -12,7 +12,7 @@
 #include "embedded/api/validation.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::string media_type(std::string_view content_type) {
@@ -216,8 +216,8 @@ Decoded decoded(const RestContext& c, bj::object served, bool apply = false) {
 }
 
 // RFC 7234 warning headers, as kube-apiserver sends them (kubectl prints "Warning: ...").
-http::ServerResponse with_warnings(http::ServerResponse response,
-                                   const std::vector<std::string>& warnings) {
+kube::http::ServerResponse with_warnings(kube::http::ServerResponse response,
+                                         const std::vector<std::string>& warnings) {
   for (const std::string& w : warnings) {
     std::string quoted;
     for (char ch : w) {
@@ -263,7 +263,7 @@ void append(std::vector<std::string>& to, std::vector<std::string> more) {
   to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 }
 
-http::ServerResponse create_checked(const RestContext& c, Decoded body) {
+kube::http::ServerResponse create_checked(const RestContext& c, Decoded body) {
   bj::object& o = body.object;
   std::vector<std::string>& warnings = body.warnings;
   metadata(o).erase("resourceVersion");
@@ -336,14 +336,14 @@ PatchReport check_patched_fields(const RestContext& c, bj::object& patched, cons
 
 }  // namespace
 
-http::ServerResponse create_object(const RestContext& c) {
+kube::http::ServerResponse create_object(const RestContext& c) {
   if (!c.target.subresource.empty()) {
     throw method_not_supported(c.target.resource->group_resource(), "create");
   }
   return create_checked(c, decoded(c, served_body(c)));
 }
 
-http::ServerResponse update_object(const RestContext& c) {
+kube::http::ServerResponse update_object(const RestContext& c) {
   auto [o, warnings, deferred] = decoded(c, served_body(c));
   check_name(o, c.target);
   const Target& t = c.target;
@@ -354,7 +354,7 @@ http::ServerResponse update_object(const RestContext& c) {
   return with_warnings(json_response(200, bj::serialize(*updated)), warnings);
 }
 
-http::ServerResponse patch_object(const RestContext& c) {
+kube::http::ServerResponse patch_object(const RestContext& c) {
   std::string type = media_type(c.request.header("Content-Type"));
   const Target& t = c.target;
   PatchFn apply = patch_function(type, *t.resource);
@@ -454,7 +454,7 @@ std::string propagation_finalizer(const RestContext& c, const bj::value& options
 
 }  // namespace
 
-http::ServerResponse delete_object(const RestContext& c) {
+kube::http::ServerResponse delete_object(const RestContext& c) {
   if (!c.target.subresource.empty())
     throw method_not_supported(c.target.resource->group_resource(), "delete");
   Preconditions pre;
@@ -490,4 +490,4 @@ http::ServerResponse delete_object(const RestContext& c) {
   return json_response(200, bj::serialize(status));
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

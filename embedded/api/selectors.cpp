@@ -7,7 +7,7 @@
 #include "embedded/storage/object_meta.h"
 #include "embedded/storage/stored_object.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::string_view trim(std::string_view s) {
@@ -213,4 +213,4 @@ bool FieldSelector::matches(const StoredObject& object) const {
   return true;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

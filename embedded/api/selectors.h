@@ -9,7 +9,7 @@
 
 #include "embedded/storage/resource_info.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 class StoredObject;
 
@@ -55,4 +55,4 @@ class FieldSelector {
   std::vector<Requirement> requirements_;
 };
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

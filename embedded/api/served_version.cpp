@@ -3,13 +3,13 @@
 #include "embedded/api/rest.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 bool converts(const Target& t) { return t.served && t.served->from_storage; }
 
 // The item list of a list response, whose items the verbs send as pieces (see list_response).
-std::string joined_body(const http::ServerResponse& response) {
+std::string joined_body(const kube::http::ServerResponse& response) {
   std::string body = response.body;
   for (std::string_view piece : response.more_body.pieces) body += piece;
   return body;
@@ -39,9 +39,9 @@ bj::object to_served(const Target& t, bj::object object) {
   return converts(t) ? t.served->from_storage(object) : std::move(object);
 }
 
-http::ServerResponse served_response(const Target& t, http::ServerResponse response) {
+kube::http::ServerResponse served_response(const Target& t, kube::http::ServerResponse response) {
   // Errors are Status objects, as they are; Tables were converted when built (served_table).
-  std::string_view type = http::find_header(response.headers, "Content-Type");
+  std::string_view type = kube::http::find_header(response.headers, "Content-Type");
   if (!converts(t) || response.status >= 300 || !type.starts_with("application/json") ||
       type == kTableType) {
     return response;
@@ -65,4 +65,4 @@ http::ServerResponse served_response(const Target& t, http::ServerResponse respo
   return response;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -4,7 +4,7 @@
 #include <boost/json/basic_parser_impl.hpp>
 #include <set>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -166,4 +166,4 @@ const KnownFields& json_patch_operation_fields() {
   return f;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

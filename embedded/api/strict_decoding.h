@@ -8,7 +8,7 @@
 
 #include "embedded/api/known_fields.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // In document order: `unknown field "spec.foo"` at a field's first occurrence when `known` does
 // not declare it (nothing below an unknown field is looked at), `duplicate field "spec.paused"` at
@@ -21,4 +21,4 @@ std::vector<std::string> strict_decoding_errors(std::string_view json, const Kno
 // The members of a JSON patch's operations (op, path, from, value), for the list of them.
 const KnownFields& json_patch_operation_fields();
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

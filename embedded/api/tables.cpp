@@ -7,17 +7,17 @@
 #include "embedded/storage/object_meta.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::string or_none(std::string s) { return s.empty() ? "<none>" : s; }
 
-bj::value age(const bj::object& o, TimePoint now) { return age_cell(o, now); }
+bj::value age(const bj::object& o, kube::TimePoint now) { return age_cell(o, now); }
 
 const Column kName = name_column();
 const Column kAge = age_column();
 
-bj::array pod_cells(const bj::object& pod, TimePoint now) {
+bj::array pod_cells(const bj::object& pod, kube::TimePoint now) {
   PodRow row = pod_row(pod, now);
   bj::value restarts =
       row.restarts_text.empty() ? bj::value(row.restarts) : bj::value(row.restarts_text);
@@ -109,7 +109,7 @@ const Printer* core_printer(const std::string& resource) {
          {"OS-Image", "string", "", "OS Image reported by the node from /etc/os-release.", 1},
          {"Kernel-Version", "string", "", "Kernel Version reported by the node.", 1},
          {"Container-Runtime", "string", "", "Container Runtime Version reported by the node.", 1}},
-        [](const bj::object& n, TimePoint now) {
+        [](const bj::object& n, kube::TimePoint now) {
           return bj::array{meta_string(n, "name"),
                            node_status(n),
                            node_roles(n),
@@ -123,12 +123,12 @@ const Printer* core_printer(const std::string& resource) {
         }}},
       {"namespaces",
        {{kName, {"Status", "string", "", "The status of the namespace", 0}, kAge},
-        [](const bj::object& ns, TimePoint now) {
+        [](const bj::object& ns, kube::TimePoint now) {
           return bj::array{meta_string(ns, "name"), string_at(ns, "status.phase"), age(ns, now)};
         }}},
       {"configmaps",
        {{kName, {"Data", "string", "", "Data contains the configuration data.", 0}, kAge},
-        [](const bj::object& cm, TimePoint now) {
+        [](const bj::object& cm, kube::TimePoint now) {
           std::size_t n = 0;
           for (std::string_view f : {"data", "binaryData"}) {
             if (const bj::value* d = cm.if_contains(f); d && d->is_object())
@@ -138,7 +138,7 @@ const Printer* core_printer(const std::string& resource) {
         }}},
       {"leases.coordination.k8s.io",
        {{kName, {"Holder", "string", "", "The holder of the lease", 0}, kAge},
-        [](const bj::object& l, TimePoint now) {
+        [](const bj::object& l, kube::TimePoint now) {
           return bj::array{meta_string(l, "name"), string_at(l, "spec.holderIdentity"),
                            age(l, now)};
         }}},
@@ -148,7 +148,7 @@ const Printer* core_printer(const std::string& resource) {
 }
 
 const Printer& default_printer() {
-  static const Printer kDefault{{kName, kAge}, [](const bj::object& o, TimePoint now) {
+  static const Printer kDefault{{kName, kAge}, [](const bj::object& o, kube::TimePoint now) {
                                   return bj::array{meta_string(o, "name"), age(o, now)};
                                 }};
   return kDefault;
@@ -181,8 +181,8 @@ Column age_column() {
           0};
 }
 
-bj::value age_cell(const bj::object& o, TimePoint now) {
-  auto created = try_parse_rfc3339(meta_string(o, "creationTimestamp"));
+bj::value age_cell(const bj::object& o, kube::TimePoint now) {
+  auto created = kube::try_parse_rfc3339(meta_string(o, "creationTimestamp"));
   return created ? bj::value(human_duration(now - *created)) : bj::value("<unknown>");
 }
 
@@ -218,4 +218,4 @@ bj::object make_table(const ResourceInfo& resource, const std::vector<StoredPtr>
   return table;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -11,7 +11,7 @@
 #include "embedded/storage/object_store.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // k8s.io/apimachinery/pkg/util/duration.HumanDuration: "0s", "90s", "5m3s", "2d4h", "3y12d", ...
 std::string human_duration(std::chrono::nanoseconds d);
@@ -24,14 +24,14 @@ struct Column {
   std::string description;
   int priority = 0;  // 0: shown by `kubectl get`; 1: only with -o wide
 };
-using Cells = std::function<boost::json::array(const boost::json::object&, TimePoint)>;
+using Cells = std::function<boost::json::array(const boost::json::object&, kube::TimePoint)>;
 struct Printer {
   std::vector<Column> columns;
   Cells cells;
 };
 Column name_column();
 Column age_column();
-boost::json::value age_cell(const boost::json::object& object, TimePoint now);
+boost::json::value age_cell(const boost::json::object& object, kube::TimePoint now);
 
 // Events, Secrets, Services, ServiceAccounts, MutatingWebhookConfigurations
 // (api/core_printers.cpp); nullptr for other resources.
@@ -49,7 +49,7 @@ enum class IncludeObject { None, Metadata, Object };
 struct TableRequest {
   IncludeObject include = IncludeObject::Metadata;
   bool column_definitions = true;  // watch events after the first leave them out
-  TimePoint now;
+  kube::TimePoint now;
 };
 
 // Parses one stored object at a time, so a Table of a large list holds one tree at a time.
@@ -59,4 +59,4 @@ boost::json::object make_table(const ResourceInfo& resource, const std::vector<S
 // The pod STATUS column ("Running", "CrashLoopBackOff", "Init:0/1", "Terminating", ...).
 std::string pod_status_reason(const boost::json::object& pod);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

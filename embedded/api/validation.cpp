@@ -5,7 +5,7 @@
 #include "embedded/storage/object_meta.h"
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 bool alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
@@ -67,4 +67,4 @@ void validate_create(const ResourceInfo& r, const bj::object& object) {
   if (!causes.empty()) throw invalid(r.group, r.kind, name, std::move(causes));
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

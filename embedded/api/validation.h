@@ -7,7 +7,7 @@
 
 #include "embedded/storage/resource_info.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // "" when valid, else Kubernetes' message for an RFC 1123 subdomain / label.
 std::string dns1123_subdomain_error(std::string_view name);
@@ -16,4 +16,4 @@ std::string dns1123_label_error(std::string_view name);
 // Throws StatusError 422 naming the first invalid fields.
 void validate_create(const ResourceInfo& resource, const boost::json::object& object);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -8,7 +8,7 @@
 #include "embedded/controllers/objects.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 bj::object admitted_for_create(const ApiExtensions& extensions, const ResourceInfo& resource,
                                bj::object object) {
@@ -56,7 +56,7 @@ void EventRecorder::record(const bj::object& involved, const std::string& type,
   static const ResourceInfo& events = resource_named("", "events");
   std::string ns = meta_string(involved, "namespace");
   if (ns.empty()) ns = "default";
-  std::string now = format_rfc3339(system_now());
+  std::string now = kube::format_rfc3339(system_now());
   std::string key = meta_string(involved, "uid") + "/" + reason + "/" + message;
   if (auto it = names_.find(key); it != names_.end()) {
     try {
@@ -93,4 +93,4 @@ void EventRecorder::record(const bj::object& involved, const std::string& type,
   names_[key] = name;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -10,7 +10,7 @@
 #include "embedded/api/extensions.h"
 #include "embedded/storage/object_store.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // Validated, defaulted and admitted (AdmissionOperation::Create); throws StatusError when a
 // plugin rejects it.
@@ -35,4 +35,4 @@ class EventRecorder {
   std::map<std::string, std::string> names_;  // uid/reason/message -> event name
 };
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -2,7 +2,7 @@
 
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 bj::array& conditions_of(bj::object& object) {
@@ -71,4 +71,4 @@ std::optional<JobFinished> job_finished(const bj::object& job) {
   return std::nullopt;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 struct Condition {
   std::string type, status, reason, message;
@@ -33,4 +33,4 @@ struct JobFinished {
 };
 std::optional<JobFinished> job_finished(const boost::json::object& job);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -2,7 +2,7 @@
 // (watches and writes go straight to storage, as kube-controller-manager's would through the API).
 #pragma once
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 class ControlLoop {
  public:
@@ -11,4 +11,4 @@ class ControlLoop {
   virtual void stop() = 0;   // joins; idempotent
 };
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

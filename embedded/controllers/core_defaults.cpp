@@ -6,7 +6,7 @@
 #include "embedded/controllers/handlers.h"
 #include "embedded/controllers/objects.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 constexpr std::int64_t kDefaultClientIPServiceAffinitySeconds = 10800;  // 3 hours
@@ -85,4 +85,4 @@ void default_service_and_secret(AdmissionRequest& request) {
   }
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

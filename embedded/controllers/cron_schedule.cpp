@@ -9,7 +9,7 @@
 
 #include "kube/observe/duration.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 using namespace std::chrono;
@@ -293,9 +293,9 @@ bool CronSchedule::find_second(Wall& w, bool& truncated) const {
   return false;
 }
 
-std::optional<TimePoint> CronSchedule::next(TimePoint t) const {
+std::optional<kube::TimePoint> CronSchedule::next(kube::TimePoint t) const {
   auto whole = floor<seconds>(t);
-  if (every_) return TimePoint(whole + *every_);
+  if (every_) return kube::TimePoint(whole + *every_);
   Wall w{*zone_};
   w.set(whole + seconds(1));
   bool truncated = false;  // robfig's "added": the fields below the first changed one are zero
@@ -303,15 +303,16 @@ std::optional<TimePoint> CronSchedule::next(TimePoint t) const {
   while (w.date.year() <= year_limit) {
     if (find_month(w, truncated) && find_day(w, truncated) && find_hour(w, truncated) &&
         find_minute(w, truncated) && find_second(w, truncated)) {
-      return TimePoint(w.t);
+      return kube::TimePoint(w.t);
     }
   }
   return std::nullopt;
 }
 
-MissedSchedules missed_schedules(const CronSchedule& schedule, TimePoint earliest, TimePoint now) {
+MissedSchedules missed_schedules(const CronSchedule& schedule, kube::TimePoint earliest,
+                                 kube::TimePoint now) {
   MissedSchedules out;
-  std::optional<TimePoint> t = schedule.next(earliest);
+  std::optional<kube::TimePoint> t = schedule.next(earliest);
   // Bounded: a controller that was away for very long starts the latest one only.
   for (int i = 0; t && *t <= now && i < 100000; ++i) {
     out.most_recent = t;
@@ -339,10 +340,10 @@ std::string schedule_in_zone(const std::string& schedule, const std::string* tim
   return "TZ=" + *time_zone + " " + schedule;
 }
 
-std::string format_rfc3339_in(TimePoint t, const TimeZone& zone) {
+std::string format_rfc3339_in(kube::TimePoint t, const TimeZone& zone) {
   auto whole = floor<seconds>(t);
   seconds offset = zone.lookup(whole).offset;
-  std::string text = format_rfc3339(TimePoint(whole + offset));
+  std::string text = kube::format_rfc3339(kube::TimePoint(whole + offset));
   if (offset == seconds(0)) return text;
   auto abs_minutes = duration_cast<minutes>(offset < seconds(0) ? -offset : offset).count();
   char suffix[24];  // room for any long long hours, so the compiler can prove no truncation
@@ -351,8 +352,8 @@ std::string format_rfc3339_in(TimePoint t, const TimeZone& zone) {
   return text.substr(0, text.size() - 1) + suffix;
 }
 
-std::string scheduled_job_name(const std::string& cronjob, TimePoint scheduled) {
+std::string scheduled_job_name(const std::string& cronjob, kube::TimePoint scheduled) {
   return cronjob + "-" + std::to_string(floor<minutes>(scheduled).time_since_epoch().count());
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -16,7 +16,7 @@
 #include "embedded/controllers/tz_zone.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 class CronSchedule {
  public:
@@ -26,7 +26,7 @@ class CronSchedule {
   // ("0 0 30 2 *"). Across daylight-saving changes as robfig: a wall time the clocks skip does
   // not run that day (02:30 on America/New_York's spring-forward day), one they repeat runs
   // twice (01:30 on the fall-back day). @every ignores the zone.
-  std::optional<TimePoint> next(TimePoint t) const;
+  std::optional<kube::TimePoint> next(kube::TimePoint t) const;
   // The zone the fields are read in (UTC without a TZ= prefix).
   const TimeZone& zone() const { return *zone_; }
 
@@ -57,14 +57,15 @@ std::string schedule_in_zone(const std::string& schedule, const std::string* tim
 
 // The batch.kubernetes.io/cronjob-scheduled-timestamp annotation: RFC 3339 on the schedule's
 // zone's wall clock ("2025-03-10T02:30:00-04:00"; "Z" for a zero offset, as Go prints it).
-std::string format_rfc3339_in(TimePoint t, const TimeZone& zone);
+std::string format_rfc3339_in(kube::TimePoint t, const TimeZone& zone);
 
 // mostRecentScheduleTime: the latest activation in (earliest, now] and how many there were.
 struct MissedSchedules {
-  std::optional<TimePoint> most_recent{};
+  std::optional<kube::TimePoint> most_recent{};
   std::int64_t count = 0;
 };
-MissedSchedules missed_schedules(const CronSchedule& schedule, TimePoint earliest, TimePoint now);
+MissedSchedules missed_schedules(const CronSchedule& schedule, kube::TimePoint earliest,
+                                 kube::TimePoint now);
 
 enum class ConcurrencyPolicy { Allow, Forbid, Replace };
 ConcurrencyPolicy parse_concurrency_policy(std::string_view text);  // Allow when unknown
@@ -74,6 +75,6 @@ enum class CronAction { Create, SkipForbidden, ReplaceThenCreate };
 CronAction cron_action(ConcurrencyPolicy policy, std::size_t active);
 
 // A scheduled Job's name: "<cronjob>-<activation in minutes since the epoch>".
-std::string scheduled_job_name(const std::string& cronjob, TimePoint scheduled);
+std::string scheduled_job_name(const std::string& cronjob, kube::TimePoint scheduled);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

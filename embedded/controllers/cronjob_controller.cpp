@@ -15,7 +15,7 @@
 #include "embedded/controllers/objects.h"
 #include "embedded/controllers/watch_loop.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 constexpr const char* kScheduledAnnotation = "batch.kubernetes.io/cronjob-scheduled-timestamp";
@@ -80,7 +80,7 @@ class CronJobController : public WatchLoop {
   void sync(const bj::object& cj, const std::vector<ObjectPtr>& owned) {
     std::vector<OwnedJob> live;  // not going
     std::vector<ObjectPtr> active;
-    std::optional<TimePoint> last_success;
+    std::optional<kube::TimePoint> last_success;
     for (const ObjectPtr& job : owned) {
       if (is_terminating(*job)) continue;
       live.push_back({job, job_finished(*job)});
@@ -88,20 +88,20 @@ class CronJobController : public WatchLoop {
         active.push_back(job);
         continue;
       }
-      auto done = try_parse_rfc3339(string_at(*job, "status.completionTime"));
+      auto done = kube::try_parse_rfc3339(string_at(*job, "status.completionTime"));
       if (live.back().finished->type == "Complete" && done &&
           (!last_success || *done > *last_success)) {
         last_success = done;
       }
     }
     remove_old_jobs(cj, live);
-    std::optional<TimePoint> scheduled = due_activation(cj);
+    std::optional<kube::TimePoint> scheduled = due_activation(cj);
     if (scheduled && !suspended(cj)) {
       CronAction action = cron_action(
           parse_concurrency_policy(string_at(cj, "spec.concurrencyPolicy")), active.size());
       if (action == CronAction::SkipForbidden) {
         // Once per activation; tried again at the next pass, while it is still due.
-        if (forbidden_.insert(meta_string(cj, "uid") + format_rfc3339(*scheduled)).second) {
+        if (forbidden_.insert(meta_string(cj, "uid") + kube::format_rfc3339(*scheduled)).second) {
           events_.record(cj, "Normal", "JobAlreadyActive",
                          "Not starting job because prior execution is running and concurrency "
                          "policy is Forbid");
@@ -117,13 +117,13 @@ class CronJobController : public WatchLoop {
 
   // The latest activation missed since the last one (or since creation), if still within
   // startingDeadlineSeconds.
-  std::optional<TimePoint> due_activation(const bj::object& cj) {
+  std::optional<kube::TimePoint> due_activation(const bj::object& cj) {
     auto schedule = CronSchedule::parse(schedule_of(cj));
     if (!schedule) return std::nullopt;
-    auto earliest = try_parse_rfc3339(string_at(cj, "status.lastScheduleTime"));
-    if (!earliest) earliest = try_parse_rfc3339(meta_string(cj, "creationTimestamp"));
+    auto earliest = kube::try_parse_rfc3339(string_at(cj, "status.lastScheduleTime"));
+    if (!earliest) earliest = kube::try_parse_rfc3339(meta_string(cj, "creationTimestamp"));
     if (!earliest) return std::nullopt;
-    TimePoint now = system_now();
+    kube::TimePoint now = system_now();
     MissedSchedules missed = missed_schedules(*schedule, *earliest, now);
     if (!missed.most_recent) return std::nullopt;
     if (const bj::value* d = find_path(cj, "spec.startingDeadlineSeconds"); d && d->is_int64()) {
@@ -148,7 +148,7 @@ class CronJobController : public WatchLoop {
     active.clear();
   }
 
-  ObjectPtr create_job(const bj::object& cj, TimePoint scheduled) {
+  ObjectPtr create_job(const bj::object& cj, kube::TimePoint scheduled) {
     const bj::object& tmpl = object_at(cj, "spec.jobTemplate");
     std::string name = scheduled_job_name(meta_string(cj, "name"), scheduled);
     bj::object meta{{"name", name}, {"namespace", meta_string(cj, "namespace")}};
@@ -200,7 +200,8 @@ class CronJobController : public WatchLoop {
   }
 
   void update_status(const bj::object& cj, const std::vector<ObjectPtr>& active,
-                     std::optional<TimePoint> scheduled, std::optional<TimePoint> last_success) {
+                     std::optional<kube::TimePoint> scheduled,
+                     std::optional<kube::TimePoint> last_success) {
     modify(
         cronjobs(), cj,
         [&](const bj::object& current) {
@@ -223,8 +224,8 @@ class CronJobController : public WatchLoop {
           } else {
             s["active"] = std::move(refs);
           }
-          if (scheduled) s["lastScheduleTime"] = format_rfc3339(*scheduled);
-          if (last_success) s["lastSuccessfulTime"] = format_rfc3339(*last_success);
+          if (scheduled) s["lastScheduleTime"] = kube::format_rfc3339(*scheduled);
+          if (last_success) s["lastSuccessfulTime"] = kube::format_rfc3339(*last_success);
           return next;
         },
         UpdateScope::Status);
@@ -241,4 +242,4 @@ std::unique_ptr<ControlLoop> make_cronjob_controller(ObjectStore& store, SharedE
   return std::make_unique<CronJobController>(store, std::move(ext));
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -8,7 +8,7 @@
 #include "embedded/controllers/handlers.h"
 #include "embedded/controllers/objects.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 // IANA's naming rules for a path component, with the digits and '+' of legacy names.
@@ -96,4 +96,4 @@ void validate_cronjob_schedule(AdmissionRequest& request) {
   if (!causes.empty()) throw invalid(r.group, r.kind, meta_string(request.object, "name"), causes);
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

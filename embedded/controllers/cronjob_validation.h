@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // What is wrong with a spec.timeZone, in upstream's words ("unknown time zone Mars/Olympus");
 // empty when it names a zone.
 std::vector<std::string> time_zone_problems(const std::string& zone);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -11,7 +11,7 @@
 #include "embedded/controllers/scheduling.h"
 #include "embedded/controllers/watch_loop.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 constexpr const char* kRevisionLabel = "controller-revision-hash";
@@ -128,7 +128,7 @@ class DaemonSetController : public WatchLoop {
     std::int64_t desired = 0, scheduled = 0, misscheduled = 0, ready = 0, available = 0;
     std::int64_t updated = 0, unavailable = 0;
     std::vector<ObjectPtr> outdated;
-    TimePoint now = system_now();
+    kube::TimePoint now = system_now();
     std::int64_t min_ready = int_at(set, "spec.minReadySeconds", 0);
     for (const auto& [name, node] : cached(nodes_resource())) {
       std::string node_name = meta_string(*node, "name");
@@ -230,4 +230,4 @@ std::unique_ptr<ControlLoop> make_daemonset_controller(ObjectStore& store, Share
   return std::make_unique<DaemonSetController>(store, std::move(ext));
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -12,7 +12,7 @@
 #include "embedded/controllers/rollout.h"
 #include "embedded/controllers/watch_loop.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 constexpr const char* kHashLabel = "pod-template-hash";
@@ -240,7 +240,7 @@ class DeploymentController : public WatchLoop {
                     int_at(*new_rs, "status.observedGeneration", 0) >=
                         int_at(*new_rs, "metadata.generation", 1);
     bool has_minimum = available >= replicas - limits(d).max_unavailable;
-    std::string now = format_rfc3339(system_now());
+    std::string now = kube::format_rfc3339(system_now());
     std::int64_t revision = new_rs ? revision_of(*new_rs) : 0;
     if (new_rs && annotation(d, kRevision) != std::to_string(revision)) {
       modify(deployments(), d, [&](const bj::object& current) {
@@ -298,4 +298,4 @@ std::unique_ptr<ControlLoop> make_deployment_controller(ObjectStore& store) {
   return std::make_unique<DeploymentController>(store);
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -6,7 +6,7 @@
 
 #include "embedded/controllers/rollout.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::int64_t scale_or_throw(const BudgetInputs& in) {
@@ -39,4 +39,4 @@ BudgetNumbers budget_numbers(const BudgetInputs& in) {
   return out;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 struct BudgetInputs {
   const boost::json::value* min_available = nullptr;    // spec.minAvailable, or null
@@ -28,4 +28,4 @@ struct BudgetNumbers {
 // SyncFailed with the message).
 BudgetNumbers budget_numbers(const BudgetInputs& in);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -11,7 +11,7 @@
 #include "embedded/controllers/objects.h"
 #include "embedded/controllers/watch_loop.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 constexpr auto kDeletionTimeout = std::chrono::minutes(2);
@@ -77,10 +77,10 @@ class DisruptionController : public WatchLoop {
     for (const auto& [key, p] : cached(pods_resource())) {
       if (meta_string(*p, "namespace") == ns && selector_matches(selector, *p)) pods.push_back(p);
     }
-    TimePoint now = system_now();
+    kube::TimePoint now = system_now();
     bj::object disrupted;
     for (const auto& [name, when] : object_at(pdb, "status.disruptedPods")) {
-      auto t = when.is_string() ? try_parse_rfc3339(when.as_string()) : std::nullopt;
+      auto t = when.is_string() ? kube::try_parse_rfc3339(when.as_string()) : std::nullopt;
       bool pending = std::any_of(pods.begin(), pods.end(), [&](const ObjectPtr& p) {
         return meta_string(*p, "name") == name && !is_terminating(*p);
       });
@@ -109,7 +109,7 @@ class DisruptionController : public WatchLoop {
 
   void write_status(const bj::object& pdb, const BudgetNumbers& n, std::int64_t healthy,
                     const bj::object& disrupted, const std::optional<Condition>& failed) {
-    std::string now = format_rfc3339(system_now());
+    std::string now = kube::format_rfc3339(system_now());
     std::int64_t generation = int_at(pdb, "metadata.generation", 1);
     Condition allowed = failed ? *failed
                         : n.disruptions_allowed > 0
@@ -144,4 +144,4 @@ std::unique_ptr<ControlLoop> make_disruption_controller(ObjectStore& store) {
   return std::make_unique<DisruptionController>(store);
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

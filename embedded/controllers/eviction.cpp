@@ -11,7 +11,7 @@
 #include "embedded/controllers/objects.h"
 #include "embedded/controllers/pod_templates.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 constexpr const char* kViolation =
@@ -79,7 +79,7 @@ void check_and_decrement(ObjectStore& store, const bj::object& pdb, const std::s
     bj::object next = current;
     bj::object& status = next["status"].as_object();
     status["disruptionsAllowed"] = allowed - 1;
-    std::string now = format_rfc3339(system_now());
+    std::string now = kube::format_rfc3339(system_now());
     if (allowed == 1) {
       set_condition(next, {"DisruptionAllowed", "False", "InsufficientPods", ""},
                     ConditionStyle::Meta, now, int_at(current, "metadata.generation", 1));
@@ -111,7 +111,7 @@ bool can_ignore_budgets(const bj::object& pod) {
   return phase == "Succeeded" || phase == "Failed" || phase == "Pending" || is_terminating(pod);
 }
 
-http::ServerResponse success(int code) {
+kube::http::ServerResponse success(int code) {
   bj::object status{{"kind", "Status"},
                     {"apiVersion", "v1"},
                     {"metadata", bj::object{}},
@@ -128,7 +128,7 @@ std::int64_t grace_from(const bj::object& eviction, const bj::object& pod) {
 
 void delete_evicted(ObjectStore& store, const bj::object& eviction, const bj::object& pod) {
   std::string ns = meta_string(pod, "namespace"), name = meta_string(pod, "name");
-  std::string now = format_rfc3339(system_now());
+  std::string now = kube::format_rfc3339(system_now());
   store.modify(
       pods_resource(), ns, name,
       [&](const bj::object& current) {
@@ -145,7 +145,7 @@ void delete_evicted(ObjectStore& store, const bj::object& eviction, const bj::ob
   store.remove(pods_resource(), ns, name, {meta_string(pod, "uid"), ""}, grace_from(eviction, pod));
 }
 
-http::ServerResponse evict(const RestContext& c) {
+kube::http::ServerResponse evict(const RestContext& c) {
   if (c.request.method != "POST") {
     throw method_not_supported({"", "pods/eviction"}, c.request.method);
   }
@@ -194,4 +194,4 @@ http::ServerResponse evict(const RestContext& c) {
 
 SubresourceHandler eviction_handler(ObjectStore&) { return evict; }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

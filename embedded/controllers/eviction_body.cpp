@@ -4,7 +4,7 @@
 
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -130,4 +130,4 @@ bj::object eviction_body(std::string_view content_type, std::string_view body) {
   return std::move(v.as_object());
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

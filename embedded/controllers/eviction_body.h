@@ -8,9 +8,9 @@
 #include <boost/json.hpp>
 #include <string_view>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // Throws StatusError 400 for a body that is neither.
 boost::json::object eviction_body(std::string_view content_type, std::string_view body);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

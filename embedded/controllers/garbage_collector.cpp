@@ -14,7 +14,7 @@
 #include "embedded/controllers/pod_templates.h"
 #include "embedded/controllers/watch_loop.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 // The kinds that commonly carry owner references.
@@ -205,4 +205,4 @@ std::unique_ptr<ControlLoop> make_garbage_collector(ObjectStore& store) {
   return std::make_unique<GarbageCollector>(store);
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -4,7 +4,7 @@
 #include "embedded/api/extensions.h"
 #include "embedded/storage/object_store.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // POST pods/<name>/eviction (policy/v1 Eviction), honouring PodDisruptionBudgets.
 SubresourceHandler eviction_handler(ObjectStore& store);
@@ -29,4 +29,4 @@ void validate_cronjob_schedule(AdmissionRequest& request);
 void default_horizontal_pod_autoscaler(AdmissionRequest& request);
 void validate_horizontal_pod_autoscaler(AdmissionRequest& request);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -9,7 +9,7 @@
 #include "embedded/controllers/objects.h"
 #include "kube/model/quantity.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 bool is_hpa(const ResourceInfo& r) {
@@ -88,7 +88,7 @@ std::vector<FieldCause> spec_errors(const bj::object& o) {
 
 std::string quantity_text(const bj::value* v) {
   if (!v || !v->is_string()) return v ? bj::serialize(*v) : "0";
-  auto q = Quantity::try_parse(std::string_view(v->as_string()));
+  auto q = kube::Quantity::try_parse(std::string_view(v->as_string()));
   return q ? q->to_string() : std::string(v->as_string());
 }
 
@@ -164,7 +164,7 @@ std::string targets(const bj::object& hpa) {
   return text;
 }
 
-bj::array hpa_row(const bj::object& hpa, TimePoint now) {
+bj::array hpa_row(const bj::object& hpa, kube::TimePoint now) {
   const bj::value* min = find_path(hpa, "spec.minReplicas");
   return {
       meta_string(hpa, "name"),
@@ -217,4 +217,4 @@ const Printer* autoscaler_printer(const ResourceInfo& resource) {
   return is_hpa(resource) ? &kPrinter : nullptr;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -6,7 +6,7 @@
 
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 using Causes = std::vector<FieldCause>;
@@ -107,4 +107,4 @@ Causes metric_errors(const bj::object& hpa) {
   return out;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

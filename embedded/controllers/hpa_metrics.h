@@ -8,8 +8,8 @@
 
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 std::vector<FieldCause> metric_errors(const boost::json::object& hpa);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -16,7 +16,7 @@
 #include "embedded/controllers/pod_templates.h"
 #include "embedded/controllers/watch_loop.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 JobSpecView spec_view(const bj::object& job) {
@@ -206,7 +206,8 @@ class JobController : public WatchLoop {
   // lastTransitionTime).
   void delete_when_expired(const bj::object& job, const JobFinished& condition) {
     const bj::value* ttl = find_path(job, "spec.ttlSecondsAfterFinished");
-    std::optional<TimePoint> finished = try_parse_rfc3339(condition.last_transition_time);
+    std::optional<kube::TimePoint> finished =
+        kube::try_parse_rfc3339(condition.last_transition_time);
     if (!ttl || !ttl->is_int64() || !finished) return;
     if (system_now() < *finished + std::chrono::seconds(ttl->as_int64())) return;
     remove(jobs(), job, 0, "foregroundDeletion");
@@ -251,10 +252,10 @@ class JobController : public WatchLoop {
     counts.succeeded = indexed ? static_cast<std::int64_t>(completed.size())
                                : int_at(job, "status.succeeded", 0) + newly_succeeded;
     counts.failed = int_at(job, "status.failed", 0) + newly_failed;
-    TimePoint now = system_now();
+    kube::TimePoint now = system_now();
     std::string start = string_at(job, "status.startTime");
     std::optional<std::int64_t> seconds_active;
-    if (auto t = try_parse_rfc3339(start)) {
+    if (auto t = kube::try_parse_rfc3339(start)) {
       seconds_active = std::chrono::duration_cast<std::chrono::seconds>(now - *t).count();
     }
     Failures& failures = failures_[meta_string(job, "uid")];
@@ -293,7 +294,8 @@ class JobController : public WatchLoop {
         --counts.active;
       }
     }
-    update_status(job, counts, ready, terminating, finish, why, spec.suspend, format_rfc3339(now),
+    update_status(job, counts, ready, terminating, finish, why, spec.suspend,
+                  kube::format_rfc3339(now),
                   indexed ? std::optional(format_indexes(completed)) : std::nullopt);
   }
 
@@ -377,7 +379,7 @@ class JobController : public WatchLoop {
   // Pod failures counted since the Job's last success, for the back-off before new pods.
   struct Failures {
     std::int64_t since_success = 0;
-    TimePoint latest{};
+    kube::TimePoint latest{};
   };
 
   SharedExtensions extensions_;
@@ -391,4 +393,4 @@ std::unique_ptr<ControlLoop> make_job_controller(ObjectStore& store, SharedExten
   return std::make_unique<JobController>(store, std::move(ext));
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 FinishCondition finish_condition(JobFinish finish) {
   switch (finish) {
@@ -99,4 +99,4 @@ std::set<std::int64_t> parse_indexes(std::string_view text) {
   return out;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

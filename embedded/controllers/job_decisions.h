@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 struct JobSpecView {
   std::int64_t parallelism = 1;
@@ -68,4 +68,4 @@ std::vector<std::int64_t> indexes_to_start(const JobSpecView& spec,
 std::string format_indexes(const std::set<std::int64_t>& indexes);
 std::set<std::int64_t> parse_indexes(std::string_view text);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -9,7 +9,7 @@
 #include "embedded/controllers/control_loop.h"
 #include "embedded/storage/object_store.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 using SharedExtensions = std::shared_ptr<const ApiExtensions>;
 
@@ -29,4 +29,4 @@ std::unique_ptr<ControlLoop> make_disruption_controller(ObjectStore& store);
 ObjectPtr bind_pod(ObjectStore& store, const std::string& ns, const std::string& name,
                    const std::string& node, const std::string& uid = "");
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -7,7 +7,7 @@
 
 #include "embedded/api/selectors.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 std::int64_t int_at(const bj::object& object, std::string_view dotted_path, std::int64_t fallback) {
   const bj::value* v = find_path(object, dotted_path);
@@ -109,10 +109,10 @@ bool is_pod_ready(const bj::object& pod) {
   return c && string_at(*c, "status") == "True";
 }
 
-bool is_pod_available(const bj::object& pod, std::int64_t min_ready_seconds, TimePoint now) {
+bool is_pod_available(const bj::object& pod, std::int64_t min_ready_seconds, kube::TimePoint now) {
   if (!is_pod_ready(pod)) return false;
   if (min_ready_seconds <= 0) return true;
-  auto since = try_parse_rfc3339(string_at(*ready_condition(pod), "lastTransitionTime"));
+  auto since = kube::try_parse_rfc3339(string_at(*ready_condition(pod), "lastTransitionTime"));
   return since && *since + std::chrono::seconds(min_ready_seconds) <= now;
 }
 
@@ -188,6 +188,6 @@ std::string format_labels(const bj::value* labels) {
   return out;
 }
 
-TimePoint system_now() { return TimePoint(std::chrono::system_clock::now()); }
+kube::TimePoint system_now() { return kube::TimePoint(std::chrono::system_clock::now()); }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

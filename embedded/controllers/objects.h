@@ -12,7 +12,7 @@
 #include "embedded/storage/resource_info.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // The integer at a dotted path; `fallback` when absent or not a number.
 std::int64_t int_at(const bj::object& object, std::string_view dotted_path,
@@ -44,7 +44,7 @@ bool is_active_pod(const bj::object& pod);
 // The Ready condition is True.
 bool is_pod_ready(const bj::object& pod);
 // Ready for at least min_ready_seconds (by the Ready condition's lastTransitionTime).
-bool is_pod_available(const bj::object& pod, std::int64_t min_ready_seconds, TimePoint now);
+bool is_pod_available(const bj::object& pod, std::int64_t min_ready_seconds, kube::TimePoint now);
 
 // metav1.LabelSelector in kube's string form ("app=web,tier in (a,b)"); "" for an empty one.
 // Throws std::invalid_argument for an operator Kubernetes does not know.
@@ -55,6 +55,6 @@ bool selector_matches(const bj::value* selector, const bj::object& object);
 // metadata.labels formatted as kubectl prints a map of labels ("a=1,b=2", sorted; "<none>").
 std::string format_labels(const bj::value* labels);
 
-TimePoint system_now();
+kube::TimePoint system_now();
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -7,7 +7,7 @@
 #include "embedded/controllers/objects.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::optional<PodFailureAction> action_of(const std::string& action) {
@@ -90,4 +90,4 @@ PodFailureMatch match_pod_failure_policy(const bj::object& policy, const bj::obj
   return {};
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -6,7 +6,7 @@
 #include <boost/json/fwd.hpp>
 #include <string>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 enum class PodFailureAction { Count, Ignore, FailJob };
 
@@ -18,4 +18,4 @@ struct PodFailureMatch {
 PodFailureMatch match_pod_failure_policy(const boost::json::object& policy,
                                          const boost::json::object& pod);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

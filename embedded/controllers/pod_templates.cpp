@@ -2,7 +2,7 @@
 
 #include "embedded/controllers/objects.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 bj::object pod_from_template(const bj::object& owner, const ResourceInfo& owner_resource,
                              const std::string& generate_name, const std::string& name) {
@@ -45,4 +45,4 @@ bj::value template_without_label(const bj::object& pod_template, const std::stri
   return copy;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

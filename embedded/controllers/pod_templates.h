@@ -6,7 +6,7 @@
 
 #include "embedded/storage/resource_info.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // A pod from owner's spec.template: template labels and annotations, the owner as controller,
 // and generateName (or name, when `name` is given).
@@ -22,4 +22,4 @@ std::int64_t pod_grace_seconds(const boost::json::object& pod);
 boost::json::value template_without_label(const boost::json::object& pod_template,
                                           const std::string& label);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -8,7 +8,7 @@
 #include "embedded/controllers/conditions.h"
 #include "embedded/controllers/objects.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 const Column kName = name_column();
@@ -61,7 +61,7 @@ std::int64_t status_int(const bj::object& o, std::string_view field) {
   return int_at(o, std::string("status.") + std::string(field), 0);
 }
 
-bj::array deployment_row(const bj::object& d, TimePoint now) {
+bj::array deployment_row(const bj::object& d, kube::TimePoint now) {
   bj::array row{meta_string(d, "name"),
                 std::to_string(status_int(d, "readyReplicas")) + "/" +
                     std::to_string(int_at(d, "spec.replicas", 1)),
@@ -71,14 +71,14 @@ bj::array deployment_row(const bj::object& d, TimePoint now) {
   return row;
 }
 
-bj::array replicaset_row(const bj::object& rs, TimePoint now) {
+bj::array replicaset_row(const bj::object& rs, kube::TimePoint now) {
   bj::array row{meta_string(rs, "name"), int_at(rs, "spec.replicas", 1), status_int(rs, "replicas"),
                 status_int(rs, "readyReplicas"), age_cell(rs, now)};
   wide_tail(row, rs, "spec.template.spec");
   return row;
 }
 
-bj::array statefulset_row(const bj::object& s, TimePoint now) {
+bj::array statefulset_row(const bj::object& s, kube::TimePoint now) {
   auto [names, images] = containers_and_images(object_at(s, "spec.template.spec"));
   return {meta_string(s, "name"),
           std::to_string(status_int(s, "readyReplicas")) + "/" +
@@ -86,7 +86,7 @@ bj::array statefulset_row(const bj::object& s, TimePoint now) {
           age_cell(s, now), names, images};
 }
 
-bj::array daemonset_row(const bj::object& ds, TimePoint now) {
+bj::array daemonset_row(const bj::object& ds, kube::TimePoint now) {
   bj::array row{meta_string(ds, "name"),
                 status_int(ds, "desiredNumberScheduled"),
                 status_int(ds, "currentNumberScheduled"),
@@ -113,14 +113,14 @@ std::string job_status(const bj::object& job) {
   return "Running";
 }
 
-std::string job_duration(const bj::object& job, TimePoint now) {
-  auto start = try_parse_rfc3339(string_at(job, "status.startTime"));
+std::string job_duration(const bj::object& job, kube::TimePoint now) {
+  auto start = kube::try_parse_rfc3339(string_at(job, "status.startTime"));
   if (!start) return "";
-  auto end = try_parse_rfc3339(string_at(job, "status.completionTime"));
+  auto end = kube::try_parse_rfc3339(string_at(job, "status.completionTime"));
   return human_duration((end ? *end : now) - *start);
 }
 
-bj::array job_row(const bj::object& job, TimePoint now) {
+bj::array job_row(const bj::object& job, kube::TimePoint now) {
   std::string completions = int_at(job, "spec.completions", -1) >= 0
                                 ? std::to_string(status_int(job, "succeeded")) + "/" +
                                       std::to_string(int_at(job, "spec.completions", 1))
@@ -132,9 +132,9 @@ bj::array job_row(const bj::object& job, TimePoint now) {
   return row;
 }
 
-bj::array cronjob_row(const bj::object& cj, TimePoint now) {
+bj::array cronjob_row(const bj::object& cj, kube::TimePoint now) {
   std::string last = "<none>";
-  if (auto t = try_parse_rfc3339(string_at(cj, "status.lastScheduleTime"))) {
+  if (auto t = kube::try_parse_rfc3339(string_at(cj, "status.lastScheduleTime"))) {
     last = human_duration(now - *t);
   }
   std::size_t active = 0;
@@ -166,7 +166,7 @@ std::string int_or_string(const bj::object& o, std::string_view path) {
   return bj::serialize(*v);
 }
 
-bj::array pdb_row(const bj::object& pdb, TimePoint now) {
+bj::array pdb_row(const bj::object& pdb, kube::TimePoint now) {
   return {meta_string(pdb, "name"), int_or_string(pdb, "spec.minAvailable"),
           int_or_string(pdb, "spec.maxUnavailable"), status_int(pdb, "disruptionsAllowed"),
           age_cell(pdb, now)};
@@ -235,4 +235,4 @@ const Printer* workload_printer(const ResourceInfo& resource) {
   return it == printers().end() ? nullptr : &it->second;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

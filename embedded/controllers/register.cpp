@@ -2,7 +2,7 @@
 #include "embedded/controllers/loops.h"
 #include "embedded/server/features.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store) {
   extensions.handlers["pods/eviction"] = eviction_handler(store);
@@ -36,4 +36,4 @@ std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
   return loops;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -11,7 +11,7 @@
 #include "embedded/controllers/pod_templates.h"
 #include "embedded/controllers/watch_loop.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 // Which surplus pod to delete first: unassigned, then pending, then not ready, then the newest.
@@ -98,7 +98,7 @@ class ReplicaSetController : public WatchLoop {
 
   void update_status(const bj::object& rs, const std::vector<ObjectPtr>& pods,
                      const std::optional<std::string>& failure) {
-    TimePoint now = system_now();
+    kube::TimePoint now = system_now();
     std::int64_t min_ready = int_at(rs, "spec.minReadySeconds", 0);
     std::int64_t ready = 0, available = 0, labeled = 0;
     const bj::object& template_labels = object_at(rs, "spec.template.metadata.labels");
@@ -111,7 +111,7 @@ class ReplicaSetController : public WatchLoop {
         return v && *v == kv.value();
       });
     }
-    std::string stamp = format_rfc3339(now);
+    std::string stamp = kube::format_rfc3339(now);
     modify(
         replicasets(), rs,
         [&](const bj::object& current) {
@@ -152,4 +152,4 @@ std::unique_ptr<ControlLoop> make_replicaset_controller(ObjectStore& store, Shar
   return std::make_unique<ReplicaSetController>(store, std::move(ext));
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

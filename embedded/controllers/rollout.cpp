@@ -6,7 +6,7 @@
 #include <map>
 #include <stdexcept>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -128,4 +128,4 @@ RolloutStep rolling_update_step(std::int64_t replicas, RollingLimits limits,
   return step;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // An intstr.IntOrString (3 or "25%") resolved against total: percentages round up or down as
 // asked. Throws std::invalid_argument naming `field` for anything else.
@@ -43,4 +43,4 @@ struct RolloutStep {
 RolloutStep rolling_update_step(std::int64_t replicas, RollingLimits limits,
                                 ReplicaSetCounts new_set, const std::vector<ReplicaSetCounts>& old);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

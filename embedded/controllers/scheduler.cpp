@@ -10,12 +10,12 @@
 #include "embedded/controllers/scheduling.h"
 #include "embedded/controllers/watch_loop.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 ObjectPtr bind_pod(ObjectStore& store, const std::string& ns, const std::string& name,
                    const std::string& node, const std::string& uid) {
   const ResourceInfo& pods = pods_resource();
-  std::string now = format_rfc3339(system_now());
+  std::string now = kube::format_rfc3339(system_now());
   ObjectPtr bound = store.modify(
       pods, ns, name,
       [&](const bj::object& pod) {
@@ -79,7 +79,7 @@ class Scheduler : public WatchLoop {
   // What bound pods take from each node; terminating pods still hold their resources.
   std::map<std::string, NodeUsage> node_usage() {
     std::map<std::string, NodeUsage> usage;
-    std::unordered_map<std::string, std::pair<std::string, ResourceList>> fresh;
+    std::unordered_map<std::string, std::pair<std::string, kube::ResourceList>> fresh;
     for (const auto& [key, pod] : cached(pods_resource())) {
       std::string node = string_at(*pod, "spec.nodeName");
       std::string phase = string_at(*pod, "status.phase");
@@ -93,15 +93,15 @@ class Scheduler : public WatchLoop {
   }
 
   // Decoding a pod is the costly part: remembered per resourceVersion.
-  const ResourceList& requests_of(
+  const kube::ResourceList& requests_of(
       const bj::object& pod,
-      std::unordered_map<std::string, std::pair<std::string, ResourceList>>& fresh) {
+      std::unordered_map<std::string, std::pair<std::string, kube::ResourceList>>& fresh) {
     std::string key = key_of(pod), rv = meta_string(pod, "resourceVersion");
     auto it = requests_.find(key);
     if (it != requests_.end() && it->second.first == rv) {
       return fresh.emplace(key, std::move(it->second)).first->second.second;
     }
-    ResourceList r;
+    kube::ResourceList r;
     try {
       r = scheduling_requests(pod);
     } catch (const std::exception&) {
@@ -111,7 +111,7 @@ class Scheduler : public WatchLoop {
   }
 
   void schedule(const bj::object& pod, std::map<std::string, NodeUsage>& usage) {
-    ResourceList requests;
+    kube::ResourceList requests;
     try {
       requests = scheduling_requests(pod);
     } catch (const std::exception& e) {
@@ -149,7 +149,7 @@ class Scheduler : public WatchLoop {
   }
 
   void mark_unschedulable(const bj::object& pod, const std::string& message) {
-    std::string now = format_rfc3339(system_now());
+    std::string now = kube::format_rfc3339(system_now());
     bool changed = false;
     ObjectPtr updated = modify(
         pods_resource(), pod,
@@ -164,7 +164,7 @@ class Scheduler : public WatchLoop {
   }
 
   EventRecorder events_;
-  std::unordered_map<std::string, std::pair<std::string, ResourceList>> requests_;
+  std::unordered_map<std::string, std::pair<std::string, kube::ResourceList>> requests_;
 };
 
 }  // namespace
@@ -173,4 +173,4 @@ std::unique_ptr<ControlLoop> make_scheduler(ObjectStore& store) {
   return std::make_unique<Scheduler>(store);
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -8,7 +8,7 @@
 #include "kube/model/decode.h"
 #include "kube/model/pod_resources.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 constexpr std::string_view kUnschedulable = "node(s) were unschedulable";
@@ -120,22 +120,22 @@ bool matches_node_affinity(const bj::object& pod, const bj::object& node) {
   });
 }
 
-std::vector<std::string> resource_failures(const ResourceList& requests, const bj::object& node,
-                                           const NodeUsage& usage) {
+std::vector<std::string> resource_failures(const kube::ResourceList& requests,
+                                           const bj::object& node, const NodeUsage& usage) {
   std::vector<std::string> out;
   const bj::object& allocatable = object_at(node, "status.allocatable");
   auto quantity = [&](std::string_view name) {
     const bj::value* v = allocatable.if_contains(name);
-    auto q = v && v->is_string() ? Quantity::try_parse(v->as_string()) : std::nullopt;
-    return q.value_or(Quantity());
+    auto q = v && v->is_string() ? kube::Quantity::try_parse(v->as_string()) : std::nullopt;
+    return q.value_or(kube::Quantity());
   };
   if (allocatable.contains("pods") && usage.pods + 1 > quantity("pods").value()) {
     out.emplace_back(kTooManyPods);
   }
   for (const auto& [name, request] : requests) {
     if (name == "pods" || request.sign() <= 0) continue;
-    const Quantity* used = find_resource(usage.requested, name);
-    Quantity free = quantity(name) - (used ? *used : Quantity());
+    const kube::Quantity* used = find_resource(usage.requested, name);
+    kube::Quantity free = quantity(name) - (used ? *used : kube::Quantity());
     if (request > free) out.push_back("Insufficient " + name);
   }
   return out;
@@ -156,26 +156,26 @@ std::string histogram(const std::vector<std::string>& reasons) {
   return out;
 }
 
-double free_fraction(const bj::object& node, const NodeUsage& usage, const ResourceList& requests,
-                     std::string_view name) {
+double free_fraction(const bj::object& node, const NodeUsage& usage,
+                     const kube::ResourceList& requests, std::string_view name) {
   const bj::value* v = object_at(node, "status.allocatable").if_contains(name);
-  auto alloc = v && v->is_string() ? Quantity::try_parse(v->as_string()) : std::nullopt;
+  auto alloc = v && v->is_string() ? kube::Quantity::try_parse(v->as_string()) : std::nullopt;
   if (!alloc || alloc->sign() <= 0) return 0;
-  Quantity used;
-  if (const Quantity* u = find_resource(usage.requested, name)) used += *u;
-  if (const Quantity* r = find_resource(requests, name)) used += *r;
+  kube::Quantity used;
+  if (const kube::Quantity* u = find_resource(usage.requested, name)) used += *u;
+  if (const kube::Quantity* r = find_resource(requests, name)) used += *r;
   return (alloc->as_double() - used.as_double()) / alloc->as_double();
 }
 
 }  // namespace
 
-ResourceList scheduling_requests(const bj::object& pod) {
-  PodResourcesOptions options;
+kube::ResourceList scheduling_requests(const bj::object& pod) {
+  kube::PodResourcesOptions options;
   options.use_status_resources = true;
-  return pod_requests(decode<Pod>(bj::serialize(pod)), options);
+  return pod_requests(kube::decode<kube::Pod>(bj::serialize(pod)), options);
 }
 
-std::vector<std::string> filter_failures(const bj::object& pod, const ResourceList& requests,
+std::vector<std::string> filter_failures(const bj::object& pod, const kube::ResourceList& requests,
                                          const bj::object& node, const NodeUsage& usage) {
   const bj::value* unschedulable = find_path(node, "spec.unschedulable");
   if (unschedulable && unschedulable->is_bool() && unschedulable->as_bool() &&
@@ -193,7 +193,7 @@ std::vector<std::string> filter_failures(const bj::object& pod, const ResourceLi
 
 std::size_t pick_least_allocated(const std::vector<const bj::object*>& fitting,
                                  const std::vector<const NodeUsage*>& usage,
-                                 const ResourceList& requests) {
+                                 const kube::ResourceList& requests) {
   std::size_t best = 0;
   double best_score = -1;
   for (std::size_t i = 0; i < fitting.size(); ++i) {
@@ -222,4 +222,4 @@ std::string unschedulable_message(const std::vector<std::vector<std::string>>& f
          " nodes are available: " + histogram(preemption) + "..";
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

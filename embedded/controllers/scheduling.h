@@ -10,30 +10,30 @@
 
 #include "kube/model/resources.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // What the pods bound to a node take from it.
 struct NodeUsage {
-  ResourceList requested;
+  kube::ResourceList requested;
   std::int64_t pods = 0;
 };
 
 // A pod's requests as the scheduler counts them (KEP-1287): per container the max of desired
 // (unless the resize is Infeasible), allocated and actual resources, plus spec.overhead.
 // Throws DecodeError for a pod the model cannot read.
-ResourceList scheduling_requests(const boost::json::object& pod);
+kube::ResourceList scheduling_requests(const boost::json::object& pod);
 
 // Why the node cannot take the pod, as kube-scheduler words it ("Insufficient cpu",
 // "node(s) were unschedulable", ...); empty when it fits.
 std::vector<std::string> filter_failures(const boost::json::object& pod,
-                                         const ResourceList& requests,
+                                         const kube::ResourceList& requests,
                                          const boost::json::object& node, const NodeUsage& usage);
 
 // Among fitting nodes, the least allocated after placing the pod (ties: first given).
 // `fitting` indexes nodes; returns an index into it.
 std::size_t pick_least_allocated(const std::vector<const boost::json::object*>& fitting,
                                  const std::vector<const NodeUsage*>& usage,
-                                 const ResourceList& requests);
+                                 const kube::ResourceList& requests);
 
 // "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No
 // preemption victims found for incoming pod.." — failures holds each node's reasons (the
@@ -41,4 +41,4 @@ std::size_t pick_least_allocated(const std::vector<const boost::json::object*>& 
 // sentence).
 std::string unschedulable_message(const std::vector<std::vector<std::string>>& failures);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

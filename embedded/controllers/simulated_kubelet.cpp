@@ -13,7 +13,7 @@
 #include "embedded/controllers/watch_loop.h"
 #include "embedded/server/simulated_nodes.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 bool is_simulated(const bj::object& node) {
@@ -142,7 +142,7 @@ class SimulatedKubelet : public WatchLoop {
   bj::object running_status(const bj::object& pod, const bj::object& node) {
     const bj::object& old = object_at(pod, "status");
     bj::object status = old;
-    std::string now = format_rfc3339(system_now());
+    std::string now = kube::format_rfc3339(system_now());
     std::string started = string_at(old, "startTime").empty() ? now : string_at(old, "startTime");
     status["phase"] = "Running";
     status["hostIP"] = host_ip(node);
@@ -220,4 +220,4 @@ std::unique_ptr<ControlLoop> make_simulated_kubelet(ObjectStore& store) {
   return std::make_unique<SimulatedKubelet>(store);
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

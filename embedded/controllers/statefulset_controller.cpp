@@ -11,7 +11,7 @@
 #include "embedded/controllers/rollout.h"
 #include "embedded/controllers/watch_loop.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 constexpr const char* kRevisionLabel = "controller-revision-hash";
@@ -146,7 +146,7 @@ class StatefulSetController : public WatchLoop {
 
   void update_status(const bj::object& set, const std::map<long, ObjectPtr>& pods,
                      const std::string& update) {
-    TimePoint now = system_now();
+    kube::TimePoint now = system_now();
     std::int64_t min_ready = int_at(set, "spec.minReadySeconds", 0);
     std::int64_t count = 0, ready = 0, available = 0, updated = 0;
     for (const auto& [ordinal, pod] : pods) {
@@ -192,4 +192,4 @@ std::unique_ptr<ControlLoop> make_statefulset_controller(ObjectStore& store, Sha
   return std::make_unique<StatefulSetController>(store, std::move(ext));
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

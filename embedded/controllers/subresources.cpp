@@ -8,7 +8,7 @@
 #include "embedded/controllers/loops.h"
 #include "embedded/controllers/objects.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 bj::object parse_body(const RestContext& c, const char* what) {
@@ -20,7 +20,7 @@ bj::object parse_body(const RestContext& c, const char* what) {
   return std::move(body.as_object());
 }
 
-http::ServerResponse bind(const RestContext& c) {
+kube::http::ServerResponse bind(const RestContext& c) {
   if (c.request.method != "POST") {
     throw method_not_supported({"", "pods/binding"}, c.request.method);
   }
@@ -103,7 +103,7 @@ std::int64_t replicas_of(const bj::object& scale, const std::string& name) {
   return r->as_int64();
 }
 
-http::ServerResponse scale(const RestContext& c) {
+kube::http::ServerResponse scale(const RestContext& c) {
   const ResourceInfo& r = *c.target.resource;
   const std::string& m = c.request.method;
   if (m == "GET")
@@ -129,4 +129,4 @@ http::ServerResponse scale(const RestContext& c) {
 SubresourceHandler binding_handler(ObjectStore&) { return bind; }
 SubresourceHandler scale_handler(ObjectStore&) { return scale; }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 using namespace std::chrono;
@@ -140,4 +140,4 @@ ZoneSpan PosixTzRule::at(sys_seconds t) const {
           after == changes.end() ? sys_seconds::max() : after->first};
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

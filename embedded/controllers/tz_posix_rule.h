@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // An offset east of UTC and the UTC interval [start, end) in which it holds.
 struct ZoneSpan {
@@ -35,4 +35,4 @@ class PosixTzRule {
   Change start_{}, end_{};
 };
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <sstream>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 using namespace std::chrono;
@@ -187,4 +187,4 @@ local_seconds TimeZone::to_local(sys_seconds t) const {
   return local_seconds((t + lookup(t).offset).time_since_epoch());
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -13,7 +13,7 @@
 
 #include "embedded/controllers/tz_posix_rule.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 class TimeZone {
  public:
@@ -42,4 +42,4 @@ class TimeZone {
   std::optional<PosixTzRule> rule_;                 // past the last transition
 };
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

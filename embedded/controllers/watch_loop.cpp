@@ -4,7 +4,7 @@
 
 #include "embedded/controllers/objects.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::uint64_t version_of(const bj::object& o) {
@@ -122,4 +122,4 @@ void WatchLoop::remove(const ResourceInfo& resource, const bj::object& object,
   }
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -14,7 +14,7 @@
 #include "embedded/controllers/control_loop.h"
 #include "embedded/storage/object_store.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // Cached objects of one resource type by "namespace/name".
 using ObjectMap = std::map<std::string, ObjectPtr>;
@@ -61,4 +61,4 @@ class WatchLoop : public ControlLoop {
   bool dirty_ = true;  // a pass is due (the first one, at start)
 };
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -7,7 +7,7 @@
 #include "embedded/controllers/handlers.h"
 #include "embedded/controllers/objects.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 // The pod defaults (restartPolicy, dnsPolicy, container defaults, ...) applied to a template.
@@ -151,4 +151,4 @@ void validate_workload_selector(AdmissionRequest& request) {
   }
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -7,7 +7,7 @@
 #include "embedded/storage/object_meta.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded::crd {
+namespace tailor::embedded::crd {
 namespace {
 
 const ResourceInfo& crds() {
@@ -28,7 +28,7 @@ bj::object condition(const char* type, bool ok, const std::string& reason,
 
 // Keeps lastTransitionTime of conditions whose status did not change.
 void stamp_transitions(bj::array& conditions, const bj::value* old_conditions) {
-  std::string now = format_rfc3339(TimePoint(std::chrono::system_clock::now()));
+  std::string now = kube::format_rfc3339(kube::TimePoint(std::chrono::system_clock::now()));
   for (bj::value& c : conditions) {
     bj::object& co = c.as_object();
     co["lastTransitionTime"] = now;
@@ -219,4 +219,4 @@ std::shared_ptr<const Definition> CustomResources::definition(const ResourceInfo
   return it == by_resource_.end() ? nullptr : it->second;
 }
 
-}  // namespace tailor::kube::embedded::crd
+}  // namespace tailor::embedded::crd

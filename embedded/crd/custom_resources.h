@@ -16,7 +16,7 @@
 #include "embedded/crd/definition.h"
 #include "embedded/storage/object_store.h"
 
-namespace tailor::kube::embedded::crd {
+namespace tailor::embedded::crd {
 
 class CustomResources {
  public:
@@ -56,4 +56,4 @@ class CustomResources {
   std::thread thread_;
 };
 
-}  // namespace tailor::kube::embedded::crd
+}  // namespace tailor::embedded::crd

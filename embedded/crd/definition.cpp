@@ -8,7 +8,7 @@
 #include "embedded/crd/schema.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded::crd {
+namespace tailor::embedded::crd {
 namespace {
 
 std::string lower(std::string s) {
@@ -315,4 +315,4 @@ Definition parse_definition(const bj::object& crd) {
   return d;
 }
 
-}  // namespace tailor::kube::embedded::crd
+}  // namespace tailor::embedded::crd

@@ -11,7 +11,7 @@
 #include "embedded/storage/resource_info.h"
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded::crd {
+namespace tailor::embedded::crd {
 
 struct PrinterColumn {
   std::string name;
@@ -52,4 +52,4 @@ std::vector<FieldCause> validation_errors(const boost::json::object& crd);
 // What a valid (and defaulted) CRD defines.
 Definition parse_definition(const boost::json::object& crd);
 
-}  // namespace tailor::kube::embedded::crd
+}  // namespace tailor::embedded::crd

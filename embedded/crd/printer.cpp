@@ -8,7 +8,7 @@
 
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded::crd {
+namespace tailor::embedded::crd {
 namespace {
 
 struct Step {
@@ -160,7 +160,7 @@ std::vector<const bj::value*> step_through(const std::vector<const bj::value*>& 
 }
 
 // A cell as kube-apiserver's CRD table convertor types it; null when the value does not fit.
-bj::value typed_cell(const std::string& type, const bj::value& v, TimePoint now) {
+bj::value typed_cell(const std::string& type, const bj::value& v, kube::TimePoint now) {
   if (type == "string") return v.is_string() ? v : bj::value(bj::serialize(v));
   if (type == "integer") {
     if (v.is_int64() || v.is_uint64()) return v;
@@ -173,7 +173,7 @@ bj::value typed_cell(const std::string& type, const bj::value& v, TimePoint now)
   if (type == "boolean") return v.is_bool() ? v : bj::value(nullptr);
   if (type == "date") {
     if (!v.is_string()) return nullptr;
-    auto t = try_parse_rfc3339(std::string(v.as_string()));
+    auto t = kube::try_parse_rfc3339(std::string(v.as_string()));
     return t ? bj::value(human_duration(now - *t)) : bj::value(nullptr);
   }
   return nullptr;
@@ -206,7 +206,7 @@ Printer make_printer(const std::vector<PrinterColumn>& columns) {
   p.columns.push_back(name_column());
   for (const PrinterColumn& c : columns)
     p.columns.push_back({c.name, c.type, c.format, c.description, c.priority});
-  p.cells = [columns](const bj::object& o, TimePoint now) {
+  p.cells = [columns](const bj::object& o, kube::TimePoint now) {
     bj::array cells{meta_string(o, "name")};
     for (const PrinterColumn& c : columns) {
       std::vector<bj::value> found;
@@ -229,16 +229,16 @@ void set_printer(const ResourceInfo& resource, const std::vector<PrinterColumn>&
   all.pool.push_back(std::move(printer));
 }
 
-}  // namespace tailor::kube::embedded::crd
+}  // namespace tailor::embedded::crd
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 const Printer* custom_resource_printer(const ResourceInfo& resource) {
   // CustomResourceDefinitions themselves print their creation time, as kube-apiserver does.
   static const Printer kDefinitions{
       {name_column(),
        {"Created At", "date", "", "Time when the CustomResourceDefinition was created", 0}},
-      [](const bj::object& o, TimePoint) {
+      [](const bj::object& o, kube::TimePoint) {
         return bj::array{meta_string(o, "name"), meta_string(o, "creationTimestamp")};
       }};
   if (resource.group == "apiextensions.k8s.io" && resource.resource == "customresourcedefinitions")
@@ -249,4 +249,4 @@ const Printer* custom_resource_printer(const ResourceInfo& resource) {
   return it == all.by_resource.end() ? nullptr : it->second;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -10,7 +10,7 @@
 #include "embedded/api/tables.h"
 #include "embedded/crd/definition.h"
 
-namespace tailor::kube::embedded::crd {
+namespace tailor::embedded::crd {
 
 // The values jsonPath (".spec.x", ".a[0].b", ".a[*].b", ".a[?(@.type==\"Ready\")].status")
 // selects in object; throws std::invalid_argument for a path it cannot parse.
@@ -23,4 +23,4 @@ Printer make_printer(const std::vector<PrinterColumn>& columns);
 // The printer tables.cpp uses for resource from now on (kept for the life of the process).
 void set_printer(const ResourceInfo& resource, const std::vector<PrinterColumn>& columns);
 
-}  // namespace tailor::kube::embedded::crd
+}  // namespace tailor::embedded::crd

@@ -11,7 +11,7 @@
 #include "embedded/server/features.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 bool is_crd(const ResourceInfo& r) {
@@ -95,4 +95,4 @@ void add_custom_resources(ApiExtensions& extensions, ObjectStore& store) {
   });
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

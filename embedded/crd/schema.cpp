@@ -6,7 +6,7 @@
 
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded::crd {
+namespace tailor::embedded::crd {
 namespace {
 
 const bj::object* member_object(const bj::object& o, std::string_view key) {
@@ -360,4 +360,4 @@ std::vector<FieldCause> violations(const bj::object& object, const bj::object& s
   return v.causes;
 }
 
-}  // namespace tailor::kube::embedded::crd
+}  // namespace tailor::embedded::crd

@@ -9,7 +9,7 @@
 
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded::crd {
+namespace tailor::embedded::crd {
 
 // Why schema (at path, e.g. "spec.versions[0].schema.openAPIV3Schema") is not structural.
 std::vector<FieldCause> structural_errors(const boost::json::value& schema,
@@ -28,4 +28,4 @@ void apply_defaults(boost::json::object& object, const boost::json::object& sche
 std::vector<FieldCause> violations(const boost::json::object& object,
                                    const boost::json::object& schema);
 
-}  // namespace tailor::kube::embedded::crd
+}  // namespace tailor::embedded::crd

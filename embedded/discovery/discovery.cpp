@@ -5,7 +5,7 @@
 
 #include "embedded/api/resources.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 namespace bj = boost::json;
 
@@ -233,4 +233,4 @@ std::optional<std::string> openapi_v3_group_version(const std::string& path) {
                  {"paths", std::move(paths)}});
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 inline constexpr const char* kAggregatedDiscoveryType =
     "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
@@ -25,4 +25,4 @@ std::string openapi_v3_root();
 // /openapi/v3/api/v1, /openapi/v3/apis/<group>/<version>: nullopt when not served.
 std::optional<std::string> openapi_v3_group_version(const std::string& path);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -36,10 +36,10 @@ int main(int argc, char** argv) {
     sigaddset(&signals, SIGINT);
     sigaddset(&signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts
-    embedded::Cluster cluster({.address = address,
-                               .port = static_cast<std::uint16_t>(port),
-                               .dir = dir,
-                               .tls = !plain_http});
+    tailor::embedded::Cluster cluster({.address = address,
+                                       .port = static_cast<std::uint16_t>(port),
+                                       .dir = dir,
+                                       .tls = !plain_http});
     cluster.start();
     if (!kubeconfig.empty()) cluster.write_kubeconfig(kubeconfig);
     if (!client_cert_kubeconfig.empty()) {

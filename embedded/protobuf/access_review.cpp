@@ -5,7 +5,7 @@
 
 #include "embedded/api/rest.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 constexpr const char* kGroup = "authorization.k8s.io";
@@ -62,7 +62,7 @@ bj::object review_self_access(bj::object review) {
   return review;
 }
 
-http::ServerResponse serve_self_subject_access_review(const RestContext& c) {
+kube::http::ServerResponse serve_self_subject_access_review(const RestContext& c) {
   const ResourceInfo& r = *c.target.resource;
   if (c.request.method != "POST" || !c.target.name.empty()) {
     throw method_not_supported(r.group_resource(), verb_of(c));
@@ -78,4 +78,4 @@ http::ServerResponse serve_self_subject_access_review(const RestContext& c) {
   return json_response(201, bj::serialize(review_self_access(std::move(review))));
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

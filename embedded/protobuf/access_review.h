@@ -7,7 +7,7 @@
 
 #include "kube/http/server.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 struct RestContext;
 
@@ -16,6 +16,6 @@ struct RestContext;
 boost::json::object review_self_access(boost::json::object review);
 
 // POST .../selfsubjectaccessreviews with a JSON or protobuf body: 201 and the answered review.
-http::ServerResponse serve_self_subject_access_review(const RestContext& c);
+kube::http::ServerResponse serve_self_subject_access_review(const RestContext& c);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

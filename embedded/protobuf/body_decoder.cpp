@@ -10,7 +10,7 @@
 #include "embedded/protobuf/message_json.h"
 #include "proto/k8s/runtime.pb.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -107,4 +107,4 @@ bj::object decode_protobuf_body(const ResourceInfo& resource, std::string_view b
   return json;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

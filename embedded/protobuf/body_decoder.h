@@ -9,10 +9,10 @@
 
 #include "embedded/storage/resource_info.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 inline constexpr std::string_view kProtobufMediaType = "application/vnd.kubernetes.protobuf";
 
 boost::json::object decode_protobuf_body(const ResourceInfo& resource, std::string_view body);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

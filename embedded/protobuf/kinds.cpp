@@ -9,7 +9,7 @@
 #include "proto/k8s/core.pb.h"
 #include "proto/k8s/policy.pb.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace core = ::k8s::io::api::core::v1;
@@ -57,4 +57,4 @@ const google::protobuf::Message* protobuf_prototype(std::string_view api_version
   return nullptr;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -8,10 +8,10 @@ namespace google::protobuf {
 class Message;
 }
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // The empty message of apiVersion/kind ("apps/v1", "Deployment"); nullptr when not known.
 const google::protobuf::Message* protobuf_prototype(std::string_view api_version,
                                                     std::string_view kind);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -19,7 +19,7 @@
 #include "proto/k8s/meta.pb.h"
 #include "proto/k8s/resource.pb.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -72,7 +72,7 @@ void check_unknown_fields(const pb::Message& message, const std::string& path) {
 
 bj::value quantity_json(const K8sQuantity& quantity, const std::string& path) {
   std::string error;
-  std::optional<Quantity> parsed = Quantity::try_parse(quantity.string(), &error);
+  std::optional<kube::Quantity> parsed = kube::Quantity::try_parse(quantity.string(), &error);
   if (!parsed) {
     throw ProtobufContentError("invalid quantity \"" + quantity.string() + "\"" + where(path) +
                                ": " + error);
@@ -90,8 +90,8 @@ bj::value time_json(const TimeMessage& time, bool micro, const std::string& path
                                std::to_string(time.seconds()) + "s " +
                                std::to_string(time.nanos()) + "ns");
   }
-  TimePoint t{std::chrono::seconds(time.seconds()) + std::chrono::nanoseconds(time.nanos())};
-  return bj::string(micro ? format_rfc3339_micro(t) : format_rfc3339(t));
+  kube::TimePoint t{std::chrono::seconds(time.seconds()) + std::chrono::nanoseconds(time.nanos())};
+  return bj::string(micro ? kube::format_rfc3339_micro(t) : kube::format_rfc3339(t));
 }
 
 bj::value int_or_string_json(const K8sIntOrString& value, const std::string& path) {
@@ -145,7 +145,7 @@ bj::value scalar_json(const pb::Message& m, const pb::FieldDescriptor* f, int in
     case pb::FieldDescriptor::CPPTYPE_STRING: {
       std::string s = repeated ? r->GetRepeatedString(m, f, index) : r->GetString(m, f);
       // []byte is base64 in Go's JSON.
-      if (f->type() == pb::FieldDescriptor::TYPE_BYTES) return bj::string(base64_encode(s));
+      if (f->type() == pb::FieldDescriptor::TYPE_BYTES) return bj::string(kube::base64_encode(s));
       return bj::string(s);
     }
     case pb::FieldDescriptor::CPPTYPE_MESSAGE:
@@ -257,4 +257,4 @@ bj::object object_json(const pb::Message& message, const std::string& path) {
 
 bj::object message_to_json(const pb::Message& message) { return object_json(message, ""); }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -11,7 +11,7 @@ namespace google::protobuf {
 class Message;
 }
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // The message cannot be shown as JSON: a field this server does not know carries a value, or
 // a value is invalid (a malformed Quantity, an IntOrString of unknown type). The message says
@@ -23,4 +23,4 @@ class ProtobufContentError : public std::runtime_error {
 
 boost::json::object message_to_json(const google::protobuf::Message& message);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

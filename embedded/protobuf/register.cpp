@@ -6,7 +6,7 @@
 #include "embedded/protobuf/body_decoder.h"
 #include "embedded/server/features.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 void add_protobuf_bodies(ApiExtensions& extensions) { extensions.protobuf = decode_protobuf_body; }
 
@@ -18,4 +18,4 @@ void add_access_reviews(ApiExtensions& extensions) {
   extensions.handlers[subresource_key(*reviews, "")] = serve_self_subject_access_review;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

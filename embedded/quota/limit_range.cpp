@@ -7,7 +7,7 @@
 #include "embedded/storage/object_meta.h"
 #include "kube/model/pod_resources.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 constexpr std::string_view kAnnotation = "kubernetes.io/limit-ranger";
@@ -20,7 +20,7 @@ const bj::array& items(const bj::object& limit_range) {
 
 std::string item_type(const bj::value& item) { return string_at(item, "type"); }
 
-ResourceList item_list(const bj::value& item, std::string_view key) {
+kube::ResourceList item_list(const bj::value& item, std::string_view key) {
   return resource_list(member(&item, key), "spec.limits." + std::string(key));
 }
 
@@ -69,31 +69,33 @@ void default_container(bj::value& container, const bj::value& item, std::string_
   if (!limits.empty()) phrases.push_back(joined(limits, ", ") + " limit" + suffix);
 }
 
-std::string quantity_text(const Quantity& q) { return q.to_string(); }
+std::string quantity_text(const kube::Quantity& q) { return q.to_string(); }
 
 // requestLimitEnforcedValues: milli-units unless they would overflow.
-bool use_milli(const Quantity& a, const Quantity& b, const Quantity& c) {
+bool use_milli(const kube::Quantity& a, const kube::Quantity& b, const kube::Quantity& c) {
   constexpr std::int64_t kMaxMilli = INT64_MAX / 1000;
   return a.value() <= kMaxMilli && b.value() <= kMaxMilli && c.value() <= kMaxMilli;
 }
 
-std::int64_t scaled(const Quantity& q, bool milli) { return milli ? q.milli_value() : q.value(); }
+std::int64_t scaled(const kube::Quantity& q, bool milli) {
+  return milli ? q.milli_value() : q.value();
+}
 
 struct Observed {
-  const ResourceList& requests;
-  const ResourceList& limits;
+  const kube::ResourceList& requests;
+  const kube::ResourceList& limits;
 };
 
-void check_min(const std::string& type, const std::string& r, const Quantity& enforced,
+void check_min(const std::string& type, const std::string& r, const kube::Quantity& enforced,
                const Observed& o, std::vector<std::string>& out) {
-  const Quantity* req = find_resource(o.requests, r);
-  const Quantity* lim = find_resource(o.limits, r);
+  const kube::Quantity* req = find_resource(o.requests, r);
+  const kube::Quantity* lim = find_resource(o.limits, r);
   std::string head = "minimum " + r + " usage per " + type + " is " + quantity_text(enforced);
   if (!req) {
     out.push_back(head + ".  No request is specified");
     return;
   }
-  bool milli = use_milli(*req, lim ? *lim : Quantity(), enforced);
+  bool milli = use_milli(*req, lim ? *lim : kube::Quantity(), enforced);
   if (scaled(*req, milli) < scaled(enforced, milli)) {
     out.push_back(head + ", but request is " + quantity_text(*req));
   } else if (lim && scaled(*lim, milli) < scaled(enforced, milli)) {
@@ -101,16 +103,16 @@ void check_min(const std::string& type, const std::string& r, const Quantity& en
   }
 }
 
-void check_max(const std::string& type, const std::string& r, const Quantity& enforced,
+void check_max(const std::string& type, const std::string& r, const kube::Quantity& enforced,
                const Observed& o, std::vector<std::string>& out) {
-  const Quantity* req = find_resource(o.requests, r);
-  const Quantity* lim = find_resource(o.limits, r);
+  const kube::Quantity* req = find_resource(o.requests, r);
+  const kube::Quantity* lim = find_resource(o.limits, r);
   std::string head = "maximum " + r + " usage per " + type + " is " + quantity_text(enforced);
   if (!lim) {
     out.push_back(head + ".  No limit is specified");
     return;
   }
-  bool milli = use_milli(req ? *req : Quantity(), *lim, enforced);
+  bool milli = use_milli(req ? *req : kube::Quantity(), *lim, enforced);
   if (scaled(*lim, milli) > scaled(enforced, milli)) {
     out.push_back(head + ", but limit is " + quantity_text(*lim));
   } else if (req && scaled(*req, milli) > scaled(enforced, milli)) {
@@ -118,11 +120,11 @@ void check_max(const std::string& type, const std::string& r, const Quantity& en
   }
 }
 
-void check_ratio(const std::string& type, const std::string& r, const Quantity& enforced,
+void check_ratio(const std::string& type, const std::string& r, const kube::Quantity& enforced,
                  const Observed& o, std::vector<std::string>& out) {
-  const Quantity* req = find_resource(o.requests, r);
-  const Quantity* lim = find_resource(o.limits, r);
-  bool milli = use_milli(req ? *req : Quantity(), lim ? *lim : Quantity(), enforced);
+  const kube::Quantity* req = find_resource(o.requests, r);
+  const kube::Quantity* lim = find_resource(o.limits, r);
+  bool milli = use_milli(req ? *req : kube::Quantity(), lim ? *lim : kube::Quantity(), enforced);
   std::string head =
       r + " max limit to request ratio per " + type + " is " + quantity_text(enforced);
   if (!req || scaled(*req, milli) == 0) {
@@ -204,16 +206,16 @@ std::vector<std::string> limit_range_violations(const bj::object& pod,
       for (std::string_view list : {"containers", "initContainers"}) {
         for (const bj::value& c : container_list(pod, list)) {
           const bj::value* resources = member(&c, "resources");
-          ResourceList requests = resource_list(member(resources, "requests"), "requests");
-          ResourceList limits = resource_list(member(resources, "limits"), "limits");
+          kube::ResourceList requests = resource_list(member(resources, "requests"), "requests");
+          kube::ResourceList limits = resource_list(member(resources, "limits"), "limits");
           check_item(item, type, {requests, limits}, out);
         }
       }
     } else if (type == "Pod") {
-      Pod typed = decode_pod(pod);
-      PodResourcesOptions options{.exclude_overhead = true};
-      ResourceList requests = pod_requests(typed, options);
-      ResourceList limits = pod_limits(typed, options);
+      kube::Pod typed = decode_pod(pod);
+      kube::PodResourcesOptions options{.exclude_overhead = true};
+      kube::ResourceList requests = pod_requests(typed, options);
+      kube::ResourceList limits = pod_limits(typed, options);
       check_item(item, type, {requests, limits}, out);
     }
   }
@@ -229,4 +231,4 @@ std::string aggregate(const std::vector<std::string>& messages) {
   return "[" + joined(unique, ", ") + "]";
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // SetDefaults_LimitRangeItem for Container items: default limit from max, default request from
 // the default limit, else from min.
@@ -25,4 +25,4 @@ std::vector<std::string> limit_range_violations(const boost::json::object& pod,
 // utilerrors.NewAggregate(...).Error(): one message as is, several as "[a, b]".
 std::string aggregate(const std::vector<std::string>& messages);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -5,18 +5,18 @@
 #include "embedded/resize/resource_json.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 // "requests.cpu: 500m/1, requests.memory: 0/1Gi" and the limits.* ones in their own column.
-bj::array quota_cells(const bj::object& quota, TimePoint now) {
+bj::array quota_cells(const bj::object& quota, kube::TimePoint now) {
   const bj::value* hard = find_path(quota, "status.hard");
   const bj::value* used = find_path(quota, "status.used");
   std::string request, limit;
   if (hard && hard->is_object()) {
-    ResourceList used_list = resource_list(used, "status.used");
+    kube::ResourceList used_list = resource_list(used, "status.used");
     for (const auto& [name, q] : resource_list(hard, "status.hard")) {
-      const Quantity* u = find_resource(used_list, name);
+      const kube::Quantity* u = find_resource(used_list, name);
       std::string& column = name.starts_with("limits.") ? limit : request;
       if (!column.empty()) column += ", ";
       column += name + ": " + (u ? u->to_string() : "0") + "/" + q.to_string();
@@ -25,7 +25,7 @@ bj::array quota_cells(const bj::object& quota, TimePoint now) {
   return {meta_string(quota, "name"), age_cell(quota, now), request, limit};
 }
 
-bj::array limit_range_cells(const bj::object& limit_range, TimePoint) {
+bj::array limit_range_cells(const bj::object& limit_range, kube::TimePoint) {
   return {meta_string(limit_range, "name"), meta_string(limit_range, "creationTimestamp")};
 }
 
@@ -57,4 +57,4 @@ const Printer* policy_printer(const ResourceInfo& resource) {
   return nullptr;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -7,7 +7,7 @@
 #include "embedded/quota/quota_status.h"
 #include "embedded/server/features.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 const ResourceInfo& pods() { return *find_resource("", "v1", "pods"); }
@@ -44,4 +44,4 @@ std::unique_ptr<ControlLoop> make_quota_controller(ObjectStore& store) {
   return std::make_unique<QuotaController>(store);
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

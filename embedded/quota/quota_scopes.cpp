@@ -7,7 +7,7 @@
 #include "embedded/resize/resource_json.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 struct ScopeRequirement {
@@ -76,4 +76,4 @@ bool quota_selects(const bj::object& quota, const bj::object& pod) {
   return true;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -12,7 +12,7 @@
 #include "embedded/server/features.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 const ResourceInfo& core(const char* resource) { return *find_resource("", "v1", resource); }
@@ -43,12 +43,12 @@ std::vector<ObjectPtr> in_namespace(ObjectStore& store, const char* resource,
   return store.list_objects(core(resource), ns);
 }
 
-ResourceList usage(const bj::object& pod) { return pod_quota_usage(decode_pod(pod)); }
+kube::ResourceList usage(const bj::object& pod) { return pod_quota_usage(decode_pod(pod)); }
 
 // What the namespace's stored pods selected by `quota` use, without the pod named `skip`.
-ResourceList quota_usage(const bj::object& quota, const std::vector<ObjectPtr>& pods,
-                         const std::string& skip = "") {
-  ResourceList total;
+kube::ResourceList quota_usage(const bj::object& quota, const std::vector<ObjectPtr>& pods,
+                               const std::string& skip = "") {
+  kube::ResourceList total;
   for (const ObjectPtr& pod : pods) {
     if (meta_string(*pod, "name") == skip || !quota_selects(quota, *pod)) continue;
     add_resources(total, usage(*pod));
@@ -57,33 +57,33 @@ ResourceList quota_usage(const bj::object& quota, const std::vector<ObjectPtr>& 
 }
 
 // The usage `pod` adds to `quota` (nothing when the quota does not select it).
-ResourceList selected_usage(const bj::object& quota, const bj::object* pod) {
-  return pod && quota_selects(quota, *pod) ? usage(*pod) : ResourceList{};
+kube::ResourceList selected_usage(const bj::object& quota, const bj::object* pod) {
+  return pod && quota_selects(quota, *pod) ? usage(*pod) : kube::ResourceList{};
 }
 
-ResourceList hard_of(const bj::object& quota) {
+kube::ResourceList hard_of(const bj::object& quota) {
   return resource_list(find_path(quota, "spec.hard"), "spec.hard");
 }
 
-bj::object to_json(const ResourceList& list) {
+bj::object to_json(const kube::ResourceList& list) {
   bj::object out;
   for (const auto& [name, q] : list) out[name] = q.to_string();
   return out;
 }
 
 // status.used names every hard resource, zero when nothing uses it (as the quota controller).
-bj::object quota_status(const bj::object& quota, const ResourceList& namespace_total) {
-  ResourceList hard = hard_of(quota);
-  ResourceList used;
+bj::object quota_status(const bj::object& quota, const kube::ResourceList& namespace_total) {
+  kube::ResourceList hard = hard_of(quota);
+  kube::ResourceList used;
   for (const auto& [name, q] : hard) {
-    const Quantity* u = find_resource(namespace_total, name);
-    used.insert_or_assign(name, u ? *u : Quantity());
+    const kube::Quantity* u = find_resource(namespace_total, name);
+    used.insert_or_assign(name, u ? *u : kube::Quantity());
   }
   return {{"hard", to_json(hard)}, {"used", to_json(used)}};
 }
 
 void write_quota_status(ObjectStore& store, const std::string& ns, const std::string& name,
-                        const ResourceList& namespace_total) {
+                        const kube::ResourceList& namespace_total) {
   try {
     store.modify(
         core("resourcequotas"), ns, name,
@@ -104,12 +104,12 @@ void charge(ObjectStore& store, const AdmissionRequest& r, const bj::object* bef
   std::vector<ObjectPtr> quotas = in_namespace(store, "resourcequotas", r.ns);
   if (quotas.empty()) return;
   std::vector<ObjectPtr> pods = in_namespace(store, "pods", r.ns);
-  Pod pod = decode_pod(r.object);
-  std::vector<ResourceList> totals;
+  kube::Pod pod = decode_pod(r.object);
+  std::vector<kube::ResourceList> totals;
   for (const ObjectPtr& quota : quotas) {
-    ResourceList others = quota_usage(*quota, pods, r.name);
-    ResourceList old_usage = selected_usage(*quota, before);
-    ResourceList new_usage = selected_usage(*quota, &r.object);
+    kube::ResourceList others = quota_usage(*quota, pods, r.name);
+    kube::ResourceList old_usage = selected_usage(*quota, before);
+    kube::ResourceList new_usage = selected_usage(*quota, &r.object);
     if (quota_selects(*quota, r.object)) {
       QuotaState state{meta_string(*quota, "name"), hard_of(*quota), others};
       add_resources(state.used, old_usage);
@@ -186,4 +186,4 @@ void add_quota_and_limit_ranges(ApiExtensions& extensions, ObjectStore& store) {
   extensions.validating.push_back([s](AdmissionRequest& r) { admit_pod_quota(*s, r); });
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

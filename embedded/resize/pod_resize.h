@@ -8,7 +8,7 @@
 
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // The pod a resize request asks for: the stored pod with the resources and resizePolicy of every
 // container and init container taken from the request. When containers were added, removed,
@@ -25,4 +25,4 @@ std::vector<FieldCause> validate_pod_resize(const boost::json::object& resized,
 std::vector<FieldCause> validate_pod_update_resources(const boost::json::object& updated,
                                                       const boost::json::object& stored);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

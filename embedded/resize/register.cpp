@@ -7,7 +7,7 @@
 #include "embedded/resize/pod_resize.h"
 #include "embedded/server/features.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 bool is_pod_update(const AdmissionRequest& r, std::string_view subresource) {
@@ -32,7 +32,7 @@ void check_pod_update(AdmissionRequest& r) {
   throw_if_invalid(r, validate_pod_update_resources(r.object, *r.old_object));
 }
 
-http::ServerResponse serve_resize(const RestContext& c) {
+kube::http::ServerResponse serve_resize(const RestContext& c) {
   const std::string& method = c.request.method;
   if (method == "GET") return get_object(c);
   if (method == "PUT") return update_object(c);
@@ -51,4 +51,4 @@ void add_pod_resize(ApiExtensions& extensions, ObjectStore&) {
   extensions.handlers[subresource_key(pods, "resize")] = serve_resize;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -3,7 +3,7 @@
 #include "embedded/resize/resource_json.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 constexpr std::string_view kLists[] = {"initContainers", "containers"};
@@ -61,4 +61,4 @@ bj::object resize_target(const bj::object& requested, const bj::object& stored) 
   return out;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

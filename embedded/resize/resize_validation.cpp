@@ -7,7 +7,7 @@
 #include "embedded/resize/resource_requirements.h"
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 using Errors = std::vector<FieldCause>;
@@ -98,8 +98,8 @@ Errors removal_errors(const bj::value& wanted, const bj::value& have, const std:
   Errors errors;
   for (std::string_view kind : {"requests", "limits"}) {
     std::string field = path + "." + std::string(kind);
-    ResourceList after = resource_list(member(member(&wanted, "resources"), kind), field);
-    ResourceList before = resource_list(member(member(&have, "resources"), kind), field);
+    kube::ResourceList after = resource_list(member(member(&wanted, "resources"), kind), field);
+    kube::ResourceList before = resource_list(member(member(&have, "resources"), kind), field);
     for (const auto& [name, quantity] : before) {
       if (after.contains(name)) continue;
       errors.push_back(forbidden(field, "resource " + std::string(kind) + " cannot be removed"));
@@ -111,23 +111,23 @@ Errors removal_errors(const bj::value& wanted, const bj::value& have, const std:
 
 // A resource list with the stored cpu and memory put back (dropCPUMemoryResourcesFromContainer):
 // what must be unchanged. A list the stored container did not have stays absent.
-std::optional<ResourceList> without_cpu_memory(const bj::value& wanted, const bj::value& have,
-                                               std::string_view kind) {
+std::optional<kube::ResourceList> without_cpu_memory(const bj::value& wanted, const bj::value& have,
+                                                     std::string_view kind) {
   const bj::value* old_list = member(member(&have, "resources"), kind);
   if (!old_list || old_list->is_null()) return std::nullopt;
-  ResourceList list = resource_list(member(member(&wanted, "resources"), kind), kind);
-  ResourceList old = resource_list(old_list, kind);
-  for (std::string_view r : {kResourceCpu, kResourceMemory}) {
+  kube::ResourceList list = resource_list(member(member(&wanted, "resources"), kind), kind);
+  kube::ResourceList old = resource_list(old_list, kind);
+  for (std::string_view r : {kube::kResourceCpu, kube::kResourceMemory}) {
     list.erase(r);
-    if (const Quantity* q = find_resource(old, r)) list.insert_or_assign(r, *q);
+    if (const kube::Quantity* q = find_resource(old, r)) list.insert_or_assign(r, *q);
   }
   return list;
 }
 
 bool only_cpu_memory_changed(const bj::value& wanted, const bj::value& have) {
   for (std::string_view kind : {"requests", "limits"}) {
-    std::optional<ResourceList> munged = without_cpu_memory(wanted, have, kind);
-    ResourceList old = resource_list(member(member(&have, "resources"), kind), kind);
+    std::optional<kube::ResourceList> munged = without_cpu_memory(wanted, have, kind);
+    kube::ResourceList old = resource_list(member(member(&have, "resources"), kind), kind);
     if (munged ? *munged != old : false) return false;
   }
   const bj::value* policy = member(&wanted, "resizePolicy");
@@ -206,4 +206,4 @@ std::vector<FieldCause> validate_pod_resize(const bj::object& resized, const bj:
   return errors;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -2,15 +2,15 @@
 
 #include "kube/model/decode.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 const bj::value* member(const bj::value* object, std::string_view key) {
   if (!object || !object->is_object()) return nullptr;
   return object->as_object().if_contains(key);
 }
 
-ResourceList resource_list(const bj::value* list, std::string_view path) {
-  ResourceList out;
+kube::ResourceList resource_list(const bj::value* list, std::string_view path) {
+  kube::ResourceList out;
   if (!list || list->is_null()) return out;
   if (!list->is_object()) throw bad_request(std::string(path) + ": expected an object");
   for (const auto& [name, value] : list->as_object()) {
@@ -24,7 +24,7 @@ ResourceList resource_list(const bj::value* list, std::string_view path) {
                         ": quantities must be strings or numbers");
     }
     std::string error;
-    auto q = Quantity::try_parse(text, &error);
+    auto q = kube::Quantity::try_parse(text, &error);
     if (!q) throw bad_request(std::string(path) + "." + std::string(name) + ": " + error);
     out.insert_or_assign(name, *q);
   }
@@ -47,11 +47,11 @@ bool is_sidecar(const bj::value& init_container) {
   return policy && policy->is_string() && policy->as_string() == "Always";
 }
 
-Pod decode_pod(const bj::object& pod) {
+kube::Pod decode_pod(const bj::object& pod) {
   std::string text = bj::serialize(pod);
-  reserve_json_padding(text);
+  kube::reserve_json_padding(text);
   try {
-    return decode<Pod>(JsonInput(text));
+    return decode<kube::Pod>(kube::JsonInput(text));
   } catch (const std::exception& e) {
     throw bad_request(std::string("Pod in version \"v1\" cannot be handled as a Pod: ") + e.what());
   }
@@ -65,4 +65,4 @@ FieldCause invalid_value(std::string field, const std::string& value, const std:
   return {"FieldValueInvalid", "Invalid value: \"" + value + "\": " + why, std::move(field)};
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

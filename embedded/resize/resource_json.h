@@ -11,13 +11,13 @@
 #include "kube/model/pod.h"
 #include "kube/model/resources.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 namespace bj = boost::json;
 
 // A resource list ({"cpu": "100m", ...}); absent, null and {} are all empty. A value that is not
 // a quantity is a 400, as kube-apiserver rejects it while decoding; `path` names it.
-ResourceList resource_list(const bj::value* list, std::string_view path);
+kube::ResourceList resource_list(const bj::value* list, std::string_view path);
 // Semantic equality (1 == 1000m); absent, null and {} are equal, as apiequality.Semantic has it.
 bool same_resource_lists(const bj::value* a, const bj::value* b);
 // The members of a JSON object, or nullptr.
@@ -27,9 +27,9 @@ const bj::array& container_list(const bj::object& pod, std::string_view list);
 // A sidecar: an init container with restartPolicy Always.
 bool is_sidecar(const bj::value& init_container);
 // The typed pod; a malformed one is a 400 naming the field.
-Pod decode_pod(const bj::object& pod);
+kube::Pod decode_pod(const bj::object& pod);
 // Kubernetes' field-error texts: `Invalid value: "x": why`, `Forbidden: why`.
 FieldCause forbidden(std::string field, const std::string& why);
 FieldCause invalid_value(std::string field, const std::string& value, const std::string& why);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -2,16 +2,16 @@
 
 #include "embedded/resize/resource_json.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 // helper.IsOvercommitAllowed: native resources (no domain, or kubernetes.io/) except hugepages.
 bool overcommit_allowed(std::string_view name) {
   bool native = name.find('/') == std::string_view::npos || name.starts_with("kubernetes.io/");
-  return native && !name.starts_with(kResourceHugePagesPrefix);
+  return native && !name.starts_with(kube::kResourceHugePagesPrefix);
 }
 
-void check_not_negative(const ResourceList& list, const std::string& path,
+void check_not_negative(const kube::ResourceList& list, const std::string& path,
                         std::vector<FieldCause>& errors) {
   for (const auto& [name, quantity] : list) {
     if (quantity.sign() < 0) {
@@ -27,13 +27,13 @@ std::vector<FieldCause> validate_resource_requirements(const bj::value* resource
                                                        const std::string& path) {
   const std::string limits_path = path + ".limits";
   const std::string requests_path = path + ".requests";
-  ResourceList limits = resource_list(member(resources, "limits"), limits_path);
-  ResourceList requests = resource_list(member(resources, "requests"), requests_path);
+  kube::ResourceList limits = resource_list(member(resources, "limits"), limits_path);
+  kube::ResourceList requests = resource_list(member(resources, "requests"), requests_path);
   std::vector<FieldCause> errors;
   check_not_negative(limits, limits_path, errors);
   check_not_negative(requests, requests_path, errors);
   for (const auto& [name, request] : requests) {
-    const Quantity* limit = find_resource(limits, name);
+    const kube::Quantity* limit = find_resource(limits, name);
     if (!limit) {
       if (!overcommit_allowed(name)) {
         errors.push_back({"FieldValueRequired",
@@ -55,4 +55,4 @@ std::vector<FieldCause> validate_resource_requirements(const bj::value* resource
   return errors;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

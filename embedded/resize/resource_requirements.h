@@ -8,11 +8,11 @@
 
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // `resources` is the container's resources value (may be null); `path` its field path,
 // e.g. "spec.containers[0].resources".
 std::vector<FieldCause> validate_resource_requirements(const boost::json::value* resources,
                                                        const std::string& path);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -3,7 +3,7 @@
 #include "embedded/resize/pod_resize.h"
 #include "embedded/resize/resource_json.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 // kube-apiserver's list of what a pod update may change (updatablePodSpecFields, 1.33+).
@@ -44,4 +44,4 @@ std::vector<FieldCause> validate_pod_update_resources(const bj::object& updated,
   return {forbidden("spec", std::string(kUpdatableFields) + "\n" + diff)};
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

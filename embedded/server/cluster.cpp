@@ -16,7 +16,7 @@
 #include "kube/http/server.h"
 #include "kube/http/tls_certs.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace fs = std::filesystem;
@@ -67,11 +67,11 @@ void create_initial_namespaces(ObjectStore& store) {
 
 struct Cluster::Impl {
   ClusterOptions options;
-  http::CertificateAndKey ca;
+  kube::http::CertificateAndKey ca;
   std::string token;
   ObjectStore store;
   std::unique_ptr<ApiHandler> handler;
-  std::unique_ptr<http::Server> server;
+  std::unique_ptr<kube::http::Server> server;
   std::vector<std::unique_ptr<ControlLoop>> control_loops;
 
   explicit Impl(ClusterOptions o) : options(std::move(o)), store(options.store) {}
@@ -84,7 +84,7 @@ struct Cluster::Impl {
       ca = {read_file(dir / "ca.crt"), read_file(dir / "ca.key")};
       token = read_file(dir / "token");
     } else {
-      ca = http::make_ca("tailor-cluster-ca", 3650);
+      ca = kube::http::make_ca("tailor-cluster-ca", 3650);
       token = options.api.bearer_token.empty() ? random_token() : options.api.bearer_token;
       if (!dir.empty()) {
         fs::create_directories(dir);
@@ -118,23 +118,23 @@ void Cluster::start() {
   add_custom_resources(api.extensions, store);
   add_mutating_webhooks(api.extensions, store);
   impl_->handler = std::make_unique<ApiHandler>(impl_->store, api);
-  http::ServerOptions so;
+  kube::http::ServerOptions so;
   so.address = impl_->options.address;
   so.port = impl_->options.port;
   so.idle_timeout = std::chrono::seconds(90);  // kube-apiserver's (secure_serving.go)
   if (impl_->options.tls) {
-    http::CertificateAndKey serving = http::make_server_certificate(
+    kube::http::CertificateAndKey serving = kube::http::make_server_certificate(
         impl_->ca, "tailor-cluster", {"localhost", "kubernetes", "kubernetes.default"},
         {"127.0.0.1"}, 3650);
-    so.tls = http::TlsServerConfig{.cert_chain_pem = serving.cert_pem + impl_->ca.cert_pem,
-                                   .private_key_pem = serving.key_pem,
-                                   .client_ca_pem = impl_->ca.cert_pem,
-                                   .require_client_cert = false,
-                                   .verify_client_in_handler = true};
+    so.tls = kube::http::TlsServerConfig{.cert_chain_pem = serving.cert_pem + impl_->ca.cert_pem,
+                                         .private_key_pem = serving.key_pem,
+                                         .client_ca_pem = impl_->ca.cert_pem,
+                                         .require_client_cert = false,
+                                         .verify_client_in_handler = true};
   }
   ApiHandler* handler = impl_->handler.get();
-  impl_->server = std::make_unique<http::Server>(
-      so, [handler](http::Exchange& exchange) { handler->handle(exchange); });
+  impl_->server = std::make_unique<kube::http::Server>(
+      so, [handler](kube::http::Exchange& exchange) { handler->handle(exchange); });
   impl_->server->start();
   if (impl_->options.control_loops)
     impl_->control_loops = make_control_loops(store, api.extensions);
@@ -160,7 +160,7 @@ std::string Cluster::kubeconfig_for(const std::string& user_name,
   y << "apiVersion: v1\nkind: Config\nclusters:\n- name: tailor\n  cluster:\n    server: " << url()
     << "\n";
   if (impl_->options.tls) {
-    y << "    certificate-authority-data: " << base64_encode(impl_->ca.cert_pem) << "\n";
+    y << "    certificate-authority-data: " << kube::base64_encode(impl_->ca.cert_pem) << "\n";
   }
   y << "users:\n- name: " << user_name << "\n  user:\n"
     << user_fields
@@ -183,9 +183,11 @@ std::string Cluster::client_kubeconfig(const std::string& user,
     throw std::runtime_error("client certificates need HTTPS (tailor-cluster serves plain HTTP)");
   }
   // Valid as long as the CA (ten years), like the serving certificate.
-  http::CertificateAndKey client = http::make_client_certificate(impl_->ca, user, groups, 3650);
-  return kubeconfig_for(user, "    client-certificate-data: " + base64_encode(client.cert_pem) +
-                                  "\n    client-key-data: " + base64_encode(client.key_pem) + "\n");
+  kube::http::CertificateAndKey client =
+      kube::http::make_client_certificate(impl_->ca, user, groups, 3650);
+  return kubeconfig_for(user,
+                        "    client-certificate-data: " + kube::base64_encode(client.cert_pem) +
+                            "\n    client-key-data: " + kube::base64_encode(client.key_pem) + "\n");
 }
 
 void Cluster::write_client_kubeconfig(const std::string& path, const std::string& user,
@@ -193,4 +195,4 @@ void Cluster::write_client_kubeconfig(const std::string& path, const std::string
   write_config_file(path, client_kubeconfig(user, groups));
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

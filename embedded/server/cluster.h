@@ -12,7 +12,7 @@
 #include "embedded/api/api_handler.h"
 #include "embedded/storage/object_store.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 struct ClusterOptions {
   std::string address = "127.0.0.1";
@@ -57,4 +57,4 @@ class Cluster {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -9,7 +9,7 @@
 #include "embedded/controllers/control_loop.h"
 #include "embedded/storage/object_store.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // resize/: pods/resize (GET, PUT, PATCH) with KEP-1287's validation.
 void add_pod_resize(ApiExtensions& extensions, ObjectStore& store);
@@ -34,4 +34,4 @@ void add_mutating_webhooks(ApiExtensions& extensions, ObjectStore& store);
 std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
                                                              const ApiExtensions& extensions);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -9,7 +9,7 @@
 #include "embedded/storage/object_meta.h"
 #include "kube/model/quantity.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 bj::object resource_list(const YAML::Node& node, const std::string& where) {
@@ -19,7 +19,7 @@ bj::object resource_list(const YAML::Node& node, const std::string& where) {
   for (const auto& entry : node) {
     std::string name = entry.first.as<std::string>();
     std::string error;
-    auto q = Quantity::try_parse(entry.second.as<std::string>(), &error);
+    auto q = kube::Quantity::try_parse(entry.second.as<std::string>(), &error);
     if (!q) throw NodesFileError(where + "." + name + ": " + error);
     out[name] = q->to_string();
   }
@@ -98,4 +98,4 @@ void register_simulated_nodes(ObjectStore& store, const std::string& path) {
   for (const std::string& n : nodes) store.create(r, bj::parse(n).as_object());
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -16,7 +16,7 @@
 
 #include "embedded/storage/object_store.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 inline constexpr const char* kSimulatedNodeAnnotation = "tailor.dev/simulated-node";
 
@@ -30,4 +30,4 @@ std::vector<std::string> simulated_nodes(const std::string& yaml_text);
 // Reads the file and creates its nodes.
 void register_simulated_nodes(ObjectStore& store, const std::string& path);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

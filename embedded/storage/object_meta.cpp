@@ -4,7 +4,7 @@
 #include <mutex>
 #include <random>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::uint64_t random_u64() {
@@ -70,4 +70,4 @@ std::string random_name_suffix() {
   return s;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 namespace bj = boost::json;
 
@@ -23,4 +23,4 @@ std::string new_uid();
 // Five characters as Kubernetes appends to generateName.
 std::string random_name_suffix();
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -9,7 +9,7 @@
 #include "embedded/storage/watch_state.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 std::string resource_key(const ResourceInfo& r) { return r.group + "/" + r.resource; }
@@ -77,8 +77,8 @@ struct ObjectStore::Impl {
   std::vector<std::shared_ptr<Watch::State>> watchers;
 
   std::string now() const {
-    return format_rfc3339(options.clock ? options.clock()
-                                        : TimePoint(std::chrono::system_clock::now()));
+    return kube::format_rfc3339(options.clock ? options.clock()
+                                              : kube::TimePoint(std::chrono::system_clock::now()));
   }
 
   Collection& collection(const ResourceInfo& r) {
@@ -318,9 +318,9 @@ Removal ObjectStore::remove(const ResourceInfo& r, const std::string& ns, const 
   }
   bool add = !finalizer.empty() && !Impl::has_finalizer(current, finalizer);
   if (grace_seconds > 0 || add || Impl::has_finalizers(current)) {
-    TimePoint now =
-        impl_->options.clock ? impl_->options.clock() : TimePoint(std::chrono::system_clock::now());
-    std::string deadline = format_rfc3339(now + std::chrono::seconds(grace_seconds));
+    kube::TimePoint now = impl_->options.clock ? impl_->options.clock()
+                                               : kube::TimePoint(std::chrono::system_clock::now());
+    std::string deadline = kube::format_rfc3339(now + std::chrono::seconds(grace_seconds));
     std::string marked = meta_string(current, "deletionTimestamp");
     bool earlier_mark = !marked.empty() && marked <= deadline;
     if (earlier_mark && !add) return {tree(std::move(current)), false};
@@ -432,4 +432,4 @@ void ObjectStore::stop_watches() {
   impl_->watchers.clear();
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

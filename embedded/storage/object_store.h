@@ -20,7 +20,7 @@
 #include "embedded/storage/stored_object.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // A JSON tree owned by the caller: what get() parses and what writes return.
 using ObjectPtr = std::shared_ptr<const boost::json::object>;
@@ -37,8 +37,8 @@ struct StoredEvent {
 };
 
 struct StoreOptions {
-  std::size_t history_size = 10000;    // changes kept for resuming watches
-  std::function<TimePoint()> clock{};  // creationTimestamp; unset: system clock
+  std::size_t history_size = 10000;          // changes kept for resuming watches
+  std::function<kube::TimePoint()> clock{};  // creationTimestamp; unset: system clock
 };
 
 // A subscription to changes of one resource type (optionally one namespace).
@@ -142,4 +142,4 @@ class ObjectStore {
 // The stored key of an object: "namespace/name" ("/name" when cluster-scoped).
 std::string object_key(const std::string& ns, const std::string& name);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 bool ResourceInfo::has_subresource(const std::string& name) const {
   return std::find(subresources.begin(), subresources.end(), name) != subresources.end();
@@ -12,4 +12,4 @@ std::string ResourceInfo::api_version() const {
   return group.empty() ? version : group + "/" + version;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -8,7 +8,7 @@
 
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 struct ResourceInfo {
   std::string group{};     // "" for core
@@ -41,4 +41,4 @@ struct ResourceInfo {
   bool operator==(const ResourceInfo&) const = default;
 };
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -2,7 +2,7 @@
 
 #include <boost/json.hpp>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace bj = boost::json;
 
 std::string GroupResource::qualified() const {
@@ -119,4 +119,4 @@ StatusError internal_error(const std::string& message) {
   return StatusError(500, "InternalError", "Internal error occurred: " + message);
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 // A resource as errors name it: group "" for core; resource is the plural ("pods").
 struct GroupResource {
@@ -61,4 +61,4 @@ StatusError invalid(const std::string& group, const std::string& kind, const std
                     std::vector<FieldCause> causes);
 StatusError internal_error(const std::string& message);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

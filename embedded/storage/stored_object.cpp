@@ -5,7 +5,7 @@
 
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 Labels labels_of(const bj::object& object) {
@@ -71,4 +71,4 @@ std::string StoredObject::field(std::string_view path) const {
   return it == known.end() ? "" : fields_[static_cast<std::size_t>(it - known.begin())];
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -15,7 +15,7 @@
 
 #include "embedded/storage/resource_info.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 using Labels = std::vector<std::pair<std::string, std::string>>;  // sorted by key
 
@@ -51,4 +51,4 @@ using StoredPtr = std::shared_ptr<const StoredObject>;
 // to "false"; an event's "source" is its source.component).
 std::string selectable_field_value(const boost::json::object& object, std::string_view field);
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

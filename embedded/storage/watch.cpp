@@ -5,7 +5,7 @@
 
 #include "embedded/storage/watch_state.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 void Watch::State::push(const StoredEvent* event, std::uint64_t resource_version) {
   {
@@ -48,4 +48,4 @@ bool Watch::stopped() const {
   return state_->stopped;
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

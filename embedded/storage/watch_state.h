@@ -7,7 +7,7 @@
 
 #include "embedded/storage/object_store.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 
 struct Watch::State {
   std::string resource_key;  // "group/resource"
@@ -24,4 +24,4 @@ struct Watch::State {
   void push(const StoredEvent* event, std::uint64_t resource_version);
 };
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

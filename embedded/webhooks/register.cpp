@@ -16,7 +16,7 @@
 #include "embedded/webhooks/webhook.h"
 #include "kube/http/client.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 using webhooks::Webhook;
@@ -50,16 +50,16 @@ Write write_of(const AdmissionRequest& request) {
 
 // A transport failure in the words of Go's HTTP client where they are known: "context deadline
 // exceeded", "dial tcp <host:port>: connect: connection refused"; else the client's own reason.
-std::string transport_error(const http::ClientError& e, const std::string& base) {
-  if (e.kind() == http::ClientError::Kind::Timeout) return "context deadline exceeded";
+std::string transport_error(const kube::http::ClientError& e, const std::string& base) {
+  if (e.kind() == kube::http::ClientError::Kind::Timeout) return "context deadline exceeded";
   std::string why = e.what();
   if (std::size_t colon = why.find(": ", why.find("://")); colon != std::string::npos)
     why = why.substr(colon + 2);  // drop the client's "POST <url>: " prefix
-  if (e.kind() == http::ClientError::Kind::Connect) {
+  if (e.kind() == kube::http::ClientError::Kind::Connect) {
     for (char& c : why) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return "dial tcp " + base.substr(base.find("://") + 3) + ": " + why;
   }
-  if (e.kind() == http::ClientError::Kind::Tls) return "tls: " + why;
+  if (e.kind() == kube::http::ClientError::Kind::Tls) return "tls: " + why;
   return why;
 }
 
@@ -133,7 +133,7 @@ class WebhookCaller {
     std::string timeout = std::to_string(hook.timeout.count()) + "s";
     std::string target =
         path + (path.find('?') == std::string::npos ? "?" : "&") + "timeout=" + timeout;
-    http::ClientResponse response;
+    kube::http::ClientResponse response;
     try {
       response = client(hook, base)
                      ->send({"POST",
@@ -141,7 +141,7 @@ class WebhookCaller {
                              {{"Content-Type", "application/json"}, {"Accept", "application/json"}},
                              webhooks::review_body(review),
                              hook.timeout});
-    } catch (const http::ClientError& e) {
+    } catch (const kube::http::ClientError& e) {
       throw webhooks::CallFailure("failed to call webhook: Post \"" + base + target +
                                   "\": " + transport_error(e, base));
     } catch (const std::invalid_argument& e) {
@@ -175,24 +175,24 @@ class WebhookCaller {
     request.object = std::move(patched.as_object());
   }
 
-  std::shared_ptr<http::Client> client(const Webhook& hook, const std::string& base) {
+  std::shared_ptr<kube::http::Client> client(const Webhook& hook, const std::string& base) {
     std::string key = base + "\n" + hook.server_name + "\n" + hook.ca_bundle;
     std::lock_guard lock(mu_);
     auto it = clients_.find(key);
     if (it != clients_.end()) return it->second;
     if (clients_.size() >= 64) clients_.clear();
-    http::ClientOptions options;
+    kube::http::ClientOptions options;
     options.base_url = base;
     options.tls.ca_pem = hook.ca_bundle;
     options.tls.server_name = hook.server_name;
-    auto c = std::make_shared<http::Client>(options);
+    auto c = std::make_shared<kube::http::Client>(options);
     clients_.emplace(key, c);
     return c;
   }
 
   ObjectStore& store_;
   std::mutex mu_;
-  std::map<std::string, std::shared_ptr<http::Client>> clients_;
+  std::map<std::string, std::shared_ptr<kube::http::Client>> clients_;
 };
 
 }  // namespace
@@ -202,4 +202,4 @@ void add_mutating_webhooks(ApiExtensions& extensions, ObjectStore& store) {
   extensions.mutating.push_back([caller](AdmissionRequest& request) { caller->admit(request); });
 }
 
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -3,7 +3,7 @@
 #include "embedded/storage/object_meta.h"
 #include "kube/http/base64.h"
 
-namespace tailor::kube::embedded::webhooks {
+namespace tailor::embedded::webhooks {
 namespace {
 
 CallFailure invalid_response(const std::string& why) {
@@ -36,7 +36,7 @@ bj::value decoded_patch(const bj::object& response) {
   }
   std::string text;
   try {
-    text = base64_decode(string_at(response, "patch"));
+    text = kube::base64_decode(string_at(response, "patch"));
   } catch (const std::exception& e) {
     throw invalid_response(std::string("patch is not base64: ") + e.what());
   }
@@ -105,4 +105,4 @@ Verdict read_review_response(const std::string& webhook_name, const std::string&
   return v;
 }
 
-}  // namespace tailor::kube::embedded::webhooks
+}  // namespace tailor::embedded::webhooks

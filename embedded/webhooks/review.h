@@ -11,7 +11,7 @@
 #include "embedded/storage/status_error.h"
 #include "embedded/webhooks/webhook.h"
 
-namespace tailor::kube::embedded::webhooks {
+namespace tailor::embedded::webhooks {
 
 struct ReviewRequest {
   std::string uid;
@@ -42,4 +42,4 @@ struct Verdict {
 Verdict read_review_response(const std::string& webhook_name, const std::string& uid,
                              const std::string& body);
 
-}  // namespace tailor::kube::embedded::webhooks
+}  // namespace tailor::embedded::webhooks

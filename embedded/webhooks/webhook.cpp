@@ -6,7 +6,7 @@
 #include "embedded/storage/object_meta.h"
 #include "kube/http/base64.h"
 
-namespace tailor::kube::embedded::webhooks {
+namespace tailor::embedded::webhooks {
 namespace {
 
 std::vector<std::string> strings_in(const bj::value* v) {
@@ -144,7 +144,7 @@ void resolve_client(const bj::object& w, Webhook& out) {
   const bj::value* cc = w.if_contains("clientConfig");
   if (!cc || !cc->is_object()) return;
   std::string bundle = string_at(*cc, "caBundle");
-  if (!bundle.empty()) out.ca_bundle = base64_decode(bundle);
+  if (!bundle.empty()) out.ca_bundle = kube::base64_decode(bundle);
   std::string url = string_at(*cc, "url");
   if (!url.empty()) {
     out.url = url;
@@ -265,4 +265,4 @@ std::string selector_text(const bj::value& label_selector) {
   return joined(parts);
 }
 
-}  // namespace tailor::kube::embedded::webhooks
+}  // namespace tailor::embedded::webhooks

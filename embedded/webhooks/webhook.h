@@ -10,7 +10,7 @@
 
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded::webhooks {
+namespace tailor::embedded::webhooks {
 
 struct Rule {
   std::vector<std::string> operations;  // CREATE, UPDATE, DELETE, CONNECT, *
@@ -52,4 +52,4 @@ bool rules_match(const std::vector<Rule>& rules, const Write& write);
 // metav1.LabelSelector JSON as label-selector text ("a=b,c in (d,e),!f").
 std::string selector_text(const boost::json::value& label_selector);
 
-}  // namespace tailor::kube::embedded::webhooks
+}  // namespace tailor::embedded::webhooks

@@ -53,7 +53,7 @@ void record_node_agent_activity(node::allocation::NodeAgentMetrics& m) {
 // The peers, started once for the suite.
 struct Stack {
   fs::path dir;
-  std::unique_ptr<kube::embedded::Cluster> cluster;
+  std::unique_ptr<embedded::Cluster> cluster;
   kube::metrics::Registry agent_registry;
   kube::health::Checks agent_checks;
   std::unique_ptr<node::allocation::NodeAgentMetrics> agent_metrics;
@@ -120,9 +120,9 @@ class DashboardPrometheusTest : public ::testing::Test {
     if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
     s->dir = tmpl;
 
-    kube::embedded::ClusterOptions cluster_options;
+    embedded::ClusterOptions cluster_options;
     cluster_options.control_loops = false;
-    s->cluster = std::make_unique<kube::embedded::Cluster>(cluster_options);
+    s->cluster = std::make_unique<embedded::Cluster>(cluster_options);
     s->cluster->start();
     const std::string kubeconfig = (s->dir / "kubeconfig").string();
     s->cluster->write_kubeconfig(kubeconfig);

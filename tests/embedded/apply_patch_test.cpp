@@ -13,7 +13,7 @@
 #include "tests/embedded/kubectl_cluster_test.h"
 #include "tests/embedded/raw_http_fixture.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
@@ -144,21 +144,21 @@ TEST_F(ApplyPatchTest, UndeclaredFieldsFailTheApplyInEveryMode) {
     SCOPED_TRACE(mode);
     std::string target =
         std::string(kConfigMap) + (mode.empty() ? "?" : mode + "&") + "fieldManager=test";
-    http::ClientResponse created = send("PATCH", target, kApply, with_unknown);
+    kube::http::ClientResponse created = send("PATCH", target, kApply, with_unknown);
     ASSERT_EQ(created.status, 500) << created.body;
     EXPECT_EQ(status_message(created),
               "failed to create typed patch object (default/conf; /v1, Kind=ConfigMap): .datta: "
               "field not declared in schema");
     EXPECT_EQ(send("GET", kConfigMap, "", "").status, 404);
   }
-  http::ClientResponse first =
+  kube::http::ClientResponse first =
       send("PATCH", std::string(kConfigMap) + "?fieldManager=test", kApply, cm);
   ASSERT_EQ(first.status, 201) << first.body;
-  http::ClientResponse updated =
+  kube::http::ClientResponse updated =
       send("PATCH", std::string(kConfigMap) + "?fieldManager=test&fieldValidation=Ignore", kApply,
            with_unknown);
   EXPECT_EQ(updated.status, 500) << updated.body;
-  http::ClientResponse stored = send("GET", kConfigMap, "", "");
+  kube::http::ClientResponse stored = send("GET", kConfigMap, "", "");
   EXPECT_EQ(bj::parse(stored.body).at("data"), bj::parse(R"({"a":"1"})")) << stored.body;
 }
 
@@ -168,7 +168,7 @@ TEST_F(ApplyPatchTest, SeveralUndeclaredFieldsAreListedOnLinesOfTheirOwn) {
           "spec":{"selector":{"matchLabels":{"app":"web"}},"replica":2,
                   "template":{"metadata":{"labels":{"app":"web"}},
                               "spec":{"containers":[{"name":"app","image":"nginx:1","colour":"blue"}]}}}})";
-  http::ClientResponse r =
+  kube::http::ClientResponse r =
       send("PATCH", std::string(kDeployment) + "?fieldManager=test", kApply, deployment);
   ASSERT_EQ(r.status, 500) << r.body;
   EXPECT_EQ(status_message(r),
@@ -183,7 +183,7 @@ TEST_F(ApplyPatchTest, RepeatedKeysFollowFieldValidation) {
   const std::string body =
       R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"conf","namespace":"default"},"data":{"a":"1","a":"2"},"immutable":false,"immutable":false})";
   const std::string target = std::string(kConfigMap) + "?fieldManager=test&fieldValidation=";
-  http::ClientResponse strict = send("PATCH", target + "Strict", kApply, body);
+  kube::http::ClientResponse strict = send("PATCH", target + "Strict", kApply, body);
   ASSERT_EQ(strict.status, 400) << strict.body;
   EXPECT_EQ(status_message(strict),
             "error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n"
@@ -191,7 +191,7 @@ TEST_F(ApplyPatchTest, RepeatedKeysFollowFieldValidation) {
             "  line 1: key \"immutable\" already set in map");
   EXPECT_EQ(send("GET", kConfigMap, "", "").status, 404);
   for (int update = 0; update < 2; ++update) {
-    http::ClientResponse warned = send("PATCH", target + "Warn", kApply, body);
+    kube::http::ClientResponse warned = send("PATCH", target + "Warn", kApply, body);
     ASSERT_EQ(warned.status, update ? 200 : 201) << warned.body;
     std::vector<std::string> headers;
     for (const auto& [name, value] : warned.headers) {
@@ -202,13 +202,13 @@ TEST_F(ApplyPatchTest, RepeatedKeysFollowFieldValidation) {
                            R"(299 - "line 1: key \"immutable\" already set in map")"}));
     EXPECT_EQ(bj::parse(warned.body).at("data"), bj::parse(R"({"a":"2"})"));
   }
-  http::ClientResponse ignored = send("PATCH", target + "Ignore", kApply, body);
+  kube::http::ClientResponse ignored = send("PATCH", target + "Ignore", kApply, body);
   ASSERT_EQ(ignored.status, 200) << ignored.body;
   for (const auto& [name, value] : ignored.headers) EXPECT_NE(name, "Warning") << value;
 }
 
 TEST_F(ApplyPatchTest, RepeatedKeysOfADeploymentUnderStrict) {
-  http::ClientResponse r =
+  kube::http::ClientResponse r =
       send("PATCH", std::string(kDeployment) + "?fieldManager=mgr&fieldValidation=Strict", kApply,
            kRepeatedKeysDeployment);
   ASSERT_EQ(r.status, 400) << r.body;
@@ -239,4 +239,4 @@ TEST_F(ApplyPatchKubectlTest, ServerSideApplyOfAnUndeclaredFieldFails) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

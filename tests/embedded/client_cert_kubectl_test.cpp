@@ -8,7 +8,7 @@
 #include "kube/http/tls_certs.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 class ClientCertKubectlTest : public ApiOnlyKubectlTest {
@@ -19,11 +19,12 @@ class ClientCertKubectlTest : public ApiOnlyKubectlTest {
 };
 
 // The kubeconfig's user fields with another certificate and key.
-std::string with_certificate(std::string kubeconfig, const http::CertificateAndKey& client) {
-  kubeconfig = std::regex_replace(kubeconfig, std::regex("client-certificate-data: \\S+"),
-                                  "client-certificate-data: " + base64_encode(client.cert_pem));
+std::string with_certificate(std::string kubeconfig, const kube::http::CertificateAndKey& client) {
+  kubeconfig =
+      std::regex_replace(kubeconfig, std::regex("client-certificate-data: \\S+"),
+                         "client-certificate-data: " + kube::base64_encode(client.cert_pem));
   return std::regex_replace(kubeconfig, std::regex("client-key-data: \\S+"),
-                            "client-key-data: " + base64_encode(client.key_pem));
+                            "client-key-data: " + kube::base64_encode(client.key_pem));
 }
 
 TEST_F(ClientCertKubectlTest, KubeconfigHoldsACertificateAndNoToken) {
@@ -47,10 +48,11 @@ TEST_F(ClientCertKubectlTest, CertificateSignedByTheClusterCaIsLetIn) {
 }
 
 TEST_F(ClientCertKubectlTest, CertificateOfAnotherCaIsUnauthorized) {
-  http::CertificateAndKey other_ca = http::make_ca("other-ca");
+  kube::http::CertificateAndKey other_ca = kube::http::make_ca("other-ca");
   write("stranger.yaml",
-        with_certificate(cluster_->client_kubeconfig("mallory", {"system:masters"}),
-                         http::make_client_certificate(other_ca, "mallory", {"system:masters"})));
+        with_certificate(
+            cluster_->client_kubeconfig("mallory", {"system:masters"}),
+            kube::http::make_client_certificate(other_ca, "mallory", {"system:masters"})));
   // A typed command fails in discovery first; client-go reports a 401 there with the generic
   // text for the code, like kubectl against kube-apiserver with an expired client certificate.
   KubectlResult r = kubectl_with("stranger.yaml", "get configmaps");
@@ -72,9 +74,10 @@ TEST_F(ClientCertKubectlTest, CertificateOfAnotherCaIsUnauthorized) {
 TEST_F(ClientCertKubectlTest, AnotherCaWithTheClusterTokenIsLetIn) {
   // kube-apiserver's authenticators form a union: a failed certificate does not stop a valid
   // bearer token.
-  http::CertificateAndKey other_ca = http::make_ca("other-ca");
-  std::string config = with_certificate(cluster_->client_kubeconfig("mallory", {}),
-                                        http::make_client_certificate(other_ca, "mallory", {}));
+  kube::http::CertificateAndKey other_ca = kube::http::make_ca("other-ca");
+  std::string config =
+      with_certificate(cluster_->client_kubeconfig("mallory", {}),
+                       kube::http::make_client_certificate(other_ca, "mallory", {}));
   config = std::regex_replace(config, std::regex("    client-key-data: (\\S+)\n"),
                               "    client-key-data: $1\n    token: " + cluster_->token() + "\n");
   write("both.yaml", config);
@@ -112,4 +115,4 @@ TEST_F(PlainHttpClusterTest, ClientCertificatesNeedHttps) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

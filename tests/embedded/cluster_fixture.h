@@ -11,7 +11,7 @@
 #include "embedded/server/cluster.h"
 #include "kube/client/rest_client.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 
 class ClusterTest : public ::testing::Test {
  protected:
@@ -35,8 +35,8 @@ class ClusterTest : public ::testing::Test {
 
   virtual ClusterOptions cluster_options() { return {}; }
 
-  RestConfig rest_config() const {
-    RestConfig c;
+  kube::RestConfig rest_config() const {
+    kube::RestConfig c;
     c.server = cluster_->url();
     c.ca_pem = cluster_->ca_pem();
     c.bearer_token = cluster_->token();
@@ -62,4 +62,4 @@ class WithoutControlLoops : public Fixture {
   }
 };
 
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

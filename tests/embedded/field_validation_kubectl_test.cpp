@@ -6,7 +6,7 @@
 
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 using Result = KubectlResult;
@@ -83,4 +83,4 @@ TEST_F(FieldValidationKubectlTest, CreateWithUnknownFieldsFollowsValidate) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -9,7 +9,7 @@
 
 #include "tests/embedded/raw_http_fixture.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
@@ -30,13 +30,13 @@ constexpr const char* kHpa =
 class FieldValidationTest : public ApiOnlyRawHttpTest {
  protected:
   bj::object created(const std::string& collection, const std::string& body) {
-    http::ClientResponse r = send("POST", collection, "application/json", body);
+    kube::http::ClientResponse r = send("POST", collection, "application/json", body);
     EXPECT_EQ(r.status, 201) << r.body;
     return bj::parse(r.body).as_object();
   }
 };
 
-std::vector<std::string> warnings(const http::ClientResponse& r) {
+std::vector<std::string> warnings(const kube::http::ClientResponse& r) {
   std::vector<std::string> out;
   for (const auto& [name, value] : r.headers) {
     if (name == "Warning") out.push_back(value);
@@ -155,7 +155,7 @@ TEST_F(FieldValidationTest, CreateBodies) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    http::ClientResponse r =
+    kube::http::ClientResponse r =
         send("POST", with_mode(c.collection, c.mode), "application/json", c.body);
     ASSERT_EQ(r.status, c.status) << r.body;
     EXPECT_EQ(warnings(r), c.warnings);
@@ -176,8 +176,8 @@ TEST_F(FieldValidationTest, CreateBodies) {
 TEST_F(FieldValidationTest, UpdateBodyOfV1Hpa) {
   bj::object hpa = created(kHpaV1, kHpa);
   hpa["spec"].as_object()["colour"] = "blue";
-  http::ClientResponse r = send("PUT", with_mode(std::string(kHpaV1) + "/web", "Strict"),
-                                "application/json", bj::serialize(hpa));
+  kube::http::ClientResponse r = send("PUT", with_mode(std::string(kHpaV1) + "/web", "Strict"),
+                                      "application/json", bj::serialize(hpa));
   ASSERT_EQ(r.status, 400) << r.body;
   EXPECT_EQ(status_message(r),
             "HorizontalPodAutoscaler in version \"v1\" cannot be handled as a "
@@ -305,7 +305,7 @@ TEST_F(FieldValidationTest, Patches) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     std::string before = send("GET", c.target, "", "").body;
-    http::ClientResponse r = send("PATCH", with_mode(c.target, c.mode), c.type, c.patch);
+    kube::http::ClientResponse r = send("PATCH", with_mode(c.target, c.mode), c.type, c.patch);
     ASSERT_EQ(r.status, c.status) << r.body;
     std::string after = send("GET", c.target, "", "").body;
     if (c.status == 422) {
@@ -388,14 +388,14 @@ TEST_F(FieldValidationTest, UpstreamPatchTable) {
   const std::string target = std::string(kDeployments) + "/d";
   for (const Case& c : cases) {
     SCOPED_TRACE(c.type);
-    http::ClientResponse strict = send("PATCH", with_mode(target, "Strict"), c.type, c.body);
+    kube::http::ClientResponse strict = send("PATCH", with_mode(target, "Strict"), c.type, c.body);
     ASSERT_EQ(strict.status, 422) << strict.body;
     EXPECT_TRUE(status_message(strict).ends_with(": strict decoding error: " + joined(c.errors)))
         << status_message(strict);
-    http::ClientResponse warned = send("PATCH", with_mode(target, "Warn"), c.type, c.body);
+    kube::http::ClientResponse warned = send("PATCH", with_mode(target, "Warn"), c.type, c.body);
     ASSERT_EQ(warned.status, 200) << warned.body;
     EXPECT_EQ(warnings(warned), warning_headers(c.errors));
-    http::ClientResponse ignored = send("PATCH", with_mode(target, "Ignore"), c.type, c.body);
+    kube::http::ClientResponse ignored = send("PATCH", with_mode(target, "Ignore"), c.type, c.body);
     ASSERT_EQ(ignored.status, 200) << ignored.body;
     EXPECT_TRUE(warnings(ignored).empty());
     EXPECT_EQ(ignored.body.find("unknown"), std::string::npos) << ignored.body;
@@ -406,7 +406,7 @@ TEST_F(FieldValidationTest, UpstreamPatchTable) {
 // patch types in its own order.
 TEST_F(FieldValidationTest, UnknownPatchTypeIsUnsupportedMediaType) {
   created(kConfigMaps, R"({"metadata":{"name":"c"}})");
-  http::ClientResponse r =
+  kube::http::ClientResponse r =
       send("PATCH", std::string(kConfigMaps) + "/c", "application/yaml", "data: {}");
   ASSERT_EQ(r.status, 415) << r.body;
   EXPECT_EQ(status_message(r),
@@ -438,4 +438,4 @@ TEST(GoPrinted, PrintsAsFmtPrintsAnInterface) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -113,4 +113,4 @@ TEST(HpaConversion, V2ToV1DropsStaleRoundTripAnnotations) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -16,7 +16,7 @@
 #include "tests/embedded/kubectl_cluster_test.h"
 #include "tests/embedded/raw_http_fixture.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
@@ -758,20 +758,20 @@ TEST_F(KnownFieldsApiTest, WholeObjectsRoundTripUnderStrict) {
        "/apis/apps/v1/namespaces/default/deployments/web"},
   };
   for (const Case& c : cases) {
-    http::ClientResponse created = send(
+    kube::http::ClientResponse created = send(
         "POST", std::string(c.collection) + "?fieldValidation=Strict", "application/json", c.body);
     ASSERT_EQ(created.status, 201) << created.body;
     EXPECT_EQ(first_difference(bj::parse(c.body), bj::parse(created.body)), "") << c.object;
-    http::ClientResponse read = send("GET", c.object, "", "");
+    kube::http::ClientResponse read = send("GET", c.object, "", "");
     ASSERT_EQ(read.status, 200);
     EXPECT_EQ(first_difference(bj::parse(c.body), bj::parse(read.body)), "") << c.object;
-    http::ClientResponse updated = send("PUT", std::string(c.object) + "?fieldValidation=Strict",
-                                        "application/json", read.body);
+    kube::http::ClientResponse updated = send(
+        "PUT", std::string(c.object) + "?fieldValidation=Strict", "application/json", read.body);
     EXPECT_EQ(updated.status, 200) << updated.body;
   }
   // The node agent's pod status (a strategic merge patch of pods/status): all of it is kept.
   std::string status_patch = std::string(R"({"status":)") + kPodStatus + "}";
-  http::ClientResponse patched =
+  kube::http::ClientResponse patched =
       send("PATCH", "/api/v1/namespaces/default/pods/web/status?fieldValidation=Strict",
            "application/strategic-merge-patch+json", status_patch);
   ASSERT_EQ(patched.status, 200) << patched.body;
@@ -795,10 +795,10 @@ TEST_F(KnownFieldsApiTest, InTreeVolumeSourcesRoundTripUnderStrict) {
         bj::object{{"name", std::string("v-") + c.source}, {c.source, bj::parse(c.fields)}});
   }
   std::string body = bj::serialize(pod);
-  http::ClientResponse created = send(
+  kube::http::ClientResponse created = send(
       "POST", "/api/v1/namespaces/default/pods?fieldValidation=Strict", "application/json", body);
   ASSERT_EQ(created.status, 201) << created.body;
-  http::ClientResponse read = send("GET", "/api/v1/namespaces/default/pods/disks", "", "");
+  kube::http::ClientResponse read = send("GET", "/api/v1/namespaces/default/pods/disks", "", "");
   ASSERT_EQ(read.status, 200);
   EXPECT_EQ(first_difference(bj::parse(body), bj::parse(read.body)), "");
 }
@@ -848,14 +848,14 @@ TEST_F(KnownFieldsApiTest, WorkloadsServicesAndAutoscalersKeepEveryField) {
   for (const Case& c : cases) {
     bj::object spec_only = c.object;
     spec_only.erase("status");
-    http::ClientResponse created =
+    kube::http::ClientResponse created =
         send("POST", std::string(c.collection) + "?fieldValidation=Strict", "application/json",
              bj::serialize(spec_only));
     ASSERT_EQ(created.status, 201) << c.collection << ": " << created.body;
     bj::value stored = bj::parse(created.body);
     EXPECT_EQ(first_difference(spec_only, stored), "") << c.collection;
     stored.as_object()["status"] = c.object.at("status");
-    http::ClientResponse updated =
+    kube::http::ClientResponse updated =
         send("PUT", std::string(c.collection) + "/w/status?fieldValidation=Strict",
              "application/json", bj::serialize(stored));
     ASSERT_EQ(updated.status, 200) << c.collection << ": " << updated.body;
@@ -865,15 +865,16 @@ TEST_F(KnownFieldsApiTest, WorkloadsServicesAndAutoscalersKeepEveryField) {
 }
 
 TEST_F(KnownFieldsApiTest, NodeAgentNodeDocumentAndStatusPatchAreKept) {
-  http::ClientResponse created =
+  kube::http::ClientResponse created =
       send("POST", "/api/v1/nodes?fieldValidation=Strict", "application/json", kNode);
   ASSERT_EQ(created.status, 201) << created.body;
   bj::value node = bj::parse(kNode);
   node.at("spec").at("taints").as_array()[0].as_object().erase("timeAdded");  // null: unset
   EXPECT_EQ(first_difference(node.at("status"), bj::parse(created.body).at("status")), "");
   std::string status = bj::serialize(bj::object{{"status", node.at("status")}});
-  http::ClientResponse patched = send("PATCH", "/api/v1/nodes/node-1/status?fieldValidation=Strict",
-                                      "application/strategic-merge-patch+json", status);
+  kube::http::ClientResponse patched =
+      send("PATCH", "/api/v1/nodes/node-1/status?fieldValidation=Strict",
+           "application/strategic-merge-patch+json", status);
   ASSERT_EQ(patched.status, 200) << patched.body;
   EXPECT_EQ(first_difference(node.at("status"), bj::parse(patched.body).at("status")), "");
 }
@@ -883,7 +884,7 @@ TEST_F(KnownFieldsApiTest, NodeAgentNodeDocumentAndStatusPatchAreKept) {
 TEST_F(KnownFieldsApiTest, DeepTyposAreNeverStored) {
   std::string body = pod_json("typo");
   body.replace(body.find(R"("tolerationSeconds")"), 0, R"("tolerationSecond": 1, )");
-  http::ClientResponse strict = send(
+  kube::http::ClientResponse strict = send(
       "POST", "/api/v1/namespaces/default/pods?fieldValidation=Strict", "application/json", body);
   EXPECT_EQ(strict.status, 400);
   EXPECT_EQ(bj::parse(strict.body).at("message").as_string(),
@@ -893,7 +894,7 @@ TEST_F(KnownFieldsApiTest, DeepTyposAreNeverStored) {
     std::string named = body;
     named.replace(named.find(R"("typo")"), 6,
                   std::string("\"typo-") + (mode[0] == 'W' ? "w" : "i") + "\"");
-    http::ClientResponse r =
+    kube::http::ClientResponse r =
         send("POST", std::string("/api/v1/namespaces/default/pods?fieldValidation=") + mode,
              "application/json", named);
     ASSERT_EQ(r.status, 201) << r.body;
@@ -948,4 +949,4 @@ TEST_F(KnownFieldsKubectlTest, ApplyWholeDeploymentAndPod) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

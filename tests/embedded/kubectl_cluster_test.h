@@ -14,7 +14,7 @@
 
 #include "tests/embedded/cluster_fixture.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 
 inline constexpr const char* kKubectl = "/usr/bin/kubectl";
 
@@ -78,4 +78,4 @@ class KubectlClusterTest : public ClusterTest {
 // Without control loops: the test owns every pod's state (no scheduler status writes or events).
 using ApiOnlyKubectlTest = WithoutControlLoops<KubectlClusterTest>;
 
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -13,7 +13,7 @@
 
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 using Result = KubectlResult;
@@ -148,13 +148,13 @@ std::string next_line(FILE* p) {
 TEST_F(KubectlTest, GetWatchStreamsTableRows) {
   FILE* watching = start("get pods -w");
   ASSERT_TRUE(eventually([&] { return cluster_->store().watch_count() == 1; }));
-  RestClient client(rest_config());
-  const ObjectRef pods{{.version = "v1", .resource = "pods"}, "default"};
+  kube::RestClient client(rest_config());
+  const kube::ObjectRef pods{{.version = "v1", .resource = "pods"}, "default"};
   client.create(pods, kPod);
   std::vector<std::string> got;
   got.push_back(next_line(watching).substr(0, 33));
   got.push_back(next_line(watching).substr(0, 33));
-  client.patch({pods.type, "default", "web", "status"}, PatchType::Merge,
+  client.patch({pods.type, "default", "web", "status"}, kube::PatchType::Merge,
                R"({"status":{"phase":"Running"}})");
   got.push_back(next_line(watching).substr(0, 33));
   cluster_->store().stop_watches();  // ends the stream; kubectl then exits 0
@@ -182,7 +182,7 @@ TEST_F(KubectlTest, InvalidObjectsGetFieldMessages) {
 }
 
 TEST_F(KubectlTest, TablesForNodesEventsLeases) {
-  RestClient client(rest_config());
+  kube::RestClient client(rest_config());
   client.create({{.version = "v1", .resource = "nodes", .namespaced = false}},
                 R"({"metadata":{"name":"n1","labels":{"node-role.kubernetes.io/worker":""}},
                     "status":{"conditions":[{"type":"Ready","status":"True"}],
@@ -213,7 +213,7 @@ TEST_F(KubectlTest, TablesForNodesEventsLeases) {
 }
 
 TEST_F(KubectlTest, TablesForSecretsServicesServiceAccountsWebhooks) {
-  RestClient client(rest_config());
+  kube::RestClient client(rest_config());
   client.create({{.version = "v1", .resource = "secrets"}, "default"},
                 R"({"metadata":{"name":"creds"},"data":{"user":"YQ==","pass":"Yg=="}})");
   client.create({{.version = "v1", .resource = "services"}, "default"},
@@ -271,7 +271,7 @@ TEST_F(KubectlTest, BoundPodTerminatesGracefully) {
   Result listed = kubectl("get pods");
   EXPECT_NE(listed.out.find("web    0/1     Terminating   0"), std::string::npos) << listed.out;
   EXPECT_EQ(kubectl("get pod web -o jsonpath={.metadata.deletionGracePeriodSeconds}").out, "30");
-  RestClient kubelet(rest_config());  // the node's agent confirms termination
+  kube::RestClient kubelet(rest_config());  // the node's agent confirms termination
   kubelet.remove({{.version = "v1", .resource = "pods"}, "default", "web"},
                  {.grace_period_seconds = 0});
   EXPECT_EQ(kubectl("get pods -o name").out, "");
@@ -311,8 +311,9 @@ TEST_F(KubectlTest, WaitForPodCondition) {
   std::size_t watches = cluster_->store().watch_count();
   FILE* waiting = start("wait --for=condition=Ready pod/web --timeout=60s");
   ASSERT_TRUE(eventually([&] { return cluster_->store().watch_count() > watches; }));
-  RestClient(rest_config())
-      .patch({{.version = "v1", .resource = "pods"}, "default", "web", "status"}, PatchType::Merge,
+  kube::RestClient(rest_config())
+      .patch({{.version = "v1", .resource = "pods"}, "default", "web", "status"},
+             kube::PatchType::Merge,
              R"({"status":{"conditions":[{"type":"Ready","status":"True"}]}})");
   Result r = finish(waiting);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -320,8 +321,8 @@ TEST_F(KubectlTest, WaitForPodCondition) {
 }
 
 TEST_F(KubectlTest, DescribeShowsThePodsEvents) {
-  RestClient client(rest_config());
-  const ResourceType pods{.version = "v1", .resource = "pods"};
+  kube::RestClient client(rest_config());
+  const kube::ResourceType pods{.version = "v1", .resource = "pods"};
   boost::json::value pod = boost::json::parse(client.create({pods, "default"}, kPod));
   std::string uid(pod.at("metadata").at("uid").as_string());
   auto event = [&](const std::string& name, const std::string& about_uid, const char* reason) {
@@ -364,9 +365,9 @@ TEST_F(KubectlTest, ApiResourcesFromAggregatedDiscovery) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 class KubectlNodesTest : public KubectlTest {
@@ -394,4 +395,4 @@ TEST_F(KubectlNodesTest, SimulatedNodesAreReady) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -6,7 +6,7 @@
 
 #include "embedded/storage/object_meta.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 const ResourceInfo kNamespaces{
@@ -264,4 +264,4 @@ TEST_F(ObjectStoreTest, WatchWaitsUntilDeadlineOrStop) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

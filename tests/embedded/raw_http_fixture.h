@@ -9,19 +9,21 @@
 #include "kube/http/client.h"
 #include "tests/embedded/cluster_fixture.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 
 // The cluster's admin client (its CA trusted), and a request sent as the admin (bearer token);
 // an empty content_type sends no Content-Type header.
-inline http::ClientOptions admin_client_options(const Cluster& cluster) {
+inline kube::http::ClientOptions admin_client_options(const Cluster& cluster) {
   return {.base_url = cluster.url(), .tls = {.ca_pem = cluster.ca_pem()}};
 }
 
-inline http::ClientResponse send_as_admin(http::Client& client, const Cluster& cluster,
-                                          const std::string& method, const std::string& target,
-                                          const std::string& content_type, const std::string& body,
-                                          const std::string& accept = "application/json") {
-  http::ClientRequest request;
+inline kube::http::ClientResponse send_as_admin(kube::http::Client& client, const Cluster& cluster,
+                                                const std::string& method,
+                                                const std::string& target,
+                                                const std::string& content_type,
+                                                const std::string& body,
+                                                const std::string& accept = "application/json") {
+  kube::http::ClientRequest request;
   request.method = method;
   request.target = target;
   request.headers = {{"Authorization", "Bearer " + cluster.token()}, {"Accept", accept}};
@@ -31,17 +33,17 @@ inline http::ClientResponse send_as_admin(http::Client& client, const Cluster& c
 }
 
 // The message of a Status response.
-inline std::string status_message(const http::ClientResponse& r) {
+inline std::string status_message(const kube::http::ClientResponse& r) {
   return std::string(boost::json::parse(r.body).at("message").as_string());
 }
 
 class RawHttpClusterTest : public ClusterTest {
  protected:
   // An empty content_type sends no Content-Type header.
-  http::ClientResponse send(const std::string& method, const std::string& target,
-                            const std::string& content_type, const std::string& body,
-                            const std::string& accept = "application/json") {
-    if (!client_) client_ = std::make_unique<http::Client>(admin_client_options(*cluster_));
+  kube::http::ClientResponse send(const std::string& method, const std::string& target,
+                                  const std::string& content_type, const std::string& body,
+                                  const std::string& accept = "application/json") {
+    if (!client_) client_ = std::make_unique<kube::http::Client>(admin_client_options(*cluster_));
     return send_as_admin(*client_, *cluster_, method, target, content_type, body, accept);
   }
 
@@ -50,9 +52,9 @@ class RawHttpClusterTest : public ClusterTest {
     ClusterTest::TearDown();
   }
 
-  std::unique_ptr<http::Client> client_;
+  std::unique_ptr<kube::http::Client> client_;
 };
 
 using ApiOnlyRawHttpTest = WithoutControlLoops<RawHttpClusterTest>;
 
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

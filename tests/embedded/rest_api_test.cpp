@@ -5,14 +5,14 @@
 
 #include "cluster_fixture.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
 
-const ResourceType kConfigMaps{.version = "v1", .resource = "configmaps"};
+const kube::ResourceType kConfigMaps{.version = "v1", .resource = "configmaps"};
 
-ObjectRef configmaps(const std::string& name = "") { return {kConfigMaps, "default", name}; }
+kube::ObjectRef configmaps(const std::string& name = "") { return {kConfigMaps, "default", name}; }
 
 std::string configmap(const std::string& name) {
   return R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name +
@@ -29,9 +29,9 @@ class RestApiTest : public ClusterTest {
   }
   void SetUp() override {
     ClusterTest::SetUp();
-    client_ = std::make_unique<RestClient>(rest_config());
+    client_ = std::make_unique<kube::RestClient>(rest_config());
   }
-  std::unique_ptr<RestClient> client_;
+  std::unique_ptr<kube::RestClient> client_;
 };
 
 TEST_F(RestApiTest, StaleUpdateIsConflict) {
@@ -42,7 +42,7 @@ TEST_F(RestApiTest, StaleUpdateIsConflict) {
   try {
     client_->update(configmaps("a"), bj::serialize(v1));
     FAIL() << "expected 409";
-  } catch (const ApiError& e) {
+  } catch (const kube::ApiError& e) {
     EXPECT_EQ(e.code(), 409);
     EXPECT_EQ(e.reason(), "Conflict");
     EXPECT_EQ(e.status_message(),
@@ -55,7 +55,7 @@ TEST_F(RestApiTest, CreateInMissingNamespaceIsNotFound) {
   try {
     client_->create({kConfigMaps, "nowhere"}, configmap("a"));
     FAIL() << "expected 404";
-  } catch (const ApiError& e) {
+  } catch (const kube::ApiError& e) {
     EXPECT_EQ(e.code(), 404);
     EXPECT_EQ(e.status_message(), "namespaces \"nowhere\" not found");
   }
@@ -64,7 +64,7 @@ TEST_F(RestApiTest, CreateInMissingNamespaceIsNotFound) {
 TEST_F(RestApiTest, ListPagination) {
   for (const char* n : {"c", "a", "e", "b", "d"}) client_->create(configmaps(), configmap(n));
   std::vector<std::string> names;
-  ListOptions options{.limit = 2};
+  kube::ListOptions options{.limit = 2};
   int pages = 0;
   do {
     bj::value page = bj::parse(client_->list(configmaps(), options));
@@ -82,7 +82,7 @@ TEST_F(RestApiTest, ListPagination) {
 // A list is the stored texts of its items written as they are behind the list's head: over a
 // MiB here, so the server writes it in pieces (TLS: through blocks; plain HTTP: writev) and the
 // client reads it straight into its body.
-void expect_large_list_is_stored_objects_joined(RestClient& client) {
+void expect_large_list_is_stored_objects_joined(kube::RestClient& client) {
   const std::string value(40 * 1024, 'x');
   std::vector<std::string> stored;
   for (int i = 0; i < 40; ++i) {
@@ -114,7 +114,7 @@ class PlainHttpRestApiTest : public ClusterTest {
 
 TEST_F(PlainHttpRestApiTest, LargeListIsTheStoredObjectsJoined) {
   ASSERT_TRUE(cluster_->url().starts_with("http://"));
-  RestClient client(rest_config());
+  kube::RestClient client(rest_config());
   expect_large_list_is_stored_objects_joined(client);
 }
 
@@ -129,7 +129,7 @@ TEST_F(RestApiTest, InvalidSelectorIsBadRequest) {
   try {
     client_->list(configmaps(), {.label_selector = "a in (b"});
     FAIL() << "expected 400";
-  } catch (const ApiError& e) {
+  } catch (const kube::ApiError& e) {
     EXPECT_EQ(e.code(), 400);
     EXPECT_EQ(e.reason(), "BadRequest");
   }
@@ -154,10 +154,10 @@ TEST_F(RestApiTest, WatchStreamsChangesAfterResourceVersion) {
   std::string rv(
       bj::parse(client_->list(configmaps())).at("metadata").at("resourceVersion").as_string());
   client_->create(configmaps(), configmap("a"));
-  client_->patch(configmaps("a"), PatchType::Merge, R"({"data":{"k":"x"}})");
+  client_->patch(configmaps("a"), kube::PatchType::Merge, R"({"data":{"k":"x"}})");
   client_->remove(configmaps("a"));
   std::vector<std::string> seen;
-  StopToken stop;
+  kube::StopToken stop;
   client_->watch(
       configmaps(), {.resource_version = rv, .timeout_seconds = 30},
       [&](const auto& e) {
@@ -173,14 +173,14 @@ TEST_F(RestApiTest, WatchWithSelectorSeesObjectsEnterAndLeave) {
       bj::parse(client_->list(configmaps())).at("metadata").at("resourceVersion").as_string());
   client_->create(configmaps(), configmap("a"));
   auto label = [&](const char* value) {
-    client_->patch(configmaps("a"), PatchType::Merge,
+    client_->patch(configmaps("a"), kube::PatchType::Merge,
                    std::string(R"({"metadata":{"labels":{"app":")") + value + R"("}}})");
   };
   label("web");
   label("db");
   label("web");
   std::vector<std::string> seen;
-  StopToken stop;
+  kube::StopToken stop;
   client_->watch(
       configmaps(), {.label_selector = "app=web", .resource_version = rv, .timeout_seconds = 30},
       [&](const auto& e) {
@@ -195,7 +195,7 @@ TEST_F(RestApiTest, WatchSendsBookmarksWhenAllowed) {
   std::string rv(
       bj::parse(client_->list(configmaps())).at("metadata").at("resourceVersion").as_string());
   std::vector<std::string> seen;
-  StopToken stop;
+  kube::StopToken stop;
   client_->watch(
       configmaps(), {.resource_version = rv, .timeout_seconds = 30, .allow_watch_bookmarks = true},
       [&](const auto& e) {
@@ -209,11 +209,11 @@ TEST_F(RestApiTest, WatchSendsBookmarksWhenAllowed) {
 TEST_F(RestApiTest, WatchFromTooOldResourceVersionIsExpired) {
   for (int i = 0; i < 10; ++i) client_->create(configmaps(), configmap("cm" + std::to_string(i)));
   std::vector<std::string> errors;
-  StopToken stop;
+  kube::StopToken stop;
   client_->watch(
       configmaps(), {.resource_version = "1", .timeout_seconds = 30},
       [&](const auto& e) {
-        EXPECT_EQ(e.type, WatchEventType::Error);
+        EXPECT_EQ(e.type, kube::WatchEventType::Error);
         bj::value status = bj::parse(e.object);
         EXPECT_EQ(status.at("code").as_int64(), 410);
         EXPECT_EQ(status.at("reason").as_string(), "Expired");
@@ -232,7 +232,7 @@ void expect_refused(std::size_t i, const std::function<void()>& call, int code,
   try {
     call();
     ADD_FAILURE() << "case " << i << " succeeded";
-  } catch (const ApiError& e) {
+  } catch (const kube::ApiError& e) {
     EXPECT_EQ(e.code(), code) << "case " << i << ": " << e.body();
     if (!reason.empty()) {
       EXPECT_EQ(e.reason(), reason) << "case " << i;
@@ -246,7 +246,7 @@ TEST_F(RestApiTest, MalformedRequestsGetStatusErrors) {
     int code;
     const char* reason;
   };
-  const ResourceType pods{.version = "v1", .resource = "pods"};
+  const kube::ResourceType pods{.version = "v1", .resource = "pods"};
   std::vector<Case> cases = {
       {[&] { client_->create(configmaps(), "{not json"); }, 400, "BadRequest"},
       {[&] { client_->create(configmaps(), "[1,2]"); }, 400, "BadRequest"},
@@ -259,7 +259,7 @@ TEST_F(RestApiTest, MalformedRequestsGetStatusErrors) {
        400, "BadRequest"},
       {[&] { client_->update(configmaps("y"), R"({"metadata":{"name":"x"}})"); }, 400,
        "BadRequest"},
-      {[&] { client_->patch(configmaps("nope"), PatchType::Merge, "{}"); }, 404, "NotFound"},
+      {[&] { client_->patch(configmaps("nope"), kube::PatchType::Merge, "{}"); }, 404, "NotFound"},
       {[&] { client_->list(configmaps(), {.field_selector = "spec.nodeName=x"}); }, 400,
        "BadRequest"},
       {[&] { client_->list(configmaps(), {.continue_token = "garbage"}); }, 400, "BadRequest"},
@@ -271,7 +271,7 @@ TEST_F(RestApiTest, MalformedRequestsGetStatusErrors) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     expect_refused(i, cases[i].call, cases[i].code, cases[i].reason);
   }
-  EXPECT_THROW(client_->get(configmaps("x")), ApiError);  // nothing was stored
+  EXPECT_THROW(client_->get(configmaps("x")), kube::ApiError);  // nothing was stored
 }
 
 // kube-apiserver reads at most 3 MiB of a request body (limitedReadBody): the Status says so and
@@ -282,7 +282,7 @@ TEST_F(RestApiTest, OversizedBodyIsRequestEntityTooLarge) {
   try {
     client_->create(configmaps(), big);
     FAIL() << "expected 413";
-  } catch (const ApiError& e) {
+  } catch (const kube::ApiError& e) {
     EXPECT_EQ(e.code(), 413);
     EXPECT_EQ(e.reason(), "RequestEntityTooLarge");
     EXPECT_EQ(e.status_message(), "Request entity too large: limit is 3145728");
@@ -290,7 +290,7 @@ TEST_F(RestApiTest, OversizedBodyIsRequestEntityTooLarge) {
   try {
     client_->get(configmaps("big"));
     FAIL() << "the oversized configmap was stored";
-  } catch (const ApiError& e) {
+  } catch (const kube::ApiError& e) {
     EXPECT_EQ(e.code(), 404);
   }
 }
@@ -314,15 +314,17 @@ TEST_F(RestApiTest, RejectedWritesLeaveTheObjectUnchanged) {
       {[&] { client_->update(configmaps("a"), bj::serialize(stale)); }, 409},
       {[&] { client_->update(configmaps("a"), bj::serialize(renamed)); }, 400},
       {[&] { client_->update(configmaps("a"), oversized); }, 413},
-      {[&] { client_->patch(configmaps("a"), PatchType::Merge, "{not json"); }, 400},
-      {[&] { client_->patch(configmaps("a"), PatchType::Merge, R"({"metadata":{"name":"b"}})"); },
+      {[&] { client_->patch(configmaps("a"), kube::PatchType::Merge, "{not json"); }, 400},
+      {[&] {
+         client_->patch(configmaps("a"), kube::PatchType::Merge, R"({"metadata":{"name":"b"}})");
+       },
        400},
       {[&] {
-         client_->patch(configmaps("a"), PatchType::Json,
+         client_->patch(configmaps("a"), kube::PatchType::Json,
                         R"([{"op":"test","path":"/data/k","value":"other"}])");
        },
        422},
-      {[&] { client_->patch(configmaps("a"), PatchType::Merge, oversized); }, 413},
+      {[&] { client_->patch(configmaps("a"), kube::PatchType::Merge, oversized); }, 413},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     expect_refused(i, cases[i].call, cases[i].code);
@@ -331,7 +333,7 @@ TEST_F(RestApiTest, RejectedWritesLeaveTheObjectUnchanged) {
 }
 
 TEST_F(RestApiTest, NewPodsGetPhaseAndQosClass) {
-  const ResourceType pods{.version = "v1", .resource = "pods"};
+  const kube::ResourceType pods{.version = "v1", .resource = "pods"};
   auto create = [&](const std::string& name, const std::string& resources) {
     return bj::parse(client_->create(
         {pods, "default"}, R"({"metadata":{"name":")" + name +
@@ -357,7 +359,7 @@ TEST_F(RestApiTest, NewPodsGetPhaseAndQosClass) {
   try {
     create("bad", R"({"requests":{"cpu":"lots"}})");
     FAIL() << "expected 400";
-  } catch (const ApiError& e) {
+  } catch (const kube::ApiError& e) {
     EXPECT_EQ(e.code(), 400);
     EXPECT_TRUE(
         e.status_message().starts_with("Pod in version \"v1\" cannot be handled as a Pod: "))
@@ -366,32 +368,32 @@ TEST_F(RestApiTest, NewPodsGetPhaseAndQosClass) {
 }
 
 TEST_F(RestApiTest, WrongTokenIsUnauthorized) {
-  RestConfig c = rest_config();
+  kube::RestConfig c = rest_config();
   c.bearer_token = "wrong";
-  RestClient other(c);
+  kube::RestClient other(c);
   try {
     other.list(configmaps());
     FAIL() << "expected 401";
-  } catch (const ApiError& e) {
+  } catch (const kube::ApiError& e) {
     EXPECT_EQ(e.code(), 401);
   }
 }
 
 TEST_F(RestApiTest, StatusSubresourceChangesOnlyStatus) {
-  const ResourceType pods{.version = "v1", .resource = "pods"};
+  const kube::ResourceType pods{.version = "v1", .resource = "pods"};
   client_->create({pods, "default"},
                   R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"x"}]}})");
   bj::value p =
-      bj::parse(client_->patch({pods, "default", "p", "status"}, PatchType::Merge,
+      bj::parse(client_->patch({pods, "default", "p", "status"}, kube::PatchType::Merge,
                                R"({"status":{"phase":"Running"},"spec":{"nodeName":"n"}})"));
   EXPECT_EQ(p.at("status").at("phase").as_string(), "Running");
   EXPECT_FALSE(p.at("spec").as_object().contains("nodeName"));
   bj::value q =
-      bj::parse(client_->patch({pods, "default", "p"}, PatchType::Json,
+      bj::parse(client_->patch({pods, "default", "p"}, kube::PatchType::Json,
                                R"([{"op":"add","path":"/metadata/labels","value":{"a":"b"}}])"));
   EXPECT_EQ(q.at("metadata").at("labels").at("a").as_string(), "b");
   EXPECT_EQ(q.at("status").at("phase").as_string(), "Running");
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

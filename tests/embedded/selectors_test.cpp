@@ -7,7 +7,7 @@
 #include "embedded/api/resources.h"
 #include "embedded/storage/stored_object.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 const boost::json::object kPod = boost::json::parse(R"({
@@ -94,4 +94,4 @@ TEST(FieldSelector, UnknownFieldIsBadRequest) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -6,7 +6,7 @@
 
 #include "tests/embedded/raw_http_fixture.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
@@ -34,7 +34,7 @@ TEST_F(ServedVersionTest, TablesEmbedTheServedVersion) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.target);
-    http::ClientResponse r = send("GET", c.target, "", "", table);
+    kube::http::ClientResponse r = send("GET", c.target, "", "", table);
     ASSERT_EQ(r.status, 200) << r.body;
     bj::value t = bj::parse(r.body);
     EXPECT_EQ(t.at("kind"), "Table");
@@ -48,4 +48,4 @@ TEST_F(ServedVersionTest, TablesEmbedTheServedVersion) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

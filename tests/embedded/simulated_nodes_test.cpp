@@ -4,7 +4,7 @@
 
 #include <boost/json.hpp>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 TEST(SimulatedNodes, ReadyNodesWithCanonicalQuantities) {
@@ -50,4 +50,4 @@ TEST(SimulatedNodes, BadFilesNameTheProblem) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

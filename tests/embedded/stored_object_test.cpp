@@ -6,7 +6,7 @@
 
 #include "embedded/api/resources.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -59,4 +59,4 @@ TEST(StoredObject, SelectableFieldsAsFieldSelectorsSeeThem) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

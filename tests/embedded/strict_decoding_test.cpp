@@ -9,7 +9,7 @@
 
 #include "embedded/api/resources.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 const KnownFields* deployment_fields() {
@@ -88,4 +88,4 @@ TEST(StrictDecoding, Table) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -7,7 +7,7 @@
 #include "embedded/api/resources.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 using namespace std::chrono;
@@ -70,7 +70,7 @@ TEST(PodTable, RowCellsAndPartialObjectMetadata) {
           "status":{"phase":"Running","podIP":"10.0.0.1","containerStatuses":[{"name":"a","ready":true,"restartCount":1,"state":{"running":{}},
           "lastState":{"terminated":{"finishedAt":"2026-01-01T00:05:00Z"}}}]}})"));
   TableRequest request;
-  request.now = *try_parse_rfc3339("2026-01-01T00:10:00Z");
+  request.now = *kube::try_parse_rfc3339("2026-01-01T00:10:00Z");
   boost::json::object table = make_table(pods, {pod}, request);
   EXPECT_EQ(table.at("columnDefinitions").as_array().size(), 9u);
   const boost::json::value& row = table.at("rows").at(0);
@@ -103,7 +103,7 @@ TEST(EventTable, LastSeenCountSourceAsKubeApiserverPrints) {
     const ResourceInfo& events = *find_resource("", "v1", "events");
     auto stored = std::make_shared<const StoredObject>(events, parse(c.event));
     TableRequest request;
-    request.now = *try_parse_rfc3339("2026-01-01T00:10:00Z");
+    request.now = *kube::try_parse_rfc3339("2026-01-01T00:10:00Z");
     boost::json::object table = make_table(events, {stored}, request);
     EXPECT_EQ(boost::json::serialize(table.at("rows").at(0).at("cells")), c.cells) << c.event;
     EXPECT_EQ(table.at("columnDefinitions").as_array().size(), 10u);
@@ -154,7 +154,7 @@ TEST(ConfigTables, CellsAsKubeApiserverPrints) {
     object["metadata"].as_object()["creationTimestamp"] = "2026-01-01T00:00:00Z";
     auto stored = std::make_shared<const StoredObject>(resource, std::move(object));
     TableRequest request;
-    request.now = *try_parse_rfc3339("2026-01-01T00:10:00Z");
+    request.now = *kube::try_parse_rfc3339("2026-01-01T00:10:00Z");
     boost::json::object table = make_table(resource, {stored}, request);
     EXPECT_EQ(boost::json::serialize(table.at("rows").at(0).at("cells")), c.cells) << c.object;
     EXPECT_EQ(table.at("columnDefinitions").as_array().size(),
@@ -187,4 +187,4 @@ TEST(ConfigTables, ColumnNames) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

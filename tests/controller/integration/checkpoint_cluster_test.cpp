@@ -27,7 +27,7 @@ constexpr const char* kTarget =
     "get vsp web -o 'jsonpath={.status.recommendation.containerRecommendations[0].target}'";
 
 class CheckpointClusterTest
-    : public testing::PolicyClusterTest<kube::embedded::testing::ApiOnlyKubectlTest>,
+    : public testing::PolicyClusterTest<embedded::testing::ApiOnlyKubectlTest>,
       public ::testing::WithParamInterface<std::string> {
  protected:
   void SetUp() override {

@@ -14,7 +14,7 @@
 namespace tailor::controller {
 namespace {
 
-using kube::embedded::ClusterOptions;
+using embedded::ClusterOptions;
 using testing::policy_yaml;
 
 constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
@@ -24,7 +24,7 @@ constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
                 "limits":{"cpu":"200m","memory":"200Mi"}}}]}})";
 
 class ControllerClusterTest
-    : public testing::WebhookClusterTest<kube::embedded::testing::KubectlClusterTest> {
+    : public testing::WebhookClusterTest<embedded::testing::KubectlClusterTest> {
  protected:
   virtual const char* nodes() const { return testing::kOneNode; }
 
@@ -89,7 +89,7 @@ class ControllerClusterTest
   }
 
   // The policy's published target for `resource` (cpu or memory) of its only container.
-  kube::embedded::testing::KubectlResult published_target(const std::string& resource) {
+  embedded::testing::KubectlResult published_target(const std::string& resource) {
     return kubectl(
         "get vsp web -o 'jsonpath={.status.recommendation.containerRecommendations[0].target." +
         resource + "}'");
@@ -348,9 +348,9 @@ class NoResizeClusterTest : public ControllerClusterTest,
  protected:
   ClusterOptions cluster_options() override {
     ClusterOptions o = ControllerClusterTest::cluster_options();
-    o.api.extensions.mutating.push_back([answer = GetParam()](kube::embedded::AdmissionRequest& r) {
+    o.api.extensions.mutating.push_back([answer = GetParam()](embedded::AdmissionRequest& r) {
       if (r.resource.resource == "pods" && r.subresource == "resize") {
-        throw kube::embedded::StatusError(answer.code, answer.reason, answer.message);
+        throw embedded::StatusError(answer.code, answer.reason, answer.message);
       }
     });
     return o;

@@ -47,7 +47,7 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 class ControllerProcessClusterTest
-    : public testing::PolicyClusterTest<kube::embedded::testing::ApiOnlyKubectlTest> {
+    : public testing::PolicyClusterTest<embedded::testing::ApiOnlyKubectlTest> {
  protected:
   void SetUp() override {
     PolicyClusterTest::SetUp();

@@ -13,7 +13,7 @@
 namespace tailor::controller {
 namespace {
 
-using kube::embedded::ClusterOptions;
+using embedded::ClusterOptions;
 
 constexpr const char* kDeployment = R"({"apiVersion":"apps/v1","kind":"Deployment",
  "metadata":{"name":"web"},
@@ -41,8 +41,7 @@ spec:
     resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
 )";
 
-class HpaClusterTest
-    : public testing::WebhookClusterTest<kube::embedded::testing::KubectlClusterTest> {
+class HpaClusterTest : public testing::WebhookClusterTest<embedded::testing::KubectlClusterTest> {
  protected:
   // The test plays the workload controllers and the node.
   ClusterOptions cluster_options() override {
@@ -135,7 +134,7 @@ TEST_F(HpaClusterTest, CpuIsLeftToTheHpaAndMemoryIsResized) {
       "get vsp web -o 'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu}'");
   EXPECT_FALSE(target.out.empty());
   // Events are sent in the background: one, on the policy.
-  kube::embedded::testing::KubectlResult event{};
+  embedded::testing::KubectlResult event{};
   for (int i = 0; i < 50 && event.out.empty(); ++i) {
     if (i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     event = kubectl(

@@ -10,7 +10,7 @@
 
 namespace tailor::controller::testing {
 
-using kube::embedded::ClusterOptions;
+using embedded::ClusterOptions;
 
 // One node with room for every recommendation the tests' usage leads to.
 inline constexpr const char* kOneNode = R"(nodes:

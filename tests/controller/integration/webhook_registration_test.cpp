@@ -13,7 +13,7 @@
 namespace tailor::controller::webhook {
 namespace {
 
-using kube::embedded::testing::ApiOnlyKubectlTest;
+using embedded::testing::ApiOnlyKubectlTest;
 
 constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
  "metadata":{"name":"p","namespace":"default"},

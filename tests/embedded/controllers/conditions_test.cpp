@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 struct FinishedCase {
@@ -46,4 +46,4 @@ TEST(JobFinished, CompleteOrFailedTrue) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

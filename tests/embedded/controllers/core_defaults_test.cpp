@@ -8,7 +8,7 @@
 #include "embedded/controllers/handlers.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
@@ -125,4 +125,4 @@ TEST_F(CoreDefaultsKubectlTest, GetOutputYamlShowsTheDefaults) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 struct NextCase {
@@ -18,9 +18,9 @@ void expect_next(const NextCase& c) {
   std::string error;
   auto s = CronSchedule::parse(c.schedule, &error);
   ASSERT_TRUE(s) << c.schedule << ": " << error;
-  auto next = s->next(parse_rfc3339(c.after));
+  auto next = s->next(kube::parse_rfc3339(c.after));
   ASSERT_TRUE(next) << c.schedule;
-  EXPECT_EQ(format_rfc3339(*next), c.next) << c.schedule << " after " << c.after;
+  EXPECT_EQ(kube::format_rfc3339(*next), c.next) << c.schedule << " after " << c.after;
 }
 
 TEST(CronSchedule, NextActivation) {
@@ -68,7 +68,7 @@ TEST(CronSchedule, NextActivation) {
 TEST(CronSchedule, NeverActivates) {
   auto s = CronSchedule::parse("0 0 30 2 *");
   ASSERT_TRUE(s);
-  EXPECT_FALSE(s->next(parse_rfc3339("2025-01-01T00:00:00Z")));
+  EXPECT_FALSE(s->next(kube::parse_rfc3339("2025-01-01T00:00:00Z")));
 }
 
 struct BadCase {
@@ -143,7 +143,7 @@ TEST(CronSchedule, TimeZoneBecomesTheSchedulesPrefix) {
 }
 
 TEST(CronSchedule, ScheduledTimestampOnTheZonesClock) {
-  TimePoint t = parse_rfc3339("2025-03-10T06:30:00Z");
+  kube::TimePoint t = kube::parse_rfc3339("2025-03-10T06:30:00Z");
   EXPECT_EQ(format_rfc3339_in(t, *TimeZone::utc()), "2025-03-10T06:30:00Z");
   EXPECT_EQ(format_rfc3339_in(t, *TimeZone::load("America/New_York")), "2025-03-10T02:30:00-04:00");
   EXPECT_EQ(format_rfc3339_in(t, *TimeZone::load("Asia/Kolkata")), "2025-03-10T12:00:00+05:30");
@@ -152,15 +152,16 @@ TEST(CronSchedule, ScheduledTimestampOnTheZonesClock) {
 
 TEST(CronSchedule, MissedActivationsSinceTheLast) {
   auto s = *CronSchedule::parse("*/10 * * * *");
-  TimePoint earliest = parse_rfc3339("2025-03-01T10:00:00Z");
-  MissedSchedules none = missed_schedules(s, earliest, parse_rfc3339("2025-03-01T10:09:59Z"));
+  kube::TimePoint earliest = kube::parse_rfc3339("2025-03-01T10:00:00Z");
+  MissedSchedules none = missed_schedules(s, earliest, kube::parse_rfc3339("2025-03-01T10:09:59Z"));
   EXPECT_FALSE(none.most_recent);
   EXPECT_EQ(none.count, 0);
-  MissedSchedules one = missed_schedules(s, earliest, parse_rfc3339("2025-03-01T10:10:00Z"));
-  EXPECT_EQ(format_rfc3339(*one.most_recent), "2025-03-01T10:10:00Z");
+  MissedSchedules one = missed_schedules(s, earliest, kube::parse_rfc3339("2025-03-01T10:10:00Z"));
+  EXPECT_EQ(kube::format_rfc3339(*one.most_recent), "2025-03-01T10:10:00Z");
   EXPECT_EQ(one.count, 1);
-  MissedSchedules three = missed_schedules(s, earliest, parse_rfc3339("2025-03-01T10:35:00Z"));
-  EXPECT_EQ(format_rfc3339(*three.most_recent), "2025-03-01T10:30:00Z");
+  MissedSchedules three =
+      missed_schedules(s, earliest, kube::parse_rfc3339("2025-03-01T10:35:00Z"));
+  EXPECT_EQ(kube::format_rfc3339(*three.most_recent), "2025-03-01T10:30:00Z");
   EXPECT_EQ(three.count, 3);
 }
 
@@ -183,8 +184,9 @@ TEST(CronSchedule, ConcurrencyPolicy) {
 }
 
 TEST(CronSchedule, JobNamedAfterTheActivationInMinutes) {
-  EXPECT_EQ(scheduled_job_name("backup", parse_rfc3339("2025-03-01T10:10:00Z")), "backup-29013730");
+  EXPECT_EQ(scheduled_job_name("backup", kube::parse_rfc3339("2025-03-01T10:10:00Z")),
+            "backup-29013730");
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -5,7 +5,7 @@
 
 #include <boost/json.hpp>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -62,4 +62,4 @@ TEST(DisruptionTest, MalformedPercentIsAnError) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

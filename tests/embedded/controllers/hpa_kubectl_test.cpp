@@ -5,7 +5,7 @@
 
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 class HpaKubectlTest : public ApiOnlyKubectlTest {
@@ -207,4 +207,4 @@ TEST_F(HpaKubectlTest, DiscoveryPrefersV2AndServesV1) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -6,7 +6,7 @@
 
 #include <boost/json.hpp>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -59,4 +59,4 @@ TEST(HpaMetrics, ValidatedAsKubeApiserver) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

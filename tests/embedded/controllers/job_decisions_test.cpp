@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 struct DeltaCase {
@@ -153,4 +153,4 @@ TEST(JobDecisions, CompletedIndexesText) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -7,7 +7,7 @@
 #include "embedded/api/tables.h"
 #include "embedded/storage/resource_info.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -17,7 +17,7 @@ std::string job_status_cell(const std::string& job_json) {
       workload_printer({.group = "batch", .version = "v1", .resource = "jobs"});
   EXPECT_NE(printer, nullptr);
   if (!printer) return "";
-  const bj::array row = printer->cells(bj::parse(job_json).as_object(), TimePoint{});
+  const bj::array row = printer->cells(bj::parse(job_json).as_object(), kube::TimePoint{});
   return std::string(row.at(1).as_string());
 }
 
@@ -75,4 +75,4 @@ TEST(JobPrinter, StatusAsPrintJob) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -12,7 +12,7 @@
 #include "embedded/controllers/cron_schedule.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 class JobsKubectlTest : public KubectlClusterTest {
@@ -206,7 +206,7 @@ TEST_F(JobsKubectlTest, CronJobTimeZone) {
                                   "io/cronjob-scheduled-timestamp}")
                               .out;
   // New York's offset at that instant (-05:00 or -04:00), not Z.
-  auto t = try_parse_rfc3339(scheduled);
+  auto t = kube::try_parse_rfc3339(scheduled);
   ASSERT_TRUE(t) << scheduled;
   EXPECT_EQ(scheduled, format_rfc3339_in(*t, *TimeZone::load("America/New_York")));
   EXPECT_TRUE(std::regex_search(scheduled, std::regex("-0[45]:00$"))) << scheduled;
@@ -347,4 +347,4 @@ TEST_F(JobsKubectlTest, PodFailurePolicyIgnoresEvictionsAndFailsOnExitCode) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

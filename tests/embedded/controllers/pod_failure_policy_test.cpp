@@ -6,7 +6,7 @@
 
 #include <boost/json.hpp>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -66,4 +66,4 @@ TEST(PodFailurePolicy, FirstMatchingRuleDecides) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -2,7 +2,7 @@
 // pods/binding (which writes spec.nodeName past the pod strategy), status or metadata writes.
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 class PodGenerationTest : public ApiOnlyKubectlTest {};
@@ -44,4 +44,4 @@ TEST_F(PodGenerationTest, OnlySpecUpdatesAndResizesBumpIt) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -5,7 +5,7 @@
 
 #include <boost/json.hpp>
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -105,4 +105,4 @@ TEST(RolloutTest, RollingUpdateSteps) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -7,7 +7,7 @@
 
 #include "kube/model/quantity.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -22,8 +22,8 @@ bj::object pod(const std::string& spec_json = "{}") {
   return bj::object{{"metadata", bj::object{{"name", "p"}}}, {"spec", bj::parse(spec_json)}};
 }
 
-ResourceList cpu_mem(const char* cpu, const char* mem) {
-  return {{"cpu", Quantity::parse(cpu)}, {"memory", Quantity::parse(mem)}};
+kube::ResourceList cpu_mem(const char* cpu, const char* mem) {
+  return {{"cpu", kube::Quantity::parse(cpu)}, {"memory", kube::Quantity::parse(mem)}};
 }
 
 TEST(SchedulingTest, FitsWithinAllocatableMinusUsage) {
@@ -39,7 +39,7 @@ TEST(SchedulingTest, PodCountAndExtendedResources) {
   NodeUsage full{{}, 3};
   EXPECT_EQ(filter_failures(pod(), {}, node(kNode), full),
             std::vector<std::string>{"Too many pods"});
-  ResourceList gpu{{"nvidia.com/gpu", Quantity::parse("1")}};
+  kube::ResourceList gpu{{"nvidia.com/gpu", kube::Quantity::parse("1")}};
   EXPECT_EQ(filter_failures(pod(), gpu, node(kNode), {}),
             std::vector<std::string>{"Insufficient nvidia.com/gpu"});
 }
@@ -123,17 +123,17 @@ TEST(SchedulingTest, CountsResizedPodsAtTheirLargestResources) {
       "containerStatuses":[{"name":"c","allocatedResources":{"cpu":"1"},
         "resources":{"requests":{"cpu":"500m"}}}]}})")
                      .as_object();
-  EXPECT_EQ(scheduling_requests(p).at("cpu"), Quantity::parse("2"));
+  EXPECT_EQ(scheduling_requests(p).at("cpu"), kube::Quantity::parse("2"));
   // Infeasible: the desired size does not count.
   p["status"].as_object()["conditions"].as_array()[0].as_object()["reason"] = "Infeasible";
-  EXPECT_EQ(scheduling_requests(p).at("cpu"), Quantity::parse("1"));
+  EXPECT_EQ(scheduling_requests(p).at("cpu"), kube::Quantity::parse("1"));
 }
 
 TEST(SchedulingTest, OverheadCounts) {
   bj::object p = bj::parse(R"({"metadata":{"name":"p"},"spec":{"overhead":{"cpu":"250m"},
     "containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}})")
                      .as_object();
-  EXPECT_EQ(scheduling_requests(p).at("cpu"), Quantity::parse("1250m"));
+  EXPECT_EQ(scheduling_requests(p).at("cpu"), kube::Quantity::parse("1250m"));
 }
 
 TEST(SchedulingTest, PicksTheLeastAllocatedNode) {
@@ -145,4 +145,4 @@ TEST(SchedulingTest, PicksTheLeastAllocatedNode) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

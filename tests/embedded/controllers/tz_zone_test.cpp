@@ -7,12 +7,12 @@
 #include "embedded/controllers/cronjob_validation.h"
 #include "kube/model/time.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 using namespace std::chrono;
 
-sys_seconds at(const char* rfc3339) { return floor<seconds>(parse_rfc3339(rfc3339)); }
+sys_seconds at(const char* rfc3339) { return floor<seconds>(kube::parse_rfc3339(rfc3339)); }
 local_seconds wall(const char* rfc3339) { return local_seconds(at(rfc3339).time_since_epoch()); }
 
 TEST(TimeZone, OffsetsFromTheFileAndPastIt) {
@@ -141,4 +141,4 @@ TEST(TimeZone, ValidatedAsKubeApiserver) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

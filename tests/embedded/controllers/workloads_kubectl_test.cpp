@@ -17,7 +17,7 @@
 #include "embedded/controllers/conditions.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
@@ -355,4 +355,4 @@ TEST_F(WorkloadsTest, DrainIsBlockedByADisruptionBudgetAndAllowedWithout) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -7,7 +7,7 @@
 
 #include "embedded/crd/printer.h"
 
-namespace tailor::kube::embedded::crd {
+namespace tailor::embedded::crd {
 namespace {
 
 namespace bj = boost::json;
@@ -109,9 +109,9 @@ TEST(Printer, CellsAreTypedAsTheTableConvertorTypesThem) {
   bj::object o = bj::parse(R"({"metadata":{"name":"w","creationTimestamp":"2026-01-01T00:00:00Z"},
       "spec":{"replicas":3.0,"mode":"Auto","nested":{"k":1}},"status":{"ready":true}})")
                      .as_object();
-  TimePoint now = *try_parse_rfc3339("2026-01-01T00:05:00Z");
+  kube::TimePoint now = *kube::try_parse_rfc3339("2026-01-01T00:05:00Z");
   EXPECT_EQ(p.cells(o, now), bj::parse(R"(["w",3,true,"Auto","{\"k\":1}","5m",null])").as_array());
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::crd
+}  // namespace tailor::embedded::crd

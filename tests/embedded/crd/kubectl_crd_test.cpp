@@ -9,7 +9,7 @@
 #include "tests/embedded/kubectl_cluster_test.h"
 #include "tests/embedded/raw_http_fixture.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 const char* kCrd = R"(apiVersion: apiextensions.k8s.io/v1
@@ -371,7 +371,7 @@ TEST_F(KubectlCrdTest, PatchesFollowFieldValidation) {
 // schema prunes, in one strict decoding error, for a create and for a merge patch.
 TEST_F(KubectlCrdTest, RepeatedAndUnknownFieldsInOneStrictError) {
   install_crd();
-  http::Client client(admin_client_options(*cluster_));
+  kube::http::Client client(admin_client_options(*cluster_));
   auto send = [&](const std::string& method, const std::string& target, const std::string& type,
                   const std::string& body) {
     return send_as_admin(client, *cluster_, method, target, type, body);
@@ -382,7 +382,7 @@ TEST_F(KubectlCrdTest, RepeatedAndUnknownFieldsInOneStrictError) {
       R"({"apiVersion":"autoscaling.tailor.dev/v1alpha1","kind":"VerticalScalingPolicy",
           "metadata":{"name":"web"},"spec":{"surprise":1,
           "targetRef":{"kind":"Deployment","name":"web","name":"web"}}})";
-  http::ClientResponse created =
+  kube::http::ClientResponse created =
       send("POST", collection + "?fieldValidation=Strict", "application/json", body);
   ASSERT_EQ(created.status, 400) << created.body;
   EXPECT_EQ(boost::json::parse(created.body).at("message"),
@@ -391,7 +391,7 @@ TEST_F(KubectlCrdTest, RepeatedAndUnknownFieldsInOneStrictError) {
             "\"spec.targetRef.name\", unknown field \"spec.surprise\"");
   created = send("POST", collection, "application/json", body);
   ASSERT_EQ(created.status, 201) << created.body;
-  http::ClientResponse patched =
+  kube::http::ClientResponse patched =
       send("PATCH", collection + "/web?fieldValidation=Strict", "application/merge-patch+json",
            R"({"spec":{"colour":"blue","updatePolicy":{"mode":"Off","mode":"Off"}}})");
   ASSERT_EQ(patched.status, 422) << patched.body;
@@ -458,4 +458,4 @@ TEST_F(KubectlCrdTest, InvalidCrdsAreRejectedWithKubernetesMessages) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

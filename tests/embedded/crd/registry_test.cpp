@@ -6,7 +6,7 @@
 
 #include "embedded/api/resources.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 ResourceInfo widget(const std::string& version) {
@@ -78,4 +78,4 @@ TEST(Registry, BuiltinsWinAndRefreshersRunBeforeCustomLookups) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

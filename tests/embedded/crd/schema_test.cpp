@@ -5,7 +5,7 @@
 
 #include <boost/json.hpp>
 
-namespace tailor::kube::embedded::crd {
+namespace tailor::embedded::crd {
 namespace {
 
 namespace bj = boost::json;
@@ -187,4 +187,4 @@ TEST(Structural, RequiresASchemaAndAnObjectRoot) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::crd
+}  // namespace tailor::embedded::crd

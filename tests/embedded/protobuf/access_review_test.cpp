@@ -8,7 +8,7 @@
 
 #include "embedded/storage/status_error.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -78,4 +78,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -13,7 +13,7 @@
 #include "proto/k8s/batch.pb.h"
 #include "proto/k8s/core.pb.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
@@ -176,4 +176,4 @@ TEST(BodyDecoderTest, GzipContentEncodingIsRejected) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

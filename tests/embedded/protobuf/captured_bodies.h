@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 
 // kubectl create deployment web --image=busybox --replicas=2
 inline constexpr std::string_view kDeploymentBody{
@@ -70,4 +70,4 @@ inline constexpr std::string_view kAccessReviewJson =
     R"("metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":)"
     R"({"namespace":"default","verb":"create","resource":"pods"}},"status":{"allowed":false}})";
 
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

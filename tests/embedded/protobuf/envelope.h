@@ -6,7 +6,7 @@
 
 #include "proto/k8s/runtime.pb.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 
 inline std::string envelope(std::string_view api_version, std::string_view kind,
                             const std::string& raw) {
@@ -23,4 +23,4 @@ std::string protobuf_body(std::string_view api_version, std::string_view kind,
   return envelope(api_version, kind, object.SerializeAsString());
 }
 
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -8,7 +8,7 @@
 #include "proto/k8s/core.pb.h"
 #include "tests/embedded/raw_http_fixture.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
@@ -18,12 +18,12 @@ constexpr const char* kConfigMaps = "/api/v1/namespaces/default/configmaps";
 
 class HttpProtobufTest : public RawHttpClusterTest {
  protected:
-  http::ClientResponse post_protobuf(const std::string& target, const std::string& body) {
+  kube::http::ClientResponse post_protobuf(const std::string& target, const std::string& body) {
     return send("POST", target, "application/vnd.kubernetes.protobuf", body);
   }
 
   std::size_t stored_config_maps() {
-    http::ClientResponse r = send("GET", kConfigMaps, "", "");
+    kube::http::ClientResponse r = send("GET", kConfigMaps, "", "");
     EXPECT_EQ(r.status, 200) << r.body;
     return bj::parse(r.body).at("items").as_array().size();
   }
@@ -38,7 +38,7 @@ core::ConfigMap config_map(const std::string& name) {
 }
 
 TEST_F(HttpProtobufTest, ConfigMapIsStoredAsItsJson) {
-  http::ClientResponse r =
+  kube::http::ClientResponse r =
       post_protobuf(kConfigMaps, protobuf_body("v1", "ConfigMap", config_map("cm")));
   ASSERT_EQ(r.status, 201) << r.body;
   bj::value stored = bj::parse(send("GET", std::string(kConfigMaps) + "/cm", "", "").body);
@@ -57,7 +57,7 @@ TEST_F(HttpProtobufTest, MalformedBodiesAreRejectedAndNothingIsStored) {
       {"unknown kind", envelope("v1", "Gadget", "")},
   };
   for (const auto& [what, body] : bodies) {
-    http::ClientResponse r = post_protobuf(kConfigMaps, body);
+    kube::http::ClientResponse r = post_protobuf(kConfigMaps, body);
     EXPECT_EQ(r.status, 400) << what << ": " << r.body;
     bj::value status = bj::parse(r.body);
     EXPECT_EQ(status.at("kind"), bj::value("Status")) << what;
@@ -67,8 +67,9 @@ TEST_F(HttpProtobufTest, MalformedBodiesAreRejectedAndNothingIsStored) {
 }
 
 TEST_F(HttpProtobufTest, ProtobufForAResourceWithoutSchemaIsUnsupportedMediaType) {
-  http::ClientResponse r = post_protobuf("/apis/coordination.k8s.io/v1/namespaces/default/leases",
-                                         envelope("coordination.k8s.io/v1", "Lease", ""));
+  kube::http::ClientResponse r =
+      post_protobuf("/apis/coordination.k8s.io/v1/namespaces/default/leases",
+                    envelope("coordination.k8s.io/v1", "Lease", ""));
   EXPECT_EQ(r.status, 415) << r.body;
   EXPECT_EQ(bj::parse(r.body).at("reason"), bj::value("UnsupportedMediaType"));
 }
@@ -76,7 +77,7 @@ TEST_F(HttpProtobufTest, ProtobufForAResourceWithoutSchemaIsUnsupportedMediaType
 constexpr const char* kReviews = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
 
 TEST_F(HttpProtobufTest, AccessReviewInJson) {
-  http::ClientResponse r =
+  kube::http::ClientResponse r =
       send("POST", kReviews, "application/json",
            R"({"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview",)"
            R"("spec":{"resourceAttributes":{"verb":"delete","resource":"nodes"}}})");
@@ -87,16 +88,16 @@ TEST_F(HttpProtobufTest, AccessReviewInJson) {
 }
 
 TEST_F(HttpProtobufTest, AccessReviewWithoutAttributesIsInvalid) {
-  http::ClientResponse r =
+  kube::http::ClientResponse r =
       send("POST", kReviews, "application/json", R"({"kind":"SelfSubjectAccessReview","spec":{}})");
   EXPECT_EQ(r.status, 422) << r.body;
   EXPECT_EQ(bj::parse(r.body).at("reason"), bj::value("Invalid"));
 }
 
 TEST_F(HttpProtobufTest, AccessReviewsCannotBeListed) {
-  http::ClientResponse r = send("GET", kReviews, "", "");
+  kube::http::ClientResponse r = send("GET", kReviews, "", "");
   EXPECT_EQ(r.status, 405) << r.body;
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

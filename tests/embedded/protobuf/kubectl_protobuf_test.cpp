@@ -9,7 +9,7 @@
 #include "tests/embedded/cluster_fixture.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
@@ -133,4 +133,4 @@ TEST_F(KubectlProtobufTest, CreatedDeploymentIsListedAsUsual) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -10,7 +10,7 @@
 #include "proto/k8s/core.pb.h"
 #include "proto/k8s/policy.pb.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -187,4 +187,4 @@ TEST(MessageJsonTest, IntOrStringOfUnknownTypeIsRejected) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

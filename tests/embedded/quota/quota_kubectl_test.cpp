@@ -5,7 +5,7 @@
 
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 std::string pod(const std::string& name, const std::string& cpu) {
@@ -166,4 +166,4 @@ TEST_F(QuotaControllerKubectlTest, DeletedPodsLeaveStatusUsed) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

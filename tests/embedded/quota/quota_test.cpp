@@ -9,16 +9,16 @@
 #include "embedded/quota/limit_range.h"
 #include "embedded/resize/resource_json.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
 
 bj::object parse(const std::string& text) { return bj::parse(text).as_object(); }
 
-ResourceList list(std::initializer_list<std::pair<const char*, const char*>> entries) {
-  ResourceList out;
-  for (auto [name, q] : entries) out.insert_or_assign(name, Quantity::parse(q));
+kube::ResourceList list(std::initializer_list<std::pair<const char*, const char*>> entries) {
+  kube::ResourceList out;
+  for (auto [name, q] : entries) out.insert_or_assign(name, kube::Quantity::parse(q));
   return out;
 }
 
@@ -51,13 +51,13 @@ TEST(PodQuotaUsage, ResizeCountsTheLargestOfDesiredAllocatedActual) {
       R"([{"name":"a","resources":{"requests":{"cpu":"200m"}}}])",
       R"({"phase":"Running","containerStatuses":[{"name":"a","allocatedResources":{"cpu":"500m"},
           "resources":{"requests":{"cpu":"500m"}}}]})");
-  EXPECT_EQ(pod_quota_usage(decode_pod(pod)).at("requests.cpu"), Quantity::parse("500m"));
+  EXPECT_EQ(pod_quota_usage(decode_pod(pod)).at("requests.cpu"), kube::Quantity::parse("500m"));
 }
 
 TEST(MissingRequired, NamesEachQuotaResourceAndItsContainers) {
   bj::object pod = pod_with(R"([{"name":"b","resources":{"requests":{"cpu":"1"}}},
       {"name":"a"}])");
-  Pod typed = decode_pod(pod);
+  kube::Pod typed = decode_pod(pod);
   EXPECT_EQ(missing_required(typed, list({{"pods", "3"}})), std::nullopt);
   EXPECT_EQ(missing_required(typed, list({{"requests.cpu", "3"}, {"limits.memory", "1Gi"}})),
             "must specify limits.memory for: a,b; requests.cpu for: a");
@@ -89,7 +89,7 @@ TEST(PositiveDelta, KeepsOnlyIncreases) {
 
 struct QuotaCase {
   std::string name;
-  ResourceList hard, used, requested;
+  kube::ResourceList hard, used, requested;
   std::optional<std::string> message;
 };
 
@@ -115,11 +115,11 @@ INSTANTIATE_TEST_SUITE_P(
                   list({{"requests.memory", "768Mi"}, {"pods", "1"}}),
                   "exceeded quota: compute, requested: pods=1,requests.memory=768Mi, used: "
                   "pods=1,requests.memory=512Mi, limited: pods=1,requests.memory=1Gi"},
-        QuotaCase{"nothing used yet", list({{"limits.cpu", "1"}}), ResourceList{},
+        QuotaCase{"nothing used yet", list({{"limits.cpu", "1"}}), kube::ResourceList{},
                   list({{"limits.cpu", "2"}}),
                   "exceeded quota: compute, requested: limits.cpu=2, used: limits.cpu=0, "
                   "limited: limits.cpu=1"},
-        QuotaCase{"untracked resources pass", list({{"pods", "10"}}), ResourceList{},
+        QuotaCase{"untracked resources pass", list({{"pods", "10"}}), kube::ResourceList{},
                   list({{"requests.cpu", "100"}, {"pods", "1"}}), std::nullopt}),
     [](const ::testing::TestParamInfo<QuotaCase>& info) {
       std::string n;
@@ -225,4 +225,4 @@ TEST(Aggregate, OneAsIsSeveralBracketed) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

@@ -4,7 +4,7 @@
 
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 const char* kPod = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},
@@ -139,4 +139,4 @@ TEST_F(ResizeKubectlTest, GetOnTheSubresourceReturnsThePod) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

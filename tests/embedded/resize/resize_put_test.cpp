@@ -6,7 +6,7 @@
 
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
@@ -132,4 +132,4 @@ TEST_F(ResizePutTest, InvalidResizeIsRejectedWithTheFieldErrors) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -7,7 +7,7 @@
 #include "embedded/api/patch.h"
 #include "embedded/resize/pod_resize.h"
 
-namespace tailor::kube::embedded {
+namespace tailor::embedded {
 namespace {
 
 namespace bj = boost::json;
@@ -301,4 +301,4 @@ TEST(PodUpdate, EquivalentQuantitiesAndOtherFieldsPass) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded
+}  // namespace tailor::embedded

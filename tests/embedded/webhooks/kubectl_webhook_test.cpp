@@ -11,7 +11,7 @@
 #include "kube/http/tls_certs.h"
 #include "tests/embedded/kubectl_cluster_test.h"
 
-namespace tailor::kube::embedded::testing {
+namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
@@ -20,26 +20,27 @@ namespace bj = boost::json;
 // after the caller has given up, /broken answers 500.
 class WebhookServer {
  public:
-  WebhookServer() : ca_(http::make_ca("webhook-ca")) {
-    http::CertificateAndKey cert = http::make_server_certificate(
+  WebhookServer() : ca_(kube::http::make_ca("webhook-ca")) {
+    kube::http::CertificateAndKey cert = kube::http::make_server_certificate(
         ca_, "webhook", {"localhost", "hook.default.svc"}, {"127.0.0.1"});
-    http::ServerOptions options;
-    options.tls =
-        http::TlsServerConfig{.cert_chain_pem = cert.cert_pem, .private_key_pem = cert.key_pem};
-    server_ = std::make_unique<http::Server>(options, [this](http::Exchange& e) { handle(e); });
+    kube::http::ServerOptions options;
+    options.tls = kube::http::TlsServerConfig{.cert_chain_pem = cert.cert_pem,
+                                              .private_key_pem = cert.key_pem};
+    server_ = std::make_unique<kube::http::Server>(options,
+                                                   [this](kube::http::Exchange& e) { handle(e); });
     server_->start();
   }
 
   std::uint16_t port() const { return server_->port(); }
-  std::string ca_bundle() const { return base64_encode(ca_.cert_pem); }
+  std::string ca_bundle() const { return kube::base64_encode(ca_.cert_pem); }
   std::vector<bj::object> reviews() {
     std::lock_guard lock(mu_);
     return reviews_;
   }
 
  private:
-  void handle(http::Exchange& e) {
-    const http::ServerRequest& req = e.request();
+  void handle(kube::http::Exchange& e) {
+    const kube::http::ServerRequest& req = e.request();
     bj::object review = bj::parse(req.body).as_object();
     {
       std::lock_guard lock(mu_);
@@ -50,7 +51,7 @@ class WebhookServer {
     if (req.path == "/mutate") {
       std::string patch = R"([{"op":"add","path":"/metadata/labels/mutated","value":"yes"}])";
       response["patchType"] = "JSONPatch";
-      response["patch"] = base64_encode(patch);
+      response["patch"] = kube::base64_encode(patch);
     } else if (req.path == "/deny") {
       response["allowed"] = false;
       response["status"] = bj::object{
@@ -67,8 +68,8 @@ class WebhookServer {
     e.respond({200, {{"Content-Type", "application/json"}}, bj::serialize(body)});
   }
 
-  http::CertificateAndKey ca_;
-  std::unique_ptr<http::Server> server_;
+  kube::http::CertificateAndKey ca_;
+  std::unique_ptr<kube::http::Server> server_;
   std::mutex mu_;
   std::vector<bj::object> reviews_;
 };
@@ -175,7 +176,7 @@ TEST_F(KubectlWebhookTest, TimeoutIsIgnoredUnderIgnore) {
 TEST_F(KubectlWebhookTest, UnreachableWebhookFailsOrIsIgnored) {
   std::uint16_t closed;
   {
-    http::Server probe({}, [](http::Exchange&) {});
+    kube::http::Server probe({}, [](kube::http::Exchange&) {});
     probe.start();
     closed = probe.port();
   }
@@ -194,9 +195,9 @@ TEST_F(KubectlWebhookTest, UnreachableWebhookFailsOrIsIgnored) {
 }
 
 TEST_F(KubectlWebhookTest, UntrustedCertificateAndBadStatusAreFailures) {
-  std::string wrong_ca =
-      "    url: https://127.0.0.1:" + std::to_string(hooks_.port()) +
-      "/mutate\n    caBundle: " + base64_encode(http::make_ca("someone-else").cert_pem) + "\n";
+  std::string wrong_ca = "    url: https://127.0.0.1:" + std::to_string(hooks_.port()) +
+                         "/mutate\n    caBundle: " +
+                         kube::base64_encode(kube::http::make_ca("someone-else").cert_pem) + "\n";
   install(configuration("tls", wrong_ca, "Fail"));
   KubectlResult r = run_pod("web");
   EXPECT_NE(r.exit_code, 0);
@@ -277,4 +278,4 @@ TEST_F(KubectlWebhookTest, InvalidConfigurationsAreRejected) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::testing
+}  // namespace tailor::embedded::testing

@@ -8,7 +8,7 @@
 #include "embedded/webhooks/review.h"
 #include "kube/http/base64.h"
 
-namespace tailor::kube::embedded::webhooks {
+namespace tailor::embedded::webhooks {
 namespace {
 
 namespace bj = boost::json;
@@ -137,7 +137,7 @@ TEST(Review, ResponsesAreCheckedAndRead) {
   EXPECT_EQ(denied.denial.code(), 400);
   EXPECT_EQ(denied.denial.message(),
             "admission webhook \"h\" denied the request without explanation");
-  std::string patch = base64_encode(R"([{"op":"remove","path":"/a"}])");
+  std::string patch = kube::base64_encode(R"([{"op":"remove","path":"/a"}])");
   Verdict mutated = read_review_response(
       "h", "u",
       R"({"response":{"uid":"u","allowed":true,"patchType":"JSONPatch","patch":")" + patch +
@@ -150,4 +150,4 @@ TEST(Review, ResponsesAreCheckedAndRead) {
 }
 
 }  // namespace
-}  // namespace tailor::kube::embedded::webhooks
+}  // namespace tailor::embedded::webhooks

@@ -27,8 +27,8 @@ class EmbeddedNode : public RealContainerd {
     char tmpl[] = "/tmp/tailor-embedded-node-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     state_ = tmpl;
-    cluster_ = std::make_unique<kube::embedded::Cluster>(
-        kube::embedded::ClusterOptions{.dir = (state_ / "cluster").string()});
+    cluster_ = std::make_unique<embedded::Cluster>(
+        embedded::ClusterOptions{.dir = (state_ / "cluster").string()});
     cluster_->start();
     kube::RestConfig config;
     config.server = cluster_->url();
@@ -136,7 +136,7 @@ class EmbeddedNode : public RealContainerd {
   }
 
   std::filesystem::path state_;
-  std::unique_ptr<kube::embedded::Cluster> cluster_;
+  std::unique_ptr<embedded::Cluster> cluster_;
   std::unique_ptr<kube::RestClient> client_;
   std::unique_ptr<runtime::NodeRegistration> registration_;
   std::unique_ptr<cri::ImageService> images_;

@@ -189,8 +189,8 @@ class KepFlowNode : public RealContainerd {
     char tmpl[] = "/tmp/tailor-kep-flow-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
-    cluster_ = std::make_unique<kube::embedded::Cluster>(
-        kube::embedded::ClusterOptions{.dir = (dir_ / "cluster").string()});
+    cluster_ = std::make_unique<embedded::Cluster>(
+        embedded::ClusterOptions{.dir = (dir_ / "cluster").string()});
     cluster_->start();
     kube::RestConfig config;
     config.server = cluster_->url();
@@ -319,7 +319,7 @@ class KepFlowNode : public RealContainerd {
   }
 
   std::filesystem::path dir_;
-  std::unique_ptr<kube::embedded::Cluster> cluster_;
+  std::unique_ptr<embedded::Cluster> cluster_;
   std::unique_ptr<kube::RestClient> client_;
   std::unique_ptr<runtime::NodeRegistration> registration_;
   std::unique_ptr<cri::ImageService> images_;

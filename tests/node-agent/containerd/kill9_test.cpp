@@ -68,9 +68,9 @@ class AgentKill9Test : public RealContainerd {
     char tmpl[] = "/tmp/tailor-kill9-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
-    kube::embedded::ClusterOptions options;
+    embedded::ClusterOptions options;
     options.control_loops = false;  // the pod is bound by the test; the agent is the kubelet
-    cluster_ = std::make_unique<kube::embedded::Cluster>(options);
+    cluster_ = std::make_unique<embedded::Cluster>(options);
     cluster_->start();
     cluster_->write_kubeconfig((dir_ / "kubeconfig").string());
     std::filesystem::create_directory(dir_ / "checkpoint");  // as the DaemonSet's hostPath is
@@ -227,7 +227,7 @@ class AgentKill9Test : public RealContainerd {
   }
 
   std::filesystem::path dir_;
-  std::unique_ptr<kube::embedded::Cluster> cluster_;
+  std::unique_ptr<embedded::Cluster> cluster_;
   std::unique_ptr<kube::RestClient> client_;
   std::unique_ptr<AgentProcess> agent_;
   int observations_ = 0;

@@ -172,9 +172,9 @@ class ResizeManagerContainerdTest : public RealContainerd {
     char tmpl[] = "/tmp/tailor-agent-test-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
-    kube::embedded::ClusterOptions options;
+    embedded::ClusterOptions options;
     options.control_loops = false;  // no simulated kubelet: this test is the node
-    cluster_ = std::make_unique<kube::embedded::Cluster>(options);
+    cluster_ = std::make_unique<embedded::Cluster>(options);
     cluster_->start();
     kube::RestConfig config;
     config.server = cluster_->url();
@@ -307,7 +307,7 @@ class ResizeManagerContainerdTest : public RealContainerd {
   }
 
   std::filesystem::path dir_;
-  std::unique_ptr<kube::embedded::Cluster> cluster_;
+  std::unique_ptr<embedded::Cluster> cluster_;
   std::unique_ptr<kube::RestClient> client_;
   std::unique_ptr<RunningPods> running_;
   std::unique_ptr<allocation::CriPodResources> runtime_;

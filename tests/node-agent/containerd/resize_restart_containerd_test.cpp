@@ -102,9 +102,9 @@ class ResizeRestartContainerdTest : public RealContainerd {
     char tmpl[] = "/tmp/tailor-resize-restart-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
-    kube::embedded::ClusterOptions options;
+    embedded::ClusterOptions options;
     options.control_loops = false;  // this test is the node
-    cluster_ = std::make_unique<kube::embedded::Cluster>(options);
+    cluster_ = std::make_unique<embedded::Cluster>(options);
     cluster_->start();
     kube::RestConfig config;
     config.server = cluster_->url();
@@ -234,7 +234,7 @@ class ResizeRestartContainerdTest : public RealContainerd {
   }
 
   fs::path dir_;
-  std::unique_ptr<kube::embedded::Cluster> cluster_;
+  std::unique_ptr<embedded::Cluster> cluster_;
   std::unique_ptr<kube::RestClient> client_;
   std::unique_ptr<cri::ImageService> images_;
   std::unique_ptr<runtime::PodApi> api_;

@@ -16,7 +16,7 @@ namespace tailor::controller::usage {
 namespace {
 
 using namespace std::chrono_literals;
-using kube::embedded::ClusterOptions;
+using embedded::ClusterOptions;
 
 constexpr std::int64_t kHour = 3600;
 constexpr int kHours = 6;
@@ -53,7 +53,7 @@ constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
    "resources":{"requests":{"cpu":"100m","memory":"100Mi"}}}]}})";
 
 class ControllerHistoryTest
-    : public controller::testing::PolicyClusterTest<kube::embedded::testing::KubectlClusterTest> {
+    : public controller::testing::PolicyClusterTest<embedded::testing::KubectlClusterTest> {
  protected:
   ClusterOptions cluster_options() override {
     return controller::testing::test_played_nodes(nodes_file_, controller::testing::kOneNode);
