@@ -19,7 +19,10 @@ set(TAILOR_SANITIZE "" CACHE STRING "Sanitizer build: address, thread, or empty 
 if(TAILOR_SANITIZE STREQUAL "thread")
   # -O1 after the build type's flags: TSan slows code 5-15x, and -O0 on top of that would make
   # the threaded tests' timeouts the thing under test.
-  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer -O1)
+  # -Wno-tsan: GCC notes that TSan does not model std::atomic_thread_fence, which Asio's
+  # headers use; that is a limit of the tool to keep in mind when reading a report, not a defect
+  # of the code, and -Werror would otherwise refuse every file that includes Asio.
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer -O1 -Wno-tsan)
   add_link_options(-fsanitize=thread)
 elseif(TAILOR_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
