@@ -87,7 +87,7 @@ ContainerScore replay_strategy(const ContainerSeries& s, const StrategyFactory& 
       timeline->push_back({w.start, w.avg_cpu, w.max_mem, req.cpu_cores, req.memory_bytes});
     const Seconds end = w.start + s.window;
     strategy->observe({w.start, s.window, w.avg_cpu, w.max_mem}, req);
-    if (oom) strategy->on_oom(w.start, req.memory_bytes);
+    if (oom) strategy->on_oom(w.start, req.memory_bytes, req.memory_bytes);
     const Recommendation r = strategy->recommend(end);
     const auto update = strategy->update(r, req, end, end - pod_start);
     if (!update) continue;

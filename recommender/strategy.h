@@ -32,8 +32,11 @@ class Strategy {
   virtual ~Strategy() = default;
   // `request` is what the container ran with during the window.
   virtual void observe(const UsageSample& sample, const Resources& request) = 0;
-  // The container was OOM-killed at `time` at memory limit `limit_bytes`.
-  virtual void on_oom(Seconds time, double limit_bytes) = 0;
+  // The container was OOM-killed at `time` while running with memory request `request_bytes`
+  // and limit `limit_bytes` (0: none). Both are passed because the strategies bump different
+  // ones: VPA's recommender bumps the request (its OOM observer reads the pod's memory request),
+  // Tailor's the limit that was hit.
+  virtual void on_oom(Seconds time, double request_bytes, double limit_bytes) = 0;
   virtual Recommendation recommend(Seconds now) = 0;
   // The update rule: the requests to apply now to a pod running with `request` since
   // `pod_age` ago, or nullopt to leave it alone.

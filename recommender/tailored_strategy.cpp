@@ -39,10 +39,13 @@ void TailoredStrategy::observe(const UsageSample& s, const Resources&) {
   }
 }
 
-void TailoredStrategy::on_oom(Seconds time, double limit_bytes) {
-  if (!std::isfinite(limit_bytes) || limit_bytes <= 0) return;
+void TailoredStrategy::on_oom(Seconds time, double request_bytes, double limit_bytes) {
+  // The limit is what was hit; without one the kill came at the request's level or above.
+  if (!(limit_bytes > 0)) limit_bytes = request_bytes;
+  if (!std::isfinite(limit_bytes) || limit_bytes < 0) return;
   // Like VPA, bump from the larger of the limit and the peak seen in the window.
   const double used = std::max(limit_bytes, last_memory_peak_);
+  if (used <= 0) return;
   const double bumped =
       std::max(used + config_->oom_min_bump_bytes, used * config_->oom_bump_ratio);
   oom_floor_ = time < oom_until_ ? std::max(oom_floor_, bumped) : bumped;

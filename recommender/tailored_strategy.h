@@ -90,7 +90,7 @@ class TailoredStrategy final : public Strategy {
       : TailoredStrategy(std::make_shared<const TailoredConfig>(config)) {}
 
   void observe(const UsageSample& sample, const Resources& request) override;
-  void on_oom(Seconds time, double limit_bytes) override;
+  void on_oom(Seconds time, double request_bytes, double limit_bytes) override;
   Recommendation recommend(Seconds now) override;
   std::optional<Resources> update(const Recommendation& r, const Resources& request, Seconds now,
                                   Seconds pod_age) override;

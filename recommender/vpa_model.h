@@ -30,8 +30,9 @@ class VpaContainerModel {
   bool add_cpu_sample(Seconds start, double cores, double request_cores);
   // Rejects negative or non-finite usage, and samples older than the last memory sample.
   bool add_memory_sample(Seconds start, double bytes) { return add_memory(start, bytes, false); }
-  // An OOM kill at `time` with memory limit `requested_bytes`: records max(+100 MiB, x1.2) of
-  // max(request, current peak) as an artificial peak. False if too old or invalid.
+  // An OOM kill at `time` of a container with memory request `requested_bytes` (VPA's OOM
+  // observer reads the request): records max(+100 MiB, x1.2) of max(request, current peak) as
+  // an artificial peak. False if too old or invalid.
   bool record_oom(Seconds time, double requested_bytes);
 
   const DecayingHistogram& cpu() const { return cpu_; }

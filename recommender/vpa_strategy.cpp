@@ -15,7 +15,11 @@ class VpaStrategy final : public Strategy {
     model_.add_cpu_sample(s.start, s.cpu_cores, request.cpu_cores);
     if (s.memory_peak_bytes > 0) model_.add_memory_sample(s.start, s.memory_peak_bytes);
   }
-  void on_oom(Seconds time, double limit_bytes) override { model_.record_oom(time, limit_bytes); }
+  // VPA's OOM observer records the container's memory request, not its limit
+  // (recommender/input/oom/observer.go), and the model bumps from that.
+  void on_oom(Seconds time, double request_bytes, double) override {
+    model_.record_oom(time, request_bytes);
+  }
   Recommendation recommend(Seconds) override { return vpa_recommend(model_, estimator_); }
   std::optional<Resources> update(const Recommendation& r, const Resources& request, Seconds,
                                   Seconds pod_age) override {

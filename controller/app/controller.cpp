@@ -475,7 +475,7 @@ void Controller::on_usage(const usage::UsageWindow& w) {
        .memory_peak_bytes = std::max(w.memory_peak_bytes, w.memory_working_set_max_bytes)},
       request);
   if (w.oom_kills > 0) {
-    impl_->models.on_oom(key, w.end_unix_ms / 1000, limit > 0 ? limit : w.memory_peak_bytes);
+    impl_->models.on_oom(key, w.end_unix_ms / 1000, request.memory_bytes, limit);
   }
 }
 

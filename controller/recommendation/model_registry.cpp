@@ -21,10 +21,11 @@ void ModelRegistry::observe(const ContainerModelKey& key, const UsageSample& sam
   m.last_seen = std::max(m.last_seen, sample.start + sample.length);
 }
 
-void ModelRegistry::on_oom(const ContainerModelKey& key, Seconds time, double limit_bytes) {
+void ModelRegistry::on_oom(const ContainerModelKey& key, Seconds time, double request_bytes,
+                           double limit_bytes) {
   std::lock_guard lock(mutex_);
   Model& m = model(key);
-  m.strategy->on_oom(time, limit_bytes);
+  m.strategy->on_oom(time, request_bytes, limit_bytes);
   m.last_seen = std::max(m.last_seen, time);
 }
 

@@ -35,7 +35,8 @@ class ModelRegistry {
 
   // A pod's usage over one window; `request` is what the pod ran with.
   void observe(const ContainerModelKey& key, const UsageSample& sample, const Resources& request);
-  void on_oom(const ContainerModelKey& key, Seconds time, double limit_bytes);
+  // An OOM kill at `time` of a container running with these memory request and limit (0: none).
+  void on_oom(const ContainerModelKey& key, Seconds time, double request_bytes, double limit_bytes);
   // nullopt until the container has been observed.
   std::optional<Recommendation> recommend(const ContainerModelKey& key, Seconds now) const;
   std::vector<std::string> containers(const std::string& policy) const;

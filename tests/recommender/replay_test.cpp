@@ -57,7 +57,7 @@ class RecordingStrategy final : public Strategy {
   void observe(const UsageSample& s, const Resources& request) override {
     log_->push_back({s.start, request});
   }
-  void on_oom(Seconds, double) override {}
+  void on_oom(Seconds, double, double) override {}
   Recommendation recommend(Seconds) override {
     Recommendation r;
     r.target = {2.0, 3 * kGiB};

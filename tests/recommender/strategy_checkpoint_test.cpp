@@ -22,7 +22,7 @@ void feed(Strategy& s, Seconds from, Seconds to) {
     const double step = t >= 2 * kDay ? 1.5 : 1.0;
     const Resources request{1.0, 2 * kGiB};
     s.observe({t, kWindow, step * (0.6 + 0.3 * phase), step * (1.0 + 0.2 * phase) * kGiB}, request);
-    if (t == kDay + 7 * kWindow) s.on_oom(t, 1.2 * kGiB);
+    if (t == kDay + 7 * kWindow) s.on_oom(t, 1.2 * kGiB, 1.2 * kGiB);
     if (t % kHour == 0) s.recommend(t);  // the default rule remembers hourly targets
   }
 }

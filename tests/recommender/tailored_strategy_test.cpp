@@ -175,7 +175,7 @@ TEST(TailoredStrategy, BadSamplesDoNotPoisonTheModel) {
   st.observe({101 * kWindow, kWindow, NAN, NAN}, {1, 2 * kGiB});
   st.observe({102 * kWindow, kWindow, -5, -1}, {1, 2 * kGiB});
   st.observe({103 * kWindow, kWindow, INFINITY, INFINITY}, {1, 2 * kGiB});
-  st.on_oom(104 * kWindow, NAN);
+  st.on_oom(104 * kWindow, NAN, NAN);
   const Recommendation after = st.recommend(104 * kWindow);
   EXPECT_TRUE(std::isfinite(after.target.cpu_cores));
   EXPECT_NEAR(after.target.cpu_cores, before.target.cpu_cores, 0.1);

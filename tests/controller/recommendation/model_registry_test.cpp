@@ -43,7 +43,7 @@ TEST(ModelRegistry, OomRaisesMemoryAtOnce) {
   ContainerModelKey k{"shop/web", "app"};
   feed(r, k, 0, kHour, 0.5, 100 * kMiB);
   double before = r.recommend(k, kHour)->target.memory_bytes;
-  r.on_oom(k, kHour, 1024 * kMiB);
+  r.on_oom(k, kHour, 1024 * kMiB, 1024 * kMiB);
   EXPECT_GT(r.recommend(k, kHour)->target.memory_bytes, before);
 }
 
