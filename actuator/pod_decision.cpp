@@ -1,5 +1,7 @@
 #include "actuator/pod_decision.h"
 
+#include <algorithm>
+
 #include "actuator/eligibility.h"
 #include "actuator/pod_facts.h"
 #include "kube/model/pod_resources.h"
@@ -56,7 +58,18 @@ std::string_view to_string(PodStep step) {
   return "";
 }
 
-PodDecision decide(const PodInputs& in) {
+PodDecision decide(const PodInputs& given) {
+  // A container OOM-killed lately keeps at least its memory: a copy only for such pods.
+  std::optional<PodInputs> held;
+  if (std::ranges::any_of(given.pod->status->container_statuses, [](const ContainerStatusFacts& s) {
+        return s.oom_killed_at.has_value();
+      })) {
+    held = given;
+    if (!hold_memory_after_oom(*given.pod, held->recommendations, given.now, given.rule.oom_hold)) {
+      held.reset();
+    }
+  }
+  const PodInputs& in = held ? *held : given;
   Eligibility allowed = eligibility(*in.pod, in.policy->mode);
   if (!allowed.any()) return {PodStep::Nothing, allowed.reason};
   bool settled = false;

@@ -103,6 +103,28 @@ UpdatePriority update_priority_view(const UpdateView& in, const UpdateRule& rule
   return out;
 }
 
+bool hold_memory_after_oom(const PodFacts& pod,
+                           std::vector<policy::RecommendedContainerResources>& recommendations,
+                           kube::TimePoint now, std::chrono::seconds hold) {
+  bool changed = false;
+  for (policy::RecommendedContainerResources& r : recommendations) {
+    const ContainerStatusFacts* status = pod.find_status(r.container_name);
+    if (!status || !status->oom_killed_at || now - *status->oom_killed_at > hold) continue;
+    const kube::Container* c = pod.find_container(r.container_name);
+    const Quantity* request =
+        c ? kube::find_resource(c->resources.requests, kube::kResourceMemory) : nullptr;
+    if (!request) continue;
+    for (kube::ResourceList* list : {&r.target, &r.upper_bound}) {
+      const Quantity* value = kube::find_resource(*list, kube::kResourceMemory);
+      if (value && *value < *request) {
+        list->insert_or_assign(std::string(kube::kResourceMemory), *request);
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
 bool more_urgent(const UpdatePriority& a, const UpdatePriority& b) {
   if (a.scale_up != b.scale_up) return a.scale_up;
   if (a.outside_bounds != b.outside_bounds) return a.outside_bounds;

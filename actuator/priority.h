@@ -4,6 +4,7 @@
 //  - else when the last change (or the pod's start) is at least min_age ago and the relative
 //    change, summed over cpu and memory of |Σ request − Σ target| / Σ request, is at least
 //    min_relative_change.
+// Memory of a container OOM-killed within oom_hold is never lowered (hold_memory_after_oom).
 // Order: scale-ups first, then pods outside their bounds, then the larger relative change.
 #pragma once
 
@@ -23,6 +24,11 @@ struct UpdateRule {
   // In place costs no restart, so Tailor waits far less than VPA's 12 h between changes.
   std::chrono::seconds min_age{std::chrono::hours(1)};
   double min_relative_change = 0.10;
+  // After an OOM kill a container's memory is not lowered for this long, whatever the model
+  // says: a model that has not heard of the kill yet, or whose bump has decayed, must not take
+  // away the memory the container was killed for lacking. The controller sets it to the
+  // default strategy's own OOM hold (recommender/tailored_strategy.h, oom_hold: 3 days).
+  std::chrono::seconds oom_hold{std::chrono::hours(72)};
 };
 
 enum class UpdateReason { None, OutsideBounds, OomKilled, RelativeChange };
@@ -60,6 +66,14 @@ struct UpdateView {
 
 UpdatePriority update_priority(const UpdateInputs& in, const UpdateRule& rule = {});
 UpdatePriority update_priority_view(const UpdateView& in, const UpdateRule& rule = {});
+
+// Raises the memory target and upper bound of each container of `pod` OOM-killed within `hold`
+// before `now` (lastState OOMKilled, finishedAt) to its memory request, so that no change
+// lowers it; returns whether any recommendation changed. The limit follows the request
+// (resize_plan.h keeps their ratio), so it is not lowered either.
+bool hold_memory_after_oom(const PodFacts& pod,
+                           std::vector<policy::RecommendedContainerResources>& recommendations,
+                           kube::TimePoint now, std::chrono::seconds hold);
 
 // Strict weak order: a before b when a is more urgent.
 bool more_urgent(const UpdatePriority& a, const UpdatePriority& b);

@@ -14,6 +14,7 @@
 #include "controller/usage/usage_server.h"
 #include "controller/webhook/admission_review.h"
 #include "kube/client/rest_client.h"
+#include "recommender/tailored_strategy.h"
 
 namespace tailor::controller {
 
@@ -23,7 +24,10 @@ struct ControllerOptions {
   std::string state_config_map = "tailor-controller-state";
   double updates_per_second = 2;  // global rate limit of resizes and recreations
   double update_burst = 10;
-  actuator::UpdateRule update_rule{};
+  // Memory held after an OOM kill for as long as the default strategy holds its bump, whichever
+  // strategy runs: the actuator then agrees with the recommender on how long a kill counts.
+  actuator::UpdateRule update_rule{
+      .oom_hold = std::chrono::seconds(recommender::TailoredConfig{}.oom_hold)};
   double eviction_tolerance = 0.5;
   ClusterViewOptions view{};
   std::chrono::hours idle_model_ttl{24 * 8};  // forget containers not seen for this long
@@ -40,6 +44,10 @@ struct ControllerStats {
   std::uint64_t status_updates = 0;
   std::uint64_t windows = 0;            // usage windows folded into the models
   std::uint64_t windows_unmatched = 0;  // pods not under any policy
+  // OOM kills fed to the models, from pod status (lastState OOMKilled) and from the agents'
+  // counter; the same kill seen by both counts once (controller/app/oom_kills.h).
+  std::uint64_t ooms_from_status = 0;
+  std::uint64_t ooms_from_agents = 0;
   std::uint64_t checkpoints_restored = 0;
   std::uint64_t checkpoints_invalid = 0;  // unreadable: their models started empty
   std::uint64_t checkpoints_written = 0;

@@ -47,6 +47,30 @@ TEST(Decide, OutsideBoundsResizesInPlace) {
       R"({"spec":{"containers":[{"name":"app","resources":{"limits":{"cpu":"2","memory":"200Mi"},"requests":{"cpu":"1","memory":"100Mi"}}}]}})");
 }
 
+// The case of issue 15: a container OOM-killed at its 300Mi limit whose model has not heard of
+// the kill recommends less. Its limit must not go down; cpu may still change.
+TEST(Decide, NeverLowersTheMemoryOfARecentlyOomKilledContainer) {
+  World w;
+  w.pod = running_pod({container("app", "cpu=100m,memory=300Mi", "cpu=200m,memory=300Mi")});
+  kube::ContainerStatus s;
+  s.name = "app";
+  s.restart_count = 1;
+  s.last_state.terminated =
+      kube::ContainerStateTerminated{137, 0, "OOMKilled", "", "", "2026-01-01T00:05:00Z"};
+  w.pod.status.container_statuses.push_back(s);
+  w.recs = {
+      recommendation("app", "cpu=1,memory=279Mi", "cpu=500m,memory=200Mi", "cpu=2,memory=290Mi")};
+  PodDecision d = w.decide_at(10);
+  EXPECT_EQ(d.step, PodStep::Resize) << d.reason;
+  EXPECT_EQ(
+      d.plan.body(),
+      R"({"spec":{"containers":[{"name":"app","resources":{"limits":{"cpu":"2","memory":"300Mi"},"requests":{"cpu":"1","memory":"300Mi"}}}]}})");
+  // Three days later the hold is over and memory follows the model.
+  PodDecision later = w.decide_at(6 + 72 * 60);
+  EXPECT_EQ(later.step, PodStep::Resize) << later.reason;
+  EXPECT_NE(later.plan.body().find(R"("memory":"279Mi")"), std::string::npos) << later.plan.body();
+}
+
 TEST(Decide, ModesDecideTheWay) {
   World w;
   w.policy.mode = UpdateMode::Recreate;

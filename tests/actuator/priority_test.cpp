@@ -75,6 +75,44 @@ TEST(UpdatePriority, WhichPodsAndWhen) {
   }
 }
 
+TEST(HoldMemoryAfterOom, NoDecreaseForAContainerKilledWithinTheHold) {
+  struct Case {
+    const char* name;
+    kube::Pod pod;
+    const char* target;
+    const char* upper;
+    kube::TimePoint now;
+    const char* want_target;
+    const char* want_upper;
+    bool changed;
+  };
+  const auto hold = std::chrono::seconds(hours(72));
+  const kube::Pod killed = oom_killed("2026-01-01T00:05:00Z");  // memory request 100Mi
+  const Case cases[] = {
+      {"a lower target is held at the request", killed, "cpu=1,memory=80Mi", "cpu=2,memory=90Mi",
+       start() + hours(1), "cpu=1,memory=100Mi", "cpu=2,memory=100Mi", true},
+      {"a higher target goes through", killed, "cpu=1,memory=150Mi", "cpu=2,memory=300Mi",
+       start() + hours(1), "cpu=1,memory=150Mi", "cpu=2,memory=300Mi", false},
+      {"cpu is not held", killed, "cpu=100m,memory=120Mi", "cpu=200m,memory=300Mi",
+       start() + hours(1), "cpu=100m,memory=120Mi", "cpu=200m,memory=300Mi", false},
+      {"the last moment of the hold still holds", killed, "cpu=1,memory=80Mi", "cpu=2,memory=90Mi",
+       start() + minutes(5) + hours(72), "cpu=1,memory=100Mi", "cpu=2,memory=100Mi", true},
+      {"after the hold memory may go down", killed, "cpu=1,memory=80Mi", "cpu=2,memory=90Mi",
+       start() + minutes(6) + hours(72), "cpu=1,memory=80Mi", "cpu=2,memory=90Mi", false},
+      {"a container never OOM-killed is not held",
+       running_pod({container("app", "cpu=1,memory=100Mi")}), "cpu=1,memory=80Mi",
+       "cpu=2,memory=90Mi", start() + hours(1), "cpu=1,memory=80Mi", "cpu=2,memory=90Mi", false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector recs{recommendation("app", c.target, "cpu=500m,memory=50Mi", c.upper)};
+    EXPECT_EQ(hold_memory_after_oom(pod_facts(c.pod), recs, c.now, hold), c.changed);
+    EXPECT_EQ(recs[0].target, rl(c.want_target));
+    EXPECT_EQ(recs[0].upper_bound, rl(c.want_upper));
+    EXPECT_EQ(recs[0].lower_bound, rl("cpu=500m,memory=50Mi"));
+  }
+}
+
 TEST(UpdatePriority, HpaAndOffContainersDoNotCount) {
   kube::Pod pod = running_pod({container("app", "cpu=100m,memory=100Mi")});
   policy::EffectivePolicy policy = default_policy();
