@@ -11,6 +11,7 @@
 #include "actuator/resize_plan.h"
 #include "controller/app/checkpoints.h"
 #include "controller/app/controller_metrics.h"
+#include "controller/app/oom_kills.h"
 #include "controller/app/quantities.h"
 #include "controller/recommendation/model_registry.h"
 #include "kube/client/events.h"
@@ -112,6 +113,7 @@ struct Controller::Impl {
   std::string saved_state;
   actuator::TokenBucket bucket;
   std::unordered_map<std::string, std::string> pod_policy;
+  OomLedger ooms;  // which OOM kills the models have had (under `mutex`)
   // (event reason, "Kind/namespace/name") -> the message an event last told about that policy.
   std::map<std::pair<std::string, std::string>, std::string> told;
   ControllerStats stats;
@@ -128,6 +130,42 @@ struct Controller::Impl {
     bucket.per_second = options.updates_per_second;
     bucket.burst = options.update_burst;
     bucket.tokens = options.update_burst;
+  }
+
+  // The memory request or limit a container ran with: the runtime's report, else the spec.
+  static double memory_ran(const actuator::ContainerStatusFacts* status,
+                           const kube::ResourceRequirements& spec,
+                           kube::ResourceList kube::ResourceRequirements::*which) {
+    if (status && status->actual) {
+      if (const kube::Quantity* q = kube::find_resource((*status->actual).*which, "memory")) {
+        return q->as_double();
+      }
+    }
+    const kube::Quantity* q = kube::find_resource(spec.*which, "memory");
+    return q ? q->as_double() : 0;
+  }
+
+  // Feeds the models the OOM kills that pods' statuses show and no source has fed yet, each to
+  // the model of the policy the pod is under, with the memory the container ran with (what the
+  // runtime reports, else the spec). Called with `mutex` held.
+  void feed_status_ooms(const PassInputs& in) {
+    for (const auto& pod : in.pods) {
+      auto policy = pod_policy.find(pod->namespace_() + "/" + pod->name);
+      if (policy == pod_policy.end()) continue;
+      for (const OomKill& kill : ooms.take_status_kills(*pod, in.now)) {
+        const kube::Container* c = pod->find_container(kill.container);
+        const actuator::ContainerStatusFacts* s = pod->find_status(kill.container);
+        if (!c) continue;
+        const double request = memory_ran(s, c->resources, &kube::ResourceRequirements::requests);
+        const double limit = memory_ran(s, c->resources, &kube::ResourceRequirements::limits);
+        models.on_oom({policy->second, kill.container}, to_seconds(kill.at), request, limit);
+        ++stats.ooms_from_status;
+        kube::log::info("OOM kill from the pod status fed to the model",
+                        {{"pod", pod->namespace_() + "/" + pod->name},
+                         {"container", kill.container},
+                         {"policy", policy->second}});
+      }
+    }
   }
 
   ObjectRef state_ref() const {
@@ -409,8 +447,12 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
   in.update_budget = m.bucket.available();
   in.update_rule = m.options.update_rule;
   in.eviction_tolerance = m.options.eviction_tolerance;
+  // Before the pass decides, so that a kill the status shows now is answered in this pass.
+  m.feed_status_ooms(in);
   PassResult r = reconcile(in, m.models, m.state);
   take_over(m.pod_policy, r.policy_of_pod);
+  // Pods this pass assigned for the first time: their kills are answered on the next pass.
+  m.feed_status_ooms(in);
   ++m.stats.passes;
   for (const StatusUpdate& u : r.statuses) m.write_status(u);
   m.report_policies(in.policies, r.hpa_conflicts);
@@ -438,7 +480,10 @@ void Controller::refresh(kube::TimePoint now) {
   PassInputs in = impl_->view.snapshot(now);
   std::lock_guard lock(impl_->mutex);
   TrackedState scratch = impl_->state;
+  // A standby keeps its models fed, OOM kills included, so that a takeover starts from them.
+  impl_->feed_status_ooms(in);
   take_over(impl_->pod_policy, reconcile(in, impl_->models, scratch).policy_of_pod);
+  impl_->feed_status_ooms(in);
 }
 
 void Controller::on_usage(const usage::UsageWindow& w) {
@@ -475,7 +520,14 @@ void Controller::on_usage(const usage::UsageWindow& w) {
        .memory_peak_bytes = std::max(w.memory_peak_bytes, w.memory_working_set_max_bytes)},
       request);
   if (w.oom_kills > 0) {
-    impl_->models.on_oom(key, w.end_unix_ms / 1000, request.memory_bytes, limit);
+    const kube::TimePoint end{std::chrono::milliseconds(w.end_unix_ms)};
+    std::lock_guard lock(impl_->mutex);
+    // The status may have told of this kill already (a kill of the main process seen by both).
+    if (impl_->ooms.take_agent_kill({.pod_uid = w.pod_uid, .container = w.container, .at = end},
+                                    kube::TimePoint(std::chrono::system_clock::now()))) {
+      impl_->models.on_oom(key, w.end_unix_ms / 1000, request.memory_bytes, limit);
+      ++impl_->stats.ooms_from_agents;
+    }
   }
 }
 

@@ -1,0 +1,262 @@
+// Issue 15's OOM kill, through tailor-controller against a live tailor-cluster: a container at
+// its 300Mi limit, using 200Mi, is OOM-killed in its main process. The node agent's counter
+// never sees such a kill (the container restarts in a new cgroup); the pod status does
+// (lastState.terminated.reason OOMKilled). The next pass must raise memory, not lower it, under
+// a VerticalScalingPolicy and under a VPA object, with either strategy; the vpa strategy's bump
+// is VPA's: max(+100Mi, x1.2) of the memory request (recommender/input/oom/observer.go reads the
+// request).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <thread>
+
+#include "controller/app/controller.h"
+#include "controller/app/quantities.h"
+#include "controller/usage/usage_feed.h"
+#include "kube/client/rest_client.h"
+#include "kube/model/quantity.h"
+#include "recommender/strategy.h"
+#include "tests/controller/integration/controller_cluster.h"
+
+namespace tailor::controller {
+namespace {
+
+using kube::embedded::ClusterOptions;
+
+constexpr double kMiB = 1024.0 * 1024;
+
+constexpr const char* kDeployment = R"({"apiVersion":"apps/v1","kind":"Deployment",
+ "metadata":{"name":"web"},
+ "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},
+   "template":{"metadata":{"labels":{"app":"web"}},
+     "spec":{"containers":[{"name":"app","image":"busybox"}]}}}})";
+
+// Enough of VPA's CRD for its objects to be stored and listed.
+constexpr const char* kVpaCrd = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: verticalpodautoscalers.autoscaling.k8s.io}
+spec:
+  group: autoscaling.k8s.io
+  scope: Namespaced
+  names: {kind: VerticalPodAutoscaler, listKind: VerticalPodAutoscalerList,
+          plural: verticalpodautoscalers, singular: verticalpodautoscaler}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+)";
+
+constexpr const char* kVpa = R"(apiVersion: autoscaling.k8s.io/v1
+kind: VerticalPodAutoscaler
+metadata: {name: web, namespace: default}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  updatePolicy: {updateMode: InPlaceOrRecreate}
+)";
+
+// web-1 running at 300Mi (request = limit, as in issue 15); `last_state` is its lastState.
+std::string running_status(const std::string& last_state, int restarts) {
+  return R"({"status":{"phase":"Running","startTime":"2026-01-01T00:00:00Z",
+ "conditions":[{"type":"Ready","status":"True"}],
+ "containerStatuses":[{"name":"app","ready":true,"restartCount":)" +
+         std::to_string(restarts) + R"(,"image":"busybox",
+   "imageID":"","started":true,"state":{"running":{"startedAt":"2026-01-01T00:00:00Z"}},
+   "lastState":)" +
+         last_state + R"(,
+   "allocatedResources":{"cpu":"100m","memory":"300Mi"},
+   "resources":{"requests":{"cpu":"100m","memory":"300Mi"},
+                "limits":{"cpu":"200m","memory":"300Mi"}}}]}})";
+}
+
+enum class PolicyKind { Vsp, Vpa };
+
+class OomClusterTest
+    : public testing::PolicyClusterTest<kube::embedded::testing::KubectlClusterTest> {
+ protected:
+  // The test plays the workload controllers and the node.
+  ClusterOptions cluster_options() override {
+    return testing::test_played_nodes(nodes_file(), testing::kOneNode);
+  }
+
+  std::string nodes_file() const {
+    return "/tmp/tailor-oom-nodes-" + std::to_string(::getpid()) + ".yaml";
+  }
+
+  std::string uid_of(const std::string& object) {
+    return kubectl("get " + object + " -o 'jsonpath={.metadata.uid}'").out;
+  }
+
+  // Deployment web -> ReplicaSet web-5d9 -> Pod web-1 at 300Mi, as the controllers would make
+  // them (a VPA object reaches its pods through the owner chain).
+  void SetUp() override {
+    PolicyClusterTest::SetUp();
+    ASSERT_NO_FATAL_FAILURE(install_crd());
+    create("deployment", kDeployment);
+    create("replicaset", R"({"apiVersion":"apps/v1","kind":"ReplicaSet",
+     "metadata":{"name":"web-5d9","labels":{"app":"web"},"ownerReferences":[{"apiVersion":"apps/v1",
+       "kind":"Deployment","name":"web","uid":")" +
+                             uid_of("deployment web") + R"(","controller":true}]},
+     "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},
+       "template":{"metadata":{"labels":{"app":"web"}},
+         "spec":{"containers":[{"name":"app","image":"busybox"}]}}}})");
+    create("pod", R"({"apiVersion":"v1","kind":"Pod",
+     "metadata":{"name":"web-1","labels":{"app":"web"},"ownerReferences":[{"apiVersion":"apps/v1",
+       "kind":"ReplicaSet","name":"web-5d9","uid":")" +
+                      uid_of("replicaset web-5d9") + R"(","controller":true}]},
+     "spec":{"nodeName":"node-1","containers":[{"name":"app","image":"busybox",
+       "resources":{"requests":{"cpu":"100m","memory":"300Mi"},
+                    "limits":{"cpu":"200m","memory":"300Mi"}}}]}})");
+    ASSERT_NO_FATAL_FAILURE(report_running(running_status("{}", 0)));
+    pod_uid_ = uid_of("pod web-1");
+    client_ = std::make_unique<kube::RestClient>(rest_config());
+  }
+
+  void apply_vpa() {
+    write("vpa-crd.yaml", kVpaCrd);
+    ASSERT_EQ(kubectl("apply -f vpa-crd.yaml").exit_code, 0);
+    ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=10s "
+                      "crd/verticalpodautoscalers.autoscaling.k8s.io")
+                  .exit_code,
+              0);
+    write("vpa.yaml", kVpa);
+    auto applied = kubectl("apply -f vpa.yaml");
+    ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  }
+
+  std::unique_ptr<Controller> start_controller(PolicyKind kind, const std::string& strategy) {
+    ControllerOptions o;
+    o.view.watch_vpa = kind == PolicyKind::Vpa;
+    o.strategy = strategy;
+    auto c = std::make_unique<Controller>(*client_, o);
+    c->start();
+    EXPECT_TRUE(c->wait_for_sync(std::chrono::seconds(10)));
+    // The VPA informer is not waited for by wait_for_sync (the CRD is optional).
+    for (int i = 0; i < 50 && c->view().snapshot(now()).policies.empty(); ++i) settle();
+    EXPECT_EQ(c->view().snapshot(now()).policies.size(), 1u);
+    return c;
+  }
+
+  // Two hours of minute windows of web-1 using 0.1 core and 200Mi, ending `end_ms`; the last
+  // one counts `oom_kills` (the agent's counter).
+  void feed_usage(Controller& c, std::int64_t end_ms, std::uint32_t last_oom_kills = 0) {
+    for (std::int64_t end = end_ms - 2 * 3600 * 1000; end <= end_ms; end += 60'000) {
+      c.on_usage({.node = "node-1",
+                  .ns = "default",
+                  .pod = "web-1",
+                  .pod_uid = pod_uid_,
+                  .container = "app",
+                  .start_unix_ms = end - 60'000,
+                  .end_unix_ms = end,
+                  .samples = 12,
+                  .cpu_cores_mean = 0.1,
+                  .cpu_cores_max = 0.1,
+                  .memory_working_set_max_bytes = 200 * kMiB,
+                  .memory_peak_bytes = 200 * kMiB,
+                  .oom_kills = end + 60'000 > end_ms ? last_oom_kills : 0});
+    }
+  }
+
+  // The status the kubelet writes after the main process was OOM-killed at `finished_at`.
+  void report_oom_killed(const std::string& finished_at) {
+    ASSERT_NO_FATAL_FAILURE(report_running(running_status(
+        R"({"terminated":{"exitCode":137,"reason":"OOMKilled","startedAt":"2026-01-01T00:00:00Z",
+            "finishedAt":")" +
+            finished_at + R"("}})",
+        1)));
+  }
+
+  std::string published_memory_target(PolicyKind kind) {
+    return kubectl(std::string("get ") +
+                   (kind == PolicyKind::Vpa ? "verticalpodautoscalers" : "vsp") +
+                   " web -o "
+                   "'jsonpath={.status.recommendation.containerRecommendations[0].target.memory}'")
+        .out;
+  }
+
+  kube::Quantity memory_limit() {
+    return kube::Quantity::parse(
+        kubectl("get pod web-1 -o 'jsonpath={.spec.containers[0].resources.limits.memory}'").out);
+  }
+
+  void settle() { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }
+  static kube::TimePoint now() { return kube::TimePoint(std::chrono::system_clock::now()); }
+
+  // Issue 15's case under `kind` with `strategy`: returns the memory target published after the
+  // first pass that saw the kill; checks the limit was raised then and not lowered after.
+  kube::Quantity oom_raises_memory(PolicyKind kind, const std::string& strategy,
+                                   bool agent_counts_it_too) {
+    if (kind == PolicyKind::Vpa) {
+      apply_vpa();
+    } else {
+      apply_policy("InPlaceOrRecreate");
+    }
+    auto c = start_controller(kind, strategy);
+    settle();
+    EXPECT_EQ(c->run_pass(now()), 0u);  // learns which pod is under which policy
+    const std::int64_t now_ms = usage::unix_now_ms();
+    // The kill a few seconds ago: the status says so, and in one run so does the agent's window.
+    const kube::TimePoint killed =
+        kube::TimePoint(std::chrono::milliseconds(now_ms)) - std::chrono::seconds(5);
+    feed_usage(*c, now_ms, agent_counts_it_too ? 1 : 0);
+    report_oom_killed(kube::format_rfc3339(killed));
+    settle();
+    EXPECT_EQ(c->run_pass(now()), 1u);  // the raise goes out in the pass that sees the kill
+    const kube::Quantity raised = memory_limit();
+    EXPECT_GE(raised, kube::Quantity::parse("400Mi")) << raised.to_string();
+    // The same kill counts once, whichever sources told of it.
+    EXPECT_EQ(c->stats().ooms_from_status + c->stats().ooms_from_agents, 1u);
+    EXPECT_EQ(c->stats().ooms_from_agents, agent_counts_it_too ? 1u : 0u);
+    // The next passes (the resize in flight, then settled by the node) never lower it.
+    for (int pass = 0; pass < 2; ++pass) {
+      settle();
+      c->run_pass(now());
+      EXPECT_GE(memory_limit(), raised) << "pass " << pass;
+    }
+    EXPECT_EQ(c->stats().ooms_from_status + c->stats().ooms_from_agents, 1u);
+    return kube::Quantity::parse(published_memory_target(kind));
+  }
+
+  // What VPA's recommender targets for a container whose only memory peak is VPA's bump of a
+  // 300Mi request killed at 200Mi of usage: max(300Mi + 100Mi, 300Mi x 1.2) = 400Mi.
+  static kube::Quantity vpa_formula_target() {
+    const double bump = std::max(300 * kMiB + 100 * kMiB, 300 * kMiB * 1.2);
+    auto vpa = recommender::make_vpa_strategy()->create();
+    vpa->observe({0, 60, 0.1, bump}, {0.1, 300 * kMiB});
+    const kube::ResourceList target = to_resource_list(vpa->recommend(60).target);
+    return *kube::find_resource(target, "memory");
+  }
+
+  std::string pod_uid_;
+  std::unique_ptr<kube::RestClient> client_;
+};
+
+TEST_F(OomClusterTest, VerticalScalingPolicyDefaultStrategyRaisesTheLimitOfTheKilledContainer) {
+  const kube::Quantity target = oom_raises_memory(PolicyKind::Vsp, "default", false);
+  // The default strategy bumps the limit that was hit: at least 300Mi + 100Mi.
+  EXPECT_GE(target, kube::Quantity::parse("400Mi")) << target.to_string();
+}
+
+TEST_F(OomClusterTest, VerticalScalingPolicyVpaStrategyBumpsByVpasFormula) {
+  EXPECT_EQ(oom_raises_memory(PolicyKind::Vsp, "vpa", false), vpa_formula_target());
+}
+
+TEST_F(OomClusterTest, VpaObjectVpaStrategyBumpsByVpasFormula) {
+  EXPECT_EQ(oom_raises_memory(PolicyKind::Vpa, "vpa", false), vpa_formula_target());
+}
+
+TEST_F(OomClusterTest, VpaObjectDefaultStrategyRaisesTheLimitOfTheKilledContainer) {
+  const kube::Quantity target = oom_raises_memory(PolicyKind::Vpa, "default", false);
+  EXPECT_GE(target, kube::Quantity::parse("400Mi")) << target.to_string();
+}
+
+// The agent's counter and the status both tell of the kill: it is fed once, and the bump is the
+// same as from one source.
+TEST_F(OomClusterTest, AKillSeenByTheAgentAndTheStatusBumpsOnce) {
+  EXPECT_EQ(oom_raises_memory(PolicyKind::Vsp, "vpa", true), vpa_formula_target());
+}
+
+}  // namespace
+}  // namespace tailor::controller
