@@ -52,16 +52,18 @@ kube::ObjectReference pod_ref(const PodAction& a) {
   return {.kind = "Pod", .namespace_ = a.ns, .name = a.name, .uid = a.uid, .api_version = "v1"};
 }
 
-std::string state_json(const TrackedState& s) {
+std::string state_json(const TrackedState& s, const OomLedger& ooms) {
   std::vector<actuator::ResizeState> resizes;
   for (const auto& [uid, r] : s.resizes) resizes.push_back(r);
   bj::object last;
   for (const auto& [uid, t] : s.last_change) last[uid] = kube::format_rfc3339(t);
   bj::object quota;
   for (const auto& [key, m] : s.quota_refusals) quota[key] = m;
-  return bj::serialize(bj::object{{"resizes", actuator::serialize_states(resizes)},
-                                  {"lastChange", bj::serialize(last)},
-                                  {"quotaRefusals", bj::serialize(quota)}});
+  bj::object out{{"resizes", actuator::serialize_states(resizes)},
+                 {"lastChange", bj::serialize(last)},
+                 {"quotaRefusals", bj::serialize(quota)}};
+  if (ooms.size() > 0) out["ooms"] = ooms.save();
+  return bj::serialize(out);
 }
 
 TrackedState parse_state(const bj::object& data) {
@@ -173,7 +175,7 @@ struct Controller::Impl {
   }
 
   void save_state() {
-    std::string data = state_json(state);
+    std::string data = state_json(state, ooms);
     if (data == saved_state) return;
     bj::object cm{{"apiVersion", "v1"},
                   {"kind", "ConfigMap"},
@@ -371,7 +373,10 @@ void Controller::load_state() {
     const bj::value* text =
         data && data->is_object() ? data->as_object().if_contains("state") : nullptr;
     if (text && text->is_string()) {
-      impl_->state = parse_state(bj::parse(text->as_string()).as_object());
+      const bj::object saved = bj::parse(text->as_string()).as_object();
+      impl_->state = parse_state(saved);
+      const bj::value* ooms = saved.if_contains("ooms");
+      if (ooms && ooms->is_string()) impl_->ooms.restore(ooms->as_string());
       impl_->saved_state = std::string(text->as_string());
     }
   } catch (const kube::ApiError& e) {

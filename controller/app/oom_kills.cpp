@@ -1,6 +1,8 @@
 #include "controller/app/oom_kills.h"
 
 #include <algorithm>
+#include <boost/json.hpp>
+#include <stdexcept>
 
 namespace tailor::controller {
 
@@ -53,6 +55,35 @@ bool OomLedger::take_agent_kill(const OomKill& kill, kube::TimePoint now) {
   OomKill k = kill;
   k.source = OomSource::Agent;
   return take(k, now);
+}
+
+std::string OomLedger::save() const {
+  boost::json::array kills;
+  for (const Entry& e : kills_) {
+    kills.push_back(boost::json::object{{"pod", e.kill.pod_uid},
+                                        {"container", e.kill.container},
+                                        {"at", kube::format_rfc3339_micro(e.kill.at)},
+                                        {"agent", e.kill.source == OomSource::Agent},
+                                        {"paired", e.paired}});
+  }
+  return boost::json::serialize(boost::json::object{
+      {"dropped", kube::format_rfc3339_micro(dropped_)}, {"kills", std::move(kills)}});
+}
+
+void OomLedger::restore(std::string_view text) {
+  const boost::json::object saved = boost::json::parse(text).as_object();
+  std::deque<Entry> kills;
+  for (const boost::json::value& v : saved.at("kills").as_array()) {
+    const boost::json::object& k = v.as_object();
+    kills.push_back(
+        {.kill = {.pod_uid = std::string(k.at("pod").as_string()),
+                  .container = std::string(k.at("container").as_string()),
+                  .at = kube::parse_rfc3339(k.at("at").as_string()),
+                  .source = k.at("agent").as_bool() ? OomSource::Agent : OomSource::Status},
+         .paired = k.at("paired").as_bool()});
+  }
+  dropped_ = kube::parse_rfc3339(saved.at("dropped").as_string());
+  kills_ = std::move(kills);
 }
 
 }  // namespace tailor::controller

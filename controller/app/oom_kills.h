@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <deque>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "actuator/pod_facts.h"
@@ -63,6 +64,13 @@ class OomLedger {
   bool take_agent_kill(const OomKill& kill, kube::TimePoint now);
 
   std::size_t size() const { return kills_.size(); }
+
+  // The ledger as JSON text, kept in the controller's state ConfigMap: a controller that starts
+  // again must not feed the kills of the last hour a second time, from requests they raised.
+  std::string save() const;
+  // Replaces the ledger with a saved one; throws std::exception on a malformed text (and is
+  // then left as it was).
+  void restore(std::string_view text);
 
  private:
   struct Entry {

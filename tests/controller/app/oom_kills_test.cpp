@@ -122,6 +122,36 @@ TEST(OomLedger, StaysBoundedAndNeverFeedsWhatItDropped) {
   EXPECT_EQ(ledger.size(), 3u);
 }
 
+// A controller that starts again reads the ledger back from its state ConfigMap: what was fed
+// is not fed again, pairs stay paired, and what was dropped stays below the horizon.
+TEST(OomLedger, SavedAndRestoredItFeedsNothingTwice) {
+  OomLedger ledger({.max_kills = 2});
+  ASSERT_TRUE(ledger.take_agent_kill({.pod_uid = "u1", .container = "app", .at = at(10)}, at(11)));
+  ASSERT_TRUE(ledger.take_status_kills(pod("u1", {{"app", 5}}), at(20)).empty());    // its pair
+  ASSERT_EQ(ledger.take_status_kills(pod("u2", {{"app", 12}}), at(20)).size(), 1u);  // drops u1's
+  OomLedger restored({.max_kills = 2});
+  restored.restore(ledger.save());
+  EXPECT_EQ(restored.size(), 2u);
+  EXPECT_EQ(restored.save(), ledger.save());
+  EXPECT_TRUE(restored.take_status_kills(pod("u1", {{"app", 5}}), at(30)).empty());
+  EXPECT_TRUE(restored.take_status_kills(pod("u2", {{"app", 12}}), at(30)).empty());
+  // A later agent window is a kill of its own, and so is a later status kill.
+  EXPECT_TRUE(
+      restored.take_agent_kill({.pod_uid = "u1", .container = "app", .at = at(40)}, at(41)));
+  EXPECT_EQ(restored.take_status_kills(pod("u3", {{"app", 50}}), at(55)).size(), 1u);
+}
+
+TEST(OomLedger, RefusesAMalformedSaveAndKeepsWhatItHad) {
+  OomLedger ledger;
+  ledger.take_status_kills(pod("u1", {{"app", 10}}), at(20));
+  for (const char* bad : {"", "[]", R"({"kills":[]})", R"({"dropped":"x","kills":[]})",
+                          R"({"dropped":"2026-01-01T00:00:00Z","kills":[{"pod":"u"}]})"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_ANY_THROW(ledger.restore(bad));
+    EXPECT_EQ(ledger.size(), 1u);
+  }
+}
+
 TEST(OomLedger, ForgetsKillsPastRetention) {
   OomLedger ledger({.retention = seconds(100)});
   ledger.take_status_kills(pod("u1", {{"app", 10}}), at(20));

@@ -57,18 +57,24 @@ spec:
   updatePolicy: {updateMode: InPlaceOrRecreate}
 )";
 
-// web-1 running at 300Mi (request = limit, as in issue 15); `last_state` is its lastState.
-std::string running_status(const std::string& last_state, int restarts) {
+constexpr const char* kAt300Mi = R"({"requests":{"cpu":"100m","memory":"300Mi"},
+   "limits":{"cpu":"200m","memory":"300Mi"}})";
+
+// web-1 running with `resources` (at first 300Mi, request = limit, as in issue 15) as the node
+// applied them by `generation`; `last_state` is its lastState.
+std::string running_status(const std::string& last_state, int restarts,
+                           const std::string& resources = kAt300Mi, int generation = 1) {
   return R"({"status":{"phase":"Running","startTime":"2026-01-01T00:00:00Z",
+ "observedGeneration":)" +
+         std::to_string(generation) + R"(,
  "conditions":[{"type":"Ready","status":"True"}],
  "containerStatuses":[{"name":"app","ready":true,"restartCount":)" +
          std::to_string(restarts) + R"(,"image":"busybox",
    "imageID":"","started":true,"state":{"running":{"startedAt":"2026-01-01T00:00:00Z"}},
    "lastState":)" +
          last_state + R"(,
-   "allocatedResources":{"cpu":"100m","memory":"300Mi"},
-   "resources":{"requests":{"cpu":"100m","memory":"300Mi"},
-                "limits":{"cpu":"200m","memory":"300Mi"}}}]}})";
+   "resources":)" +
+         resources + "}]}}";
 }
 
 enum class PolicyKind { Vsp, Vpa };
@@ -159,13 +165,22 @@ class OomClusterTest
     }
   }
 
-  // The status the kubelet writes after the main process was OOM-killed at `finished_at`.
-  void report_oom_killed(const std::string& finished_at) {
-    ASSERT_NO_FATAL_FAILURE(report_running(running_status(
+  // The status the kubelet writes after the main process was OOM-killed at `finished_at`; with
+  // `resized`, also having applied the resize the pod's spec asks for.
+  void report_oom_killed(const std::string& finished_at, bool resized = false) {
+    const std::string last_state =
         R"({"terminated":{"exitCode":137,"reason":"OOMKilled","startedAt":"2026-01-01T00:00:00Z",
             "finishedAt":")" +
-            finished_at + R"("}})",
-        1)));
+        finished_at + R"("}})";
+    if (!resized) {
+      ASSERT_NO_FATAL_FAILURE(report_running(running_status(last_state, 1)));
+      return;
+    }
+    const std::string resources =
+        kubectl("get pod web-1 -o 'jsonpath={.spec.containers[0].resources}'").out;
+    const int generation =
+        std::stoi(kubectl("get pod web-1 -o 'jsonpath={.metadata.generation}'").out);
+    ASSERT_NO_FATAL_FAILURE(report_running(running_status(last_state, 1, resources, generation)));
   }
 
   std::string published_memory_target(PolicyKind kind) {
@@ -209,13 +224,18 @@ class OomClusterTest
     // The same kill counts once, whichever sources told of it.
     EXPECT_EQ(c->stats().ooms_from_status + c->stats().ooms_from_agents, 1u);
     EXPECT_EQ(c->stats().ooms_from_agents, agent_counts_it_too ? 1u : 0u);
-    // The next passes (the resize in flight, then settled by the node) never lower it.
+    // The next passes (the resize in flight, then applied by the node) never lower it.
+    settle();
+    c->run_pass(now());
+    EXPECT_GE(memory_limit(), raised);
+    report_oom_killed(kube::format_rfc3339(killed), true);
     for (int pass = 0; pass < 2; ++pass) {
       settle();
       c->run_pass(now());
       EXPECT_GE(memory_limit(), raised) << "pass " << pass;
     }
     EXPECT_EQ(c->stats().ooms_from_status + c->stats().ooms_from_agents, 1u);
+    raised_ = raised;
     return kube::Quantity::parse(published_memory_target(kind));
   }
 
@@ -229,6 +249,7 @@ class OomClusterTest
     return *kube::find_resource(target, "memory");
   }
 
+  kube::Quantity raised_;  // the limit the kill raised web-1 to
   std::string pod_uid_;
   std::unique_ptr<kube::RestClient> client_;
 };
@@ -256,6 +277,29 @@ TEST_F(OomClusterTest, VpaObjectDefaultStrategyRaisesTheLimitOfTheKilledContaine
 // same as from one source.
 TEST_F(OomClusterTest, AKillSeenByTheAgentAndTheStatusBumpsOnce) {
   EXPECT_EQ(oom_raises_memory(PolicyKind::Vsp, "vpa", true), vpa_formula_target());
+}
+
+// A controller that starts again within the hour reads which kills were fed from its state
+// ConfigMap: the kill, still in web-1's lastState, is not fed a second time from the request it
+// raised (which would bump 400Mi to 500Mi).
+TEST_F(OomClusterTest, ARestartedControllerDoesNotBumpTheSameKillAgain) {
+  oom_raises_memory(PolicyKind::Vsp, "vpa", false);
+  ControllerOptions o;
+  o.view.watch_vpa = false;
+  o.strategy = "vpa";
+  Controller again(*client_, o);
+  again.load_state();
+  again.start();
+  ASSERT_TRUE(again.wait_for_sync(std::chrono::seconds(10)));
+  settle();
+  again.run_pass(now());
+  feed_usage(again, usage::unix_now_ms());
+  for (int pass = 0; pass < 2; ++pass) {
+    settle();
+    again.run_pass(now());
+  }
+  EXPECT_EQ(again.stats().ooms_from_status, 0u);
+  EXPECT_EQ(memory_limit(), raised_) << memory_limit().to_string();
 }
 
 }  // namespace
