@@ -22,7 +22,7 @@
 namespace tailor::controller {
 namespace {
 
-using kube::embedded::ClusterOptions;
+using embedded::ClusterOptions;
 
 constexpr double kMiB = 1024.0 * 1024;
 
@@ -79,8 +79,7 @@ std::string running_status(const std::string& last_state, int restarts,
 
 enum class PolicyKind { Vsp, Vpa };
 
-class OomClusterTest
-    : public testing::PolicyClusterTest<kube::embedded::testing::KubectlClusterTest> {
+class OomClusterTest : public testing::PolicyClusterTest<embedded::testing::KubectlClusterTest> {
  protected:
   // The test plays the workload controllers and the node.
   ClusterOptions cluster_options() override {
