@@ -8,9 +8,10 @@ function(tailor_library name)
 endfunction()
 
 # tailor_test(NAME SOURCES ... DEPS ... LABELS ...): a GoogleTest binary registered with ctest.
-# Labels: unit (pure, fast, also run under ASan + UBSan), integration (in-process real servers),
-# containerd (real runtime), e2e (whole system); threads on unit tests that start threads (also
-# run under TSan).
+# One label each (gtest_discover_tests passes a list of labels on as property names, keeping only
+# the first): unit (pure, fast, also run under ASan + UBSan), unit-threads (unit tests that start
+# threads: also run under TSan; `ctest -L unit` is a regular expression and selects them too),
+# integration (in-process real servers), containerd (real runtime), e2e (whole system).
 function(tailor_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
@@ -24,14 +25,14 @@ function(tailor_test name)
   endif()
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
     PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
-  if("unit" IN_LIST ARG_LABELS)
+  if(ARG_LABELS MATCHES "^unit")
     # The sanitizer pass builds only these (target unit-tests), not every binary.
     if(NOT TARGET unit-tests)
       add_custom_target(unit-tests)
     endif()
     add_dependencies(unit-tests ${name})
   endif()
-  if("threads" IN_LIST ARG_LABELS)
+  if("unit-threads" IN_LIST ARG_LABELS)
     # Unit tests that start threads; the ThreadSanitizer pass builds only these (thread-tests).
     if(NOT TARGET thread-tests)
       add_custom_target(thread-tests)
