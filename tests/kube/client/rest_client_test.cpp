@@ -226,8 +226,8 @@ TEST(RestClientAuth, ExecPluginClientCertificateIsUsedForTls) {
 // --- verbs ---------------------------------------------------------------------------------
 
 TEST(RestClientVerbs, PaginatesWithLimitAndContinue) {
+  FakeCollection pods("v1", "PodList");  // outlives the server, whose watch handlers use it
   TestApiServer server;
-  FakeCollection pods("v1", "PodList");
   pods.serve(server, "/api/v1/namespaces/default/pods");
   for (const char* name : {"a", "b", "c", "d", "e"}) pods.add(pod_json(name));
   RestClient client(server.config());
@@ -361,8 +361,8 @@ TEST(RestClientVerbs, KeepsTheConnectionAlive) {
 // --- errors and retries ---------------------------------------------------------------------
 
 TEST(RestClientErrors, ListGoneIsSurfaced) {
+  FakeCollection pods("v1", "PodList");  // outlives the server, whose watch handlers use it
   TestApiServer server;
-  FakeCollection pods("v1", "PodList");
   pods.serve(server, "/api/v1/namespaces/default/pods");
   pods.fail_next_list_with_gone();
   RestClient client(server.config());
@@ -584,8 +584,8 @@ TEST(RestClientWatch, JoinsEventsSplitAcrossChunks) {
 }
 
 TEST(RestClientWatch, ResumesAfterADroppedConnection) {
+  FakeCollection pods("v1", "PodList");  // outlives the server, whose watch handlers use it
   TestApiServer server;
-  FakeCollection pods("v1", "PodList");
   pods.serve(server, "/api/v1/namespaces/default/pods");
   pods.add(pod_json("a"));
   RestClient client(server.config());
@@ -620,8 +620,8 @@ TEST(RestClientWatch, ResumesAfterADroppedConnection) {
 }
 
 TEST(RestClientWatch, DeliversBookmarks) {
+  FakeCollection pods("v1", "PodList");  // outlives the server, whose watch handlers use it
   TestApiServer server;
-  FakeCollection pods("v1", "PodList");
   pods.serve(server, "/api/v1/namespaces/default/pods");
   RestClient client(server.config());
   StopToken stop;
@@ -645,8 +645,8 @@ TEST(RestClientWatch, DeliversBookmarks) {
 }
 
 TEST(RestClientWatch, PassesAGoneErrorEventToTheCaller) {
+  FakeCollection pods("v1", "PodList");  // outlives the server, whose watch handlers use it
   TestApiServer server;
-  FakeCollection pods("v1", "PodList");
   pods.serve(server, "/api/v1/namespaces/default/pods");
   pods.add(pod_json("a"));
   pods.add(pod_json("b"));
@@ -693,8 +693,8 @@ TEST(RestClientWatch, MalformedEventIsAClearError) {
 }
 
 TEST(RestClientWatch, StopTokenEndsAnIdleWatch) {
+  FakeCollection pods("v1", "PodList");  // outlives the server, whose watch handlers use it
   TestApiServer server;
-  FakeCollection pods("v1", "PodList");
   pods.serve(server, "/api/v1/namespaces/default/pods");
   RestClient client(server.config());
   StopToken stop;
