@@ -16,6 +16,23 @@
 
 namespace tailor::controller::testing {
 
+// Enough of VPA's CRD for its objects to be stored and listed.
+inline constexpr const char* kVpaCrd = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: verticalpodautoscalers.autoscaling.k8s.io}
+spec:
+  group: autoscaling.k8s.io
+  scope: Namespaced
+  names: {kind: VerticalPodAutoscaler, listKind: VerticalPodAutoscalerList,
+          plural: verticalpodautoscalers, singular: verticalpodautoscaler}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+)";
+
 // What default/web-1's container app uses, every minute.
 struct AppUsage {
   double cpu_cores_mean;

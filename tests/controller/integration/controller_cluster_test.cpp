@@ -15,6 +15,7 @@ namespace tailor::controller {
 namespace {
 
 using embedded::ClusterOptions;
+using testing::kVpaCrd;
 using testing::policy_yaml;
 
 constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
@@ -203,23 +204,6 @@ TEST_F(ControllerClusterTest, WebhookSizesNewPodsThroughTheApiServer) {
   EXPECT_EQ(cpu.out, target.out);
   EXPECT_GE(run.hook->stats().patched, 1u);
 }
-
-// Enough of VPA's CRD for its objects to be stored and listed.
-constexpr const char* kVpaCrd = R"(apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: verticalpodautoscalers.autoscaling.k8s.io}
-spec:
-  group: autoscaling.k8s.io
-  scope: Namespaced
-  names: {kind: VerticalPodAutoscaler, listKind: VerticalPodAutoscalerList,
-          plural: verticalpodautoscalers, singular: verticalpodautoscaler}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-)";
 
 std::string vpa_yaml(const std::string& name, const std::string& recommenders) {
   return R"(apiVersion: autoscaling.k8s.io/v1

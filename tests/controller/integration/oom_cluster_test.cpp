@@ -32,23 +32,6 @@ constexpr const char* kDeployment = R"({"apiVersion":"apps/v1","kind":"Deploymen
    "template":{"metadata":{"labels":{"app":"web"}},
      "spec":{"containers":[{"name":"app","image":"busybox"}]}}}})";
 
-// Enough of VPA's CRD for its objects to be stored and listed.
-constexpr const char* kVpaCrd = R"(apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: verticalpodautoscalers.autoscaling.k8s.io}
-spec:
-  group: autoscaling.k8s.io
-  scope: Namespaced
-  names: {kind: VerticalPodAutoscaler, listKind: VerticalPodAutoscalerList,
-          plural: verticalpodautoscalers, singular: verticalpodautoscaler}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-)";
-
 constexpr const char* kVpa = R"(apiVersion: autoscaling.k8s.io/v1
 kind: VerticalPodAutoscaler
 metadata: {name: web, namespace: default}
@@ -120,7 +103,7 @@ class OomClusterTest : public testing::PolicyClusterTest<embedded::testing::Kube
   }
 
   void apply_vpa() {
-    write("vpa-crd.yaml", kVpaCrd);
+    write("vpa-crd.yaml", testing::kVpaCrd);
     ASSERT_EQ(kubectl("apply -f vpa-crd.yaml").exit_code, 0);
     ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=10s "
                       "crd/verticalpodautoscalers.autoscaling.k8s.io")
