@@ -13,8 +13,6 @@
 namespace tailor::controller {
 namespace {
 
-using embedded::ClusterOptions;
-
 constexpr const char* kDeployment = R"({"apiVersion":"apps/v1","kind":"Deployment",
  "metadata":{"name":"web"},
  "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},
@@ -41,21 +39,9 @@ spec:
     resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
 )";
 
-class HpaClusterTest : public testing::WebhookClusterTest<embedded::testing::KubectlClusterTest> {
+class HpaClusterTest : public testing::OneNodePlayedTest<
+                           testing::WebhookClusterTest<embedded::testing::KubectlClusterTest>> {
  protected:
-  // The test plays the workload controllers and the node.
-  ClusterOptions cluster_options() override {
-    return testing::test_played_nodes(nodes_file(), testing::kOneNode);
-  }
-
-  std::string nodes_file() const {
-    return "/tmp/tailor-hpa-nodes-" + std::to_string(::getpid()) + ".yaml";
-  }
-
-  std::string uid_of(const std::string& object) {
-    return kubectl("get " + object + " -o 'jsonpath={.metadata.uid}'").out;
-  }
-
   // A pod of ReplicaSet web-5d9, as its controller would make it.
   std::string pod_json(const std::string& name) {
     return R"({"apiVersion":"v1","kind":"Pod",

@@ -22,8 +22,6 @@
 namespace tailor::controller {
 namespace {
 
-using embedded::ClusterOptions;
-
 constexpr double kMiB = 1024.0 * 1024;
 
 constexpr const char* kDeployment = R"({"apiVersion":"apps/v1","kind":"Deployment",
@@ -62,21 +60,9 @@ std::string running_status(const std::string& last_state, int restarts,
 
 enum class PolicyKind { Vsp, Vpa };
 
-class OomClusterTest : public testing::PolicyClusterTest<embedded::testing::KubectlClusterTest> {
+class OomClusterTest : public testing::OneNodePlayedTest<
+                           testing::PolicyClusterTest<embedded::testing::KubectlClusterTest>> {
  protected:
-  // The test plays the workload controllers and the node.
-  ClusterOptions cluster_options() override {
-    return testing::test_played_nodes(nodes_file(), testing::kOneNode);
-  }
-
-  std::string nodes_file() const {
-    return "/tmp/tailor-oom-nodes-" + std::to_string(::getpid()) + ".yaml";
-  }
-
-  std::string uid_of(const std::string& object) {
-    return kubectl("get " + object + " -o 'jsonpath={.metadata.uid}'").out;
-  }
-
   // Deployment web -> ReplicaSet web-5d9 -> Pod web-1 at 300Mi, as the controllers would make
   // them (a VPA object reaches its pods through the owner chain).
   void SetUp() override {

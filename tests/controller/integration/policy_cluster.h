@@ -3,6 +3,8 @@
 // through the real kubectl; used by the integration tests and the Prometheus history test.
 #pragma once
 
+#include <unistd.h>
+
 #include <fstream>
 #include <string>
 
@@ -76,6 +78,22 @@ class PolicyClusterTest : public Cluster {
     auto patched = this->kubectl(
         "patch pod web-1 --subresource status --type merge --patch-file running.json");
     ASSERT_EQ(patched.exit_code, 0) << patched.err;
+  }
+};
+
+// A kubectl cluster test (`Base`) that plays kOneNode and the workload controllers itself: it
+// writes the objects they would make and reads back the uids their owner references name.
+template <class Base>
+class OneNodePlayedTest : public Base {
+ protected:
+  ClusterOptions cluster_options() override { return test_played_nodes(nodes_file(), kOneNode); }
+
+  std::string nodes_file() const {
+    return "/tmp/tailor-played-nodes-" + std::to_string(::getpid()) + ".yaml";
+  }
+
+  std::string uid_of(const std::string& object) {
+    return this->kubectl("get " + object + " -o 'jsonpath={.metadata.uid}'").out;
   }
 };
 
