@@ -257,6 +257,10 @@ std::optional<Checkpoint> CheckpointStore::load() const {
     if (!std::filesystem::exists(path_)) return std::nullopt;
     throw io_error("cannot read", path_);
   }
+  if (std::filesystem::is_directory(path_)) {  // opens, and reads as empty: not "corrupt"
+    errno = EISDIR;
+    throw io_error("cannot read", path_);
+  }
   std::ostringstream content;
   content << in.rdbuf();
   if (in.bad()) throw io_error("cannot read", path_);

@@ -12,10 +12,12 @@
 #include "kube/observe/log.h"
 #include "node-agent/allocation/allocation_state.h"
 #include "node-agent/allocation/checkpoint.h"
+#include "node-agent/allocation/checkpoint_recovery.h"
 #include "node-agent/allocation/pod_status.h"
 #include "node-agent/allocation/resize_manager.h"
 #include "node-agent/allocation/resize_manager_cri.h"
 #include "node-agent/allocation/resize_manager_loop.h"
+#include "node-agent/main/checkpoint_recovery_report.h"
 #include "node-agent/main/usage_reporting.h"
 #include "node-agent/runtime/node_registration.h"
 #include "node-agent/runtime/pod_runtime.h"
@@ -119,26 +121,50 @@ kube::EventObjectRef node_ref(const std::string& node_name) {
   return ref;
 }
 
-std::optional<allocation::Checkpoint> load_checkpoint(const allocation::CheckpointStore& store,
-                                                      const AgentOptions& options,
-                                                      allocation::NodeAgentMetrics& metrics,
-                                                      kube::health::Checks& checks,
-                                                      kube::EventRecorder& recorder) {
+// The checkpoint, or what is left of it: a corrupt or unknown-version file is moved aside and the
+// allocations are rebuilt after the pod list (checkpoint_recovery.h). Only a file that cannot be
+// read or moved stops admission: then the agent stays up and not ready, and says why.
+std::optional<allocation::LoadedCheckpoint> load_checkpoint(
+    const allocation::CheckpointStore& store, const AgentOptions& options,
+    allocation::NodeAgentMetrics& metrics, kube::health::Checks& checks,
+    kube::EventRecorder& recorder) {
   try {
-    return store.load().value_or(allocation::Checkpoint{});
+    allocation::LoadedCheckpoint loaded =
+        allocation::load_or_set_aside(store, std::chrono::system_clock::now());
+    if (loaded.set_aside) {
+      metrics.checkpoint_error(
+          loaded.state == allocation::CheckpointState::Corrupt ? "corrupt" : "unknown_version");
+      kube::log::warning(
+          "The allocation checkpoint cannot be used; kept aside, rebuilding it "
+          "from the runtime",
+          {{"error", loaded.error}, {"keptAs", loaded.set_aside->string()}});
+    }
+    return loaded;
   } catch (const allocation::CheckpointError& e) {
-    // Never start from an empty node over a damaged record: that could overcommit it. The agent
-    // stays up and not ready, so the error shows in /readyz, the metric, the log and an event.
     metrics.checkpoint_error(allocation::to_string(e.kind()));
     kube::log::error(
-        e, "The allocation checkpoint cannot be used; admitting nothing until it is fixed",
+        e, "The allocation checkpoint cannot be read; admitting nothing until it is fixed",
         {{"path", store.path().string()}});
-    recorder.event(node_ref(options.node_name), kube::kEventTypeWarning, "CheckpointCorrupt",
+    recorder.event(node_ref(options.node_name), kube::kEventTypeWarning, "CheckpointUnreadable",
                    e.what());
     const std::string reason = e.what();
     checks.add_readyz("allocation-checkpoint", [reason] { throw std::runtime_error(reason); });
     return std::nullopt;
   }
+}
+
+// The allocations the checkpoint lacks, rebuilt from what runs; without the runtime's view the
+// pod status is the witness left.
+allocation::RebuildResult rebuild_missing(cri::RuntimeService& cri,
+                                          const allocation::Checkpoint& known,
+                                          const std::vector<kube::Pod>& pods) {
+  allocation::NodeRuntimeView view;
+  try {
+    view = allocation::observe_runtime(cri);
+  } catch (const std::exception& e) {
+    kube::log::error(e, "Listing the runtime's containers failed; rebuilding from pod status");
+  }
+  return allocation::rebuild_allocations(known, pods, view);
 }
 
 // Everything that runs for the node, in construction order.
@@ -221,7 +247,7 @@ int run_agent_mode(const AgentOptions& options, kube::RestClient& client,
   // Created as the kubelet creates its state directories: a fresh node has none yet.
   std::filesystem::create_directories(options.checkpoint_dir);
   const allocation::CheckpointStore store(options.checkpoint_dir);
-  const std::optional<allocation::Checkpoint> checkpoint =
+  const std::optional<allocation::LoadedCheckpoint> checkpoint =
       load_checkpoint(store, options, metrics, checks, recorder);
   if (!checkpoint) {
     wait_for_signal(signals);
@@ -286,9 +312,14 @@ int run_agent_mode(const AgentOptions& options, kube::RestClient& client,
       live.push_back(pod->pod.metadata.uid);
     }
     node.pod_runtime.remove_orphans(live);
-    loop.post([&node, &pods, checkpoint = *checkpoint,
+    loop.post([&node, &pods, &client, &recorder, &options, loaded = *checkpoint,
                listed = std::move(listed)](allocation::ResizeManager& m) {
-      m.restore(checkpoint, listed);
+      // Pods that ran here keep their allocation, observed if not recorded: none is admitted
+      // again as new (and failed while its containers run).
+      const allocation::RebuildResult rebuilt =
+          rebuild_missing(*node.cri, loaded.checkpoint, listed);
+      report_recovery(client, recorder, node.checkpoint, options.node_name, loaded, rebuilt);
+      m.restore(rebuilt.checkpoint, listed);
       for (const auto& pod : pods.store().list()) run_pod(node, m, *pod);
     });
   }
