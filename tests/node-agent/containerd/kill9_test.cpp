@@ -15,8 +15,7 @@
 #include "node-agent/allocation/allocation_state.h"
 #include "node-agent/allocation/checkpoint.h"
 #include "node-agent/allocation/resize_manager_cri.h"
-#include "tests/node-agent/containerd/kill9_agent.h"
-#include "tests/node-agent/containerd/runtime_fixture.h"
+#include "tests/node-agent/containerd/agent_binary_fixture.h"
 
 namespace tailor::node::testing {
 namespace {
@@ -60,75 +59,11 @@ std::string describe(const PodCgroupSnapshot& s) {
   return out;
 }
 
-class AgentKill9Test : public RealContainerd {
+class AgentKill9Test : public AgentBinaryTest {
  protected:
-  void SetUp() override {
-    RealContainerd::SetUp();
-    if (HasFatalFailure()) return;
-    char tmpl[] = "/tmp/tailor-kill9-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    embedded::ClusterOptions options;
-    options.control_loops = false;  // the pod is bound by the test; the agent is the kubelet
-    cluster_ = std::make_unique<embedded::Cluster>(options);
-    cluster_->start();
-    cluster_->write_kubeconfig((dir_ / "kubeconfig").string());
-    std::filesystem::create_directory(dir_ / "checkpoint");  // as the DaemonSet's hostPath is
-    kube::RestConfig config;
-    config.server = cluster_->url();
-    config.ca_pem = cluster_->ca_pem();
-    config.bearer_token = cluster_->token();
-    config.qps = 0;
-    client_ = std::make_unique<kube::RestClient>(config);
-    start_agent();
-  }
+  AgentKill9Test() : AgentBinaryTest(kNode, "cpu=2,memory=2Gi") {}
 
-  void TearDown() override {
-    if (client_ && agent_ && agent_->running()) {
-      try {  // the agent stops the containers and removes the pod cgroup
-        client_->remove(ref("three"));
-        wait_until("the pod is gone", 30s, [&] { return !find_pod(); });
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << "removing the pod: " << e.what();
-      }
-    }
-    agent_.reset();
-    if (HasFailure()) std::cerr << "agent log:\n" << read_log(dir_ / "agent.log");
-    client_.reset();
-    cluster_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-
-  void start_agent() {
-    agent_ = std::make_unique<AgentProcess>(
-        std::vector<std::string>{
-            node_agent_binary().string(), "--kubeconfig", (dir_ / "kubeconfig").string(),
-            "--node-name", kNode, "--runtime-endpoint", "unix://" + socket_, "--checkpoint-dir",
-            (dir_ / "checkpoint").string(), "--actuation", "agent", "--node-allocatable",
-            "cpu=2,memory=2Gi", "--metrics-bind-address", "0"},
-        dir_ / "agent.log");
-  }
-
-  kube::ObjectRef ref(const std::string& name, std::string subresource = "") {
-    return kube::ObjectRef{kube::resources::kPods, "default", name, std::move(subresource)};
-  }
-
-  std::optional<kube::Pod> find_pod() {
-    try {
-      return kube::decode_pod(client_->get(ref("three")));
-    } catch (const kube::ApiError& e) {
-      if (e.is_not_found()) return std::nullopt;
-      throw;
-    }
-  }
-
-  void wait_until(const std::string& what, std::chrono::seconds timeout,
-                  const std::function<bool()>& done) {
-    for (const auto deadline = Clock::now() + timeout; !done(); std::this_thread::sleep_for(50ms)) {
-      if (Clock::now() > deadline) throw std::runtime_error("timed out waiting until " + what);
-    }
-  }
+  std::optional<kube::Pod> find_pod() { return AgentBinaryTest::find_pod("three"); }
 
   // The model's Pod has no command, so the pod is written as JSON.
   kube::Pod create_three(const Sizes& sizes) {
@@ -147,7 +82,7 @@ class AgentKill9Test : public RealContainerd {
                                    {{"nodeName", kNode},
                                     {"terminationGracePeriodSeconds", 1},
                                     {"containers", std::move(containers)}}}};
-    client_->create(ref(""), boost::json::serialize(pod));
+    create_pod("three", boost::json::serialize(pod));
     kube::Pod running;
     wait_until("the three containers run with their resources reported", 60s, [&] {
       running = *find_pod();
@@ -221,15 +156,11 @@ class AgentKill9Test : public RealContainerd {
   // The checkpoint parses and its checksum holds (load throws CheckpointError otherwise).
   allocation::AllocatedPod checkpointed(const std::string& uid) {
     const std::optional<allocation::Checkpoint> checkpoint =
-        allocation::CheckpointStore(dir_ / "checkpoint").load();
+        allocation::CheckpointStore(checkpoint_dir()).load();
     if (!checkpoint) throw std::runtime_error("no checkpoint written");
     return checkpoint->pods.at(uid);
   }
 
-  std::filesystem::path dir_;
-  std::unique_ptr<embedded::Cluster> cluster_;
-  std::unique_ptr<kube::RestClient> client_;
-  std::unique_ptr<AgentProcess> agent_;
   int observations_ = 0;
 };
 
