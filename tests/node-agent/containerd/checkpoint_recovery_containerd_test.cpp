@@ -144,23 +144,22 @@ TEST_P(CheckpointRecoveryTest, RebuildsFromTheRuntimeWithNoPodFailedOrRestarted)
       std::filesystem::exists(file) ? read_bytes(file) : std::string("<missing>");
   start_agent();
 
-  std::optional<kube::NodeCondition> condition;
-  wait_until("the node reports the rebuild", 30s, [&] {
-    condition = node_condition();
-    return condition && condition->status == "True";
-  });
-  EXPECT_EQ(condition->reason, GetParam().reason) << condition->message;
-  EXPECT_NE(condition->message.find("default/web"), std::string::npos) << condition->message;
-  // The rebuilt record is written at once, intact, and holds what runs.
+  // The agent has decided about web once the record holds it, or web has been failed (as it was
+  // before: re-admitted with the Deferred resize's 1 CPU, rejected OutOfcpu while it ran).
   std::optional<allocation::Checkpoint> rebuilt;
-  wait_until("the rebuilt checkpoint is written", 30s, [&] {
+  wait_until("the agent decided about web (checkpoint written, or web failed)", 30s, [&] {
+    if (find_pod("web")->status.phase == "Failed") return true;
     try {
       rebuilt = allocation::CheckpointStore(checkpoint_dir()).load();
     } catch (const allocation::CheckpointError&) {
       return false;
     }
-    return rebuilt && rebuilt->pods.size() == 2;
+    return rebuilt && rebuilt->pods.contains(web.metadata.uid);
   });
+  expect_untouched(hog);
+  expect_untouched(web);
+  ASSERT_TRUE(rebuilt && rebuilt->pods.size() == 2) << "web was failed";
+  // The rebuilt record is intact and holds what runs.
   for (const kube::Pod* pod : {&hog, &web}) {
     const allocation::AllocatedPod& a = rebuilt->pods.at(pod->metadata.uid);
     ASSERT_EQ(a.containers.size(), 1u);
@@ -170,6 +169,13 @@ TEST_P(CheckpointRecoveryTest, RebuildsFromTheRuntimeWithNoPodFailedOrRestarted)
   }
   EXPECT_EQ(rebuilt->pods.at(web.metadata.uid).containers[0].resources,
             guaranteed("250m", "64Mi"));  // not the 1 CPU the Deferred resize asks for
+  std::optional<kube::NodeCondition> condition;
+  wait_until("the node reports the rebuild", 30s, [&] {
+    condition = node_condition();
+    return condition && condition->status == "True";
+  });
+  EXPECT_EQ(condition->reason, GetParam().reason) << condition->message;
+  EXPECT_NE(condition->message.find("default/web"), std::string::npos) << condition->message;
 
   // The resize is decided again by the normal rules: still Deferred, same numbers.
   wait_until("web's resize is Deferred again after the restart", 30s, [&] {
@@ -177,8 +183,6 @@ TEST_P(CheckpointRecoveryTest, RebuildsFromTheRuntimeWithNoPodFailedOrRestarted)
     const kube::PodCondition* c = deferred(now);
     return c && c->message == deferred_message;
   });
-  expect_untouched(hog);
-  expect_untouched(web);
 
   const auto aside = kept_aside();
   if (damaged == "<missing>") {
