@@ -205,6 +205,28 @@ struct NodeServices {
   Terminations terminations;
 };
 
+bool runs_containers(cri::RuntimeService& cri, const std::string& uid) {
+  cri::ContainerFilter filter;
+  filter.state = cri::ContainerState::Running;
+  filter.label_selector["io.kubernetes.pod.uid"] = uid;
+  return !cri.list_containers(filter).empty();
+}
+
+// A pod marked Failed (rejected at admission, or by whoever wrote its status) runs nothing, as
+// with the kubelet: containers that still run are stopped, and the pod stays in the API.
+void stop_if_failed(NodeServices& node, const runtime::RuntimePod& pod) {
+  if (pod.pod.status.phase != "Failed") return;
+  try {
+    if (!runs_containers(*node.cri, pod.pod.metadata.uid)) return;
+  } catch (const std::exception& e) {
+    kube::log::error(e, "Listing the containers of a failed pod failed");
+    return;
+  }
+  kube::log::info("Stopping the containers of a failed pod",
+                  {{"pod", kube::log::kobj(pod.pod.metadata.namespace_, pod.pod.metadata.name)}});
+  node.terminations.start(pod, true);  // true: not deleted from the API
+}
+
 // Runs an admitted pod (or terminates a deleted one) after the manager has seen it.
 void run_pod(NodeServices& node, allocation::ResizeManager& manager,
              const runtime::RuntimePod& pod) {
@@ -213,7 +235,10 @@ void run_pod(NodeServices& node, allocation::ResizeManager& manager,
     return;
   }
   const auto allocation = manager.allocation(pod.pod.metadata.uid);
-  if (!allocation) return;  // rejected, or not admitted yet
+  if (!allocation) {  // rejected, finished, or not admitted yet
+    stop_if_failed(node, pod);
+    return;
+  }
   try {
     node.pod_runtime.sync_pod(pod, runtime_allocation(*allocation));
   } catch (const std::exception& e) {

@@ -229,5 +229,25 @@ INSTANTIATE_TEST_SUITE_P(
                "CheckpointMissing"}),
     [](const auto& info) { return info.param.name; });
 
+class FailedPodTest : public CheckpointRecoveryTest {};
+
+// The other half of the finding: the failed pod's container kept running until the pod was
+// deleted. A pod marked Failed while it runs (here by a write of its status) is stopped, and
+// stays in the API as the kubelet leaves it.
+TEST_F(FailedPodTest, AFailedPodsContainersAreStoppedNotLeaked) {
+  const kube::Pod web = run_pod("web", "250m", "64Mi");
+  client_->patch(ref("web", "status"), kube::PatchType::Merge,
+                 R"({"status":{"phase":"Failed","reason":"Evicted","message":"test"}})");
+  cri::ContainerFilter running;
+  running.state = cri::ContainerState::Running;
+  running.label_selector["io.kubernetes.pod.uid"] = web.metadata.uid;
+  wait_until("the failed pod's container is stopped", 30s,
+             [&] { return cri_->list_containers(running).empty(); });
+  const std::optional<kube::Pod> after = find_pod("web");
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->status.phase, "Failed");
+  EXPECT_EQ(after->metadata.uid, web.metadata.uid);
+}
+
 }  // namespace
 }  // namespace tailor::node::testing
