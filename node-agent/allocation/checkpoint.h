@@ -1,7 +1,8 @@
 // The node agent's record of what it allocated to every pod (the kubelet's allocation
 // checkpoint): the resources of each container per pod uid and whether a resize was accepted but
 // not yet confirmed by the runtime. It is the source of truth after a restart, so a damaged file
-// must never be taken for an empty node (that would overcommit it).
+// must never be taken for an empty node (that would overcommit it): it is set aside and the
+// allocations rebuilt from what runs (checkpoint_recovery.h).
 //
 // Format, version 1: a header line "tailor-node-agent-checkpoint v1 fnv1a64:<16 hex>" and the
 // pods as JSON; the checksum covers the JSON bytes exactly. Writes go to a temporary file that is

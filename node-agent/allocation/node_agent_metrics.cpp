@@ -138,6 +138,10 @@ NodeAgentMetrics::NodeAgentMetrics(kube::metrics::Registry& registry)
       checkpoint_errors_(registry.counter(
           node_opts("checkpoint_errors_total",
                     "Allocation checkpoint failures (corrupt, unknown_version, io)."))),
+      rebuilt_allocations_(registry.counter(node_opts(
+          "rebuilt_allocations_total",
+          "Pod allocations rebuilt at start from the runtime and the pod status, by why the "
+          "checkpoint did not hold them."))),
       cri_duration_(registry.histogram(
           node_opts("cri_operation_duration_seconds", "CRI call latency, by operation."),
           kube::metrics::exponential_buckets(0.0005, 2, 16))),
@@ -188,6 +192,10 @@ void NodeAgentMetrics::checkpoint_error(std::string_view kind) {
   checkpoint_errors_.with({{"kind", std::string(kind)}}).Increment();
 }
 
+void NodeAgentMetrics::allocations_rebuilt(std::string_view reason, double pods) {
+  rebuilt_allocations_.with({{"reason", std::string(reason)}}).Increment(pods);
+}
+
 void NodeAgentMetrics::cri_operation(std::string_view operation, std::chrono::nanoseconds latency,
                                      bool error) {
   const prometheus::Labels labels{{"operation", std::string(operation)}};
@@ -205,6 +213,10 @@ double NodeAgentMetrics::cri_errors(std::string_view operation) const {
 
 double NodeAgentMetrics::checkpoint_errors(std::string_view kind) const {
   return checkpoint_errors_.with({{"kind", std::string(kind)}}).Value();
+}
+
+double NodeAgentMetrics::rebuilt_allocations(std::string_view reason) const {
+  return rebuilt_allocations_.with({{"reason", std::string(reason)}}).Value();
 }
 
 std::unique_ptr<cri::RuntimeService> instrument(std::unique_ptr<cri::RuntimeService> runtime,

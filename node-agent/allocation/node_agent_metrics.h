@@ -37,11 +37,15 @@ class NodeAgentMetrics {
   void infeasible(std::string_view reason_detail);  // "insufficient_node_allocatable", ...
   void deferred_accepted(RetryTrigger trigger);
   void checkpoint_error(std::string_view kind);
+  // Pod allocations rebuilt at start from what runs; reason as the node condition's
+  // (CheckpointCorrupt, CheckpointUnknownVersion, CheckpointMissing, CheckpointIncomplete).
+  void allocations_rebuilt(std::string_view reason, double pods);
   void cri_operation(std::string_view operation, std::chrono::nanoseconds latency, bool error);
 
   double resize_count(ResizeState state) const;
   double cri_errors(std::string_view operation) const;
   double checkpoint_errors(std::string_view kind) const;
+  double rebuilt_allocations(std::string_view reason) const;
 
  private:
   kube::metrics::Vec<prometheus::Counter> resize_requests_;
@@ -52,6 +56,7 @@ class NodeAgentMetrics {
   kube::metrics::Vec<prometheus::Counter> infeasible_;
   kube::metrics::Vec<prometheus::Counter> deferred_accepted_;
   kube::metrics::Vec<prometheus::Counter> checkpoint_errors_;
+  kube::metrics::Vec<prometheus::Counter> rebuilt_allocations_;
   kube::metrics::HistogramVec cri_duration_;
   kube::metrics::Vec<prometheus::Counter> cri_errors_;
 };

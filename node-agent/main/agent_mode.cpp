@@ -337,13 +337,14 @@ int run_agent_mode(const AgentOptions& options, kube::RestClient& client,
       live.push_back(pod->pod.metadata.uid);
     }
     node.pod_runtime.remove_orphans(live);
-    loop.post([&node, &pods, &client, &recorder, &options, loaded = *checkpoint,
+    loop.post([&node, &pods, &client, &recorder, &metrics, &options, loaded = *checkpoint,
                listed = std::move(listed)](allocation::ResizeManager& m) {
       // Pods that ran here keep their allocation, observed if not recorded: none is admitted
       // again as new (and failed while its containers run).
       const allocation::RebuildResult rebuilt =
           rebuild_missing(*node.cri, loaded.checkpoint, listed);
-      report_recovery(client, recorder, node.checkpoint, options.node_name, loaded, rebuilt);
+      report_recovery(client, recorder, metrics, node.checkpoint, options.node_name, loaded,
+                      rebuilt);
       m.restore(rebuilt.checkpoint, listed);
       for (const auto& pod : pods.store().list()) run_pod(node, m, *pod);
     });

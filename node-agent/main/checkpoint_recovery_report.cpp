@@ -57,6 +57,7 @@ std::string node_condition_patch(const allocation::RecoveryCondition& condition,
 }
 
 void report_recovery(kube::RestClient& client, kube::EventRecorder& recorder,
+                     allocation::NodeAgentMetrics& metrics,
                      allocation::AllocationCheckpoint& checkpoint, const std::string& node_name,
                      const allocation::LoadedCheckpoint& loaded,
                      const allocation::RebuildResult& rebuild) {
@@ -68,6 +69,7 @@ void report_recovery(kube::RestClient& client, kube::EventRecorder& recorder,
                      {{"type", allocation::kCheckpointConditionType}});
   }
   if (condition.status != "True") return;
+  metrics.allocations_rebuilt(condition.reason, static_cast<double>(rebuild.rebuilt.size()));
   kube::log::warning("Allocation checkpoint rebuilt from the runtime",
                      {{"reason", condition.reason}, {"message", condition.message}});
   recorder.event(event_ref("Node", "", node_name, node_name), kube::kEventTypeWarning,

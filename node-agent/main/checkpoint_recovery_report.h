@@ -18,8 +18,10 @@ namespace tailor::node {
 std::string node_condition_patch(const allocation::RecoveryCondition& condition,
                                  const std::string& now);
 
-// Everything above; API and file errors are logged, never thrown: the pods keep running.
+// Everything above and the metric; API and file errors are logged, never thrown: the pods keep
+// running.
 void report_recovery(kube::RestClient& client, kube::EventRecorder& recorder,
+                     allocation::NodeAgentMetrics& metrics,
                      allocation::AllocationCheckpoint& checkpoint, const std::string& node_name,
                      const allocation::LoadedCheckpoint& loaded,
                      const allocation::RebuildResult& rebuild);

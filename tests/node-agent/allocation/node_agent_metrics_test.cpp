@@ -65,5 +65,17 @@ TEST(NodeAgentMetrics, EveryResizeStateIsExportedFromTheStart) {
   EXPECT_EQ(metrics.resize_count(ResizeState::Proposed), 1);
 }
 
+TEST(NodeAgentMetrics, RebuiltAllocationsAreCountedByReason) {
+  kube::metrics::Registry registry;
+  NodeAgentMetrics metrics(registry);
+  metrics.allocations_rebuilt("CheckpointCorrupt", 3);
+  metrics.allocations_rebuilt("CheckpointCorrupt", 0);  // a corrupt file on an empty node
+  EXPECT_EQ(metrics.rebuilt_allocations("CheckpointCorrupt"), 3);
+  EXPECT_NE(registry.serialize().find(
+                "tailor_node_rebuilt_allocations_total{reason=\"CheckpointCorrupt\"} 3"),
+            std::string::npos)
+      << registry.serialize();
+}
+
 }  // namespace
 }  // namespace tailor::node::allocation
