@@ -48,6 +48,9 @@ struct RebuildCase {
   RebuildSource source;
 };
 
+// gtest prints the name, not the bytes (ctest's test names stay stable).
+void PrintTo(const RebuildCase& value, std::ostream* out) { *out << value.name; }
+
 class RebuildTable : public ::testing::TestWithParam<RebuildCase> {};
 
 TEST_P(RebuildTable, EachValueComesFromTheBestWitness) {

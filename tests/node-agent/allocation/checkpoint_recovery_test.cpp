@@ -42,6 +42,9 @@ struct Damage {
   std::string error;  // part of the message
 };
 
+// gtest prints the name, not the bytes (ctest's test names stay stable).
+void PrintTo(const Damage& value, std::ostream* out) { *out << value.name; }
+
 class DamagedCheckpoint : public ::testing::TestWithParam<Damage> {
  protected:
   void SetUp() override {

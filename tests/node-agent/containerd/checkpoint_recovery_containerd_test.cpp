@@ -52,6 +52,9 @@ struct Damage {
   std::string reason;  // of the node condition
 };
 
+// gtest prints the name, not the bytes (ctest's test names stay stable).
+void PrintTo(const Damage& value, std::ostream* out) { *out << value.name; }
+
 std::string read_bytes(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
