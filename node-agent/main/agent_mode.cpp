@@ -203,6 +203,9 @@ struct NodeServices {
   std::unique_ptr<runtime::PodApi> pod_api;
   runtime::PodRuntime pod_runtime;
   Terminations terminations;
+  // Failed pods already seen running nothing (nothing starts a container of a pod that is not
+  // allocated, so one look is enough). Touched on the manager loop's thread only.
+  std::set<std::string> failed_checked;
 };
 
 bool runs_containers(cri::RuntimeService& cri, const std::string& uid) {
@@ -215,9 +218,12 @@ bool runs_containers(cri::RuntimeService& cri, const std::string& uid) {
 // A pod marked Failed (rejected at admission, or by whoever wrote its status) runs nothing, as
 // with the kubelet: containers that still run are stopped, and the pod stays in the API.
 void stop_if_failed(NodeServices& node, const runtime::RuntimePod& pod) {
-  if (pod.pod.status.phase != "Failed") return;
+  const std::string& uid = pod.pod.metadata.uid;
+  if (pod.pod.status.phase != "Failed" || node.failed_checked.contains(uid)) return;
   try {
-    if (!runs_containers(*node.cri, pod.pod.metadata.uid)) return;
+    const bool running = runs_containers(*node.cri, uid);
+    node.failed_checked.insert(uid);
+    if (!running) return;
   } catch (const std::exception& e) {
     kube::log::error(e, "Listing the containers of a failed pod failed");
     return;
@@ -319,6 +325,7 @@ int run_agent_mode(const AgentOptions& options, kube::RestClient& client,
                          [&](const auto& pod, bool) {
                            post([&node, pod](allocation::ResizeManager& m) {
                              m.remove_pod(pod->pod.metadata.uid);
+                             node.failed_checked.erase(pod->pod.metadata.uid);
                              node.terminations.start(*pod, true);
                            });
                          }});
