@@ -153,16 +153,23 @@ std::optional<allocation::LoadedCheckpoint> load_checkpoint(
   }
 }
 
-// The allocations the checkpoint lacks, rebuilt from what runs; without the runtime's view the
-// pod status is the witness left.
+// The allocations the checkpoint lacks, rebuilt from what runs. The runtime is asked three times
+// (a runtime restarting with the agent); without its view the pod status is the witness left.
 allocation::RebuildResult rebuild_missing(cri::RuntimeService& cri,
                                           const allocation::Checkpoint& known,
                                           const std::vector<kube::Pod>& pods) {
   allocation::NodeRuntimeView view;
-  try {
-    view = allocation::observe_runtime(cri);
-  } catch (const std::exception& e) {
-    kube::log::error(e, "Listing the runtime's containers failed; rebuilding from pod status");
+  for (int attempt = 1;; ++attempt) {
+    try {
+      view = allocation::observe_runtime(cri);
+      break;
+    } catch (const std::exception& e) {
+      if (attempt == 3) {
+        kube::log::error(e, "Listing the runtime's containers failed; rebuilding from pod status");
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
   }
   return allocation::rebuild_allocations(known, pods, view);
 }
