@@ -17,12 +17,15 @@ TailoredStrategy::TailoredStrategy(std::shared_ptr<const TailoredConfig> shared)
   const TailoredConfig& config = *config_;
   if (config.down_confidence < 0 || config.down_confidence > kSlots * kHour ||
       !(config.down_threshold >= 0 && config.down_threshold < 1) ||
-      !(config.cpu_up_threshold >= 0) || !(config.memory_up_threshold >= 0) ||
-      config.peak_days < 0 || config.peak_days > PeakMemory::kDays ||
-      !(config.peak_margin_cap >= 0)) {
+      !(config.cpu_rule.up_threshold >= 0) || !(config.cpu_rule.down_threshold >= 0) ||
+      !(config.cpu_rule.down_threshold < 1) || !(config.cpu_rule.burst_threshold >= 0) ||
+      !(config.cpu_rule.burst_margin >= 0) || config.cpu_rule.burst_hold < 0 ||
+      !(config.memory_up_threshold >= 0) || config.peak_days < 0 ||
+      config.peak_days > PeakMemory::kDays || !(config.peak_margin_cap >= 0)) {
     throw std::invalid_argument(
-        "default strategy: down_confidence must be within 24 h, down_threshold in [0, 1), up "
-        "thresholds >= 0, peak_days in [0, 7], peak_margin_cap >= 0");
+        "default strategy: down_confidence must be within 24 h, down thresholds in [0, 1), up "
+        "and burst thresholds, burst margin and hold >= 0, peak_days in [0, 7], "
+        "peak_margin_cap >= 0");
   }
   slot_hour_.fill(-1);
 }
@@ -32,6 +35,7 @@ void TailoredStrategy::observe(const UsageSample& s, const Resources&) {
   if (samples_.count == 0 || s.start > samples_.last) samples_.last = s.start;
   ++samples_.count;
   cpu_.observe(s.cpu_cores, s.start, s.length);
+  if (std::isfinite(s.cpu_cores) && s.cpu_cores >= 0) last_cpu_ = s.cpu_cores;
   if (s.memory_peak_bytes > 0 && std::isfinite(s.memory_peak_bytes)) {
     memory_.observe(s.memory_peak_bytes, s.start, s.length);
     peaks_.observe(s.memory_peak_bytes, s.start);
@@ -75,9 +79,9 @@ Recommendation TailoredStrategy::recommend(Seconds now) {
   Recommendation r;
   r.target = r.uncapped_target = target;
   // Bounds: what the rule tolerates before moving (up threshold above, down threshold below).
-  r.lower_bound = {target.cpu_cores / (1 + config_->cpu_up_threshold),
+  r.lower_bound = {target.cpu_cores / (1 + config_->cpu_rule.up_threshold),
                    target.memory_bytes / (1 + config_->memory_up_threshold)};
-  r.upper_bound = {target.cpu_cores / (1 - config_->down_threshold),
+  r.upper_bound = {target.cpu_cores / (1 - config_->cpu_rule.down_threshold),
                    target.memory_bytes / (1 - config_->down_threshold)};
   return r;
 }
@@ -115,20 +119,14 @@ bool TailoredStrategy::may_decrease(double target, double recent_max, double req
 
 Resources TailoredStrategy::next_request(const Recommendation& r, const Resources& request,
                                          Seconds now) const {
-  const Resources recent = recent_max_target(now);
   Resources next = request;
   const Resources& t = r.target;
-  const bool planned_down =
-      cpu_.best_is_profile() &&
-      t.cpu_cores <= request.cpu_cores * (1 - config_->profile_down_threshold);
-  if (t.cpu_cores > request.cpu_cores * (1 + config_->cpu_up_threshold) || planned_down ||
-      may_decrease(t.cpu_cores, recent.cpu_cores, request.cpu_cores, now)) {
-    next.cpu_cores = t.cpu_cores;
-  }
+  next.cpu_cores = next_cpu_request(config_->cpu_rule, request.cpu_cores, t.cpu_cores, last_cpu_,
+                                    now < cpu_hold_until_);
   // No memory decrease while an OOM bump is held: the kill showed the limit was too low.
   if (t.memory_bytes > request.memory_bytes * (1 + config_->memory_up_threshold) ||
-      (now >= oom_until_ &&
-       may_decrease(t.memory_bytes, recent.memory_bytes, request.memory_bytes, now))) {
+      (now >= oom_until_ && may_decrease(t.memory_bytes, recent_max_target(now).memory_bytes,
+                                         request.memory_bytes, now))) {
     next.memory_bytes = t.memory_bytes;
   }
   return next;
@@ -141,8 +139,12 @@ std::optional<Resources> TailoredStrategy::update(const Recommendation& r, const
   return next;
 }
 
-void TailoredStrategy::applied(const Resources&, Seconds now) {
-  last_change_ = now;
+void TailoredStrategy::applied(const Resources& request, Seconds now) {
+  if (changed_ && request.cpu_cores > applied_.cpu_cores) {
+    cpu_hold_until_ = now + config_->cpu_rule.burst_hold;
+  }
+  if (!changed_ || request.memory_bytes != applied_.memory_bytes) last_change_ = now;
+  applied_ = request;
   changed_ = true;
 }
 
@@ -152,17 +154,19 @@ std::size_t TailoredStrategy::state_bytes() const {
 }
 
 namespace {
-constexpr std::string_view kCheckpointTag = "default2";
+constexpr std::string_view kCheckpointTag = "default3";
 }  // namespace
 
 // The whole state, exactly: both ensembles (histograms, limits, costs), the OOM floor, the
-// update rule's last change, the day of hourly target maxima that decreases wait on and the
-// week of daily memory peaks.
+// update rules' state (the last window's CPU, the requests last applied, the CPU hold, memory's
+// last change), the day of hourly target maxima that decreases wait on and the week of daily
+// memory peaks.
 std::string TailoredStrategy::save() const {
   CheckpointWriter out(kCheckpointTag);
   out.integer(samples_.first).integer(samples_.last).integer(samples_.count);
   out.real(last_memory_peak_).real(oom_floor_).integer(oom_until_);
   out.integer(last_change_).integer(changed_);
+  out.real(last_cpu_).real(applied_.cpu_cores).real(applied_.memory_bytes).integer(cpu_hold_until_);
   std::array<double, kSlots> cpu, memory;
   for (int i = 0; i < kSlots; ++i) {
     cpu[i] = slot_max_[i].cpu_cores;
@@ -198,6 +202,10 @@ void TailoredStrategy::restore(std::string_view checkpoint) {
   r.oom_until_ = in.integer("OOM hold end");
   r.last_change_ = in.integer("last change time");
   r.changed_ = in.integer("changed flag") != 0;
+  r.last_cpu_ = in.real("last window CPU");
+  if (r.last_cpu_ < 0) r.last_cpu_ = -1;  // none yet
+  r.applied_ = {in.non_negative("applied CPU request"), in.non_negative("applied memory request")};
+  r.cpu_hold_until_ = in.integer("CPU hold end");
   const std::vector<std::int64_t> hours = in.integers("target hours", kSlots);
   const std::vector<double> cpu = in.reals("hourly CPU targets", kSlots);
   const std::vector<double> memory = in.reals("hourly memory targets", kSlots);
@@ -231,9 +239,11 @@ class TailoredFactory final : public StrategyFactory {
       : config_(std::make_shared<const TailoredConfig>(config)) {}
   std::string name() const override { return "default"; }
   std::string update_rule() const override {
-    return "up at once (cpu >25%, memory any), down only after 24h of targets >=5% lower and "
-           ">=24h since the last change; memory not below the week's largest peak + its margin, "
-           "nor lowered for 3d after an OOM";
+    return "cpu: to the level (p90 + 15%, 1-day half-life) when it moves >15%, at once to a "
+           "window's mean + 20% when it exceeds the request by 30%, not lowered for 30 min after "
+           "a raise; memory: up at once, down only after 24h of targets >=5% lower and >=24h "
+           "since the last memory change, not below the week's largest peak + its margin, nor "
+           "lowered for 3d after an OOM";
   }
   std::unique_ptr<Strategy> create() const override {
     return std::make_unique<TailoredStrategy>(config_);

@@ -151,9 +151,9 @@ TEST(DefaultStrategyCheckpoint, BucketsOutsideTheHistogramAreRefused) {
   TailoredStrategy s(TailoredConfig{});
   s.observe({0, kWindow, 0.5, kGiB}, {1, kGiB});
   std::string text = s.save();
-  // The CPU histogram's first bucket (field 24 after the tag) moved past the last bucket.
+  // The CPU histogram's first bucket (field 28 after the tag) moved past the last bucket.
   std::size_t at = 0;
-  for (int i = 0; i < 24; ++i) at = text.find(';', at) + 1;
+  for (int i = 0; i < 28; ++i) at = text.find(';', at) + 1;
   const std::size_t end = text.find(';', at);
   text.replace(at, end - at, "100000");
   TailoredStrategy fresh(TailoredConfig{});
@@ -175,9 +175,9 @@ TEST(DefaultStrategyCheckpoint, NegativeDailyMemoryPeaksAreRefused) {
   TailoredStrategy s(TailoredConfig{});
   s.observe({0, kWindow, 0.5, kGiB}, {1, kGiB});
   std::string text = s.save();
-  // The week of daily memory peaks is field 12 after the tag (after the hourly targets).
+  // The week of daily memory peaks is field 16 after the tag (after the hourly targets).
   std::size_t at = 0;
-  for (int i = 0; i < 12; ++i) at = text.find(';', at) + 1;
+  for (int i = 0; i < 16; ++i) at = text.find(';', at) + 1;
   const std::size_t end = text.find(';', at);
   ASSERT_EQ(text.substr(at, end - at), "1073741824,0,0,0,0,0,0");
   text.replace(at, end - at, "-1073741824,0,0,0,0,0,0");
