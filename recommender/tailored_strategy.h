@@ -85,7 +85,9 @@ struct TailoredConfig {
   MinResources min_resources;
 };
 
-// The default strategy (Autopilot-style moving-window ensemble, fast up, slow confident down).
+// The default strategy: CPU at VPA's level, bursts followed in place and given back when over
+// (CpuRule); memory an Autopilot-style ensemble over window peaks with a week-long peak floor,
+// fast up, slow confident down.
 class TailoredStrategy final : public Strategy {
  public:
   // Throws std::invalid_argument for an invalid config (see EnsembleConfig, down_confidence).
