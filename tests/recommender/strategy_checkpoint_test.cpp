@@ -111,10 +111,37 @@ TEST(DefaultStrategyCheckpoint, ContinuesExactlyAsTheOriginal) {
   EXPECT_EQ(original->save(), restored->save());
 }
 
+TEST(DefaultStrategyCheckpoint, KeepsTheCpuRulesStateABurstAndItsHold) {
+  TailoredStrategy original(TailoredConfig{});
+  const Resources start{0.5, 2 * kGiB};
+  original.applied(start, 0);
+  for (Seconds t = 0; t < kDay; t += kWindow) original.observe({t, kWindow, 0.4, kGiB}, start);
+  original.observe({kDay, kWindow, 2.0, kGiB}, start);  // a burst
+  const Seconds now = kDay + kWindow;
+  TailoredStrategy after_burst(TailoredConfig{});
+  after_burst.restore(original.save());
+  // The restored strategy knows the last window burst: it raises as the original does.
+  const auto raised = original.update(original.recommend(now), start, now, kDay);
+  ASSERT_TRUE(raised);
+  EXPECT_GE(raised->cpu_cores, 2.0);
+  EXPECT_EQ(after_burst.update(after_burst.recommend(now), start, now, kDay), raised);
+  // During the hold neither lowers the raised request, after it both give it back.
+  original.applied(*raised, now);
+  original.observe({now, kWindow, 0.4, kGiB}, *raised);
+  TailoredStrategy holding(TailoredConfig{});
+  holding.restore(original.save());
+  for (const Seconds t : {now + kWindow, now + kHour}) {
+    EXPECT_EQ(original.update(original.recommend(t), *raised, t, kHour),
+              holding.update(holding.recommend(t), *raised, t, kHour));
+  }
+  EXPECT_FALSE(holding.update(holding.recommend(now + kWindow), *raised, now + kWindow, kWindow));
+  EXPECT_TRUE(holding.update(holding.recommend(now + kHour), *raised, now + kHour, kHour));
+}
+
 TEST(DefaultStrategyCheckpoint, IsCompact) {
   auto original = make_default_strategy()->create();
   feed(*original, 0, 3 * kDay);
-  // Both ensembles' histograms, limits and costs (36 + 18 models) in text.
+  // Both ensembles' histograms, limits and costs (1 + 18 models) in text.
   EXPECT_LT(original->save().size(), 6u * 1024) << original->save().size();
   auto vpa = make_vpa_strategy()->create();
   feed(*vpa, 0, 3 * kDay);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <initializer_list>
 
 #include "recommender/replay.h"
 
@@ -132,6 +133,15 @@ TEST(TailoredStrategy, InvalidConfigIsRejected) {
   c = {};
   c.memory.tau = 1.0;
   EXPECT_THROW(TailoredStrategy{c}, std::invalid_argument);
+  for (auto bad : std::initializer_list<std::function<void(CpuRule&)>>{
+           [](CpuRule& r) { r.down_threshold = 1.0; },  // would lower to nothing
+           [](CpuRule& r) { r.up_threshold = -0.1; },
+           [](CpuRule& r) { r.burst_threshold = std::nan(""); },
+           [](CpuRule& r) { r.burst_margin = -0.5; }, [](CpuRule& r) { r.burst_hold = -1; }}) {
+    c = {};
+    bad(c.cpu_rule);
+    EXPECT_THROW(TailoredStrategy{c}, std::invalid_argument);
+  }
 }
 
 TEST(TailoredStrategy, StateIsBounded) {
