@@ -1,5 +1,6 @@
 #include "kube/http/server.h"
 
+#include <malloc.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <poll.h>
@@ -13,12 +14,13 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
-#include <list>
+#include <map>
 #include <mutex>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
-#include "kube/http/server_header_deadline.h"
+#include "kube/http/server_read_deadline.h"
 #include "kube/http/tls_ciphers.h"
 #include "kube/http/tls_sender.h"
 #include "kube/http/url.h"
@@ -408,11 +410,75 @@ bool is_parse_error(const error_code& ec) {
 struct Connection {
   Connection(tcp::socket s, std::uint64_t number)
       : socket(std::move(s)), fd(socket.native_handle()), id(number) {}
-  tcp::socket socket;  // closed only after the thread is joined, so fd stays ours
+  tcp::socket socket;
   int fd;
   std::uint64_t id;
-  std::atomic<bool> done{false};
-  std::thread thread;
+};
+
+// Whether freed memory is worth handing back to the system: after a burst of connections (their
+// buffers, TLS state and stacks spread over malloc's per-thread arenas) most have ended. Trimming
+// walks every arena, so not on each connection's end.
+bool worth_trimming(std::size_t open, std::size_t peak_since_trim) {
+  constexpr std::size_t kBurst = 64;
+  return peak_since_trim >= kBurst && open <= peak_since_trim / 4;
+}
+
+// The open connections: each runs on a detached thread of its own, so that its stack is let go
+// as soon as it ends (a joinable thread keeps it until joined). Shared with those threads, so
+// that the last of them may still use it after the server has gone.
+class ConnectionTable {
+ public:
+  explicit ConnectionTable(std::size_t max) : max_(max) {}
+
+  // Blocks until one more connection may be accepted; false once stopping.
+  bool wait_for_room(const std::atomic<bool>& stopping) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return stopping || max_ == 0 || open_.size() < max_; });
+    return !stopping;
+  }
+
+  void add(const Connection& connection) {
+    std::lock_guard lock(mutex_);
+    open_.emplace(connection.id, connection.fd);
+    peak_since_trim_ = std::max(peak_since_trim_, open_.size());
+  }
+
+  // Closes the connection's socket under the lock, so that shutdown_all() never reaches a
+  // descriptor reused after it; hands memory back after a burst.
+  void end(std::unique_ptr<Connection> connection) {
+    bool trim = false;
+    {
+      std::lock_guard lock(mutex_);
+      open_.erase(connection->id);
+      connection.reset();
+      trim = worth_trimming(open_.size(), peak_since_trim_);
+      if (trim) peak_since_trim_ = open_.size();
+    }
+    changed_.notify_all();
+    if (trim) ::malloc_trim(0);
+  }
+
+  void wake() {
+    std::lock_guard lock(mutex_);
+    changed_.notify_all();
+  }
+
+  void shutdown_all() {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, fd] : open_) ::shutdown(fd, SHUT_RDWR);
+  }
+
+  void wait_until_empty() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return open_.empty(); });
+  }
+
+ private:
+  std::size_t max_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<std::uint64_t, int> open_;  // id -> fd
+  std::size_t peak_since_trim_ = 0;
 };
 
 }  // namespace
@@ -428,19 +494,20 @@ struct Server::Impl {
   std::uint16_t bound_port = 0;
   std::thread accept_thread;
   StopSignal stop;
-  std::mutex connections_mutex;
-  std::list<std::unique_ptr<Connection>> connections;
-  std::uint64_t connections_accepted = 0;
-  std::unique_ptr<HeaderDeadlines> header_deadlines;
+  std::shared_ptr<ConnectionTable> connections;
+  std::uint64_t connections_accepted = 0;  // by the accept thread only
+  ReadDeadlines deadlines;
   bool started = false;
 
   static std::shared_ptr<ssl::context> make_tls(const TlsServerConfig& config);
   std::shared_ptr<ssl::context> current_tls();
   void accept_loop();
-  void reap_finished();
+  void start_connection(tcp::socket socket);
   void run_connection(Connection& connection);
   template <class Stream>
   void serve(Stream& stream, int fd, TlsSender* sender, const PeerIdentity& peer);
+  template <class Stream>
+  void send_body_timeout(Stream& stream);
 };
 
 std::shared_ptr<ssl::context> Server::Impl::current_tls() {
@@ -480,6 +547,7 @@ std::shared_ptr<ssl::context> Server::Impl::make_tls(const TlsServerConfig& conf
 
 void Server::Impl::accept_loop() {
   for (;;) {
+    if (!connections->wait_for_room(stop.stopping)) return;
     error_code ec;
     tcp::socket socket(io);
     acceptor.accept(socket, ec);
@@ -491,28 +559,26 @@ void Server::Impl::accept_loop() {
       continue;
     }
     socket.set_option(tcp::no_delay(true), ec);
-    reap_finished();
-    std::lock_guard lock(connections_mutex);
-    auto& connection = *connections.emplace_back(
-        std::make_unique<Connection>(std::move(socket), ++connections_accepted));
-    connection.thread = std::thread([this, &connection] {
-      run_connection(connection);
-      connection.done = true;
-    });
+    start_connection(std::move(socket));
   }
 }
 
-void Server::Impl::reap_finished() {
-  std::list<std::unique_ptr<Connection>> finished;
-  {
-    std::lock_guard lock(connections_mutex);
-    for (auto it = connections.begin(); it != connections.end();) {
-      auto next = std::next(it);
-      if ((*it)->done) finished.splice(finished.end(), connections, it);
-      it = next;
-    }
+void Server::Impl::start_connection(tcp::socket socket) {
+  auto connection = std::make_unique<Connection>(std::move(socket), ++connections_accepted);
+  connections->add(*connection);
+  std::shared_ptr<ConnectionTable> table = connections;
+  // Owned by the thread once it runs; still ours when it could not be started.
+  Connection* raw = connection.release();
+  try {
+    std::thread([this, table, raw] {
+      std::unique_ptr<Connection> owned(raw);
+      run_connection(*owned);
+      table->end(std::move(owned));
+    }).detach();
+  } catch (const std::system_error&) {
+    // No thread to be had (the system's limit): the connection is dropped, not served later.
+    table->end(std::unique_ptr<Connection>(raw));
   }
-  for (auto& connection : finished) connection->thread.join();
 }
 
 void Server::Impl::run_connection(Connection& connection) {
@@ -521,12 +587,15 @@ void Server::Impl::run_connection(Connection& connection) {
   if (!context) {
     serve(connection.socket, connection.fd, nullptr, PeerIdentity{{}, {}, connection.id});
   } else {
+    // Go bounds the handshake by ReadHeaderTimeout too (tlsHandshakeTimeout). The TLS state
+    // (~100 KiB of buffers) is made only once the client has sent something: a connection
+    // that stays silent costs its thread alone.
+    std::optional<ReadDeadlineScope> handshake_deadline;
+    handshake_deadline.emplace(deadlines, connection.fd, options.read_header_timeout);
+    if (!wait_readable(connection.fd, std::chrono::milliseconds(0)) || stop.stopping) return;
     ssl::stream<tcp::socket&> stream(connection.socket, *context);
-    {
-      // Go bounds the handshake by ReadHeaderTimeout too (tlsHandshakeTimeout).
-      HeaderDeadlineScope handshake_deadline(*header_deadlines, connection.fd);
-      stream.handshake(ssl::stream_base::server, ec);
-    }
+    stream.handshake(ssl::stream_base::server, ec);
+    handshake_deadline.reset();
     if (!ec) {
       PeerIdentity peer = verified_peer(stream.native_handle());
       peer.connection_id = connection.id;
@@ -543,18 +612,22 @@ void Server::Impl::serve(Stream& stream, int fd, TlsSender* sender, const PeerId
   for (bool first = true;; first = false) {
     // As Go: the first request's header deadline runs from the start; a kept-alive connection
     // waits for its next request under the idle timeout, and the deadline runs from then.
-    std::optional<HeaderDeadlineScope> header_deadline;
-    if (first) header_deadline.emplace(*header_deadlines, fd);
+    std::optional<ReadDeadlineScope> header_deadline;
+    if (first) header_deadline.emplace(deadlines, fd, options.read_header_timeout);
     bool buffered = buffer.size() > 0 || has_buffered_input(stream);
     if (!buffered && !wait_readable(fd, options.idle_timeout)) return;
     if (stop.stopping) return;
-    if (!header_deadline) header_deadline.emplace(*header_deadlines, fd);
+    if (!header_deadline) header_deadline.emplace(deadlines, fd, options.read_header_timeout);
     bhttp::request_parser<bhttp::string_body> parser;
     parser.body_limit(kMaxRequestBody);
     error_code ec;
     bhttp::read_header(stream, buffer, parser, ec);
-    header_deadline.reset();  // a long upload is not cut (Go resets the read deadline)
-    if (!ec) bhttp::read(stream, buffer, parser, ec);
+    header_deadline.reset();  // the body has a deadline of its own
+    if (!ec && !parser.is_done()) {
+      ReadDeadlineScope body_deadline(deadlines, fd, options.read_body_timeout);
+      bhttp::read(stream, buffer, parser, ec);
+      if (body_deadline.release() && ec) return send_body_timeout(stream);
+    }
     if (ec) {
       if (is_parse_error(ec)) send_plain_error(stream, 400, "bad request: " + ec.message());
       return;
@@ -583,6 +656,20 @@ void Server::Impl::serve(Stream& stream, int fd, TlsSender* sender, const PeerId
   }
 }
 
+// The answer to a body cut by its deadline; the connection then closes (its reading is shut).
+template <class Stream>
+void Server::Impl::send_body_timeout(Stream& stream) {
+  const ServerResponse& answer = options.body_timeout_response;
+  bhttp::response<bhttp::string_body> res;
+  res.result(static_cast<unsigned>(answer.status));
+  for (const auto& [name, value] : answer.headers) res.insert(name, value);
+  res.body() = answer.body;
+  res.keep_alive(false);
+  res.prepare_payload();
+  error_code ec;
+  bhttp::write(stream, res, ec);
+}
+
 Server::Server(ServerOptions options, Handler handler) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
   impl_->handler = std::move(handler);
@@ -596,7 +683,7 @@ void Server::start() {
     throw std::logic_error("http server: start() may be called once");
   }
   if (impl.options.tls) impl.tls = Impl::make_tls(*impl.options.tls);
-  impl.header_deadlines = std::make_unique<HeaderDeadlines>(impl.options.read_header_timeout);
+  impl.connections = std::make_shared<ConnectionTable>(impl.options.max_connections);
   error_code ec;
   auto address = net::ip::make_address(impl.options.address, ec);
   if (ec)
@@ -611,7 +698,7 @@ void Server::start() {
                              std::to_string(impl.options.port) + ": " + ec.message());
   }
   impl.bound_port = impl.acceptor.local_endpoint().port();
-  impl.header_deadlines->start();
+  impl.deadlines.start();
   impl.started = true;
   impl.accept_thread = std::thread([&impl] { impl.accept_loop(); });
 }
@@ -625,19 +712,15 @@ void Server::stop() {
     impl.stop.stopping = true;
   }
   impl.stop.cv.notify_all();
+  impl.connections->wake();  // an accept thread waiting for room
   // shutdown() wakes the thread blocked in accept(); close() alone would not.
   ::shutdown(impl.acceptor.native_handle(), SHUT_RDWR);
   impl.accept_thread.join();
   error_code ec;
   impl.acceptor.close(ec);
-  std::list<std::unique_ptr<Connection>> connections;
-  {
-    std::lock_guard lock(impl.connections_mutex);
-    connections.swap(impl.connections);
-  }
-  for (auto& connection : connections) ::shutdown(connection->fd, SHUT_RDWR);
-  for (auto& connection : connections) connection->thread.join();
-  impl.header_deadlines->stop();
+  impl.connections->shutdown_all();
+  impl.connections->wait_until_empty();
+  impl.deadlines.stop();
 }
 
 void Server::reload_tls(const TlsServerConfig& config) {

@@ -1,10 +1,13 @@
 // A small HTTP/1.1 server (plain or TLS, optional client-certificate authentication) on
-// Boost.Beast. One thread per connection, so a handler may block, e.g. to stream a watch.
+// Boost.Beast. One thread per connection, so a handler may block, e.g. to stream a watch; the
+// number of connections is bounded (max_connections) and every read has a deadline, so idle or
+// slow clients cannot hold threads and memory without end.
 // Used by every process's /metrics + health endpoint, by the test servers, by the admission
 // webhook and by tailor-cluster. Beast and Asio stay out of this header.
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -109,6 +112,18 @@ struct ServerOptions {
   // limit (Go's http.Server ReadHeaderTimeout; kube-apiserver sets 32 s); more than a day
   // counts as a day.
   std::chrono::milliseconds read_header_timeout{std::chrono::seconds(32)};
+  // How long a request's body may take to arrive, from the end of its headers. Past it the
+  // server sends body_timeout_response and closes the connection. Go's http.Server has no body
+  // deadline of its own (ReadTimeout covers the headers too); kube-apiserver bounds a request,
+  // body included, by its request timeout (--request-timeout, 60 s) and answers 504. Zero or
+  // less: no limit; more than a day counts as a day.
+  std::chrono::milliseconds read_body_timeout{std::chrono::seconds(60)};
+  ServerResponse body_timeout_response{
+      408, {{"Content-Type", "text/plain"}}, "request body not received in time\n"};
+  // Connections served at once. Past it the server accepts no more until one ends: they wait in
+  // the listen backlog (as Go's netutil.LimitListener), so idle clients cannot make a thread
+  // each without end; the read deadlines end the idle ones. Zero: no limit.
+  std::size_t max_connections = 512;
 };
 
 class Server {
