@@ -4,6 +4,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/socket.h>
 
 #include <atomic>
@@ -14,6 +15,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -481,6 +483,34 @@ class ConnectionTable {
   std::size_t peak_since_trim_ = 0;
 };
 
+// A connection's thread has a stack of this size whatever `ulimit -s` gave the process: its
+// handler walks request bodies nested up to kube-apiserver's 10,000 levels, and server-side apply
+// of such a body needs 1.5 to 2 MiB (tests/embedded/limits/deep_json_test.cpp, run under smaller
+// ulimit -s). Only the pages a thread touches count in its RSS.
+constexpr std::size_t kConnectionStack = std::size_t{8} << 20;
+
+// Runs body on a detached thread of kConnectionStack; throws std::system_error when none can be
+// made (the body is then not run).
+void start_detached(std::function<void()> body) {
+  auto task = std::make_unique<std::function<void()>>(std::move(body));
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, kConnectionStack);
+  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  pthread_t thread;
+  int error = pthread_create(
+      &thread, &attributes,
+      [](void* arg) -> void* {
+        std::unique_ptr<std::function<void()>> run(static_cast<std::function<void()>*>(arg));
+        (*run)();
+        return nullptr;
+      },
+      task.get());
+  pthread_attr_destroy(&attributes);
+  if (error != 0) throw std::system_error(error, std::generic_category(), "pthread_create");
+  task.release();  // the thread's now
+}
+
 }  // namespace
 
 struct Server::Impl {
@@ -570,11 +600,11 @@ void Server::Impl::start_connection(tcp::socket socket) {
   // Owned by the thread once it runs; still ours when it could not be started.
   Connection* raw = connection.release();
   try {
-    std::thread([this, table, raw] {
+    start_detached([this, table, raw] {
       std::unique_ptr<Connection> owned(raw);
       run_connection(*owned);
       table->end(std::move(owned));
-    }).detach();
+    });
   } catch (const std::system_error&) {
     // No thread to be had (the system's limit): the connection is dropped, not served later.
     table->end(std::unique_ptr<Connection>(raw));
