@@ -12,6 +12,7 @@
 #include "embedded/server/features.h"
 #include "embedded/server/simulated_nodes.h"
 #include "embedded/storage/object_meta.h"
+#include "embedded/storage/status_error.h"
 #include "kube/http/base64.h"
 #include "kube/http/server.h"
 #include "kube/http/tls_certs.h"
@@ -122,6 +123,13 @@ void Cluster::start() {
   so.address = impl_->options.address;
   so.port = impl_->options.port;
   so.idle_timeout = std::chrono::seconds(90);  // kube-apiserver's (secure_serving.go)
+  so.max_connections = impl_->options.max_connections;
+  so.read_body_timeout = impl_->options.request_body_timeout;
+  so.body_timeout_response = {
+      504,
+      {{"Content-Type", "application/json"}},
+      timeout("request did not complete within requested timeout - context deadline exceeded")
+          .to_json()};
   if (impl_->options.tls) {
     kube::http::CertificateAndKey serving = kube::http::make_server_certificate(
         impl_->ca, "tailor-cluster", {"localhost", "kubernetes", "kubernetes.default"},

@@ -4,6 +4,8 @@
 // restarts (kubeconfigs stay valid).
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,6 +25,10 @@ struct ClusterOptions {
   bool control_loops = true;  // scheduler, workload controllers, garbage collector
   ApiOptions api{};           // api.bearer_token "" : one is generated
   StoreOptions store{};
+  // Connections served at once (the rest wait in the listen backlog), and how long a request's
+  // body may take: kube-apiserver's --request-timeout (60 s), answered as it does, 504 Timeout.
+  std::size_t max_connections = 512;
+  std::chrono::milliseconds request_body_timeout{std::chrono::seconds(60)};
 };
 
 class Cluster {

@@ -119,4 +119,10 @@ StatusError internal_error(const std::string& message) {
   return StatusError(500, "InternalError", "Internal error occurred: " + message);
 }
 
+StatusError timeout(const std::string& message) {
+  StatusError e(504, "Timeout", "Timeout: " + message);
+  e.with_details("", "", "");
+  return e;
+}
+
 }  // namespace tailor::embedded

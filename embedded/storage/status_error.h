@@ -60,5 +60,7 @@ StatusError unauthorized();
 StatusError invalid(const std::string& group, const std::string& kind, const std::string& name,
                     std::vector<FieldCause> causes);
 StatusError internal_error(const std::string& message);
+// 504 Timeout "Timeout: <message>", details {} (apierrors.NewTimeoutError with no Retry-After).
+StatusError timeout(const std::string& message);
 
 }  // namespace tailor::embedded

@@ -21,6 +21,7 @@ Endpoint::Endpoint(std::string host, std::uint16_t port, const metrics::Registry
   http::ServerOptions options;
   options.address = host.empty() ? "0.0.0.0" : host;
   options.port = port;
+  options.max_connections = 64;  // probes and scrapes, each a short request
   address_ = options.address + ":" + std::to_string(port);
   server_ = std::make_unique<http::Server>(options, [&registry, &checks](http::Exchange& ex) {
     ex.respond(route(ex.request(), registry, checks));
