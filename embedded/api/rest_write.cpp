@@ -10,6 +10,7 @@
 #include "embedded/api/rest.h"
 #include "embedded/api/strict_decoding.h"
 #include "embedded/api/validation.h"
+#include "embedded/storage/json_text.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded {
@@ -21,9 +22,33 @@ std::string media_type(std::string_view content_type) {
   return t;
 }
 
-bj::value parse_json(const std::string& body) {
+// encoding/json's summary of a body it could not decode (summarizeData in apiserver's handlers).
+std::string summary_of(std::string_view body) {
+  constexpr std::size_t kMax = 30;
+  if (body.empty()) return "<empty>";
+  if (body.front() == '{') {
+    return body.size() > kMax ? std::string(body.substr(0, kMax)) + " ..." : std::string(body);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char ch : body.substr(0, kMax)) {
+    hex += kHex[ch >> 4];
+    hex += kHex[ch & 15];
+  }
+  return body.size() > kMax ? hex + " ..." : hex;
+}
+
+// The request body as JSON. Nesting deeper than kube-apiserver's limit gets its message: the
+// serializer's kind sniffing (encoding/json) fails first, so the object is "unrecognized".
+bj::value parse_json(const RestContext& c) {
+  const std::string& body = c.request.body;
   boost::system::error_code ec;
-  bj::value v = bj::parse(body, ec);
+  bj::value v = parse_json_text(body, ec);
+  if (std::string go = go_json_error(body, ec); !go.empty()) {
+    throw bad_request(
+        "the object provided is unrecognized (must be of type " + c.target.url_resource().kind +
+        "): couldn't get version/kind; json parse error: " + go + " (" + summary_of(body) + ")");
+  }
   if (ec) throw bad_request("the body of the request is not valid JSON: " + ec.message());
   return v;
 }
@@ -158,7 +183,7 @@ bj::object served_body(const RestContext& c) {
     return served_object(c, protobuf(r, c.request.body));
   }
   if (type != "application/json" && !type.empty()) throw unsupported_media_type(type);
-  return served_object(c, parse_json(c.request.body));
+  return served_object(c, parse_json(c));
 }
 
 }  // namespace
@@ -243,7 +268,7 @@ std::vector<std::string> admit(const RestContext& c, AdmissionOperation op, bj::
   bj::value apply_patch;
   if (media_type(c.request.header("Content-Type")) == "application/apply-patch+yaml" &&
       !known_fields(t.url_resource())) {
-    apply_patch = parse_json(c.request.body);
+    apply_patch = parse_json(c);
     if (apply_patch.is_object()) request.apply_patch = &apply_patch.as_object();
   }
   c.options.extensions.admit(request);
@@ -358,7 +383,7 @@ kube::http::ServerResponse patch_object(const RestContext& c) {
   std::string type = media_type(c.request.header("Content-Type"));
   const Target& t = c.target;
   PatchFn apply = patch_function(type, *t.resource);
-  bj::value patch = parse_json(c.request.body);
+  bj::value patch = parse_json(c);
   const bool server_side_apply = type == "application/apply-patch+yaml";
   std::vector<std::string> warnings;  // the apply handler's, before admission's
   if (server_side_apply) {
@@ -460,7 +485,7 @@ kube::http::ServerResponse delete_object(const RestContext& c) {
   Preconditions pre;
   bj::value options;
   if (!c.request.body.empty()) {
-    options = parse_json(c.request.body);
+    options = parse_json(c);
     if (!options.is_object()) throw bad_request("DeleteOptions must be a JSON object");
     if (const bj::value* p = options.as_object().if_contains("preconditions");
         p && p->is_object()) {

@@ -1,6 +1,7 @@
 // Serving a second version of stored objects (Target::served): bodies are converted to the stored
 // version before the verbs see them, and what the verbs answer back to the served one.
 #include "embedded/api/rest.h"
+#include "embedded/storage/json_text.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded {
@@ -46,7 +47,7 @@ kube::http::ServerResponse served_response(const Target& t, kube::http::ServerRe
       type == kTableType) {
     return response;
   }
-  bj::value body = bj::parse(joined_body(response));
+  bj::value body = parse_json_text(joined_body(response));
   if (!body.is_object()) return response;
   bj::object& o = body.as_object();
   std::string kind = string_at(o, "kind");

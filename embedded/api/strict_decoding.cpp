@@ -4,6 +4,8 @@
 #include <boost/json/basic_parser_impl.hpp>
 #include <set>
 
+#include "embedded/storage/json_text.h"
+
 namespace tailor::embedded {
 namespace {
 
@@ -150,7 +152,9 @@ class Handler {
 
 std::vector<std::string> strict_decoding_errors(std::string_view json, const KnownFields* known,
                                                 const std::string& prefix) {
-  bj::basic_parser<Handler> parser(bj::parse_options{}, known, prefix);
+  bj::parse_options options;
+  options.max_depth = kMaxJsonDepth;
+  bj::basic_parser<Handler> parser(options, known, prefix);
   bj::error_code ec;
   parser.write_some(false, json.data(), json.size(), ec);
   if (ec) return {};

@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "embedded/storage/json_text.h"
 #include "embedded/storage/status_error.h"
 
 namespace tailor::embedded {
@@ -125,7 +126,7 @@ bj::object from_protobuf(std::string_view body) {
 bj::object eviction_body(std::string_view content_type, std::string_view body) {
   if (content_type.starts_with("application/vnd.kubernetes.protobuf")) return from_protobuf(body);
   boost::system::error_code ec;
-  bj::value v = bj::parse(body, ec);
+  bj::value v = parse_json_text(body, ec);
   if (ec || !v.is_object()) throw bad_request("the body of the request must be an Eviction");
   return std::move(v.as_object());
 }

@@ -7,13 +7,14 @@
 #include "embedded/controllers/handlers.h"
 #include "embedded/controllers/loops.h"
 #include "embedded/controllers/objects.h"
+#include "embedded/storage/json_text.h"
 
 namespace tailor::embedded {
 namespace {
 
 bj::object parse_body(const RestContext& c, const char* what) {
   boost::system::error_code ec;
-  bj::value body = bj::parse(c.request.body, ec);
+  bj::value body = parse_json_text(c.request.body, ec);
   if (ec || !body.is_object()) {
     throw bad_request(std::string("the body of the request must be a ") + what + " object");
   }
@@ -69,7 +70,7 @@ std::string media_type(std::string_view content_type) {
 // The Scale a PUT or PATCH asks for, given the current one.
 bj::object wanted_scale(const RestContext& c, const bj::object& current) {
   boost::system::error_code ec;
-  bj::value body = bj::parse(c.request.body, ec);
+  bj::value body = parse_json_text(c.request.body, ec);
   if (ec) throw bad_request("the body of the request is not valid JSON: " + ec.message());
   if (c.request.method == "PUT") {
     if (!body.is_object()) throw bad_request("the body of the request must be a Scale object");

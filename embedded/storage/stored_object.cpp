@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "embedded/storage/json_text.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded {
@@ -53,7 +54,7 @@ StoredObject::StoredObject(const ResourceInfo& resource, const bj::object& objec
 }
 
 bj::object StoredObject::object() const {
-  bj::value v = bj::parse(json_);
+  bj::value v = parse_json_text(json_);
   return std::move(v.as_object());
 }
 

@@ -1,5 +1,6 @@
 #include "embedded/webhooks/review.h"
 
+#include "embedded/storage/json_text.h"
 #include "embedded/storage/object_meta.h"
 #include "kube/http/base64.h"
 
@@ -41,7 +42,7 @@ bj::value decoded_patch(const bj::object& response) {
     throw invalid_response(std::string("patch is not base64: ") + e.what());
   }
   boost::system::error_code ec;
-  bj::value ops = bj::parse(text, ec);
+  bj::value ops = parse_json_text(text, ec);
   if (ec || !ops.is_array()) throw invalid_response("patch is not a JSON array");
   return ops;
 }
@@ -80,7 +81,7 @@ std::string review_body(const ReviewRequest& r) {
 Verdict read_review_response(const std::string& webhook_name, const std::string& uid,
                              const std::string& body) {
   boost::system::error_code ec;
-  bj::value review = bj::parse(body, ec);
+  bj::value review = parse_json_text(body, ec);
   if (ec || !review.is_object()) throw invalid_response("the body is not a JSON object");
   const bj::value* response = review.as_object().if_contains("response");
   if (!response || !response->is_object()) throw invalid_response("webhook response was absent");
