@@ -9,59 +9,20 @@
 #include <string>
 #include <thread>
 
+#include "tests/embedded/limits/deep_tree.h"
 #include "tests/embedded/raw_http_fixture.h"
 
 namespace tailor::embedded::testing {
 namespace {
 
-namespace bj = boost::json;
-
-constexpr const char* kCrd = R"({"apiVersion":"apiextensions.k8s.io/v1",
-  "kind":"CustomResourceDefinition","metadata":{"name":"trees.example.com"},
-  "spec":{"group":"example.com","scope":"Namespaced",
-    "names":{"plural":"trees","singular":"tree","kind":"Tree"},
-    "versions":[{"name":"v1","served":true,"storage":true,
-      "schema":{"openAPIV3Schema":{"type":"object","properties":{
-        "spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}}}]}})";
-
 constexpr const char* kTrees = "/apis/example.com/v1/namespaces/default/trees";
-
-// A Tree whose JSON nests `depth` levels in all (the object itself is level 1, spec level 2,
-// then {"x": ...} down to an empty object).
-std::string deep_tree(const std::string& name, std::size_t depth) {
-  std::string text = R"({"apiVersion":"example.com/v1","kind":"Tree","metadata":{"name":")" + name +
-                     R"("},"spec":)";
-  text.reserve(text.size() + 7 * depth);
-  for (std::size_t level = 2; level < depth; ++level) text += R"({"x":)";
-  text += "{}";
-  text.append(depth - 2, '}');
-  text += "}";
-  return text;
-}
-
-// How deep spec.x goes, counted without recursion.
-std::size_t depth_of(const bj::value& object) {
-  std::size_t depth = 2;  // the object, spec
-  const bj::value* at = &object.at("spec");
-  while (at->is_object() && at->as_object().contains("x")) {
-    at = &at->as_object().at("x");
-    ++depth;
-  }
-  return depth;
-}
-
-bj::value parse_deep(const std::string& text) {
-  bj::parse_options options;
-  options.max_depth = 20000;
-  return bj::parse(text, {}, options);
-}
 
 class DeepJsonTest : public RawHttpClusterTest {
  protected:
   void SetUp() override {
     RawHttpClusterTest::SetUp();
     auto created = send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
-                        "application/json", kCrd);
+                        "application/json", kTreeCrd);
     ASSERT_EQ(created.status, 201) << created.body;
     auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (send("GET", kTrees, "", "").status != 200) {
@@ -103,11 +64,7 @@ TEST_F(DeepJsonTest, OneLevelPastTheLimitIsRefusedAsKubeApiserverDoes) {
 
 TEST_F(DeepJsonTest, DeepMergePatchIsApplied) {
   ASSERT_EQ(send("POST", kTrees, "application/json", deep_tree("patched", 10)).status, 201);
-  std::string patch = R"({"spec":)";
-  for (int level = 0; level < 998; ++level) patch += R"({"x":)";
-  patch += "{}";
-  patch.append(998, '}');
-  patch += "}";
+  std::string patch = R"({"spec":)" + nested_x(998) + "}";
   auto patched =
       send("PATCH", std::string(kTrees) + "/patched", "application/merge-patch+json", patch);
   ASSERT_EQ(patched.status, 200) << patched.body.substr(0, 400);
