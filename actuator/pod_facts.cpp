@@ -104,6 +104,7 @@ PodFacts pod_facts(const kube::Pod& pod) {
   }
   return PodFacts{.name = pod.metadata.name,
                   .uid = pod.metadata.uid,
+                  .node_name = pod.spec.node_name,
                   .resource_version = pod.metadata.resource_version,
                   .shared_meta = std::move(meta),
                   .spec = std::move(spec),

@@ -55,6 +55,9 @@ struct PodStatusFacts {
 struct PodFacts {
   std::string name{};
   std::string uid{};
+  // spec.nodeName ("" while unscheduled): the usage stream takes a pod's windows only from the
+  // agent of this node.
+  std::string node_name{};
   std::string resource_version{};
   // namespace, labels and ownerReferences only (policy assignment and owner chains read these);
   // never null.

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 #include <thread>
@@ -136,12 +137,29 @@ void ControllerProcess::Impl::start_endpoints() {
   endpoints = kube::observe::start_endpoints(options.common, kube::metrics::registry(), checks);
 }
 
+// Windows count only for pods the informer has on the agent's node.
 void ControllerProcess::Impl::start_usage_server() {
+  const ProcessOptions& o = options;
+  const char* pod_ip = std::getenv("POD_IP");
   usage_server = std::make_unique<usage::UsageServer>(
-      usage::UsageServerOptions{.address = options.usage_address,
-                                .streamed = metrics_api() ? &streamed : nullptr},
+      usage::UsageServerOptions{
+          .address = usage::usage_bind_address(o.usage_address, pod_ip ? pod_ip : ""),
+          .tls = o.usage_tls,
+          .insecure = o.usage_insecure,
+          .pod_node = [this](const std::string& ns,
+                             const std::string& pod) -> std::optional<std::string> {
+            auto facts = controller->view().pod(ns, pod);
+            if (!facts) return std::nullopt;
+            return facts->node_name;
+          },
+          .windows_per_second = o.usage_windows_per_second,
+          .windows_burst = o.usage_windows_burst,
+          .streamed = metrics_api() ? &streamed : nullptr},
       [this](const usage::UsageWindow& w) { sink(w); });
   usage_server->start();
+  if (o.usage_insecure) {
+    kube::log::warning("Usage stream is plaintext and unauthenticated (--usage-insecure)", {});
+  }
   kube::log::info("Usage stream listening", {{"port", usage_server->port()}});
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "controller/app/controller.h"
+#include "controller/usage/usage_server.h"
 #include "controller/usage/usage_source_options.h"
 #include "kube/observe/common_options.h"
 #include "kube/observe/duration.h"
@@ -21,7 +22,13 @@ struct ProcessOptions {
   std::string leader_namespace = "kube-system";  // also the state ConfigMap's namespace
   std::string leader_name = "tailor-controller";
   std::string identity;  // empty: hostname_pid
-  std::string usage_address = "0.0.0.0:9443";
+  // host:port of the usage stream; empty: $POD_IP:9443 (the chart passes status.podIP), else
+  // 127.0.0.1:9443 — never every address.
+  std::string usage_address;
+  usage::UsageTlsFiles usage_tls;
+  bool usage_insecure = false;  // tests and development only
+  double usage_windows_per_second = 100;
+  int usage_windows_burst = 5000;
   std::string webhook_address = "0.0.0.0";
   int webhook_port = 8443;  // 0 disables the webhook (unless webhook_ephemeral_port)
   std::string webhook_cert_file, webhook_key_file;

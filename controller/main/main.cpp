@@ -18,6 +18,43 @@ namespace {
 
 using kube::config::Schema;
 
+// The usage stream moves pods: only node agents with a certificate from the usage CA may use it.
+void add_usage_stream_options(Schema& s, ProcessOptions& o) {
+  s.add({.flag = "usage-bind-address",
+         .yaml_key = "usage.bindAddress",
+         .help = "host:port of the gRPC usage stream from node agents (default: $POD_IP:9443, "
+                 "else 127.0.0.1:9443; never every address unless given)."},
+        &o.usage_address);
+  s.add({.flag = "usage-tls-cert-file",
+         .yaml_key = "usage.tls.certFile",
+         .help = "Serving certificate of the usage stream (PEM)."},
+        &o.usage_tls.cert_file);
+  s.add({.flag = "usage-tls-key-file",
+         .yaml_key = "usage.tls.keyFile",
+         .help = "Private key of the usage stream's serving certificate (PEM)."},
+        &o.usage_tls.key_file);
+  s.add({.flag = "usage-client-ca-file",
+         .yaml_key = "usage.tls.clientCAFile",
+         .help = "The usage CA (PEM): node agents must present a client certificate it signed, "
+                 "subject CN=system:node:<nodeName>, O=system:nodes; their windows count only "
+                 "for pods bound to that node."},
+        &o.usage_tls.client_ca_file);
+  s.add({.flag = "usage-insecure",
+         .yaml_key = "usage.insecure",
+         .help = "Plaintext usage stream that believes the node a report names: anyone who "
+                 "reaches the port moves pods. Tests and development only."},
+        &o.usage_insecure);
+  s.add({.flag = "usage-windows-per-second",
+         .yaml_key = "usage.windowsPerSecond",
+         .help = "Each agent stream's rate limit; windows beyond it are dropped and counted "
+                 "(0: unlimited)."},
+        &o.usage_windows_per_second);
+  s.add({.flag = "usage-windows-burst",
+         .yaml_key = "usage.windowsBurst",
+         .help = "Windows an agent stream may send at once (all its containers each report)."},
+        &o.usage_windows_burst, 1);
+}
+
 void add_options(Schema& s, ProcessOptions& o) {
   kube::observe::add_common_options(s, o.common);
   s.add({.flag = "strategy",
@@ -56,10 +93,7 @@ void add_options(Schema& s, ProcessOptions& o) {
          .yaml_key = "leaderElection.identity",
          .help = "This candidate's identity (default: hostname_pid)."},
         &o.identity);
-  s.add({.flag = "usage-bind-address",
-         .yaml_key = "usage.bindAddress",
-         .help = "host:port of the gRPC usage stream from node agents."},
-        &o.usage_address);
+  add_usage_stream_options(s, o);
   s.add({.flag = "webhook-bind-address",
          .yaml_key = "webhook.bindAddress",
          .help = "Address of the admission webhook (HTTPS)."},

@@ -1,13 +1,20 @@
 #include "controller/usage/usage_server.h"
 
+#include <grpc/grpc_security_constants.h>
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 
 #include "controller/usage/streamed_containers.h"
 #include "controller/usage/usage_feed.h"
+#include "kube/client/rate_limiter.h"
+#include "kube/observe/log.h"
+#include "kube/observe/metrics.h"
 #include "proto/usage/usage.grpc.pb.h"
 
 namespace tailor::controller::usage {
@@ -38,6 +45,78 @@ UsageWindow from_proto(const std::string& node, const pb::ContainerWindow& w) {
           .oom_kills = w.oom_kills()};
 }
 
+std::string read_pem(const std::string& path, const char* flag) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in || text.str().empty()) {
+    throw std::runtime_error("usage server: cannot read " + std::string(flag) + " " + path);
+  }
+  return text.str();
+}
+
+std::shared_ptr<grpc::ServerCredentials> credentials(const UsageServerOptions& o) {
+  if (o.insecure) return grpc::InsecureServerCredentials();
+  if (o.tls.cert_file.empty() || o.tls.key_file.empty() || o.tls.client_ca_file.empty()) {
+    throw std::invalid_argument(
+        "usage server: node agents must authenticate: set --usage-tls-cert-file, "
+        "--usage-tls-key-file and --usage-client-ca-file (--usage-insecure only for tests)");
+  }
+  grpc::SslServerCredentialsOptions ssl(GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+  ssl.pem_root_certs = read_pem(o.tls.client_ca_file, "--usage-client-ca-file");
+  ssl.pem_key_cert_pairs.push_back({read_pem(o.tls.key_file, "--usage-tls-key-file"),
+                                    read_pem(o.tls.cert_file, "--usage-tls-cert-file")});
+  return grpc::SslServerCredentials(ssl);
+}
+
+// The node the peer's verified client certificate names; nullopt when it names none.
+std::optional<std::string> peer_node(const grpc::ServerContext& context) {
+  const auto subjects = context.auth_context()->FindPropertyValues(GRPC_X509_SUBJECT_PROPERTY_NAME);
+  if (subjects.size() != 1) return std::nullopt;
+  return node_of_subject(std::string_view(subjects[0].data(), subjects[0].size()));
+}
+
+// tailor_controller_usage_windows_rejected_total{reason}, every reason at zero from the start.
+class RejectionCounters {
+ public:
+  RejectionCounters() {
+    auto family = kube::metrics::registry().counter(
+        {.subsystem = "controller",
+         .name = "usage_windows_rejected_total",
+         .help = "Usage windows dropped before the recommender, by reason: unauthenticated, "
+                 "wrong_node, unknown_pod, rate_limited, invalid."});
+    for (Rejection r : kRejections) {
+      counters_[static_cast<std::size_t>(r)] =
+          &family.with({{"reason", std::string(rejection_reason(r))}});
+    }
+  }
+  void add(Rejection r, double n = 1) { counters_[static_cast<std::size_t>(r)]->Increment(n); }
+
+ private:
+  std::array<prometheus::Counter*, kRejectionCount> counters_{};
+};
+
+RejectionCounters& rejection_counters() {
+  static RejectionCounters counters;
+  return counters;
+}
+
+// Who a stream speaks for, fixed when it opens: the certificate's node (nullopt: none), or with
+// --usage-insecure whatever each report claims.
+struct Reporter {
+  bool insecure = false;
+  std::optional<std::string> node;
+
+  // The node to check a report's windows against; nullopt when the report claims a node other
+  // than the certificate's (an agent sends its own --node-name: a mismatch is a misconfigured
+  // or forged client).
+  std::optional<std::string> node_of(const pb::UsageReport& report) const {
+    if (insecure) return report.node();
+    if (!report.node().empty() && report.node() != *node) return std::nullopt;
+    return node;
+  }
+};
+
 }  // namespace
 
 std::string window_problem(const UsageWindow& w, std::int64_t now_unix_ms) {
@@ -58,24 +137,68 @@ std::string window_problem(const UsageWindow& w, std::int64_t now_unix_ms) {
   return "";
 }
 
+std::string usage_bind_address(const std::string& flag, const std::string& pod_ip) {
+  if (!flag.empty()) return flag;
+  const std::string port = ":" + std::to_string(kDefaultUsagePort);
+  if (pod_ip.empty()) return "127.0.0.1" + port;
+  if (pod_ip.find(':') != std::string::npos) return "[" + pod_ip + "]" + port;
+  return pod_ip + port;
+}
+
 struct UsageServer::Impl final : pb::UsageService::Service {
   UsageServerOptions options;
   UsageSink sink;
   std::unique_ptr<grpc::Server> server;
   int port = 0;
-  std::atomic<std::uint64_t> reports{0}, windows{0}, dropped{0};
+  std::atomic<std::uint64_t> reports{0}, windows{0};
+  std::array<std::atomic<std::uint64_t>, kRejectionCount> rejected{};
 
-  grpc::Status Report(grpc::ServerContext*, grpc::ServerReader<pb::UsageReport>* reader,
+  void reject(Rejection r, std::uint64_t n = 1) {
+    rejected[static_cast<std::size_t>(r)] += n;
+    rejection_counters().add(r, static_cast<double>(n));
+  }
+
+  // Why a window must be dropped; nullopt when it may reach the recommender. The budget comes
+  // first, so that a flood costs no informer look-ups.
+  std::optional<Rejection> judge(const std::optional<std::string>& node, const UsageWindow& w,
+                                 kube::TokenBucket& budget) const {
+    if (!budget.try_take(kube::TokenBucket::Clock::now())) return Rejection::kRateLimited;
+    if (!node) return Rejection::kWrongNode;
+    if (!window_problem(w, unix_now_ms()).empty()) return Rejection::kInvalid;
+    if (!options.pod_node) return std::nullopt;
+    return binding_problem(*node, options.pod_node(w.ns, w.pod));
+  }
+
+  // A client the usage CA signed whose certificate names no node (a CA shared with other uses,
+  // a wrong certificate): its first report is counted and the stream refused.
+  grpc::Status refuse(const grpc::ServerContext& context,
+                      grpc::ServerReader<pb::UsageReport>* reader) {
+    pb::UsageReport report;
+    if (reader->Read(&report)) reject(Rejection::kUnauthenticated, report.windows_size());
+    kube::log::warning("Usage stream refused: the client certificate names no node",
+                       {{"peer", context.peer()}});
+    return {grpc::StatusCode::UNAUTHENTICATED,
+            "the client certificate names no node: want subject CN=system:node:<nodeName>, "
+            "O=system:nodes"};
+  }
+
+  grpc::Status Report(grpc::ServerContext* context, grpc::ServerReader<pb::UsageReport>* reader,
                       pb::ReportSummary* summary) override {
+    const Reporter reporter{.insecure = options.insecure,
+                            .node = options.insecure ? std::nullopt : peer_node(*context)};
+    if (!reporter.insecure && !reporter.node) return refuse(*context, reader);
+    kube::TokenBucket budget(options.windows_per_second, options.windows_burst,
+                             kube::TokenBucket::Clock::now());
     pb::UsageReport report;
     std::uint64_t mine_reports = 0, mine_windows = 0;
     while (reader->Read(&report)) {
       ++mine_reports;
       ++reports;
+      const std::optional<std::string> node = reporter.node_of(report);
       for (const pb::ContainerWindow& w : report.windows()) {
-        UsageWindow window = from_proto(report.node(), w);
-        if (!window_problem(window, unix_now_ms()).empty()) {
-          ++dropped;
+        UsageWindow window = from_proto(node.value_or(""), w);
+        if (const auto problem = judge(node, window, budget)) {
+          reject(*problem);
           continue;
         }
         ++mine_windows;
@@ -99,8 +222,9 @@ UsageServer::UsageServer(UsageServerOptions options, UsageSink sink)
 UsageServer::~UsageServer() { stop(); }
 
 void UsageServer::start() {
+  rejection_counters();  // the series exist, at zero, before the first stream
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(impl_->options.address, grpc::InsecureServerCredentials(), &impl_->port);
+  builder.AddListeningPort(impl_->options.address, credentials(impl_->options), &impl_->port);
   builder.SetMaxReceiveMessageSize(static_cast<int>(impl_->options.max_message_bytes));
   builder.RegisterService(impl_.get());
   impl_->server = builder.BuildAndStart();
@@ -120,7 +244,12 @@ void UsageServer::stop() {
 int UsageServer::port() const { return impl_->port; }
 
 UsageStats UsageServer::stats() const {
-  return {impl_->reports.load(), impl_->windows.load(), impl_->dropped.load()};
+  UsageStats stats{.reports = impl_->reports.load(), .windows = impl_->windows.load()};
+  for (std::size_t i = 0; i < kRejectionCount; ++i) {
+    stats.rejected[i] = impl_->rejected[i].load();
+    stats.dropped += stats.rejected[i];
+  }
+  return stats;
 }
 
 }  // namespace tailor::controller::usage

@@ -30,6 +30,14 @@ TokenBucket::Clock::duration TokenBucket::reserve(Clock::time_point now) {
       std::chrono::duration<double>(-tokens_ / qps_));
 }
 
+bool TokenBucket::try_take(Clock::time_point now) {
+  if (qps_ <= 0) return true;
+  refill(now);
+  if (tokens_ < 1) return false;
+  tokens_ -= 1;
+  return true;
+}
+
 RateLimiter::RateLimiter(double qps, int burst) : bucket_(qps, burst, TokenBucket::Clock::now()) {}
 
 void RateLimiter::wait() {

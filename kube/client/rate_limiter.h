@@ -18,6 +18,9 @@ class TokenBucket {
   // Takes one token at `now` and returns how long the caller must wait before using it (zero
   // when one was available). Reservations queue up: tokens may go negative.
   Clock::duration reserve(Clock::time_point now);
+  // Takes one token at `now` if one is there, never going into debt: for a caller that drops
+  // what is over the limit instead of waiting (a flood then costs nothing later).
+  bool try_take(Clock::time_point now);
 
   double tokens_at(Clock::time_point now) const;
 

@@ -147,6 +147,7 @@ class DashboardPrometheusTest : public ::testing::Test {
         std::vector<std::string>{
             controller, "--kubeconfig=" + kubeconfig, "--webhook-port=0", "--leader-elect=false",
             "--watch-vpa=false", "--pass-interval=1s", "--usage-bind-address=127.0.0.1:0",
+            "--usage-insecure",
             // The poller's tailor_controller_metrics_api_readings_total exists (at zero) from
             // start-up, though tailor-cluster does not serve metrics.k8s.io (404).
             "--metrics-source=metrics-api",

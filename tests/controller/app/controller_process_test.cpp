@@ -54,6 +54,7 @@ class ControllerProcessTest : public ::testing::Test {
     o.common.kubeconfig = (dir_ / "kubeconfig").string();
     o.common.metrics_bind_address = {"127.0.0.1", metrics_port_};
     o.usage_address = "127.0.0.1:" + std::to_string(usage_port_);
+    o.usage_insecure = true;
     o.webhook_port = 0;
     o.leader_elect = false;
     o.controller.view.watch_vpa = false;
@@ -102,6 +103,18 @@ TEST_F(ControllerProcessTest, AMetricsPortInUseIsNamed) {
   EXPECT_THAT(start_error(process), HasSubstr("127.0.0.1:" + std::to_string(other.port())));
   EXPECT_TRUE(accepts_connections(other.port()));  // untouched
   EXPECT_FALSE(accepts_connections(usage_port_));
+}
+
+// The usage stream moves pods: without the files that authenticate agents the controller does not
+// start, rather than accept anyone.
+TEST_F(ControllerProcessTest, AUsageStreamWithoutClientAuthenticationIsRefused) {
+  ProcessOptions o = options();
+  o.usage_insecure = false;
+  ControllerProcess process(o);
+  EXPECT_THAT(start_error(process), HasSubstr("node agents must authenticate: set "
+                                              "--usage-tls-cert-file, --usage-tls-key-file and "
+                                              "--usage-client-ca-file"));
+  expect_nothing_listening();
 }
 
 }  // namespace

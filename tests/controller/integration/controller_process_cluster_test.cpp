@@ -62,6 +62,7 @@ class ControllerProcessClusterTest
     o.common.kubeconfig = kubeconfig_;
     o.common.metrics_bind_address = {"127.0.0.1", 0};
     o.usage_address = "127.0.0.1:0";
+    o.usage_insecure = true;  // no agent streams here (usage_trust_cluster_test.cpp does)
     o.webhook_address = "127.0.0.1";
     o.webhook_ephemeral_port = true;
     o.webhook_register = true;

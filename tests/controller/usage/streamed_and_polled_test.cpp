@@ -65,7 +65,8 @@ void stream_agent_window(int port, std::int64_t end_ms) {
 TEST(StreamedAndPolled, MetricsApiSkipsWhatAnAgentStreamsUntilTheAgentStops) {
   StreamedContainers streamed;
   FedWindows fed;
-  UsageServer usage_server({.address = "127.0.0.1:0", .streamed = &streamed}, fed.sink());
+  UsageServer usage_server({.address = "127.0.0.1:0", .insecure = true, .streamed = &streamed},
+                           fed.sink());
   usage_server.start();
   TestApiServer api;
   kube::RestClient client(api.config());

@@ -78,7 +78,7 @@ void fill(pb::ContainerWindow* w, const std::string& container, std::int64_t end
 TEST(UsageServer, StreamsWindowsToTheSinkAndDropsBadOnes) {
   std::mutex m;
   std::vector<UsageWindow> seen;
-  UsageServer server({.address = "127.0.0.1:0"}, [&](const UsageWindow& w) {
+  UsageServer server({.address = "127.0.0.1:0", .insecure = true}, [&](const UsageWindow& w) {
     std::lock_guard lock(m);
     seen.push_back(w);
   });
@@ -115,8 +115,15 @@ TEST(UsageServer, StreamsWindowsToTheSinkAndDropsBadOnes) {
   server.stop();
 }
 
+TEST(UsageServer, ListensOnThePodIpUnlessToldOtherwise) {
+  EXPECT_EQ(usage_bind_address("", "10.244.1.7"), "10.244.1.7:9443");
+  EXPECT_EQ(usage_bind_address("", "fd00::7"), "[fd00::7]:9443");
+  EXPECT_EQ(usage_bind_address("", ""), "127.0.0.1:9443");  // never every address by default
+  EXPECT_EQ(usage_bind_address("0.0.0.0:9443", "10.244.1.7"), "0.0.0.0:9443");
+}
+
 TEST(UsageServer, RefusesAnAddressItCannotListenOn) {
-  UsageServer server({.address = "256.0.0.1:1"}, [](const UsageWindow&) {});
+  UsageServer server({.address = "256.0.0.1:1", .insecure = true}, [](const UsageWindow&) {});
   EXPECT_THROW(server.start(), std::runtime_error);
 }
 

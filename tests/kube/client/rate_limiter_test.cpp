@@ -33,6 +33,18 @@ TEST(TokenBucket, RefillsOverTimeUpToBurst) {
   EXPECT_EQ(bucket.reserve(t0 + 750ms), 750ms);
 }
 
+TEST(TokenBucket, TryTakeDropsWhatIsOverTheLimitWithoutDebt) {
+  Clock::time_point t0{};
+  TokenBucket bucket(2, 3, t0);  // a token every 500 ms
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(bucket.try_take(t0)) << i;
+  for (int i = 0; i < 100; ++i) EXPECT_FALSE(bucket.try_take(t0));  // a flood, all dropped
+  EXPECT_FALSE(bucket.try_take(t0 + 499ms));
+  EXPECT_TRUE(bucket.try_take(t0 + 500ms));  // the flood left no debt behind
+  EXPECT_FALSE(bucket.try_take(t0 + 500ms));
+  TokenBucket unlimited(0, 1, t0);
+  for (int i = 0; i < 100; ++i) EXPECT_TRUE(unlimited.try_take(t0));
+}
+
 TEST(TokenBucket, ZeroQpsDisablesLimiting) {
   Clock::time_point t0{};
   TokenBucket bucket(0, 1, t0);

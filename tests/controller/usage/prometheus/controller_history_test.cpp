@@ -89,7 +89,7 @@ TEST_F(ControllerHistoryTest, ARecommendationFromTheHistoryAlone) {
       std::vector<std::string>{
           charts::tailor_binary("tailor-controller"), "--kubeconfig=" + kubeconfig_,
           "--webhook-port=0", "--leader-elect=false", "--watch-vpa=false", "--strategy=vpa",
-          "--pass-interval=1s", "--usage-bind-address=127.0.0.1:0",
+          "--pass-interval=1s", "--usage-bind-address=127.0.0.1:0", "--usage-insecure",
           "--metrics-bind-address=127.0.0.1:" + std::to_string(kube::testing::free_loopback_port()),
           "--storage=prometheus", "--prometheus-address=" + prometheus.url(), "--history-length=6h",
           "--history-resolution=1h"},
@@ -133,7 +133,7 @@ TEST_F(ControllerHistoryTest, MetricsApiThatIsNotServed) {
       std::vector<std::string>{
           charts::tailor_binary("tailor-controller"), "--kubeconfig=" + kubeconfig_,
           "--webhook-port=0", "--leader-elect=false", "--watch-vpa=false", "--pass-interval=1s",
-          "--usage-bind-address=127.0.0.1:0",
+          "--usage-bind-address=127.0.0.1:0", "--usage-insecure",
           "--metrics-bind-address=127.0.0.1:" + std::to_string(kube::testing::free_loopback_port()),
           "--metrics-source=metrics-api", "--metrics-api-interval=100ms"},
       dir_ / "controller.log");
