@@ -11,6 +11,7 @@
 #include "cli/cluster_crds.h"
 #include "cli/cluster_nodes.h"
 #include "cli/cluster_process.h"
+#include "cli/cluster_usage_tls.h"
 #include "cli/source_tree.h"
 
 namespace tailor::cli {
@@ -32,7 +33,8 @@ const char* kUsage =
     "charts/tailor/crds above the binary) and returns when the nodes are Ready. Repeat\n"
     "--node-allocatable to size nodes differently (the last one repeats). The controller\n"
     "listens on loopback ports of its own choosing (DIR/controller.ports), registers its\n"
-    "admission webhook, and the agents stream usage to it; --controller-arg / --agent-arg pass\n"
+    "admission webhook, and the agents stream usage to it over mutual TLS (each with its node's\n"
+    "certificate, DIR/usage-tls); --controller-arg / --agent-arg pass\n"
     "extra flags to those processes.\n"
     "down stops everything and removes the containers and cgroups it made; logs stay in DIR.\n"
     "Both need root.\n";
@@ -95,6 +97,14 @@ int read_port(const fs::path& file, const std::string& name) {
 }
 
 std::string node_name(int index) { return "tailor-node-" + std::to_string(index); }
+
+std::vector<std::string> node_names(const ClusterUpOptions& options) {
+  std::vector<std::string> names;
+  for (int i = 1; i <= static_cast<int>(node_sizes(options).size()); ++i) {
+    names.push_back(node_name(i));
+  }
+  return names;
+}
 fs::path node_dir(const fs::path& dir, int index) {
   return dir / ("node-" + std::to_string(index));
 }
@@ -129,7 +139,11 @@ void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs:
                                         sizes[i - 1],
                                         "--metrics-bind-address",
                                         "127.0.0.1:0"};
-    if (!usage_endpoint.empty()) command.push_back("--usage-endpoint=" + usage_endpoint);
+    if (!usage_endpoint.empty()) {
+      command.push_back("--usage-endpoint=" + usage_endpoint);
+      const auto tls = agent_usage_tls_flags(dir, node_name(i));
+      command.insert(command.end(), tls.begin(), tls.end());
+    }
     command.insert(command.end(), options.agent_args.begin(), options.agent_args.end());
     start_background(command, node / "agent.log", node / "agent.pid");
     started.nodes.push_back(node_name(i));
@@ -151,6 +165,8 @@ std::string start_controller(const ClusterUpOptions& options, const fs::path& co
                                       "--webhook-ephemeral-port",
                                       "--webhook-register",
                                       "--ports-file=" + ports.string()};
+  const auto tls = controller_usage_tls_flags(dir);
+  command.insert(command.end(), tls.begin(), tls.end());
   command.insert(command.end(), options.controller_args.begin(), options.controller_args.end());
   start_background(command, dir / "controller.log", dir / "controller.pid");
   started.watched_pid_files.push_back(dir / "controller.pid");
@@ -210,6 +226,7 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
         << fs::path(crds[0]).parent_path().string() << "\n";
     Started started;
     started.watched_pid_files.push_back(dir / "cluster.pid");
+    if (options.controller) write_usage_certificates(dir, node_names(options));
     const std::string usage_endpoint =
         options.controller ? start_controller(options, controller, dir, started) : "";
     start_nodes(options, dir, scripts, usage_endpoint, started, out);

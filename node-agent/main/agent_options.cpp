@@ -154,6 +154,29 @@ void add_agent_options(kube::config::Schema& schema, AgentOptions& o) {
               .help = "host:port of tailor-controller's usage stream (empty: usage is only "
                       "exposed as metrics)."},
              &o.usage_endpoint);
+  schema.add({.flag = "usage-ca-file",
+              .yaml_key = "usage.caFile",
+              .help = "The usage CA (PEM) that signed the controller's certificate."},
+             &o.usage_ca_file);
+  schema.add({.flag = "usage-cert-file",
+              .yaml_key = "usage.certFile",
+              .help = "This agent's client certificate (PEM), subject "
+                      "CN=system:node:<nodeName>, O=system:nodes, from the usage CA: the "
+                      "controller takes windows only for pods bound to that node."},
+             &o.usage_cert_file);
+  schema.add({.flag = "usage-key-file",
+              .yaml_key = "usage.keyFile",
+              .help = "Private key of --usage-cert-file (PEM)."},
+             &o.usage_key_file);
+  schema.add({.flag = "usage-server-name",
+              .yaml_key = "usage.serverName",
+              .help = "Name the controller's certificate must hold (empty: the endpoint's host)."},
+             &o.usage_server_name);
+  schema.add({.flag = "usage-insecure",
+              .yaml_key = "usage.insecure",
+              .help = "Stream plaintext, unauthenticated (a controller started with "
+                      "--usage-insecure). Tests and development only."},
+             &o.usage_insecure);
   schema.add({.flag = "usage-sample-interval",
               .yaml_key = "usage.sampleInterval",
               .help = "How often each container's cgroup is read."},
@@ -172,6 +195,13 @@ void validate(const AgentOptions& o) {
   }
   if (o.resize_retry_period <= kube::Duration::zero()) {
     throw kube::config::ConfigError("--resize-retry-period must be positive");
+  }
+  const bool usage_tls =
+      !o.usage_ca_file.empty() && !o.usage_cert_file.empty() && !o.usage_key_file.empty();
+  if (!o.usage_endpoint.empty() && !o.usage_insecure && !usage_tls) {
+    throw kube::config::ConfigError(
+        "--usage-endpoint needs --usage-ca-file, --usage-cert-file and --usage-key-file (the "
+        "controller accepts only authenticated agents), or --usage-insecure");
   }
   if (o.usage_sample_interval <= kube::Duration::zero() ||
       o.usage_report_interval < o.usage_sample_interval) {

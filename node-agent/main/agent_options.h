@@ -11,6 +11,10 @@
 //   --resize-retry-period 60s     resizeRetryPeriod     (safety-net retry of Deferred resizes)
 //   --usage-endpoint HOST:PORT    usage.endpoint        (the controller's usage stream; "": metrics
 //   only)
+//   --usage-ca-file, --usage-cert-file, --usage-key-file   usage.caFile, usage.certFile,
+//   usage.keyFile (the usage CA; this agent's certificate CN=system:node:NAME, O=system:nodes)
+//   --usage-server-name NAME      usage.serverName      (the controller certificate's name)
+//   --usage-insecure              usage.insecure        (plaintext: tests and development only)
 //   --usage-sample-interval 5s, --usage-report-interval 15s   usage.sampleInterval,
 //   usage.reportInterval
 #pragma once
@@ -42,6 +46,8 @@ struct AgentOptions {
   allocation::MemoryManagerPolicy memory_manager_policy = allocation::MemoryManagerPolicy::None;
   kube::Duration resize_retry_period = std::chrono::seconds(60);
   std::string usage_endpoint;
+  std::string usage_ca_file, usage_cert_file, usage_key_file, usage_server_name;
+  bool usage_insecure = false;
   kube::Duration usage_sample_interval = std::chrono::seconds(5);
   kube::Duration usage_report_interval = std::chrono::seconds(15);
 };

@@ -12,14 +12,23 @@ std::chrono::milliseconds millis(kube::Duration d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d);
 }
 
+usage::UsageStreamOptions stream_options(const AgentOptions& o) {
+  return {.endpoint = o.usage_endpoint,
+          .node_name = o.node_name,
+          .tls = {.ca_file = o.usage_ca_file,
+                  .cert_file = o.usage_cert_file,
+                  .key_file = o.usage_key_file,
+                  .server_name = o.usage_server_name},
+          .insecure = o.usage_insecure};
+}
+
 }  // namespace
 
 struct UsageReporting::Impl {
   Impl(const AgentOptions& options, ListPods pods)
       : stream(options.usage_endpoint.empty()
                    ? nullptr
-                   : std::make_unique<usage::UsageStream>(usage::UsageStreamOptions{
-                         .endpoint = options.usage_endpoint, .node_name = options.node_name})),
+                   : std::make_unique<usage::UsageStream>(stream_options(options))),
         sampler(
             [pods = std::move(pods), driver = options.cgroup_driver] {
               const auto listed = pods();

@@ -2,7 +2,9 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <fstream>
 #include <mutex>
+#include <sstream>
 
 #include "kube/observe/log.h"
 #include "proto/usage/usage.grpc.pb.h"
@@ -33,6 +35,34 @@ void fill(pb::ContainerWindow& out, const UsageWindow& in) {
   out.set_memory_working_set_last_bytes(in.working_set_last_bytes);
   out.set_memory_peak_bytes(in.peak_bytes);
   out.set_oom_kills(in.oom_kills);
+}
+
+std::string read_pem(const std::string& path, const char* flag) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in || text.str().empty()) {
+    throw std::runtime_error("usage stream: cannot read " + std::string(flag) + " " + path);
+  }
+  return text.str();
+}
+
+std::shared_ptr<grpc::Channel> make_channel(const std::string& target,
+                                            const UsageStreamOptions& o) {
+  if (o.insecure) return grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
+  const UsageStreamTls& tls = o.tls;
+  if (tls.ca_file.empty() || tls.cert_file.empty() || tls.key_file.empty()) {
+    throw std::invalid_argument(
+        "usage stream: the controller accepts only authenticated agents: set --usage-ca-file, "
+        "--usage-cert-file and --usage-key-file (--usage-insecure only for tests)");
+  }
+  auto credentials =
+      grpc::SslCredentials({.pem_root_certs = read_pem(tls.ca_file, "--usage-ca-file"),
+                            .pem_private_key = read_pem(tls.key_file, "--usage-key-file"),
+                            .pem_cert_chain = read_pem(tls.cert_file, "--usage-cert-file")});
+  grpc::ChannelArguments args;
+  if (!tls.server_name.empty()) args.SetSslTargetNameOverride(tls.server_name);
+  return grpc::CreateCustomChannel(target, credentials, args);
 }
 
 }  // namespace
@@ -78,7 +108,7 @@ UsageStream::UsageStream(UsageStreamOptions options) : impl_(std::make_unique<Im
   if (target.empty())
     throw std::invalid_argument("usage stream: the recommender endpoint is empty");
   if (target.front() == '/') target = "unix://" + target;
-  impl_->channel = grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
+  impl_->channel = make_channel(target, options);
   impl_->stub = pb::UsageService::NewStub(impl_->channel);
 }
 

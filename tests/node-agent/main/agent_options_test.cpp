@@ -39,6 +39,32 @@ TEST(AgentOptions, Flags) {
   EXPECT_NO_THROW(validate(o));
 }
 
+// The controller takes windows only from authenticated agents: an endpoint without the agent's
+// certificate is a configuration error, not a stream that is refused at every report.
+TEST(AgentOptions, AUsageEndpointNeedsTheAgentsCertificate) {
+  const std::vector<std::string> base = {"--node-name=n1", "--usage-endpoint=10.0.0.1:9443"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), base.begin(), base.end());
+    return parse(more);
+  };
+  try {
+    validate(with({"--usage-ca-file=/ca.crt", "--usage-cert-file=/tls.crt"}));
+    ADD_FAILURE() << "accepted an endpoint without --usage-key-file";
+  } catch (const kube::config::ConfigError& e) {
+    EXPECT_STREQ(e.what(),
+                 "--usage-endpoint needs --usage-ca-file, --usage-cert-file and "
+                 "--usage-key-file (the controller accepts only authenticated agents), or "
+                 "--usage-insecure");
+  }
+  const AgentOptions tls = with({"--usage-ca-file=/ca.crt", "--usage-cert-file=/tls.crt",
+                                 "--usage-key-file=/tls.key", "--usage-server-name=tailor"});
+  EXPECT_NO_THROW(validate(tls));
+  EXPECT_EQ(tls.usage_server_name, "tailor");
+  EXPECT_FALSE(tls.usage_insecure);
+  EXPECT_NO_THROW(validate(with({"--usage-insecure"})));
+  EXPECT_NO_THROW(validate(parse({"--node-name=n1"})));  // no stream, nothing to authenticate
+}
+
 TEST(AgentOptions, YamlConfig) {
   const auto path = std::filesystem::temp_directory_path() / "tailor-agent-options-test.yaml";
   std::ofstream(path) << "nodeName: n2\nactuation: agent\nnodeAllocatable: cpu=4\n";

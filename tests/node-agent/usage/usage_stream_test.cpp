@@ -4,9 +4,13 @@
 
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 
+#include "kube/http/tls_certs.h"
 #include "proto/usage/usage.grpc.pb.h"
 
 namespace tailor::node::usage {
@@ -15,8 +19,12 @@ namespace pb = tailor::usage::v1;
 
 class Recommender final : public pb::UsageService::Service {
  public:
-  grpc::Status Report(grpc::ServerContext*, grpc::ServerReader<pb::UsageReport>* reader,
+  grpc::Status Report(grpc::ServerContext* context, grpc::ServerReader<pb::UsageReport>* reader,
                       pb::ReportSummary* summary) override {
+    for (const auto& subject : context->auth_context()->FindPropertyValues("x509_subject")) {
+      std::lock_guard lock(mutex);
+      subjects.emplace_back(subject.data(), subject.size());
+    }
     pb::UsageReport report;
     while (reader->Read(&report)) {
       std::lock_guard lock(mutex);
@@ -28,6 +36,48 @@ class Recommender final : public pb::UsageService::Service {
   }
   std::mutex mutex;
   std::vector<pb::UsageReport> reports;
+  std::vector<std::string> subjects;  // of the clients' certificates
+};
+
+// The usage CA, a controller certificate for 127.0.0.1 and node n1's agent certificate, in files.
+class AgentPki {
+ public:
+  AgentPki() {
+    char pattern[] = "/tmp/usage-stream-tls-XXXXXX";
+    dir_ = ::mkdtemp(pattern);
+    const auto agent = kube::http::make_client_certificate(ca_, "system:node:n1", {"system:nodes"});
+    write("ca.crt", ca_.cert_pem);
+    write("agent.crt", agent.cert_pem);
+    write("agent.key", agent.key_pem);
+  }
+  ~AgentPki() { std::filesystem::remove_all(dir_); }
+
+  UsageStreamTls files() const {
+    return {.ca_file = dir_ / "ca.crt",
+            .cert_file = dir_ / "agent.crt",
+            .key_file = dir_ / "agent.key"};
+  }
+  // A controller that requires and verifies client certificates from the usage CA; its own
+  // certificate from `signer`.
+  std::unique_ptr<grpc::Server> serve(Recommender& service, int& port,
+                                      const kube::http::CertificateAndKey& signer) const {
+    const auto cert = kube::http::make_server_certificate(signer, "tailor-controller",
+                                                          {"tailor-controller"}, {"127.0.0.1"});
+    grpc::SslServerCredentialsOptions ssl(
+        GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+    ssl.pem_root_certs = ca_.cert_pem;
+    ssl.pem_key_cert_pairs.push_back({cert.key_pem, cert.cert_pem});
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::SslServerCredentials(ssl), &port);
+    builder.RegisterService(&service);
+    return builder.BuildAndStart();
+  }
+  const kube::http::CertificateAndKey& ca() const { return ca_; }
+
+ private:
+  void write(const char* name, const std::string& pem) const { std::ofstream(dir_ / name) << pem; }
+  kube::http::CertificateAndKey ca_ = kube::http::make_ca("usage-ca");
+  std::filesystem::path dir_;
 };
 
 UsageWindow window(const std::string& container, double cpu) {
@@ -53,7 +103,8 @@ TEST(UsageStream, DeliversReportsOnOneStream) {
   auto server = builder.BuildAndStart();
   ASSERT_GT(port, 0);
 
-  UsageStream stream({.endpoint = "127.0.0.1:" + std::to_string(port), .node_name = "n1"});
+  UsageStream stream(
+      {.endpoint = "127.0.0.1:" + std::to_string(port), .node_name = "n1", .insecure = true});
   EXPECT_TRUE(stream.send({window("app", 0.5), window("sidecar", 0.1)}));
   EXPECT_TRUE(stream.send({window("app", 0.7)}));
   EXPECT_EQ(stream.close(), 2u);  // the recommender counted both reports on one stream
@@ -71,14 +122,68 @@ TEST(UsageStream, DeliversReportsOnOneStream) {
   server->Shutdown();
 }
 
+TEST(UsageStream, AuthenticatesWithTheNodesCertificate) {
+  AgentPki pki;
+  Recommender service;
+  int port = 0;
+  auto server = pki.serve(service, port, pki.ca());
+  ASSERT_GT(port, 0);
+  UsageStream stream(
+      {.endpoint = "127.0.0.1:" + std::to_string(port), .node_name = "n1", .tls = pki.files()});
+  EXPECT_TRUE(stream.send({window("app", 0.5)}));
+  EXPECT_EQ(stream.close(), 1u);
+  ASSERT_EQ(service.subjects.size(), 1u);
+  EXPECT_NE(service.subjects[0].find("CN=system:node:n1"), std::string::npos)
+      << service.subjects[0];
+  EXPECT_NE(service.subjects[0].find("O=system:nodes"), std::string::npos) << service.subjects[0];
+  server->Shutdown();
+}
+
+// A server whose certificate the usage CA did not sign gets no windows: they could tell another
+// party the node's workloads.
+TEST(UsageStream, RefusesAControllerTheUsageCaDidNotSign) {
+  AgentPki pki;
+  Recommender service;
+  int port = 0;
+  const auto impostor_ca = kube::http::make_ca("usage-ca");
+  auto server = pki.serve(service, port, impostor_ca);
+  UsageStream stream({.endpoint = "127.0.0.1:" + std::to_string(port),
+                      .node_name = "n1",
+                      .tls = pki.files(),
+                      .connect_timeout = std::chrono::milliseconds(500)});
+  EXPECT_FALSE(stream.send({window("app", 0.5)}));
+  EXPECT_EQ(stream.stats().dropped, 1u);
+  EXPECT_TRUE(service.reports.empty());
+  server->Shutdown();
+}
+
+TEST(UsageStream, NeedsItsCertificateUnlessInsecure) {
+  try {
+    UsageStream stream({.endpoint = "127.0.0.1:1", .node_name = "n1"});
+    ADD_FAILURE() << "made a stream without a certificate";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "usage stream: the controller accepts only authenticated agents: set "
+                 "--usage-ca-file, --usage-cert-file and --usage-key-file (--usage-insecure only "
+                 "for tests)");
+  }
+  EXPECT_THROW(UsageStream({.endpoint = "127.0.0.1:1",
+                            .node_name = "n1",
+                            .tls = {.ca_file = "/nonexistent/ca.crt",
+                                    .cert_file = "/nonexistent/tls.crt",
+                                    .key_file = "/nonexistent/tls.key"}}),
+               std::runtime_error);
+}
+
 TEST(UsageStream, AMissingRecommenderDropsReports) {
   UsageStream stream({.endpoint = "unix:///nonexistent/tailor-recommender.sock",
                       .node_name = "n1",
+                      .insecure = true,
                       .connect_timeout = std::chrono::milliseconds(100)});
   EXPECT_FALSE(stream.send({window("app", 0.5)}));
   EXPECT_EQ(stream.stats().dropped, 1u);
   EXPECT_FALSE(stream.close());
-  EXPECT_THROW(UsageStream({.endpoint = ""}), std::invalid_argument);
+  EXPECT_THROW(UsageStream({.endpoint = "", .insecure = true}), std::invalid_argument);
 }
 
 }  // namespace
