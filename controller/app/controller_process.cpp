@@ -143,7 +143,7 @@ void ControllerProcess::Impl::start_usage_server() {
   const char* pod_ip = std::getenv("POD_IP");
   usage_server = std::make_unique<usage::UsageServer>(
       usage::UsageServerOptions{
-          .address = usage::usage_bind_address(o.usage_address, pod_ip ? pod_ip : ""),
+          .address = usage::usage_bind_address(o.usage_address, pod_ip ? pod_ip : "", o.usage_port),
           .tls = o.usage_tls,
           .insecure = o.usage_insecure,
           .pod_node = [this](const std::string& ns,

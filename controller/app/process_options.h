@@ -22,9 +22,10 @@ struct ProcessOptions {
   std::string leader_namespace = "kube-system";  // also the state ConfigMap's namespace
   std::string leader_name = "tailor-controller";
   std::string identity;  // empty: hostname_pid
-  // host:port of the usage stream; empty: $POD_IP:9443 (the chart passes status.podIP), else
-  // 127.0.0.1:9443 — never every address.
+  // host:port of the usage stream; empty: $POD_IP:usage_port (the chart passes status.podIP),
+  // else 127.0.0.1:usage_port — never every address.
   std::string usage_address;
+  int usage_port = 9443;
   usage::UsageTlsFiles usage_tls;
   bool usage_insecure = false;  // tests and development only
   double usage_windows_per_second = 100;

@@ -22,9 +22,14 @@ using kube::config::Schema;
 void add_usage_stream_options(Schema& s, ProcessOptions& o) {
   s.add({.flag = "usage-bind-address",
          .yaml_key = "usage.bindAddress",
-         .help = "host:port of the gRPC usage stream from node agents (default: $POD_IP:9443, "
-                 "else 127.0.0.1:9443; never every address unless given)."},
+         .help = "host:port of the gRPC usage stream from node agents (default: "
+                 "$POD_IP:--usage-port, else 127.0.0.1:--usage-port; never every address unless "
+                 "given)."},
         &o.usage_address);
+  s.add({.flag = "usage-port",
+         .yaml_key = "usage.port",
+         .help = "Port of the usage stream when --usage-bind-address is not given."},
+        &o.usage_port, 1);
   s.add({.flag = "usage-tls-cert-file",
          .yaml_key = "usage.tls.certFile",
          .help = "Serving certificate of the usage stream (PEM)."},

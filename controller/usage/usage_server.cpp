@@ -137,9 +137,10 @@ std::string window_problem(const UsageWindow& w, std::int64_t now_unix_ms) {
   return "";
 }
 
-std::string usage_bind_address(const std::string& flag, const std::string& pod_ip) {
+std::string usage_bind_address(const std::string& flag, const std::string& pod_ip,
+                               int port_number) {
   if (!flag.empty()) return flag;
-  const std::string port = ":" + std::to_string(kDefaultUsagePort);
+  const std::string port = ":" + std::to_string(port_number);
   if (pod_ip.empty()) return "127.0.0.1" + port;
   if (pod_ip.find(':') != std::string::npos) return "[" + pod_ip + "]" + port;
   return pod_ip + port;

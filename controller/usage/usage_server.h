@@ -43,11 +43,9 @@ std::string window_problem(const UsageWindow& window, std::int64_t now_unix_ms);
 
 using UsageSink = std::function<void(const UsageWindow&)>;
 
-inline constexpr int kDefaultUsagePort = 9443;
-
-// The address to listen on: the flag when given, else the pod's IP (IPv6 in brackets) on
-// kDefaultUsagePort, else loopback — never every address unless asked for.
-std::string usage_bind_address(const std::string& flag, const std::string& pod_ip);
+// The address to listen on: the flag when given, else the pod's IP (IPv6 in brackets) on `port`,
+// else loopback — never every address unless asked for.
+std::string usage_bind_address(const std::string& flag, const std::string& pod_ip, int port);
 
 // The server's TLS material (PEM files, read at start).
 struct UsageTlsFiles {

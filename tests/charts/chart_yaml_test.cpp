@@ -50,6 +50,23 @@ YAML::Node container(const YAML::Node& workload) {
   return workload["spec"]["template"]["spec"]["containers"][0];
 }
 
+// The container's volume mounts, name -> mountPath.
+std::map<std::string, std::string> mounts_of(const YAML::Node& c) {
+  std::map<std::string, std::string> out;
+  for (const auto& m : c["volumeMounts"]) {
+    out[m["name"].as<std::string>()] = m["mountPath"].as<std::string>();
+  }
+  return out;
+}
+
+// The workload's pod volume named `name` (null when none).
+YAML::Node volume_of(const YAML::Node& workload, const std::string& name) {
+  for (const auto& v : workload["spec"]["template"]["spec"]["volumes"]) {
+    if (v["name"].as<std::string>() == name) return v;
+  }
+  return YAML::Node();
+}
+
 // "--name=value" -> {"name", "value"}.
 std::map<std::string, std::string> flags_of(const YAML::Node& c) {
   std::map<std::string, std::string> out;
@@ -186,7 +203,7 @@ TEST(ChartYamlTest, EveryTemplateParsesAsKubernetesObjects) {
   for (const char* kind :
        {"Deployment", "DaemonSet", "Service", "ServiceAccount", "ClusterRole", "ClusterRoleBinding",
         "Role", "RoleBinding", "MutatingWebhookConfiguration", "Secret", "Certificate", "Issuer",
-        "ServiceMonitor", "PodMonitor", "ConfigMap"}) {
+        "ServiceMonitor", "PodMonitor", "ConfigMap", "NetworkPolicy"}) {
     EXPECT_TRUE(kinds.count(kind)) << kind;
   }
 }
@@ -221,12 +238,10 @@ TEST(ChartYamlTest, ControllerDeploymentWiring) {
   EXPECT_EQ(c["readinessProbe"]["httpGet"]["port"].as<std::string>(), "health");
   EXPECT_EQ(flags["health-probe-bind-address"], "0.0.0.0:8081");
   // The certificate files come from the mounted Secret.
-  const std::string mount = c["volumeMounts"][0]["mountPath"].as<std::string>();
+  const std::string mount = mounts_of(c)["webhook-tls"];
   EXPECT_EQ(flags["webhook-cert-file"], mount + "/tls.crt");
   EXPECT_EQ(flags["webhook-key-file"], mount + "/tls.key");
-  const YAML::Node volume = deployment["spec"]["template"]["spec"]["volumes"][0];
-  EXPECT_EQ(volume["name"].as<std::string>(), c["volumeMounts"][0]["name"].as<std::string>());
-  EXPECT_TRUE(volume["secret"]["secretName"].IsScalar());
+  EXPECT_TRUE(volume_of(deployment, "webhook-tls")["secret"]["secretName"].IsScalar());
 
   const YAML::Node service = document("Service", "controller");
   std::map<std::string, std::pair<int, std::string>> service_ports;
@@ -237,6 +252,87 @@ TEST(ChartYamlTest, ControllerDeploymentWiring) {
   EXPECT_EQ(service_ports["webhook"], std::make_pair(443, std::string("webhook")));
   EXPECT_EQ(service_ports["usage"], std::make_pair(9443, std::string("usage")));
   EXPECT_EQ(service_ports["metrics"], std::make_pair(8080, std::string("metrics")));
+}
+
+// The usage stream (issue 16): the controller listens on its pod IP with the usage certificate
+// and trusts the kubelets' client CA; each agent dials the Service with the kubelet's client
+// certificate and checks the controller against the usage CA, of which it mounts nothing else.
+TEST(ChartYamlTest, UsageStreamIsMutualTlsOnThePodIp) {
+  const YAML::Node deployment = document("Deployment", "controller");
+  const YAML::Node c = container(deployment);
+  auto flags = flags_of(c);
+  EXPECT_EQ(flags.count("usage-bind-address"), 0u);  // the default: $POD_IP, never 0.0.0.0
+  EXPECT_EQ(flags.count("usage-insecure"), 0u);
+  EXPECT_EQ(flags["usage-port"], "9443");
+  std::map<std::string, std::string> env;
+  for (const auto& e : c["env"]) {
+    env[e["name"].as<std::string>()] = e["valueFrom"]["fieldRef"]["fieldPath"].as<std::string>();
+  }
+  EXPECT_EQ(env["POD_IP"], "status.podIP");
+  auto mounts = mounts_of(c);
+  EXPECT_EQ(flags["usage-tls-cert-file"], mounts["usage-tls"] + "/tls.crt");
+  EXPECT_EQ(flags["usage-tls-key-file"], mounts["usage-tls"] + "/tls.key");
+  EXPECT_EQ(flags["usage-client-ca-file"], mounts["usage-client-ca"] + "/ca.crt");
+  EXPECT_TRUE(volume_of(deployment, "usage-tls")["secret"]["secretName"].IsScalar());
+  const YAML::Node client_ca = volume_of(deployment, "usage-client-ca")["configMap"];
+  EXPECT_EQ(client_ca["name"].as<std::string>(), "kube-root-ca.crt");
+  EXPECT_EQ(client_ca["items"][0]["path"].as<std::string>(), "ca.crt");
+
+  const YAML::Node daemonset = document("DaemonSet", "node-agent");
+  const YAML::Node agent = container(daemonset);
+  auto agent_flags = flags_of(agent);
+  EXPECT_EQ(agent_flags["usage-endpoint"], "TEMPLATE:9443");  // the Service's host
+  EXPECT_EQ(agent_flags.count("usage-insecure"), 0u);
+  auto agent_mounts = mounts_of(agent);
+  EXPECT_EQ(agent_flags["usage-ca-file"], agent_mounts["usage-ca"] + "/ca.crt");
+  EXPECT_EQ(agent_flags["usage-cert-file"],
+            agent_mounts["kubelet-pki"] + "/kubelet-client-current.pem");
+  EXPECT_EQ(agent_flags["usage-key-file"], agent_flags["usage-cert-file"]);
+  const YAML::Node ca_only = volume_of(daemonset, "usage-ca")["secret"];
+  ASSERT_EQ(ca_only["items"].size(), 1u);  // never the controller's key
+  EXPECT_EQ(ca_only["items"][0]["key"].as<std::string>(), "ca.crt");
+  EXPECT_EQ(volume_of(daemonset, "kubelet-pki")["hostPath"]["path"].as<std::string>(),
+            "/var/lib/kubelet/pki");
+  for (const auto& m : agent["volumeMounts"]) {
+    const std::string name = m["name"].as<std::string>();
+    if (name == "usage-ca" || name == "kubelet-pki") {
+      EXPECT_TRUE(m["readOnly"].as<bool>()) << name;
+    }
+  }
+
+  const YAML::Node secret = document("Secret", "usage-tls");
+  for (const char* key : {"tls.crt", "tls.key", "ca.crt"}) {
+    EXPECT_TRUE(secret["data"][key].IsScalar()) << key;
+  }
+}
+
+// Only the agents reach the usage port; the other ports stay open (the API server calls the
+// webhook from an address that varies by cluster).
+TEST(ChartYamlTest, NetworkPolicyLetsOnlyTheAgentsReachTheUsagePort) {
+  const YAML::Node policy = document("NetworkPolicy", "controller");
+  EXPECT_EQ(strings(policy["spec"]["policyTypes"]), (std::vector<std::string>{"Ingress"}));
+  EXPECT_TRUE(policy["spec"]["podSelector"]["matchLabels"]);
+  int usage_rules = 0;
+  std::set<std::string> open_ports;
+  for (const auto& rule : policy["spec"]["ingress"]) {
+    std::set<std::string> ports;
+    for (const auto& p : rule["ports"]) ports.insert(p["port"].as<std::string>());
+    if (!ports.count("usage")) {
+      EXPECT_FALSE(rule["from"]) << "a rule for the other ports need not restrict sources";
+      open_ports.insert(ports.begin(), ports.end());
+      continue;
+    }
+    ++usage_rules;
+    EXPECT_EQ(ports, std::set<std::string>{"usage"});
+    ASSERT_EQ(rule["from"].size(), 1u);
+    EXPECT_TRUE(rule["from"][0]["podSelector"]["matchLabels"]);
+    EXPECT_FALSE(rule["from"][0]["namespaceSelector"]);  // the release namespace only
+  }
+  EXPECT_EQ(usage_rules, 1);
+  EXPECT_EQ(open_ports, (std::set<std::string>{"webhook", "metrics", "health"}));
+  const std::string text = read_file(chart_dir() / "templates" / "controller-networkpolicy.yaml");
+  EXPECT_NE(text.find(R"("component" "node-agent")"), std::string::npos)
+      << "the usage rule must select the node agents' pods";
 }
 
 // Every usage source on, the Prometheus token from a Secret.
@@ -373,6 +469,7 @@ TEST(ChartYamlTest, NodeAgentOptionsAcceptTheDaemonSetsArguments) {
   EXPECT_FALSE(pod["hostPID"].as<bool>());
   std::map<std::string, std::string> host_paths;
   for (const auto& v : pod["volumes"]) {
+    if (!v["hostPath"]) continue;
     host_paths[v["hostPath"]["path"].as<std::string>()] = v["hostPath"]["type"].as<std::string>();
   }
   EXPECT_EQ(host_paths["/run/containerd/containerd.sock"], "Socket");
@@ -481,12 +578,11 @@ TEST(ChartYamlTest, MutatingWebhookOnPodCreateNeverBlocksPods) {
             std::vector<std::string>{"kube-system"});
   // The generated Secret and cert-manager's Certificate name the Secret the controller mounts.
   const std::string mounted =
-      document("Deployment",
-               "controller")["spec"]["template"]["spec"]["volumes"][0]["secret"]["secretName"]
+      volume_of(document("Deployment", "controller"), "webhook-tls")["secret"]["secretName"]
           .as<std::string>();
-  EXPECT_EQ(document("Secret")["metadata"]["name"].as<std::string>(), mounted);
+  EXPECT_EQ(document("Secret", "webhook")["metadata"]["name"].as<std::string>(), mounted);
   EXPECT_EQ(document("Certificate")["spec"]["secretName"].as<std::string>(), mounted);
-  EXPECT_EQ(document("Secret")["type"].as<std::string>(), "kubernetes.io/tls");
+  EXPECT_EQ(document("Secret", "webhook")["type"].as<std::string>(), "kubernetes.io/tls");
 }
 
 TEST(ChartYamlTest, DashboardsShipInAConfigMapGrafanaPicksUp) {

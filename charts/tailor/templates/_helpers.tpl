@@ -69,6 +69,10 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 
 {{/* The Service the webhook, the usage stream and the metrics are reached through. */}}
+{{- define "tailor.usage.secretName" -}}
+{{ .Values.usage.certificate.secretName | default (printf "%s-usage-tls" (include "tailor.fullname" .)) }}
+{{- end }}
+
 {{- define "tailor.controller.serviceHost" -}}
 {{ include "tailor.controller.fullname" . }}.{{ .Release.Namespace }}.svc
 {{- end }}

@@ -116,10 +116,11 @@ TEST(UsageServer, StreamsWindowsToTheSinkAndDropsBadOnes) {
 }
 
 TEST(UsageServer, ListensOnThePodIpUnlessToldOtherwise) {
-  EXPECT_EQ(usage_bind_address("", "10.244.1.7"), "10.244.1.7:9443");
-  EXPECT_EQ(usage_bind_address("", "fd00::7"), "[fd00::7]:9443");
-  EXPECT_EQ(usage_bind_address("", ""), "127.0.0.1:9443");  // never every address by default
-  EXPECT_EQ(usage_bind_address("0.0.0.0:9443", "10.244.1.7"), "0.0.0.0:9443");
+  EXPECT_EQ(usage_bind_address("", "10.244.1.7", 9443), "10.244.1.7:9443");
+  EXPECT_EQ(usage_bind_address("", "fd00::7", 9443), "[fd00::7]:9443");
+  EXPECT_EQ(usage_bind_address("", "", 9443), "127.0.0.1:9443");  // never every address unless told
+  EXPECT_EQ(usage_bind_address("", "10.244.1.7", 19443), "10.244.1.7:19443");
+  EXPECT_EQ(usage_bind_address("0.0.0.0:9443", "10.244.1.7", 9443), "0.0.0.0:9443");
 }
 
 TEST(UsageServer, RefusesAnAddressItCannotListenOn) {
