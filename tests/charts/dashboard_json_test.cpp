@@ -125,6 +125,7 @@ TEST(DashboardJsonTest, DashboardsShowTheIssuesPanels) {
         "histogram_quantile(0.99, sum by (le) (rate(tailor_controller_pass_duration_seconds_bucket",
         "by (condition) (tailor_controller_policies", "tailor_controller_models{",
         "tailor_controller_model_bytes{", "tailor_controller_usage_windows_total",
+        "by (reason) (rate(tailor_controller_usage_windows_rejected_total",
         "by (outcome) (rate(tailor_controller_metrics_api_readings_total"}},
       {"node-agent.json",
        {"by (state) (rate(tailor_node_resize_requests_total", "tailor_node_pod_pending_resizes",
