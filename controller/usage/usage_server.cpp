@@ -6,8 +6,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "controller/usage/streamed_containers.h"
@@ -15,6 +13,7 @@
 #include "kube/client/rate_limiter.h"
 #include "kube/observe/log.h"
 #include "kube/observe/metrics.h"
+#include "kube/observe/options.h"
 #include "proto/usage/usage.grpc.pb.h"
 
 namespace tailor::controller::usage {
@@ -45,16 +44,6 @@ UsageWindow from_proto(const std::string& node, const pb::ContainerWindow& w) {
           .oom_kills = w.oom_kills()};
 }
 
-std::string read_pem(const std::string& path, const char* flag) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in || text.str().empty()) {
-    throw std::runtime_error("usage server: cannot read " + std::string(flag) + " " + path);
-  }
-  return text.str();
-}
-
 std::shared_ptr<grpc::ServerCredentials> credentials(const UsageServerOptions& o) {
   if (o.insecure) return grpc::InsecureServerCredentials();
   if (o.tls.cert_file.empty() || o.tls.key_file.empty() || o.tls.client_ca_file.empty()) {
@@ -63,9 +52,10 @@ std::shared_ptr<grpc::ServerCredentials> credentials(const UsageServerOptions& o
         "--usage-tls-key-file and --usage-client-ca-file (--usage-insecure only for tests)");
   }
   grpc::SslServerCredentialsOptions ssl(GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
-  ssl.pem_root_certs = read_pem(o.tls.client_ca_file, "--usage-client-ca-file");
-  ssl.pem_key_cert_pairs.push_back({read_pem(o.tls.key_file, "--usage-tls-key-file"),
-                                    read_pem(o.tls.cert_file, "--usage-tls-cert-file")});
+  using kube::config::read_flag_file;
+  ssl.pem_root_certs = read_flag_file(o.tls.client_ca_file, "usage-client-ca-file");
+  ssl.pem_key_cert_pairs.push_back({read_flag_file(o.tls.key_file, "usage-tls-key-file"),
+                                    read_flag_file(o.tls.cert_file, "usage-tls-cert-file")});
   return grpc::SslServerCredentials(ssl);
 }
 

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -410,6 +411,16 @@ std::string Schema::usage() const {
     out += r.left + std::string(width - r.left.size() + 3, ' ') + r.right + "\n";
   }
   return out;
+}
+
+std::string read_flag_file(const std::string& path, std::string_view flag) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in || text.str().empty()) {
+    throw ConfigError("cannot read --" + std::string(flag) + " " + path);
+  }
+  return text.str();
 }
 
 }  // namespace tailor::kube::config

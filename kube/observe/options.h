@@ -85,4 +85,8 @@ class Schema {
   std::unique_ptr<Impl> impl_;
 };
 
+// The text of a file a flag names (a certificate, a key, a CA); ConfigError "cannot read --flag
+// PATH" when it is missing, unreadable or empty.
+std::string read_flag_file(const std::string& path, std::string_view flag);
+
 }  // namespace tailor::kube::config

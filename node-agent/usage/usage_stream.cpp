@@ -2,11 +2,10 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include <fstream>
 #include <mutex>
-#include <sstream>
 
 #include "kube/observe/log.h"
+#include "kube/observe/options.h"
 #include "proto/usage/usage.grpc.pb.h"
 
 namespace tailor::node::usage {
@@ -37,19 +36,10 @@ void fill(pb::ContainerWindow& out, const UsageWindow& in) {
   out.set_oom_kills(in.oom_kills);
 }
 
-std::string read_pem(const std::string& path, const char* flag) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in || text.str().empty()) {
-    throw std::runtime_error("usage stream: cannot read " + std::string(flag) + " " + path);
-  }
-  return text.str();
-}
-
 std::shared_ptr<grpc::Channel> make_channel(const std::string& target,
                                             const UsageStreamOptions& o) {
   if (o.insecure) return grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
+  using kube::config::read_flag_file;
   const UsageStreamTls& tls = o.tls;
   if (tls.ca_file.empty() || tls.cert_file.empty() || tls.key_file.empty()) {
     throw std::invalid_argument(
@@ -57,9 +47,9 @@ std::shared_ptr<grpc::Channel> make_channel(const std::string& target,
         "--usage-cert-file and --usage-key-file (--usage-insecure only for tests)");
   }
   auto credentials =
-      grpc::SslCredentials({.pem_root_certs = read_pem(tls.ca_file, "--usage-ca-file"),
-                            .pem_private_key = read_pem(tls.key_file, "--usage-key-file"),
-                            .pem_cert_chain = read_pem(tls.cert_file, "--usage-cert-file")});
+      grpc::SslCredentials({.pem_root_certs = read_flag_file(tls.ca_file, "usage-ca-file"),
+                            .pem_private_key = read_flag_file(tls.key_file, "usage-key-file"),
+                            .pem_cert_chain = read_flag_file(tls.cert_file, "usage-cert-file")});
   grpc::ChannelArguments args;
   if (!tls.server_name.empty()) args.SetSslTargetNameOverride(tls.server_name);
   return grpc::CreateCustomChannel(target, credentials, args);

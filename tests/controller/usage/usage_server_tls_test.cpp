@@ -146,7 +146,7 @@ TEST(UsageServerTlsFiles, AreRequiredUnlessInsecure) {
     unreadable.start();
     ADD_FAILURE() << "started without its certificate";
   } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "usage server: cannot read --usage-client-ca-file /nonexistent/ca.crt");
+    EXPECT_STREQ(e.what(), "cannot read --usage-client-ca-file /nonexistent/ca.crt");
   }
 }
 

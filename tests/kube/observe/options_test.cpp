@@ -237,5 +237,21 @@ TEST(SchemaTest, DuplicateDeclarationsAreProgrammingErrors) {
   EXPECT_THROW(schema.add({.flag = "b", .yaml_key = "x", .help = "h"}, &b), std::logic_error);
 }
 
+TEST(ReadFlagFile, ReadsTheFileOrNamesTheFlag) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("tailor-flag-file-" + std::to_string(::getpid()) + ".pem");
+  std::ofstream(path) << "-----BEGIN CERTIFICATE-----\n";
+  EXPECT_EQ(read_flag_file(path.string(), "tls-cert-file"), "-----BEGIN CERTIFICATE-----\n");
+  std::ofstream(path).close();  // empty: no certificate to use either
+  try {
+    read_flag_file(path.string(), "tls-cert-file");
+    ADD_FAILURE() << "an empty file was read";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot read --tls-cert-file " + path.string());
+  }
+  std::filesystem::remove(path);
+  EXPECT_THROW(read_flag_file("/nonexistent/ca.crt", "ca-file"), ConfigError);
+}
+
 }  // namespace
 }  // namespace tailor::kube::config
