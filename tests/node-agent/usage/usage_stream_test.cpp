@@ -49,6 +49,8 @@ class AgentPki {
     write("ca.crt", ca_.cert_pem);
     write("agent.crt", agent.cert_pem);
     write("agent.key", agent.key_pem);
+    // As the kubelet keeps its client certificate: certificate and key in one file.
+    write("kubelet-client-current.pem", agent.cert_pem + agent.key_pem);
   }
   ~AgentPki() { std::filesystem::remove_all(dir_); }
 
@@ -73,6 +75,7 @@ class AgentPki {
     return builder.BuildAndStart();
   }
   const kube::http::CertificateAndKey& ca() const { return ca_; }
+  std::filesystem::path kubelet_file() const { return dir_ / "kubelet-client-current.pem"; }
 
  private:
   void write(const char* name, const std::string& pem) const { std::ofstream(dir_ / name) << pem; }
@@ -136,6 +139,23 @@ TEST(UsageStream, AuthenticatesWithTheNodesCertificate) {
   EXPECT_NE(service.subjects[0].find("CN=system:node:n1"), std::string::npos)
       << service.subjects[0];
   EXPECT_NE(service.subjects[0].find("O=system:nodes"), std::string::npos) << service.subjects[0];
+  server->Shutdown();
+}
+
+// The chart hands the agent its kubelet's client certificate, key in the same file.
+TEST(UsageStream, AuthenticatesWithTheKubeletsCombinedCertificateFile) {
+  AgentPki pki;
+  Recommender service;
+  int port = 0;
+  auto server = pki.serve(service, port, pki.ca());
+  UsageStreamTls tls = pki.files();
+  tls.cert_file = tls.key_file = pki.kubelet_file();
+  UsageStream stream(
+      {.endpoint = "127.0.0.1:" + std::to_string(port), .node_name = "n1", .tls = tls});
+  EXPECT_TRUE(stream.send({window("app", 0.5)}));
+  EXPECT_EQ(stream.close(), 1u);
+  ASSERT_EQ(service.subjects.size(), 1u);
+  EXPECT_NE(service.subjects[0].find("CN=system:node:n1"), std::string::npos);
   server->Shutdown();
 }
 
