@@ -60,17 +60,40 @@ std::shared_ptr<grpc::Channel> make_channel(const std::string& target,
 struct UsageStream::Impl {
   explicit Impl(UsageStreamOptions o) : options(std::move(o)) {}
   UsageStreamOptions options;
+  std::string target;
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<pb::UsageService::Stub> stub;
+  bool unreachable = false;  // the last attempt did not connect
   mutable std::mutex mutex;
   std::unique_ptr<grpc::ClientContext> context;
   pb::ReportSummary summary;
   std::unique_ptr<grpc::ClientWriter<pb::UsageReport>> writer;
   UsageStreamStats stats;
 
+  void connect() {
+    channel = make_channel(target, options);
+    stub = pb::UsageService::NewStub(channel);
+  }
+
+  // A controller that could not be reached may be one whose handshake our certificate no longer
+  // passes (the kubelet rotated its client certificate, a new usage CA): the next attempt reads
+  // the files again. Until they read, the channel made from the last good ones stays.
+  void reconnect() {
+    unreachable = false;
+    if (options.insecure) return;
+    try {
+      connect();
+    } catch (const std::exception& e) {
+      kube::log::warning("Usage stream: keeping the certificates read before",
+                         {{"error", std::string(e.what())}});
+    }
+  }
+
   bool open() {
     if (writer) return true;
+    if (unreachable) reconnect();
     if (!channel->WaitForConnected(std::chrono::system_clock::now() + options.connect_timeout)) {
+      unreachable = true;
       return false;
     }
     context = std::make_unique<grpc::ClientContext>();
@@ -94,12 +117,12 @@ struct UsageStream::Impl {
 };
 
 UsageStream::UsageStream(UsageStreamOptions options) : impl_(std::make_unique<Impl>(options)) {
-  std::string target = options.endpoint;
+  std::string& target = impl_->target;
+  target = options.endpoint;
   if (target.empty())
     throw std::invalid_argument("usage stream: the recommender endpoint is empty");
   if (target.front() == '/') target = "unix://" + target;
-  impl_->channel = make_channel(target, options);
-  impl_->stub = pb::UsageService::NewStub(impl_->channel);
+  impl_->connect();
 }
 
 UsageStream::~UsageStream() { close(); }

@@ -76,6 +76,13 @@ class AgentPki {
   }
   const kube::http::CertificateAndKey& ca() const { return ca_; }
   std::filesystem::path kubelet_file() const { return dir_ / "kubelet-client-current.pem"; }
+  // Replaces the agent's certificate files (a rotation).
+  void rotate_agent_certificate(const kube::http::CertificateAndKey& signer) const {
+    const auto agent =
+        kube::http::make_client_certificate(signer, "system:node:n1", {"system:nodes"});
+    write("agent.crt", agent.cert_pem);
+    write("agent.key", agent.key_pem);
+  }
 
  private:
   void write(const char* name, const std::string& pem) const { std::ofstream(dir_ / name) << pem; }
@@ -174,6 +181,26 @@ TEST(UsageStream, RefusesAControllerTheUsageCaDidNotSign) {
   EXPECT_FALSE(stream.send({window("app", 0.5)}));
   EXPECT_EQ(stream.stats().dropped, 1u);
   EXPECT_TRUE(service.reports.empty());
+  server->Shutdown();
+}
+
+// The agent's certificate was not (or no longer) accepted: once the files hold one that is, the
+// stream reads them again and delivers, without a restart.
+TEST(UsageStream, ReadsItsCertificateAgainAfterAFailedHandshake) {
+  AgentPki pki;
+  Recommender service;
+  int port = 0;
+  auto server = pki.serve(service, port, pki.ca());
+  pki.rotate_agent_certificate(kube::http::make_ca("usage-ca"));  // one the controller refuses
+  UsageStream stream({.endpoint = "127.0.0.1:" + std::to_string(port),
+                      .node_name = "n1",
+                      .tls = pki.files(),
+                      .connect_timeout = std::chrono::milliseconds(500)});
+  EXPECT_FALSE(stream.send({window("app", 0.5)}));
+  pki.rotate_agent_certificate(pki.ca());
+  EXPECT_TRUE(stream.send({window("app", 0.6)}));
+  EXPECT_EQ(stream.close(), 1u);
+  EXPECT_EQ(service.reports.size(), 1u);
   server->Shutdown();
 }
 
