@@ -40,9 +40,10 @@ void add_usage_stream_options(Schema& s, ProcessOptions& o) {
         &o.usage_tls.key_file);
   s.add({.flag = "usage-client-ca-file",
          .yaml_key = "usage.tls.clientCAFile",
-         .help = "The usage CA (PEM): node agents must present a client certificate it signed, "
-                 "subject CN=system:node:<nodeName>, O=system:nodes; their windows count only "
-                 "for pods bound to that node."},
+         .help = "CA (PEM) of the node agents' client certificates (the usage CA; in the "
+                 "chart, the CA of the kubelets' client certificates), subject "
+                 "CN=system:node:<nodeName>, O=system:nodes: their windows count only for pods "
+                 "bound to that node."},
         &o.usage_tls.client_ca_file);
   s.add({.flag = "usage-insecure",
          .yaml_key = "usage.insecure",
