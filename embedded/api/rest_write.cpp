@@ -6,6 +6,7 @@
 #include "embedded/api/known_fields.h"
 #include "embedded/api/patch.h"
 #include "embedded/api/pod_qos.h"
+#include "embedded/api/pod_validation.h"
 #include "embedded/api/resources.h"
 #include "embedded/api/rest.h"
 #include "embedded/api/strict_decoding.h"
@@ -113,6 +114,14 @@ void default_requests_from_limits(bj::value& resources) {
   }
 }
 
+void default_port_protocols(bj::object& container) {
+  bj::value* ports = container.if_contains("ports");
+  if (!ports || !ports->is_array()) return;
+  for (bj::value& port : ports->as_array()) {
+    if (port.is_object()) default_field(port.as_object(), "protocol", "TCP");
+  }
+}
+
 void default_pod(bj::object& pod) {
   bj::value& spec = pod["spec"];
   if (!spec.is_object()) spec = bj::object{};
@@ -137,6 +146,7 @@ void default_pod(bj::object& pod) {
       default_field(ct, "imagePullPolicy", latest ? "Always" : "IfNotPresent");
       default_field(ct, "resources", bj::object{});
       default_requests_from_limits(ct["resources"]);
+      default_port_protocols(ct);
     }
   }
   pod["status"] = bj::object{{"phase", "Pending"}, {"qosClass", pod_qos_class(pod)}};
@@ -193,6 +203,7 @@ bj::object body_object(const RestContext& c) { return to_stored(c.target, served
 void apply_create_defaults(const ResourceInfo& r, bj::object& object) {
   if (!r.group.empty()) return;
   if (r.resource == "pods") {
+    canonicalize_pod_quantities(object);  // as decoding leaves them
     default_pod(object);
   } else if (r.resource == "namespaces") {
     object["spec"] = bj::object{{"finalizers", bj::array{"kubernetes"}}};
@@ -293,8 +304,8 @@ kube::http::ServerResponse create_checked(const RestContext& c, Decoded body) {
   std::vector<std::string>& warnings = body.warnings;
   metadata(o).erase("resourceVersion");
   metadata(o).erase("uid");  // the server's to choose (admission may, for a Job's selector)
-  validate_create(*c.target.resource, o);
   apply_create_defaults(*c.target.resource, o);
+  validate_create(*c.target.resource, o);
   append(warnings,
          admit(c, AdmissionOperation::Create, o, nullptr, false, std::move(body.deferred)));
   ObjectPtr created = c.store.create(*c.target.resource, std::move(o));

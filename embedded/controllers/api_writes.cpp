@@ -12,8 +12,8 @@ namespace tailor::embedded {
 
 bj::object admitted_for_create(const ApiExtensions& extensions, const ResourceInfo& resource,
                                bj::object object) {
-  validate_create(resource, object);
   apply_create_defaults(resource, object);
+  validate_create(resource, object);
   AdmissionRequest request{
       AdmissionOperation::Create,  resource, "",     meta_string(object, "namespace"),
       meta_string(object, "name"), object,   nullptr};

@@ -3,6 +3,7 @@
 // ResourceQuota and webhooks see the pod as it will be stored.
 #include <boost/json.hpp>
 
+#include "embedded/api/pod_validation.h"
 #include "embedded/api/rest.h"
 #include "embedded/resize/pod_resize.h"
 #include "embedded/server/features.h"
@@ -20,6 +21,11 @@ void throw_if_invalid(const AdmissionRequest& r, std::vector<FieldCause> errors)
   if (!errors.empty()) throw invalid("", "Pod", r.name, std::move(errors));
 }
 
+// What decoding does on kube-apiserver: a pod's quantities are stored canonical.
+void canonicalize_pod(AdmissionRequest& r) {
+  if (is_pod_update(r, "") || is_pod_update(r, "resize")) canonicalize_pod_quantities(r.object);
+}
+
 void prepare_resize(AdmissionRequest& r) {
   if (!is_pod_update(r, "resize")) return;
   bj::object target = resize_target(r.object, *r.old_object);
@@ -29,7 +35,9 @@ void prepare_resize(AdmissionRequest& r) {
 
 void check_pod_update(AdmissionRequest& r) {
   if (!is_pod_update(r, "")) return;
-  throw_if_invalid(r, validate_pod_update_resources(r.object, *r.old_object));
+  std::vector<FieldCause> errors = validate_pod_spec(r.object);
+  if (errors.empty()) errors = validate_pod_update_resources(r.object, *r.old_object);
+  throw_if_invalid(r, std::move(errors));
 }
 
 kube::http::ServerResponse serve_resize(const RestContext& c) {
@@ -45,7 +53,7 @@ kube::http::ServerResponse serve_resize(const RestContext& c) {
 }  // namespace
 
 void add_pod_resize(ApiExtensions& extensions, ObjectStore&) {
-  extensions.mutating.insert(extensions.mutating.begin(), prepare_resize);
+  extensions.mutating.insert(extensions.mutating.begin(), {canonicalize_pod, prepare_resize});
   extensions.validating.push_back(check_pod_update);
   ResourceInfo pods{.version = "v1", .resource = "pods"};
   extensions.handlers[subresource_key(pods, "resize")] = serve_resize;

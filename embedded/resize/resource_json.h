@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,10 @@ namespace tailor::embedded {
 
 namespace bj = boost::json;
 
+// One quantity as kube-apiserver decodes it from JSON (Quantity.UnmarshalJSON): a string or a
+// number, surrounding whitespace ignored. nullopt and *error set to apimachinery's parse error
+// ("quantities must match the regular expression ...") when it is not a quantity.
+std::optional<kube::Quantity> decode_quantity(const bj::value& value, std::string* error);
 // A resource list ({"cpu": "100m", ...}); absent, null and {} are all empty. A value that is not
 // a quantity is a 400, as kube-apiserver rejects it while decoding; `path` names it.
 kube::ResourceList resource_list(const bj::value* list, std::string_view path);
@@ -28,8 +33,11 @@ const bj::array& container_list(const bj::object& pod, std::string_view list);
 bool is_sidecar(const bj::value& init_container);
 // The typed pod; a malformed one is a 400 naming the field.
 kube::Pod decode_pod(const bj::object& pod);
-// Kubernetes' field-error texts: `Invalid value: "x": why`, `Forbidden: why`.
+// Kubernetes' field-error texts: `Invalid value: "x": why`, `Forbidden: why`, `Required value`
+// (": why" when given), `Duplicate value: "x"`.
 FieldCause forbidden(std::string field, const std::string& why);
 FieldCause invalid_value(std::string field, const std::string& value, const std::string& why);
+FieldCause required(std::string field, const std::string& why);
+FieldCause duplicate(std::string field, const std::string& value);
 
 }  // namespace tailor::embedded

@@ -1,5 +1,6 @@
-// ValidateResourceRequirements for one container: quantities not negative, requests within
-// limits (equal to them for resources that cannot be overcommitted), with Kubernetes' messages.
+// ValidateResourceRequirements for one container: resource names (validateContainerResourceName),
+// quantities not negative (whole for extended resources), requests within limits (equal to them
+// for resources that cannot be overcommitted), with Kubernetes' messages.
 #pragma once
 
 #include <boost/json/fwd.hpp>

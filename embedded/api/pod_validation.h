@@ -1,0 +1,23 @@
+// ValidatePodCreate's container rules (k8s.io/kubernetes pkg/apis/core/validation) over pod JSON:
+// container names, images, ports, probes and resources, with kube-apiserver's field paths and
+// messages; and the canonical quantities kube-apiserver's decoding leaves in a stored pod.
+#pragma once
+
+#include <boost/json/fwd.hpp>
+#include <vector>
+
+#include "embedded/storage/status_error.h"
+
+namespace tailor::embedded {
+
+// Rewrites every quantity of the pod's resources (containers, init containers, pod level,
+// overhead) in canonical form, as decoding and encoding a Pod does (" 1" -> "1", 0.5 -> "500m").
+// Throws a 400 "Pod in version "v1" cannot be handled as a Pod: <apimachinery's error>" for one
+// that is not a quantity.
+void canonicalize_pod_quantities(boost::json::object& pod);
+
+// The field errors of the pod's spec.containers and spec.initContainers, in kube-apiserver's
+// order; empty when valid.
+std::vector<FieldCause> validate_pod_spec(const boost::json::object& pod);
+
+}  // namespace tailor::embedded
