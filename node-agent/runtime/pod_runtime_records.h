@@ -1,8 +1,8 @@
 // The embedded pod runtime's bookkeeping. Each pod has a record, held for a whole sync, teardown
-// or restart of that pod: its sandbox, the images it resolved, its restart back-offs and the
-// status it last wrote. Beside the records, under one mutex never held over a CRI call: the
-// sandboxes that run (what running_pod reports) and the pods already torn down (so a late event
-// does not start them again).
+// or restart of that pod: its sandbox, the images it resolved, its restart back-offs, the runtime
+// failures it retries with back-off and the status it last wrote. Beside the records, under one
+// mutex never held over a CRI call: the sandboxes that run (what running_pod reports) and the pods
+// already torn down (so a late event does not start them again).
 #pragma once
 
 #include <map>
@@ -26,6 +26,9 @@ struct PodRecord {
   std::string sandbox_id;
   std::string start_time;
   std::map<std::string, RestartBackoff> backoff;
+  // Runtime failures retried with back-off: the sandbox's, and each container's create or start.
+  std::optional<FailedStep> sandbox_failure;
+  std::map<std::string, FailedStep> start_failures;
   std::map<std::string, int> pull_failures;
   std::map<std::string, std::string> images;           // resolved names, by container
   std::map<std::string, cri::ContainerStatus> exited;  // exited attempts never change, by id

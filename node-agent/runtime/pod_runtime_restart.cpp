@@ -36,6 +36,13 @@ void RestartBackoff::restarted(Clock::time_point now) {
   last_restart_ = now;
 }
 
+void FailedStep::failed(RestartBackoff::Clock::time_point now, std::string why_reason,
+                        std::string why) {
+  backoff.restarted(now);
+  reason = std::move(why_reason);
+  message = std::move(why);
+}
+
 std::string crash_loop_message(std::chrono::milliseconds delay, const std::string& container,
                                const std::string& pod, const std::string& ns,
                                const std::string& uid) {

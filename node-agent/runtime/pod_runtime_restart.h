@@ -31,6 +31,20 @@ class RestartBackoff {
   Clock::time_point last_restart_ = Clock::time_point::min();
 };
 
+// A runtime step that failed (running the pod's sandbox, creating or starting a container): it is
+// tried again no sooner than the back-off allows (the kubelet's 10 s doubling to 5 min), and
+// meanwhile the status keeps saying why it failed.
+struct FailedStep {
+  RestartBackoff backoff;
+  std::string reason{};
+  std::string message{};
+
+  // Whether the step may be tried at `now`.
+  bool due(RestartBackoff::Clock::time_point now) const { return now >= backoff.next_allowed(); }
+  // It failed (again) at `now`: the next try waits longer.
+  void failed(RestartBackoff::Clock::time_point now, std::string why_reason, std::string why);
+};
+
 // "back-off 10s restarting failed container=app pod=web_shop(uid)"
 std::string crash_loop_message(std::chrono::milliseconds delay, const std::string& container,
                                const std::string& pod, const std::string& ns,

@@ -3,6 +3,7 @@
 #include <set>
 #include <thread>
 
+#include "kube/observe/duration.h"
 #include "kube/observe/log.h"
 #include "node-agent/cri/cgroup_values.h"
 #include "node-agent/cri/pod_cgroup.h"
@@ -39,18 +40,31 @@ std::optional<std::string> PodSandboxes::ensure(PodRecord& rec, const RuntimePod
     remember(pod.pod, rec.sandbox_id);
     return std::nullopt;
   }
+  const auto now = options_.now();
+  // A sandbox that failed is not asked for again before its back-off ends (the runtime would
+  // otherwise be asked on every sync, many times a second).
+  if (rec.sandbox_failure && !rec.sandbox_failure->due(now)) return rec.sandbox_failure->message;
   try {
     prepare_pod_cgroup(pod.pod, allocated);
     const cri::PodSandboxSpec spec = sandbox_spec(pod, options_);
     if (!spec.log_directory.empty()) fs::create_directories(spec.log_directory);
     rec.sandbox_id = runtime_.run_pod_sandbox(spec);
+    rec.sandbox_failure.reset();
     remember(pod.pod, rec.sandbox_id);
     kube::log::info("Started pod sandbox",
                     {{"pod", log_ref(pod.pod)}, {"sandbox", rec.sandbox_id}});
     return std::nullopt;
   } catch (const std::exception& e) {
-    kube::log::error(e, "Failed to create pod sandbox", {{"pod", log_ref(pod.pod)}});
-    return std::string("Failed to create pod sandbox: ") + e.what();
+    if (!rec.sandbox_failure) {
+      rec.sandbox_failure.emplace(
+          FailedStep{{options_.restart_backoff_initial, options_.restart_backoff_max}});
+    }
+    rec.sandbox_failure->failed(now, "ContainerCreating",
+                                std::string("Failed to create pod sandbox: ") + e.what());
+    kube::log::error(e, "Failed to create pod sandbox",
+                     {{"pod", log_ref(pod.pod)},
+                      {"backoff", kube::format_duration(rec.sandbox_failure->backoff.delay())}});
+    return rec.sandbox_failure->message;
   }
 }
 

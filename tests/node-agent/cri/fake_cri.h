@@ -45,6 +45,7 @@ class FakeCri final : public RuntimeService, public ImageService {
   std::string create_container(const std::string& sandbox_id, const ContainerSpec& spec,
                                const PodSandboxSpec&) override {
     calls.push_back("CreateContainer " + spec.name + " " + std::to_string(spec.attempt));
+    fail_if_asked("CreateContainer");
     sandbox(sandbox_id);
     const std::string id = "ctr-" + std::to_string(++next_id_);
     Container container{sandbox_id, spec};
@@ -138,7 +139,8 @@ class FakeCri final : public RuntimeService, public ImageService {
   std::vector<std::string> calls;
   bool fail_sandbox = false;
   int status_calls = 0;
-  // The next calls of these methods ("ListContainers", "UpdateContainerResources") fail so.
+  // The next calls of these methods ("ListContainers", "UpdateContainerResources",
+  // "CreateContainer") fail so.
   std::map<std::string, CriError> errors;
 
  private:

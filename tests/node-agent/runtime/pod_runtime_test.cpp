@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "kube/model/decode.h"
+#include "node-agent/runtime/pod_runtime_restart.h"
 #include "tests/node-agent/cri/fake_cri.h"
 
 namespace tailor::node::runtime {
@@ -97,6 +98,12 @@ class PodRuntimeTest : public ::testing::Test {
     std::string value;
     std::getline(in, value);
     return value;
+  }
+
+  int count_calls(const std::string& method) const {
+    int n = 0;
+    for (const auto& call : cri_.calls) n += call.starts_with(method + " ") ? 1 : 0;
+    return n;
   }
 
   void sync(const std::string& json = pod_json()) {
@@ -326,7 +333,7 @@ TEST_F(PodRuntimeTest, OrphansAreRemoved) {
   EXPECT_TRUE(cri_.sandboxes.empty());
 }
 
-TEST_F(PodRuntimeTest, SandboxFailureIsReportedAndRetried) {
+TEST_F(PodRuntimeTest, SandboxFailureIsReportedAndRetriedAfterTheBackoff) {
   cri_.fail_sandbox = true;
   sync();
   EXPECT_EQ(api_.last_container().at("state").at("waiting").at("reason"), "ContainerCreating");
@@ -334,8 +341,73 @@ TEST_F(PodRuntimeTest, SandboxFailureIsReportedAndRetried) {
                 .find("no shim"),
             std::string::npos);
   cri_.fail_sandbox = false;
+  sync();  // within the back-off: the runtime is not asked
+  EXPECT_EQ(count_calls("RunPodSandbox"), 1);
+  EXPECT_EQ(api_.last_container().at("state").at("waiting").at("reason"), "ContainerCreating");
+  now_ += std::chrono::seconds(10);
+  sync();
+  EXPECT_EQ(count_calls("RunPodSandbox"), 2);
+  EXPECT_EQ(api_.last_status().at("phase"), "Running");
+}
+
+// A sandbox that never starts, synced every second for 100 s: tried at 0, 10, 30 and 70 s (the
+// fixture's back-off is 10 s doubling to 40 s), never on every sync.
+TEST_F(PodRuntimeTest, FailingSandboxIsTriedAtTheBackoffsPace) {
+  cri_.fail_sandbox = true;
+  for (int second = 0; second < 100; ++second) {
+    sync();
+    now_ += std::chrono::seconds(1);
+  }
+  EXPECT_EQ(count_calls("RunPodSandbox"), 4);
+  for (int second = 0; second < 100; ++second) {  // capped at 40 s: 110, 150, 190
+    sync();
+    now_ += std::chrono::seconds(1);
+  }
+  EXPECT_EQ(count_calls("RunPodSandbox"), 7);
+  EXPECT_NE(std::string(api_.last_container().at("state").at("waiting").at("message").as_string())
+                .find("Failed to create pod sandbox"),
+            std::string::npos);
+}
+
+TEST_F(PodRuntimeTest, FailingContainerCreateIsTriedAtTheBackoffsPace) {
+  cri_.errors.emplace("CreateContainer", cri::CriError(cri::CriErrorKind::Other, "CreateContainer",
+                                                       "memory limit too low"));
+  for (int second = 0; second < 100; ++second) {
+    sync();
+    now_ += std::chrono::seconds(1);
+  }
+  EXPECT_EQ(count_calls("CreateContainer"), 4);  // at 0, 10, 30 and 70 s
+  EXPECT_EQ(count_calls("RunPodSandbox"), 1);
+  const auto& waiting = api_.last_container().at("state").at("waiting");
+  EXPECT_EQ(waiting.at("reason"), "CreateContainerError");
+  EXPECT_NE(std::string(waiting.at("message").as_string()).find("memory limit too low"),
+            std::string::npos);
+  cri_.errors.clear();
+  now_ += std::chrono::seconds(40);
   sync();
   EXPECT_EQ(api_.last_status().at("phase"), "Running");
+}
+
+TEST(FailedStep, WaitsTenSecondsDoublingToTheMaximumAndStartsOverAfterALongQuiet) {
+  using namespace std::chrono_literals;
+  FailedStep step{RestartBackoff(10s, 300s)};
+  const RestartBackoff::Clock::time_point t0{std::chrono::hours(1)};
+  EXPECT_TRUE(step.due(t0));  // never failed
+  std::vector<long> delays;
+  auto t = t0;
+  for (int i = 0; i < 8; ++i) {
+    step.failed(t, "CreateContainerError", "boom");
+    delays.push_back(static_cast<long>(step.backoff.delay() / 1s));
+    EXPECT_FALSE(step.due(t + step.backoff.delay() - 1ms));
+    t += step.backoff.delay();
+    EXPECT_TRUE(step.due(t));
+  }
+  EXPECT_EQ(delays, (std::vector<long>{10, 20, 40, 80, 160, 300, 300, 300}));
+  EXPECT_EQ(step.reason, "CreateContainerError");
+  t += 601s;  // quiet for longer than 2 × max: the kubelet's back-off starts over
+  step.failed(t, "RunContainerError", "again");
+  EXPECT_EQ(step.backoff.delay(), 10s);
+  EXPECT_EQ(step.message, "again");
 }
 
 TEST(PodRunSpec, BadInputNamesThePath) {
