@@ -304,6 +304,7 @@ void Controller::Impl::resize(const PodAction& a, kube::TimePoint now) {
                             .requested = now,
                             .requested_totals = a.totals};
     state.quota_refusals.erase(a.policy);
+    state.refused_resizes.erase(a.uid);
     ++stats.resizes;
     controller_metrics().resize("requested");
     events.event(pod_ref(a), kube::kEventTypeNormal, "ResizeRequested",
@@ -327,8 +328,11 @@ void Controller::Impl::resize(const PodAction& a, kube::TimePoint now) {
       }
       case actuator::ResizeErrorAction::QuotaExceeded:
         state.quota_refusals[a.policy] = e.status_message();
-        [[fallthrough]];
+        events.event(pod_ref(a), kube::kEventTypeWarning, "ResizeRefused", e.status_message());
+        return;
       case actuator::ResizeErrorAction::Rejected:
+        // Sent again only once the recommendation or the pod changes (refused_resize.h).
+        state.refused_resizes[a.uid] = {a.body, a.generation, e.status_message()};
         events.event(pod_ref(a), kube::kEventTypeWarning, "ResizeRefused", e.status_message());
         return;
       default:

@@ -216,6 +216,13 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
       out.skipped.emplace_back(pod_key(pod), "waiting: " + d.reason);
       continue;
     }
+    if (const auto refused = state.refused_resizes.find(uid);
+        d.step == actuator::PodStep::Resize && refused != state.refused_resizes.end() &&
+        !actuator::may_resend(refused->second, d.plan.body(), pod.generation)) {
+      out.skipped.emplace_back(pod_key(pod),
+                               "waiting: the API refused this resize: " + refused->second.message);
+      continue;
+    }
     actuator::Candidate candidate{.id = pending.size(),
                                   .workload = workload,
                                   .priority = d.priority,
@@ -244,7 +251,8 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
                      .name = pod.name,
                      .uid = pod.uid,
                      .policy = in.policies[p.policy].key,
-                     .reason = std::move(p.reason)};
+                     .reason = std::move(p.reason),
+                     .generation = pod.generation};
     if (p.kind == PodAction::Kind::Resize) {
       actuator::ResizePlan plan =
           actuator::decide(inputs(p.pod, p.policy, p.last, p.in_flight ? &*p.in_flight : nullptr))
@@ -259,6 +267,7 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
   }
   std::erase_if(state.resizes, [&](const auto& kv) { return !seen.count(kv.first); });
   std::erase_if(state.last_change, [&](const auto& kv) { return !seen.count(kv.first); });
+  std::erase_if(state.refused_resizes, [&](const auto& kv) { return !seen.count(kv.first); });
   return out;
 }
 

@@ -16,6 +16,7 @@
 #include "actuator/pod_decision.h"
 #include "actuator/pod_facts.h"
 #include "actuator/priority.h"
+#include "actuator/refused_resize.h"
 #include "actuator/selection.h"
 #include "controller/app/hpa_view.h"
 #include "controller/recommendation/model_registry.h"
@@ -57,6 +58,9 @@ struct TrackedState {
   std::map<std::string, actuator::ResizeState> resizes{};  // by pod uid
   std::map<std::string, kube::TimePoint> last_change{};    // by pod uid
   std::map<std::string, std::string> quota_refusals{};     // by policy key: the API's message
+  // Resizes the API refused as invalid, by pod uid: not sent again until the patch or the pod
+  // changes (actuator/refused_resize.h). Not saved: after a restart each is sent once more.
+  std::map<std::string, actuator::RefusedResize> refused_resizes{};
 };
 
 struct StatusUpdate {
@@ -72,6 +76,7 @@ struct PodAction {
   std::string body{};           // Resize: the PATCH body of pods/{name}/resize
   std::string reason{};         // for events and logs
   kube::ResourceList totals{};  // Resize: the pod's requested totals after it
+  std::int64_t generation = 0;  // the pod's metadata.generation the action was decided on
 };
 
 struct PassResult {

@@ -169,10 +169,40 @@ TEST_F(ReconcileTest, InvalidPolicyGetsConfigInvalidAndActsOnNothing) {
   EXPECT_TRUE(r.policy_of_pod.empty());
 }
 
+// A resize the API refused as invalid is held back while the patch and the pod stay the same; a
+// new generation of the pod (or a new recommendation) sends it again.
+TEST_F(ReconcileTest, RefusedResizeIsNotResentUntilThePodOrPatchChanges) {
+  PassResult first = reconcile(inputs({vsp("InPlaceOrRecreate")}, {pod("web-1")}), models_, state_);
+  ASSERT_EQ(first.actions.size(), 1u);
+  EXPECT_EQ(first.actions[0].generation, 1);
+  state_.refused_resizes["uid-web-1"] = {.body = first.actions[0].body,
+                                         .generation = first.actions[0].generation,
+                                         .message = "Pod \"web-1\" is invalid: spec: Forbidden"};
+
+  PassResult held = reconcile(inputs({vsp("InPlaceOrRecreate")}, {pod("web-1")}), models_, state_);
+  EXPECT_TRUE(held.actions.empty());
+  ASSERT_EQ(held.skipped.size(), 1u);
+  EXPECT_EQ(held.skipped[0].second,
+            "waiting: the API refused this resize: Pod \"web-1\" is invalid: spec: Forbidden");
+
+  auto changed = std::make_shared<kube::Pod>(*pod("web-1"));
+  changed->metadata.generation = 2;
+  PassResult again = reconcile(inputs({vsp("InPlaceOrRecreate")}, {changed}), models_, state_);
+  ASSERT_EQ(again.actions.size(), 1u);
+  EXPECT_EQ(again.actions[0].generation, 2);
+
+  state_.refused_resizes["uid-web-1"].body = "an older recommendation";
+  EXPECT_EQ(
+      reconcile(inputs({vsp("InPlaceOrRecreate")}, {pod("web-1")}), models_, state_).actions.size(),
+      1u);
+}
+
 TEST_F(ReconcileTest, ForgetsStateOfPodsThatAreGone) {
   state_.resizes["uid-gone"] = {.pod_uid = "uid-gone"};
   state_.last_change["uid-gone"] = kStart;
+  state_.refused_resizes["uid-gone"] = {.body = "{}", .generation = 1};
   reconcile(inputs({vsp("Off")}, {pod("web-1")}), models_, state_);
+  EXPECT_TRUE(state_.refused_resizes.empty());
   EXPECT_TRUE(state_.resizes.empty());
   EXPECT_TRUE(state_.last_change.empty());
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <memory>
 #include <thread>
 
 #include "controller/app/controller.h"
@@ -316,6 +318,55 @@ spec: {hard: {requests.cpu: 500m}}
       "get vsp web -o "
       "'jsonpath={.status.conditions[?(@.type==\"ResizeQuotaExceeded\")].type}'");
   EXPECT_EQ(cleared.out, "") << cleared.err;
+}
+
+// An API server whose admission refuses every resize of web-1 as invalid (422), counting the
+// requests that reach it.
+class RefusedResizeClusterTest : public ControllerClusterTest {
+ protected:
+  ClusterOptions cluster_options() override {
+    ClusterOptions o = ControllerClusterTest::cluster_options();
+    o.api.extensions.validating.push_back([sent = sent_](embedded::AdmissionRequest& r) {
+      if (r.resource.resource != "pods" || r.subresource != "resize") return;
+      ++*sent;
+      throw embedded::invalid(
+          "", "Pod", r.name,
+          {{"FieldValueForbidden", "Forbidden: refused by the test's admission", "spec"}});
+    });
+    return o;
+  }
+  std::shared_ptr<std::atomic<int>> sent_ = std::make_shared<std::atomic<int>>(0);
+};
+
+// The refused resize is sent once, not on every pass; a change of the pod sends it again.
+TEST_F(RefusedResizeClusterTest, RefusedResizeIsSentOnceUntilThePodChanges) {
+  apply_policy("InPlaceOrRecreate");
+  auto c = start_controller();
+  learn_usage(*c);
+  EXPECT_EQ(c->run_pass(now()), 1u);  // sent and refused
+  EXPECT_EQ(sent_->load(), 1);
+  for (int pass = 0; pass < 5; ++pass) EXPECT_EQ(c->run_pass(now()), 0u);
+  EXPECT_EQ(sent_->load(), 1);
+  EXPECT_EQ(c->stats().resize_errors, 1u);
+  EXPECT_EQ(c->stats().recreations, 0u);
+
+  // A new image: the pod's generation moves, and the resize is tried once more.
+  auto patched = kubectl(
+      "patch pod web-1 -p "
+      "'{\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"busybox:1\"}]}}'");
+  ASSERT_EQ(patched.exit_code, 0) << patched.err;
+  EXPECT_EQ(kubectl("get pod web-1 -o 'jsonpath={.metadata.generation}'").out, "2");
+  settle();
+  EXPECT_EQ(c->run_pass(now()), 1u);
+  EXPECT_EQ(sent_->load(), 2);
+  EXPECT_EQ(c->run_pass(now()), 0u);
+  EXPECT_EQ(sent_->load(), 2);
+  c.reset();  // flushes the events
+  auto refused = kubectl(
+      "get events --field-selector reason=ResizeRefused,involvedObject.name=web-1 "
+      "-o 'jsonpath={.items[*].message}'");
+  EXPECT_NE(refused.out.find("refused by the test's admission"), std::string::npos)
+      << refused.out << refused.err;
 }
 
 // A server without pods/resize answers 404 "the server could not find the requested resource"
