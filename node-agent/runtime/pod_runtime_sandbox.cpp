@@ -59,7 +59,8 @@ std::optional<std::string> PodSandboxes::ensure(PodRecord& rec, const RuntimePod
       rec.sandbox_failure.emplace(
           FailedStep{{options_.restart_backoff_initial, options_.restart_backoff_max}});
     }
-    rec.sandbox_failure->failed(now, "ContainerCreating",
+    // Counted from the failure: a run that takes long does not eat into the wait.
+    rec.sandbox_failure->failed(options_.now(), "ContainerCreating",
                                 std::string("Failed to create pod sandbox: ") + e.what());
     kube::log::error(e, "Failed to create pod sandbox",
                      {{"pod", log_ref(pod.pod)},

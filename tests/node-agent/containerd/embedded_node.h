@@ -47,7 +47,7 @@ class EmbeddedNode : public RealContainerd {
         cri::connect_image_service({socket_, std::chrono::seconds(10), std::chrono::seconds(10)});
     api_ = runtime::rest_pod_api(*client_);
     runtime_ = std::make_unique<runtime::PodRuntime>(
-        *cri_, *images_, *api_,
+        pod_runtime_service(), *images_, *api_,
         runtime::PodRuntimeOptions{.node_name = kNodeName,
                                    .log_root = (state_ / "logs").string(),
                                    .restart_backoff_initial = std::chrono::seconds(1),
@@ -68,6 +68,9 @@ class EmbeddedNode : public RealContainerd {
     std::error_code ignored;
     std::filesystem::remove_all(state_, ignored);
   }
+
+  // The CRI the pod runtime calls (a test may put a decorator in between).
+  virtual cri::RuntimeService& pod_runtime_service() { return *cri_; }
 
   // The loop a node agent runs (with informers there; a list every 200 ms here).
   void drive() {
