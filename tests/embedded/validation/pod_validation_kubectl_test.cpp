@@ -89,6 +89,17 @@ TEST_F(PodValidationKubectlTest, ContainerNamesPortsAndProbes) {
   expect_nothing_stored();
 }
 
+// ValidatePodUpdate validates the new pod's spec as a create does.
+TEST_F(PodValidationKubectlTest, AnUpdateIsValidatedToo) {
+  ASSERT_EQ(
+      kubectl("create -f " + pod_file("web.json", R"({"requests":{"cpu":"100m"}})")).exit_code, 0);
+  KubectlResult r =
+      kubectl(R"(patch pod web -p '{"spec":{"containers":[{"name":"app","image":""}]}}')");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "The Pod \"web\" is invalid: spec.containers[0].image: Required value\n");
+  EXPECT_EQ(kubectl("get pod web -o jsonpath='{.spec.containers[0].image}'").out, "nginx");
+}
+
 // kube-apiserver trims a quantity's surrounding whitespace while decoding and stores the
 // canonical form; a pod so created resizes like any other.
 TEST_F(PodValidationKubectlTest, WhitespaceQuantitiesAreStoredCanonicalAndResizable) {
