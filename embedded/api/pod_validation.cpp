@@ -172,12 +172,13 @@ Errors common_errors(const bj::value& container, const std::string& path) {
 
 // validateContainers (regular containers) and validateInitContainers; `names` holds the names
 // seen so far (the regular containers' when the init containers are checked).
-Errors list_errors(const bj::object& pod, std::string_view list, std::set<std::string>& names) {
+Errors list_errors(const bj::object& pod, const std::string& prefix, std::string_view list,
+                   std::set<std::string>& names) {
   Errors errors;
   const bj::array& containers = container_list(pod, list);
   const bool init = list == "initContainers";
   for (std::size_t i = 0; i < containers.size(); ++i) {
-    const std::string path = "spec." + std::string(list) + "[" + std::to_string(i) + "]";
+    const std::string path = prefix + "spec." + std::string(list) + "[" + std::to_string(i) + "]";
     append(errors, common_errors(containers[i], path));
     std::string name = string_member(containers[i], "name");
     if (names.contains(name)) {
@@ -209,15 +210,15 @@ void canonicalize_pod_quantities(bj::object& pod) {
   canonicalize_list(spec->as_object().if_contains("overhead"));
 }
 
-std::vector<FieldCause> validate_pod_spec(const bj::object& pod) {
+std::vector<FieldCause> validate_pod_spec(const bj::object& pod, const std::string& prefix) {
   Errors errors;
   const bj::value* containers = find_path(pod, "spec.containers");
   if (!containers || !containers->is_array() || containers->as_array().empty()) {
-    errors.push_back(required("spec.containers", ""));
+    errors.push_back(required(prefix + "spec.containers", ""));
   }
   std::set<std::string> names;
-  append(errors, list_errors(pod, "containers", names));
-  append(errors, list_errors(pod, "initContainers", names));
+  append(errors, list_errors(pod, prefix, "containers", names));
+  append(errors, list_errors(pod, prefix, "initContainers", names));
   return errors;
 }
 

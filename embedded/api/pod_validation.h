@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/json/fwd.hpp>
+#include <string>
 #include <vector>
 
 #include "embedded/storage/status_error.h"
@@ -17,7 +18,9 @@ namespace tailor::embedded {
 void canonicalize_pod_quantities(boost::json::object& pod);
 
 // The field errors of the pod's spec.containers and spec.initContainers, in kube-apiserver's
-// order; empty when valid.
-std::vector<FieldCause> validate_pod_spec(const boost::json::object& pod);
+// order; empty when valid. `pod` may be a pod template (ValidatePodTemplateSpec), whose errors are
+// named from `prefix` ("spec.template." for a Deployment's).
+std::vector<FieldCause> validate_pod_spec(const boost::json::object& pod,
+                                          const std::string& prefix = "");
 
 }  // namespace tailor::embedded

@@ -21,6 +21,8 @@ void default_workload(AdmissionRequest& request);
 void default_service_and_secret(AdmissionRequest& request);
 // The selector is required and must select the template's labels (422 as kube-apiserver).
 void validate_workload_selector(AdmissionRequest& request);
+// The pod template of a workload, validated as a pod (ValidatePodTemplateSpec).
+void validate_workload_template(AdmissionRequest& request);
 // A CronJob's schedule parses as robfig/cron's ParseStandard (422 with its words), no TZ in it;
 // its timeZone names a zone (cronjob_validation).
 void validate_cronjob_schedule(AdmissionRequest& request);

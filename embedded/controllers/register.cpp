@@ -13,6 +13,7 @@ void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store) {
   extensions.mutating.push_back(default_workload);
   extensions.mutating.push_back(default_service_and_secret);
   extensions.validating.push_back(validate_workload_selector);
+  extensions.validating.push_back(validate_workload_template);
   extensions.validating.push_back(validate_cronjob_schedule);
   extensions.mutating.push_back(default_horizontal_pod_autoscaler);
   extensions.validating.push_back(validate_horizontal_pod_autoscaler);

@@ -2,6 +2,7 @@
 // kube-apiserver applies them to every create and update.
 #include <boost/json.hpp>
 
+#include "embedded/api/pod_validation.h"
 #include "embedded/api/rest.h"
 #include "embedded/controllers/api_writes.h"
 #include "embedded/controllers/handlers.h"
@@ -112,6 +113,22 @@ void default_workload(AdmissionRequest& request) {
     if (request.operation == AdmissionOperation::Create) generate_job_selector(request.object);
   } else {
     default_cronjob(spec);
+  }
+}
+
+// ValidatePodTemplateSpec: the template's containers as a pod's (a workload whose pods would be
+// refused is refused itself, naming the template's fields).
+void validate_workload_template(AdmissionRequest& request) {
+  const ResourceInfo& r = request.resource;
+  if (!request.subresource.empty() || !is_workload(r)) return;
+  const std::string prefix =
+      r.resource == "cronjobs" ? "spec.jobTemplate.spec.template." : "spec.template.";
+  const bj::value* tmpl = find_path(request.object, prefix.substr(0, prefix.size() - 1));
+  static const bj::object kEmpty;
+  std::vector<FieldCause> errors =
+      validate_pod_spec(tmpl && tmpl->is_object() ? tmpl->as_object() : kEmpty, prefix);
+  if (!errors.empty()) {
+    throw invalid(r.group, r.kind, meta_string(request.object, "name"), std::move(errors));
   }
 }
 

@@ -100,6 +100,46 @@ TEST_F(PodValidationKubectlTest, AnUpdateIsValidatedToo) {
   EXPECT_EQ(kubectl("get pod web -o jsonpath='{.spec.containers[0].image}'").out, "nginx");
 }
 
+// ValidatePodTemplateSpec: a workload whose pods would be refused is refused itself, its errors
+// named from the template.
+TEST_F(PodValidationKubectlTest, WorkloadTemplatesAreValidatedAsPods) {
+  write("deploy.yaml", R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - {name: app, image: nginx, resources: {requests: {cpu: "-1"}}}
+)");
+  KubectlResult r = kubectl("apply -f deploy.yaml");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "The Deployment \"web\" is invalid: spec.template.spec.containers[0].resources."
+            "requests[cpu]: Invalid value: \"-1\": must be greater than or equal to 0\n");
+  write("cron.yaml", R"(apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly}
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers:
+          - {name: job}
+)");
+  r = kubectl("create -f cron.yaml");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "The CronJob \"nightly\" is invalid: "
+            "spec.jobTemplate.spec.template.spec.containers[0].image: Required value\n");
+  EXPECT_EQ(kubectl("get deployments,cronjobs -o name").out, "");
+}
+
 // kube-apiserver trims a quantity's surrounding whitespace while decoding and stores the
 // canonical form; a pod so created resizes like any other.
 TEST_F(PodValidationKubectlTest, WhitespaceQuantitiesAreStoredCanonicalAndResizable) {
