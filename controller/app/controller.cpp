@@ -59,9 +59,15 @@ std::string state_json(const TrackedState& s, const OomLedger& ooms) {
   for (const auto& [uid, t] : s.last_change) last[uid] = kube::format_rfc3339(t);
   bj::object quota;
   for (const auto& [key, m] : s.quota_refusals) quota[key] = m;
+  bj::object refused;
+  for (const auto& [uid, r] : s.refused_resizes) {
+    refused[uid] =
+        bj::object{{"body", r.body}, {"generation", r.generation}, {"message", r.message}};
+  }
   bj::object out{{"resizes", actuator::serialize_states(resizes)},
                  {"lastChange", bj::serialize(last)},
                  {"quotaRefusals", bj::serialize(quota)}};
+  if (!refused.empty()) out["refusedResizes"] = bj::serialize(refused);
   if (ooms.size() > 0) out["ooms"] = ooms.save();
   return bj::serialize(out);
 }
@@ -84,6 +90,15 @@ TrackedState parse_state(const bj::object& data) {
   if (std::string q = text("quotaRefusals"); !q.empty()) {
     bj::value quota = bj::parse(q);
     for (const auto& [key, m] : quota.as_object()) s.quota_refusals[key] = m.as_string();
+  }
+  if (std::string r = text("refusedResizes"); !r.empty()) {
+    const bj::value refused = bj::parse(r);
+    for (const auto& [uid, v] : refused.as_object()) {
+      const bj::object& o = v.as_object();
+      s.refused_resizes[uid] = {.body = std::string(o.at("body").as_string()),
+                                .generation = o.at("generation").to_number<std::int64_t>(),
+                                .message = std::string(o.at("message").as_string())};
+    }
   }
   return s;
 }

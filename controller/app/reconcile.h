@@ -59,7 +59,7 @@ struct TrackedState {
   std::map<std::string, kube::TimePoint> last_change{};    // by pod uid
   std::map<std::string, std::string> quota_refusals{};     // by policy key: the API's message
   // Resizes the API refused as invalid, by pod uid: not sent again until the patch or the pod
-  // changes (actuator/refused_resize.h). Not saved: after a restart each is sent once more.
+  // changes (actuator/refused_resize.h).
   std::map<std::string, actuator::RefusedResize> refused_resizes{};
 };
 

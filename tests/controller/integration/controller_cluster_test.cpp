@@ -349,6 +349,13 @@ TEST_F(RefusedResizeClusterTest, RefusedResizeIsSentOnceUntilThePodChanges) {
   EXPECT_EQ(sent_->load(), 1);
   EXPECT_EQ(c->stats().resize_errors, 1u);
   EXPECT_EQ(c->stats().recreations, 0u);
+  // A restarted controller reads the refusal back from its state and does not send it either.
+  c.reset();
+  c = start_controller();
+  c->load_state();
+  learn_usage(*c);
+  EXPECT_EQ(c->run_pass(now()), 0u);
+  EXPECT_EQ(sent_->load(), 1);
 
   // A new image: the pod's generation moves, and the resize is tried once more.
   auto patched = kubectl(
