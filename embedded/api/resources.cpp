@@ -281,6 +281,13 @@ bool is_builtin(const ResourceInfo& r) {
   return &r >= all.data() && &r < all.data() + all.size();
 }
 
+const ResourceInfo* stored_builtin(const std::string& group, const std::string& resource) {
+  for (const ResourceInfo& r : builtin_resources()) {
+    if (r.group == group && r.resource == resource && r.storage_version.empty()) return &r;
+  }
+  return nullptr;
+}
+
 const ResourceInfo* find_resource(const std::string& group, const std::string& version,
                                   const std::string& resource) {
   if (const ResourceInfo* r = find_builtin(group, version, resource)) return r;

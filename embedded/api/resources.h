@@ -15,6 +15,9 @@ namespace tailor::embedded {
 const std::vector<ResourceInfo>& builtin_resources();
 // One of builtin_resources() (custom resources' infos live elsewhere).
 bool is_builtin(const ResourceInfo& resource);
+// The built-in type that stores objects of group/resource (autoscaling/v1 HPAs are stored as v2);
+// null for any other (custom resources). What a persisted store resolves its objects with.
+const ResourceInfo* stored_builtin(const std::string& group, const std::string& resource);
 // Built-in first, then custom resources; nullptr when the group/version does not serve it.
 const ResourceInfo* find_resource(const std::string& group, const std::string& version,
                                   const std::string& resource);

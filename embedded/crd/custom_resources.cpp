@@ -132,6 +132,8 @@ void CustomResources::reconcile(const bj::object& crd) {
   std::vector<ResourceInfo> infos;
   if (s.accepted) infos = d->resource_infos();
   std::vector<const ResourceInfo*> pointers = serve_custom_resources(this, name, infos);
+  // Objects persisted before a restart are served from here on (one info stands for all versions).
+  if (!pointers.empty()) store_.adopt(*pointers.front());
   for (const ResourceInfo* info : pointers) {
     set_printer(*info, d->version(info->version)->columns);
     s.any_info = info;

@@ -8,6 +8,7 @@
 int main(int argc, char** argv) {
   using namespace tailor::kube;
   std::string kubeconfig, client_cert_kubeconfig, dir, nodes_file, address = "127.0.0.1";
+  std::string sync = "full";
   int port = 6443;
   bool plain_http = false;
   config::Schema schema("tailor-cluster", "Embedded single-process Kubernetes API server.");
@@ -19,7 +20,14 @@ int main(int argc, char** argv) {
              &client_cert_kubeconfig);
   schema.add({.flag = "port", .help = "Port to listen on (0: any free port)."}, &port);
   schema.add({.flag = "address", .help = "Address to listen on."}, &address);
-  schema.add({.flag = "dir", .help = "State directory (CA, token); kept across restarts."}, &dir);
+  schema.add({.flag = "dir",
+              .help = "State directory: CA, token and every object (DIR/objects.db), kept across "
+                      "restarts. Without it objects live in memory only."},
+             &dir);
+  schema.add({.flag = "sync",
+              .help = "When a write to DIR/objects.db is answered: full (after fsync: survives "
+                      "power loss) or normal (after the write: survives a crash of this process)."},
+             &sync);
   schema.add({.flag = "nodes", .help = "YAML file of simulated nodes to register."}, &nodes_file);
   schema.add({.flag = "insecure-http", .help = "Serve plain HTTP instead of HTTPS."}, &plain_http);
   try {
@@ -31,6 +39,9 @@ int main(int argc, char** argv) {
       throw config::ConfigError("--client-cert-kubeconfig: client certificates need HTTPS");
     }
     if (port < 0 || port > 65535) throw config::ConfigError("--port: out of range");
+    if (sync != "full" && sync != "normal") {
+      throw config::ConfigError("--sync: want full or normal, got \"" + sync + "\"");
+    }
     sigset_t signals;
     sigemptyset(&signals);
     sigaddset(&signals, SIGINT);
@@ -39,6 +50,8 @@ int main(int argc, char** argv) {
     tailor::embedded::Cluster cluster({.address = address,
                                        .port = static_cast<std::uint16_t>(port),
                                        .dir = dir,
+                                       .sync = sync == "full" ? tailor::embedded::SyncMode::Full
+                                                              : tailor::embedded::SyncMode::Normal,
                                        .tls = !plain_http});
     cluster.start();
     if (!kubeconfig.empty()) cluster.write_kubeconfig(kubeconfig);

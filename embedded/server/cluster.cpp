@@ -54,13 +54,22 @@ void write_config_file(const fs::path& p, const std::string& content) {
 
 const ResourceInfo& namespaces() { return *find_resource("", "v1", "namespaces"); }
 
+StoreOptions store_options(const ClusterOptions& o) {
+  StoreOptions s = o.store;
+  if (o.dir.empty() || s.persistence) return s;
+  fs::create_directories(o.dir);
+  s.persistence = open_sqlite_persistence((fs::path(o.dir) / "objects.db").string(), o.sync);
+  s.resolve = stored_builtin;  // custom resources: adopted as their CRDs are served
+  return s;
+}
+
 // The namespaces every Kubernetes cluster starts with.
 void create_initial_namespaces(ObjectStore& store) {
   for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
     bj::object ns{{"metadata", bj::object{{"name", name}}},
                   {"spec", bj::object{{"finalizers", bj::array{"kubernetes"}}}},
                   {"status", bj::object{{"phase", "Active"}}}};
-    store.create(namespaces(), std::move(ns));
+    create_if_absent(store, namespaces(), std::move(ns));
   }
 }
 
@@ -75,7 +84,7 @@ struct Cluster::Impl {
   std::unique_ptr<kube::http::Server> server;
   std::vector<std::unique_ptr<ControlLoop>> control_loops;
 
-  explicit Impl(ClusterOptions o) : options(std::move(o)), store(options.store) {}
+  explicit Impl(ClusterOptions o) : options(std::move(o)), store(store_options(options)) {}
 
   // CA and token from the state directory when there, else new ones (saved when there is one).
   void load_or_create_identity() {

@@ -1,7 +1,8 @@
 // Cluster: tailor-cluster's API server process in one object — the store, the REST handler, an
 // HTTPS server with a generated CA and serving certificate, a bearer token, and the kubeconfig
 // that kubectl and Tailor's processes use. With a state directory the CA and token survive
-// restarts (kubeconfigs stay valid).
+// restarts (kubeconfigs stay valid), and so does every object: they are kept in DIR/objects.db
+// (SQLite, see storage/sqlite_persistence.h), each write committed before it is answered.
 #pragma once
 
 #include <chrono>
@@ -13,13 +14,15 @@
 
 #include "embedded/api/api_handler.h"
 #include "embedded/storage/object_store.h"
+#include "embedded/storage/sqlite_persistence.h"
 
 namespace tailor::embedded {
 
 struct ClusterOptions {
   std::string address = "127.0.0.1";
-  std::uint16_t port = 0;  // 0: any free port
-  std::string dir{};       // state directory ("" : keep everything in memory)
+  std::uint16_t port = 0;          // 0: any free port
+  std::string dir{};               // state directory ("" : keep everything in memory)
+  SyncMode sync = SyncMode::Full;  // how DIR/objects.db commits reach the disk
   bool tls = true;
   std::string nodes_file{};   // simulated nodes (see simulated_nodes.h); "" : none
   bool control_loops = true;  // scheduler, workload controllers, garbage collector
@@ -33,6 +36,8 @@ struct ClusterOptions {
 
 class Cluster {
  public:
+  // Loads the objects of the state directory; throws std::runtime_error when its database cannot
+  // be read (never starts empty over it).
   explicit Cluster(ClusterOptions options);
   ~Cluster();
   Cluster(const Cluster&) = delete;

@@ -95,7 +95,7 @@ void register_simulated_nodes(ObjectStore& store, const std::string& path) {
     throw NodesFileError(path + ": " + e.what());
   }
   const ResourceInfo& r = *find_resource("", "v1", "nodes");
-  for (const std::string& n : nodes) store.create(r, bj::parse(n).as_object());
+  for (const std::string& n : nodes) create_if_absent(store, r, bj::parse(n).as_object());
 }
 
 }  // namespace tailor::embedded

@@ -40,6 +40,15 @@ std::string_view event_type_name(EventType type) {
 
 std::string object_key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
 
+ObjectPtr create_if_absent(ObjectStore& store, const ResourceInfo& resource, bj::object object) {
+  try {
+    return store.create(resource, std::move(object));
+  } catch (const StatusError& e) {
+    if (e.reason() != "AlreadyExists") throw;
+    return nullptr;
+  }
+}
+
 using Collection = std::map<std::string, StoredPtr>;
 
 namespace {
@@ -72,6 +81,8 @@ struct ObjectStore::Impl {
   std::uint64_t rv = 0;
   std::map<std::string, Collection> collections;
   std::map<std::string, const ResourceInfo*> infos;  // for cascading namespace deletion
+  // Persisted objects whose type the resolver did not know, by resource key (see adopt()).
+  std::map<std::string, std::vector<PersistedObject>> pending;
   std::deque<StoredEvent> history;
   std::uint64_t history_floor = 0;
   std::vector<std::shared_ptr<Watch::State>> watchers;
@@ -84,7 +95,77 @@ struct ObjectStore::Impl {
   Collection& collection(const ResourceInfo& r) {
     std::string key = resource_key(r);
     infos.emplace(key, &r);
-    return collections[key];
+    Collection& c = collections[key];
+    if (auto it = pending.find(key); it != pending.end()) {
+      for (const PersistedObject& row : it->second) c[row.key] = loaded(r, row);
+      pending.erase(it);
+    }
+    return c;
+  }
+
+  // The change is committed to persistence first (a failed commit changes nothing but the
+  // resourceVersion counter), then made in memory and offered to watchers.
+  void apply(const ResourceInfo& r, EventType type, const StoredPtr& stored, const StoredPtr& old) {
+    std::string key = object_key(stored->ns(), stored->name());
+    persist(r, type, key, *stored);
+    Collection& c = collection(r);
+    if (type == EventType::Deleted) {
+      c.erase(key);
+    } else {
+      c[key] = stored;
+    }
+    record({type, &r, stored, old, rv});
+  }
+
+  void persist(const ResourceInfo& r, EventType type, const std::string& key,
+               const StoredObject& stored) {
+    if (!options.persistence) return;
+    try {
+      if (type == EventType::Deleted) {
+        options.persistence->remove(resource_key(r), key, rv);
+      } else {
+        options.persistence->put(resource_key(r), key, rv, stored.json());
+      }
+    } catch (const std::exception& e) {
+      throw internal_error(e.what());
+    }
+  }
+
+  // Everything persisted: objects of known types into their collections, the others kept aside
+  // until their type is adopted; the history starts empty at the persisted resourceVersion.
+  void load() {
+    PersistedState state = options.persistence->load_all();
+    rv = state.resource_version;
+    for (PersistedObject& row : state.objects) {
+      std::size_t slash = row.resource.rfind('/');
+      const ResourceInfo* r =
+          options.resolve && slash != std::string::npos
+              ? options.resolve(row.resource.substr(0, slash), row.resource.substr(slash + 1))
+              : nullptr;
+      if (!r) {
+        pending[row.resource].push_back(std::move(row));
+        continue;
+      }
+      infos.emplace(row.resource, r);
+      StoredPtr stored = loaded(*r, row);
+      rv = std::max(rv, stored->resource_version());
+      collections[row.resource][row.key] = std::move(stored);
+    }
+    history_floor = rv;
+  }
+
+  static StoredPtr loaded(const ResourceInfo& r, const PersistedObject& row) {
+    bj::value v;
+    try {
+      v = bj::parse(row.json);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("stored " + row.resource + " " + row.key +
+                               " is not valid JSON: " + e.what());
+    }
+    if (!v.is_object()) {
+      throw std::runtime_error("stored " + row.resource + " " + row.key + " is not an object");
+    }
+    return std::make_shared<const StoredObject>(r, v.as_object());
   }
 
   const Collection* find_collection(const ResourceInfo& r) const {
@@ -182,17 +263,13 @@ struct ObjectStore::Impl {
   }
 
   ObjectPtr replace(const ResourceInfo& r, const StoredPtr& old, bj::object result) {
-    StoredPtr stored = stamp(r, result);
-    collection(r)[object_key(stored->ns(), stored->name())] = stored;
-    record({EventType::Modified, &r, stored, old, rv});
+    apply(r, EventType::Modified, stamp(r, result), old);
     return tree(std::move(result));
   }
 
   // last: old parsed; it goes out as the DELETED event's object at the deletion's RV.
   ObjectPtr erase(const ResourceInfo& r, const StoredPtr& old, bj::object last) {
-    StoredPtr deleted = stamp(r, last);
-    collection(r).erase(object_key(old->ns(), old->name()));
-    record({EventType::Deleted, &r, deleted, old, rv});
+    apply(r, EventType::Deleted, stamp(r, last), old);
     return tree(std::move(last));
   }
 
@@ -212,6 +289,12 @@ struct ObjectStore::Impl {
 
 ObjectStore::ObjectStore(StoreOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
+  if (impl_->options.persistence) impl_->load();
+}
+
+void ObjectStore::adopt(const ResourceInfo& r) {
+  std::unique_lock lock(impl_->mu);
+  impl_->collection(r);
 }
 
 ObjectStore::~ObjectStore() { stop_watches(); }
@@ -252,9 +335,7 @@ ObjectPtr ObjectStore::create(const ResourceInfo& r, bj::object object) {
   }
   object["apiVersion"] = r.api_version();
   object["kind"] = r.kind;
-  StoredPtr stored = impl_->stamp(r, object);
-  impl_->collection(r)[object_key(ns, name)] = stored;
-  impl_->record({EventType::Added, &r, stored, nullptr, impl_->rv});
+  impl_->apply(r, EventType::Added, impl_->stamp(r, object), nullptr);
   return tree(std::move(object));
 }
 

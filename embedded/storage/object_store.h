@@ -1,9 +1,12 @@
-// ObjectStore: the API server's in-memory storage. JSON documents per resource type (each revision
-// kept once as shared, immutable JSON text: StoredObject), one global
-// monotonically increasing resourceVersion (like etcd's revision), uid / creationTimestamp /
-// generation bookkeeping, optimistic concurrency, and watches resumable within a bounded
-// history window (older resourceVersions get 410 Expired, as from kube-apiserver's watch cache).
-// Pure logic: no HTTP; selectors are applied by the caller.
+// ObjectStore: the API server's storage, served from memory. JSON documents per resource type (each
+// revision kept once as shared, immutable JSON text: StoredObject), one global monotonically
+// increasing resourceVersion (like etcd's revision), uid / creationTimestamp / generation
+// bookkeeping, optimistic concurrency, and watches resumable within a bounded history window (older
+// resourceVersions get 410 Expired, as from kube-apiserver's watch cache). With a Persistence every
+// change is committed there before the write returns, and a new store starts from what it holds:
+// the same objects, the resourceVersion sequence continued, and an empty history (so a watch or
+// continue token from before the restart gets 410 and re-lists). Pure logic: no HTTP; selectors are
+// applied by the caller.
 #pragma once
 
 #include <boost/json/fwd.hpp>
@@ -16,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "embedded/storage/persistence.h"
 #include "embedded/storage/resource_info.h"
 #include "embedded/storage/stored_object.h"
 #include "kube/model/time.h"
@@ -36,9 +40,16 @@ struct StoredEvent {
   std::uint64_t resource_version;
 };
 
+// The resource type persisted objects belong to, by group and plural; null when not known yet
+// (a custom resource before its CRD is served: see ObjectStore::adopt).
+using ResourceResolver =
+    std::function<const ResourceInfo*(const std::string& group, const std::string& resource)>;
+
 struct StoreOptions {
-  std::size_t history_size = 10000;          // changes kept for resuming watches
-  std::function<kube::TimePoint()> clock{};  // creationTimestamp; unset: system clock
+  std::size_t history_size = 10000;            // changes kept for resuming watches
+  std::function<kube::TimePoint()> clock{};    // creationTimestamp; unset: system clock
+  std::shared_ptr<Persistence> persistence{};  // null: memory only (lost on exit)
+  ResourceResolver resolve{};                  // for persisted objects; needs persistence
 };
 
 // A subscription to changes of one resource type (optionally one namespace).
@@ -87,6 +98,8 @@ using Mutation = std::function<boost::json::object(const boost::json::object&)>;
 
 class ObjectStore {
  public:
+  // Loads what options.persistence holds; throws std::runtime_error when that cannot be read or
+  // an object in it is not valid JSON (a store never starts empty over a database it cannot read).
   explicit ObjectStore(StoreOptions options = {});
   ~ObjectStore();
   ObjectStore(const ObjectStore&) = delete;
@@ -128,6 +141,9 @@ class ObjectStore {
   // Throws 410 Expired when `after` is older than the history window.
   std::shared_ptr<Watch> watch(const ResourceInfo& resource, const std::string& ns,
                                std::optional<std::uint64_t> after);
+  // Persisted objects of r's type that the resolver did not know at load time (custom resources)
+  // join the store: after this, r's objects are served. Idempotent.
+  void adopt(const ResourceInfo& r);
   std::uint64_t resource_version() const;
   // The oldest resourceVersion a watch can resume from.
   std::uint64_t oldest_resumable() const;
@@ -138,6 +154,11 @@ class ObjectStore {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// create() unless an object of that name exists (what a server makes at start, when it restarts
+// on its persisted objects); null then.
+ObjectPtr create_if_absent(ObjectStore& store, const ResourceInfo& resource,
+                           boost::json::object object);
 
 // The stored key of an object: "namespace/name" ("/name" when cluster-scoped).
 std::string object_key(const std::string& ns, const std::string& name);
