@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
                                        .dir = dir,
                                        .sync = sync == "full" ? tailor::embedded::SyncMode::Full
                                                               : tailor::embedded::SyncMode::Normal,
-                                       .tls = !plain_http});
+                                       .tls = !plain_http,
+                                       .nodes_file = nodes_file});
     cluster.start();
     if (!kubeconfig.empty()) cluster.write_kubeconfig(kubeconfig);
     if (!client_cert_kubeconfig.empty()) {

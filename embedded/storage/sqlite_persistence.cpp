@@ -32,10 +32,12 @@ class SqlitePersistence : public Persistence {
     // Exclusive: the lock taken by the first write below is kept, so a second tailor-cluster on
     // the same directory fails instead of both writing (and WAL needs no shared-memory file).
     exec("PRAGMA locking_mode=EXCLUSIVE", "cannot lock");
-    if (single_text("PRAGMA journal_mode=WAL") != "wal") fail("cannot switch to WAL journal");
+    if (single_text("PRAGMA journal_mode=WAL", "cannot switch to WAL journal") != "wal") {
+      fail("cannot switch to WAL journal");
+    }
     exec(sync == SyncMode::Full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL",
          "cannot set synchronous");
-    if (std::string check = single_text("PRAGMA quick_check"); check != "ok") {
+    if (std::string check = single_text("PRAGMA quick_check", "cannot be checked"); check != "ok") {
       fail("is corrupt (quick_check: " + check + ")");
     }
     exec("BEGIN IMMEDIATE", "cannot lock");
@@ -100,17 +102,17 @@ class SqlitePersistence : public Persistence {
     check(sqlite3_exec(db_.get(), sql, nullptr, nullptr, nullptr), what);
   }
 
-  Statement prepare(const char* sql) {
+  Statement prepare(const char* sql, const char* what = "cannot prepare a statement") {
     sqlite3_stmt* s = nullptr;
-    check(sqlite3_prepare_v2(db_.get(), sql, -1, &s, nullptr), "cannot prepare a statement");
+    check(sqlite3_prepare_v2(db_.get(), sql, -1, &s, nullptr), what);
     return Statement(s);
   }
 
   // The first column of the first row of a one-row statement (PRAGMAs).
-  std::string single_text(const char* sql) {
-    Statement s = prepare(sql);
+  std::string single_text(const char* sql, const char* what) {
+    Statement s = prepare(sql, what);
     int rc = sqlite3_step(s.get());
-    check(rc, sql);
+    check(rc, what);
     return rc == SQLITE_ROW ? column_text(s.get(), 0) : "";
   }
 

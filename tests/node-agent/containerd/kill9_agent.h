@@ -18,75 +18,16 @@
 
 #include "node-agent/cri/cgroup_values.h"
 #include "node-agent/cri/pod_cgroup.h"
+#include "tests/support/child_process.h"
 
 namespace tailor::node::testing {
 
-// The tailor-node-agent of this build: test binaries live in <build>/tests, programs in
-// <build>/bin (tests/CMakeLists.txt makes the test binary depend on it).
 inline std::filesystem::path node_agent_binary() {
-  const std::filesystem::path binary =
-      std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "bin" /
-      "tailor-node-agent";
-  if (::access(binary.c_str(), X_OK) != 0) {
-    throw std::runtime_error("tailor-node-agent not found at " + binary.string() +
-                             " (build the tailor-node-agent target)");
-  }
-  return binary;
+  return kube::testing::build_program("tailor-node-agent");
 }
 
-// A child process with stdout and stderr appended to `log` (appended, so the log of a killed
-// run stays readable after a restart).
-class AgentProcess {
- public:
-  AgentProcess(const std::vector<std::string>& args, const std::filesystem::path& log) {
-    pid_ = ::fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-      std::vector<char*> argv;
-      for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
-  }
-  ~AgentProcess() { terminate(); }
-  AgentProcess(const AgentProcess&) = delete;
-  AgentProcess& operator=(const AgentProcess&) = delete;
-
-  bool running() {
-    if (pid_ <= 0) return false;
-    if (::waitpid(pid_, &status_, WNOHANG) == 0) return true;
-    pid_ = -1;
-    return false;
-  }
-
-  // kill -9, and reaped: the process is gone when this returns.
-  void kill9() {
-    if (!running()) throw std::runtime_error("the agent exited before it was killed");
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, &status_, 0);
-    pid_ = -1;
-  }
-
-  // SIGTERM, SIGKILL after 10 s.
-  void terminate() {
-    using namespace std::chrono_literals;
-    if (!running()) return;
-    ::kill(pid_, SIGTERM);
-    for (auto deadline = std::chrono::steady_clock::now() + 10s;
-         std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(20ms)) {
-      if (!running()) return;
-    }
-    kill9();
-  }
-
- private:
-  pid_t pid_ = -1;
-  int status_ = 0;
-};
+// The agent as a child process (tests/support/child_process.h).
+using AgentProcess = kube::testing::ChildProcess;
 
 inline std::string read_log(const std::filesystem::path& log) {
   std::ifstream in(log);
