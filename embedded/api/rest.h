@@ -3,6 +3,7 @@
 
 #include <boost/json.hpp>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "embedded/api/api_handler.h"
@@ -37,6 +38,10 @@ struct RestContext {
 kube::http::ServerResponse json_response(int status, std::string body,
                                          std::string content_type = "application/json");
 kube::http::ServerResponse error_response(const StatusError& error);
+
+// The request's resourceVersion parameter; nullopt when absent or "0" (any version will do).
+// Throws 400 when it is not a number.
+std::optional<std::uint64_t> requested_resource_version(const kube::http::ServerRequest& request);
 
 kube::http::ServerResponse list_objects(const RestContext& c);
 kube::http::ServerResponse get_object(const RestContext& c);

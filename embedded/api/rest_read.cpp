@@ -8,6 +8,20 @@
 namespace tailor::embedded {
 namespace {
 
+// How long a read waits for a resourceVersion the store has not reached (the watch cache's
+// blockTimeout); then 504 Too large resource version.
+constexpr std::chrono::seconds kFreshWait(3);
+
+// A read of resourceVersion=N returns data at least as new as N (kube-apiserver's
+// NotOlderThan, and Exact's newest case): a client that saw N from a server whose history this
+// one has not got (a restart from a lost database) waits, then gets 504 and retries.
+void wait_until_fresh(const RestContext& c) {
+  std::optional<std::uint64_t> wanted = requested_resource_version(c.request);
+  if (!wanted || *wanted <= c.store.resource_version()) return;
+  std::uint64_t current = c.store.wait_for_version(*wanted, kFreshWait);
+  if (current < *wanted) throw too_large_resource_version(*wanted, current);
+}
+
 std::size_t parse_limit(const std::optional<std::string>& text) {
   if (!text || text->empty()) return 0;
   long long v = 0;
@@ -78,8 +92,21 @@ TableRequest table_request(const RestContext& c) {
   return t;
 }
 
+std::optional<std::uint64_t> requested_resource_version(const kube::http::ServerRequest& request) {
+  std::string rv = request.query_param("resourceVersion").value_or("");
+  if (rv.empty() || rv == "0") return std::nullopt;
+  std::uint64_t v = 0;
+  auto [end, ec] = std::from_chars(rv.data(), rv.data() + rv.size(), v);
+  if (ec != std::errc() || end != rv.data() + rv.size()) {
+    throw bad_request("resourceVersion: Invalid value: \"" + rv +
+                      "\": must be a non-negative integer");
+  }
+  return v;
+}
+
 kube::http::ServerResponse list_objects(const RestContext& c) {
   const ResourceInfo& r = *c.target.resource;
+  wait_until_fresh(c);
   LabelSelector labels = LabelSelector::parse(c.request.query_param("labelSelector").value_or(""));
   FieldSelector fields =
       FieldSelector::parse(c.request.query_param("fieldSelector").value_or(""), r);
@@ -117,6 +144,7 @@ kube::http::ServerResponse list_objects(const RestContext& c) {
 
 kube::http::ServerResponse get_object(const RestContext& c) {
   const ResourceInfo& r = *c.target.resource;
+  wait_until_fresh(c);
   StoredPtr o = c.store.get_stored(r, c.target.ns, c.target.name);
   if (wants_table(c.request)) {
     bj::object table = make_table(r, {o}, table_request(c));

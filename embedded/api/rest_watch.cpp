@@ -13,18 +13,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kPollClosed = std::chrono::milliseconds(250);
 
-std::optional<std::uint64_t> watch_start(const kube::http::ServerRequest& request) {
-  std::string rv = request.query_param("resourceVersion").value_or("");
-  if (rv.empty() || rv == "0") return std::nullopt;
-  std::uint64_t v = 0;
-  auto [end, ec] = std::from_chars(rv.data(), rv.data() + rv.size(), v);
-  if (ec != std::errc() || end != rv.data() + rv.size()) {
-    throw bad_request("resourceVersion: Invalid value: \"" + rv +
-                      "\": must be a non-negative integer");
-  }
-  return v;
-}
-
 std::chrono::seconds watch_timeout(const RestContext& c) {
   std::string t = c.request.query_param("timeoutSeconds").value_or("");
   long long v = 0;
@@ -110,7 +98,7 @@ class EventWriter {
 
 void watch_objects(const RestContext& c, kube::http::Exchange& exchange) {
   EventWriter writer(c, exchange);  // parses selectors: errors before the stream starts
-  std::optional<std::uint64_t> start = watch_start(c.request);
+  std::optional<std::uint64_t> start = requested_resource_version(c.request);
   bool bookmarks = c.request.query_param("allowWatchBookmarks").value_or("") == "true";
   std::shared_ptr<Watch> watch;
   std::optional<StatusError> failure;

@@ -1,6 +1,7 @@
 #include "embedded/storage/object_store.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <deque>
 #include <map>
 #include <shared_mutex>
@@ -86,6 +87,19 @@ struct ObjectStore::Impl {
   std::deque<StoredEvent> history;
   std::uint64_t history_floor = 0;
   std::vector<std::shared_ptr<Watch::State>> watchers;
+  // rv as readers waiting for a resourceVersion see it: its own mutex, so a waiter never holds
+  // mu (writers take fresh_mu inside mu; waiters take only fresh_mu).
+  mutable std::mutex fresh_mu;
+  mutable std::condition_variable fresh;
+  std::uint64_t published = 0;
+
+  void publish() {
+    {
+      std::lock_guard lock(fresh_mu);
+      published = rv;
+    }
+    fresh.notify_all();
+  }
 
   std::string now() const {
     return kube::format_rfc3339(options.clock ? options.clock()
@@ -152,6 +166,7 @@ struct ObjectStore::Impl {
       collections[row.resource][row.key] = std::move(stored);
     }
     history_floor = rv;
+    publish();
   }
 
   static StoredPtr loaded(const ResourceInfo& r, const PersistedObject& row) {
@@ -205,6 +220,7 @@ struct ObjectStore::Impl {
       w->push(match ? &event : nullptr, event.resource_version);
     }
     history.push_back(std::move(event));
+    publish();
     if (history.size() > options.history_size) {
       history_floor = history.front().resource_version;
       history.pop_front();
@@ -485,6 +501,13 @@ std::shared_ptr<Watch> ObjectStore::watch(const ResourceInfo& r, const std::stri
 std::uint64_t ObjectStore::resource_version() const {
   std::shared_lock lock(impl_->mu);
   return impl_->rv;
+}
+
+std::uint64_t ObjectStore::wait_for_version(std::uint64_t wanted,
+                                            std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(impl_->fresh_mu);
+  impl_->fresh.wait_for(lock, timeout, [&] { return impl_->published >= wanted; });
+  return impl_->published;
 }
 
 std::uint64_t ObjectStore::oldest_resumable() const {

@@ -145,6 +145,9 @@ class ObjectStore {
   // join the store: after this, r's objects are served. Idempotent.
   void adopt(const ResourceInfo& r);
   std::uint64_t resource_version() const;
+  // Waits up to `timeout` for the store to reach resourceVersion `wanted` (a read asking for at
+  // least that one, as the watch cache does); returns the store's resourceVersion then.
+  std::uint64_t wait_for_version(std::uint64_t wanted, std::chrono::milliseconds timeout) const;
   // The oldest resourceVersion a watch can resume from.
   std::uint64_t oldest_resumable() const;
   std::size_t watch_count() const;  // open watches

@@ -28,6 +28,12 @@ StatusError& StatusError::with_causes(std::vector<FieldCause> causes) {
   return *this;
 }
 
+StatusError& StatusError::with_retry_after(int seconds) {
+  has_details_ = true;
+  retry_after_seconds_ = seconds;
+  return *this;
+}
+
 std::string StatusError::to_json() const {
   bj::object o{{"kind", "Status"},    {"apiVersion", "v1"},  {"metadata", bj::object{}},
                {"status", "Failure"}, {"message", message_}, {"reason", reason_}};
@@ -39,11 +45,13 @@ std::string StatusError::to_json() const {
     if (!causes_.empty()) {
       bj::array causes;
       for (const FieldCause& c : causes_) {
-        causes.push_back(
-            bj::object{{"reason", c.reason}, {"message", c.message}, {"field", c.field}});
+        bj::object cause{{"reason", c.reason}, {"message", c.message}};
+        if (!c.field.empty()) cause["field"] = c.field;  // omitempty, as metav1.StatusCause
+        causes.push_back(std::move(cause));
       }
       d["causes"] = std::move(causes);
     }
+    if (retry_after_seconds_ > 0) d["retryAfterSeconds"] = retry_after_seconds_;
     o["details"] = std::move(d);
   }
   o["code"] = code_;
@@ -112,6 +120,17 @@ StatusError invalid(const std::string& group, const std::string& kind, const std
   }
   StatusError e(422, "Invalid", message);
   e.with_details(name, group, kind).with_causes(std::move(causes));
+  return e;
+}
+
+// As the watch cache's: a Timeout asking the client to retry after a second, with the cause
+// client-go's IsTooLargeResourceVersion looks for.
+StatusError too_large_resource_version(std::uint64_t wanted, std::uint64_t current) {
+  StatusError e(504, "Timeout",
+                "Timeout: Too large resource version: " + std::to_string(wanted) +
+                    ", current: " + std::to_string(current));
+  e.with_causes({{.reason = "ResourceVersionTooLarge", .message = "Too large resource version"}})
+      .with_retry_after(1);
   return e;
 }
 

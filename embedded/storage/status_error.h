@@ -2,6 +2,7 @@
 // reasons, codes and messages kube-apiserver uses (k8s.io/apimachinery/pkg/api/errors).
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@ class StatusError : public std::runtime_error {
   // Invalid, as kube-apiserver fills it.
   StatusError& with_details(std::string name, std::string group, std::string kind);
   StatusError& with_causes(std::vector<FieldCause> causes);
+  StatusError& with_retry_after(int seconds);  // details.retryAfterSeconds
   // The metav1.Status JSON body.
   std::string to_json() const;
 
@@ -42,6 +44,7 @@ class StatusError : public std::runtime_error {
   bool has_details_ = false;
   std::string name_, group_, kind_;
   std::vector<FieldCause> causes_;
+  int retry_after_seconds_ = 0;
 };
 
 StatusError not_found(const GroupResource& gr, const std::string& name);
@@ -62,5 +65,7 @@ StatusError invalid(const std::string& group, const std::string& kind, const std
 StatusError internal_error(const std::string& message);
 // 504 Timeout "Timeout: <message>", details {} (apierrors.NewTimeoutError with no Retry-After).
 StatusError timeout(const std::string& message);
+// 504 Timeout: a read asked for a resourceVersion the store has not reached within the wait.
+StatusError too_large_resource_version(std::uint64_t wanted, std::uint64_t current);
 
 }  // namespace tailor::embedded
