@@ -27,9 +27,12 @@ const char* kUsage =
     "                    [--no-controller] [--controller-arg ARG]... [--agent-arg ARG]...\n"
     "                    [--bin-dir DIR] [--scripts-dir DIR] [--crds-dir DIR]\n"
     "  tailor cluster down --dir DIR\n"
-    "up starts, in the background, a real containerd per node, tailor-cluster, one\n"
-    "tailor-node-agent per node (embedded mode: it runs the pods) and tailor-controller, writes\n"
-    "DIR/kubeconfig, installs the chart's CRDs (VerticalScalingPolicy, ...; --crds-dir, else\n"
+    "up starts, in the background, a real containerd per node, tailor-cluster (its objects kept\n"
+    "in DIR/cluster), one tailor-node-agent per node (embedded mode: it runs the pods) and\n"
+    "tailor-controller, each under a supervisor that starts it again when it dies (backoff 1 s\n"
+    "doubling to 30 s; DIR/NAME.pid holds the process, DIR/NAME.supervisor.pid its supervisor),\n"
+    "writes DIR/kubeconfig, installs the chart's CRDs (VerticalScalingPolicy, ...; --crds-dir, "
+    "else\n"
     "charts/tailor/crds above the binary) and returns when the nodes are Ready. Repeat\n"
     "--node-allocatable to size nodes differently (the last one repeats). The controller\n"
     "listens on loopback ports of its own choosing (DIR/controller.ports), registers its\n"
@@ -145,7 +148,7 @@ void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs:
       command.insert(command.end(), tls.begin(), tls.end());
     }
     command.insert(command.end(), options.agent_args.begin(), options.agent_args.end());
-    start_background(command, node / "agent.log", node / "agent.pid");
+    start_supervised(command, node / "agent.log", node / "agent.pid");
     started.nodes.push_back(node_name(i));
     started.watched_pid_files.push_back(node / "agent.pid");
   }
@@ -157,27 +160,27 @@ std::string start_controller(const ClusterUpOptions& options, const fs::path& co
                              const fs::path& dir, Started& started) {
   const fs::path ports = dir / "controller.ports";
   fs::remove(ports);
-  std::vector<std::string> command = {controller.string(),
-                                      "--kubeconfig=" + (dir / "kubeconfig").string(),
-                                      "--metrics-bind-address=127.0.0.1:0",
-                                      "--usage-bind-address=127.0.0.1:0",
-                                      "--webhook-bind-address=127.0.0.1",
-                                      "--webhook-ephemeral-port",
-                                      "--webhook-register",
-                                      "--ports-file=" + ports.string()};
+  std::vector<std::string> command = {
+      controller.string(), "--kubeconfig=" + (dir / "kubeconfig").string(),
+      "--metrics-bind-address=127.0.0.1:0",
+      // Fixed for the cluster's life: agents keep this endpoint
+      // across restarts of the controller.
+      "--usage-bind-address=127.0.0.1:" + std::to_string(free_port()),
+      "--webhook-bind-address=127.0.0.1", "--webhook-ephemeral-port", "--webhook-register",
+      "--ports-file=" + ports.string()};
   const auto tls = controller_usage_tls_flags(dir);
   command.insert(command.end(), tls.begin(), tls.end());
   command.insert(command.end(), options.controller_args.begin(), options.controller_args.end());
-  start_background(command, dir / "controller.log", dir / "controller.pid");
+  start_supervised(command, dir / "controller.log", dir / "controller.pid");
   started.watched_pid_files.push_back(dir / "controller.pid");
   wait_for_file(ports, dir / "controller.pid", dir / "controller.log");
   return "127.0.0.1:" + std::to_string(read_port(ports, "usage"));
 }
 
 void cluster_down(const fs::path& dir, std::ostream& out, std::ostream& err) {
-  stop_background(dir / "controller.pid", 5s);
+  stop_supervised(dir / "controller.pid");
   for (int i = 1; fs::exists(node_dir(dir, i)); ++i) {
-    if (stop_background(node_dir(dir, i) / "agent.pid", 10s)) out << "stopped agent " << i << "\n";
+    if (stop_supervised(node_dir(dir, i) / "agent.pid")) out << "stopped agent " << i << "\n";
   }
   for (int i = 1; fs::exists(node_dir(dir, i)); ++i) {
     const fs::path containerd = node_dir(dir, i) / "containerd";
@@ -190,13 +193,13 @@ void cluster_down(const fs::path& dir, std::ostream& out, std::ostream& err) {
       err << "tailor cluster down: node " << node_name(i) << ": " << e.what() << "\n";
     }
   }
-  if (stop_background(dir / "cluster.pid", 10s)) out << "stopped tailor-cluster\n";
+  if (stop_supervised(dir / "cluster.pid")) out << "stopped tailor-cluster\n";
 }
 
 int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream& err) {
   const fs::path dir = fs::absolute(options.dir);
   fs::create_directories(dir);
-  if (running_pid(dir / "cluster.pid")) {
+  if (running_pid(dir / "cluster.pid") || running_pid(supervisor_pid_file(dir / "cluster.pid"))) {
     err << "tailor cluster up: already running in " << dir.string()
         << " (tailor cluster down --dir " << dir.string() << ")\n";
     return 1;
@@ -216,9 +219,12 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
                                                : fs::path();
     run_command({(scripts / "install.sh").string()});
     fs::remove(dir / "kubeconfig");
-    start_background({cluster.string(), "--dir", (dir / "cluster").string(), "--port", "0",
-                      "--write-kubeconfig", (dir / "kubeconfig").string()},
-                     dir / "cluster.log", dir / "cluster.pid");
+    // A port of its own for the cluster's life: a restarted tailor-cluster (same CA, token and
+    // objects from DIR/cluster) is where every kubeconfig already points.
+    start_supervised(
+        {cluster.string(), "--dir", (dir / "cluster").string(), "--port",
+         std::to_string(free_port()), "--write-kubeconfig", (dir / "kubeconfig").string()},
+        dir / "cluster.log", dir / "cluster.pid");
     wait_for_file(dir / "kubeconfig", dir / "cluster.pid", dir / "cluster.log");
     // Before the controller: its policy and checkpoint informers list these from the start.
     install_chart_crds(dir / "kubeconfig", crds);

@@ -1,7 +1,10 @@
 #include "cli/cluster_process.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,13 +25,15 @@ std::vector<char*> c_argv(const std::vector<std::string>& argv) {
   return out;
 }
 
-// In the child: never returns.
+// In the child: never returns. out_fd < 0: keep this process's stdout and stderr.
 [[noreturn]] void exec_child(const std::vector<std::string>& argv, int out_fd) {
   ::setsid();
   const int null_fd = ::open("/dev/null", O_RDONLY);
   if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
-  ::dup2(out_fd, STDOUT_FILENO);
-  ::dup2(out_fd, STDERR_FILENO);
+  if (out_fd >= 0) {
+    ::dup2(out_fd, STDOUT_FILENO);
+    ::dup2(out_fd, STDERR_FILENO);
+  }
   auto args = c_argv(argv);
   ::execv(args[0], args.data());
   const std::string message = "exec " + argv[0] + ": " + std::strerror(errno) + "\n";
@@ -62,6 +67,60 @@ pid_t start_background(const std::vector<std::string>& argv, const std::filesyst
   ::close(out_fd);
   std::ofstream(pid_file) << pid << "\n";
   return pid;
+}
+
+pid_t start_child(const std::vector<std::string>& argv) {
+  if (argv.empty()) throw std::invalid_argument("start_child: empty command");
+  if (::access(argv[0].c_str(), X_OK) != 0) {
+    throw std::runtime_error(argv[0] + " is not an executable: " + std::strerror(errno));
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) exec_child(argv, -1);
+  return pid;
+}
+
+std::filesystem::path supervisor_pid_file(const std::filesystem::path& pid_file) {
+  return pid_file.parent_path() / (pid_file.stem().string() + ".supervisor.pid");
+}
+
+void start_supervised(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                      const std::filesystem::path& pid_file) {
+  std::vector<std::string> command = {std::filesystem::read_symlink("/proc/self/exe").string(),
+                                      "supervise", "--pid-file", pid_file.string(), "--"};
+  command.insert(command.end(), argv.begin(), argv.end());
+  std::error_code ignored;
+  std::filesystem::remove(pid_file, ignored);
+  const std::filesystem::path supervisor = supervisor_pid_file(pid_file);
+  start_background(command, log, supervisor);
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       !running_pid(pid_file); std::this_thread::sleep_for(std::chrono::milliseconds(20))) {
+    if (!running_pid(supervisor) || std::chrono::steady_clock::now() > deadline) {
+      throw std::runtime_error("tailor supervise did not start " + argv[0] + "; " + log.string() +
+                               ":\n" + log_tail(log));
+    }
+  }
+}
+
+bool stop_supervised(const std::filesystem::path& pid_file) {
+  const bool supervisor = stop_background(supervisor_pid_file(pid_file), std::chrono::seconds(15));
+  const bool process = stop_background(pid_file, std::chrono::seconds(10));
+  return supervisor || process;
+}
+
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+  const int error = errno;
+  ::close(fd);
+  if (!ok) throw std::runtime_error(std::string("no free port: ") + std::strerror(error));
+  return ntohs(address.sin_port);
 }
 
 std::optional<pid_t> running_pid(const std::filesystem::path& pid_file) {

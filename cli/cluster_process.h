@@ -18,6 +18,24 @@ namespace tailor::cli {
 pid_t start_background(const std::vector<std::string>& argv, const std::filesystem::path& log,
                        const std::filesystem::path& pid_file);
 
+// Starts argv[0] (a path) in a session of its own, its output going where this process's goes.
+pid_t start_child(const std::vector<std::string>& argv);
+
+// As start_background, under `tailor supervise` (cli/supervise.h), which restarts it when it
+// ends: `pid_file` holds the running process's pid (rewritten at each restart), the supervisor's
+// is in supervisor_pid_file(pid_file). Returns once the process has been started.
+void start_supervised(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                      const std::filesystem::path& pid_file);
+// "cluster.pid" -> "cluster.supervisor.pid".
+std::filesystem::path supervisor_pid_file(const std::filesystem::path& pid_file);
+// Stops the supervisor first (it stops the process: SIGTERM, SIGKILL after 10 s), then whatever
+// still runs under pid_file. False when nothing ran.
+bool stop_supervised(const std::filesystem::path& pid_file);
+
+// A TCP port free on 127.0.0.1 now (the kernel's pick), for a process that must keep one port
+// across its restarts.
+int free_port();
+
 // The pid in `pid_file` when that process still runs.
 std::optional<pid_t> running_pid(const std::filesystem::path& pid_file);
 

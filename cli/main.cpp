@@ -6,6 +6,7 @@
 #include "cli/corpus_command.h"
 #include "cli/demo_command.h"
 #include "cli/replay_command.h"
+#include "cli/supervise.h"
 
 namespace {
 const char* kUsage =
@@ -32,6 +33,8 @@ int main(int argc, char** argv) {
   if (verb == "replay") return tailor::cli::run_replay(args, std::cout, std::cerr);
   if (verb == "corpus") return tailor::cli::run_corpus(args, std::cout, std::cerr);
   if (verb == "cluster") return tailor::cli::run_cluster(args, std::cout, std::cerr);
+  // Internal: how `cluster up` keeps its processes running (cli/supervise.h).
+  if (verb == "supervise") return tailor::cli::run_supervise(args, std::cerr);
   std::cerr << "tailor: unknown verb '" << verb << "'\n" << kUsage;
   return 2;
 }

@@ -90,7 +90,8 @@ TEST_F(ClientCertKubectlTest, CertificateStaysValidAcrossARestartWithTheStateDir
   const std::string issued = cluster_->client_kubeconfig("jane", {"devs"});
   ClusterOptions options = cluster_options();
   options.dir = (dir_ / "state").string();
-  cluster_ = std::make_unique<Cluster>(options);  // the old one stops first
+  cluster_.reset();  // first: a second server on the same state directory is refused
+  cluster_ = std::make_unique<Cluster>(options);
   cluster_->start();
   // Same CA from the state directory; only the (free) port is new.
   write("cert.yaml",
