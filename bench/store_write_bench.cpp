@@ -1,5 +1,5 @@
 // Write throughput of tailor-cluster's store: creates then updates of realistic pods
-// (bench/pod_list_generator: managedFields, env, probes, status; ~4 KB each) in memory only, and
+// (bench/pod_list_generator: managedFields, env, probes, status; ~12 KB each) in memory only, and
 // over SQLite persistence with synchronous=NORMAL and =FULL, each write committed before it
 // returns. Also the time to load the database back (a restart). Usage: bench_store_write
 // [objects=2000] [dir=/tmp]
