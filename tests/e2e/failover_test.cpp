@@ -55,20 +55,22 @@ class ControllerFailover : public ::testing::Test {
   void SetUp() override {
     E2eCluster& cluster = E2eCluster::get();
     leader_ = running_controller(cluster);
-    usage_port_ = usage_port(leader_);
+    // The leader, once killed, stays dead: the standby is what takes over.
+    pause_controller_supervisor(cluster);
+    supervisor_paused_ = true;
   }
 
-  // Whatever happened, the environment gets back one controller as `tailor cluster up` ran it
-  // (same command line, same usage port, DIR/controller.pid), leading, for the tests after this.
+  // Whatever happened, the environment gets back one controller as `tailor cluster up` ran it:
+  // the leader is killed (if it still runs) and its resumed supervisor starts it again (same
+  // command line, same usage port, DIR/controller.pid), leading, for the tests after this.
   void TearDown() override {
     E2eCluster& cluster = E2eCluster::get();
     if (standby_ > 0) stop_process(standby_, SIGTERM, seconds(20));
-    if (leader_.pid <= 0) return;  // SetUp failed before anything was touched
+    if (!supervisor_paused_) return;  // SetUp failed before anything was touched
     stop_process(leader_.pid, SIGKILL, seconds(10));
-    const pid_t pid = launch_detached(
-        with_flag(leader_.argv, "--usage-bind-address", "127.0.0.1:" + std::to_string(usage_port_)),
-        cluster.dir() / "controller.log", cluster.dir() / "controller.pid");
-    EXPECT_TRUE(wait_until("the relaunched controller leads", kTakeover + seconds(10),
+    resume_controller_supervisor(cluster);
+    const pid_t pid = restarted_controller(cluster, leader_.pid, seconds(30)).pid;
+    EXPECT_TRUE(wait_until("the restarted controller leads", kTakeover + seconds(10),
                            [&](std::string& seen) {
                              seen = lease_holder(cluster);
                              return seen == identity_of(pid);
@@ -76,7 +78,7 @@ class ControllerFailover : public ::testing::Test {
   }
 
   ControllerProcess leader_;
-  int usage_port_ = 0;
+  bool supervisor_paused_ = false;
   pid_t standby_ = 0;
 };
 

@@ -5,7 +5,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <boost/json.hpp>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -74,18 +73,6 @@ std::vector<std::string> with_flag(std::vector<std::string> argv, const std::str
   return argv;
 }
 
-int usage_port(const ControllerProcess& controller) {
-  std::string file;
-  for (std::size_t i = 1; i < controller.argv.size(); ++i) {
-    const std::string& a = controller.argv[i];
-    if (a == "--ports-file" && i + 1 < controller.argv.size()) file = controller.argv[i + 1];
-    if (a.rfind("--ports-file=", 0) == 0) file = a.substr(13);
-  }
-  if (file.empty()) throw std::runtime_error("tailor-controller runs without --ports-file");
-  const boost::json::value ports = boost::json::parse(read_all(file));
-  return static_cast<int>(ports.at("usage").to_number<std::int64_t>());
-}
-
 pid_t launch_detached(const std::vector<std::string>& argv, const fs::path& log,
                       const fs::path& pid_file) {
   int pipe_fds[2];
@@ -122,6 +109,42 @@ pid_t launch_detached(const std::vector<std::string>& argv, const fs::path& log,
   if (!got || pid <= 0) throw std::runtime_error("could not start " + argv[0]);
   std::ofstream(pid_file) << pid << "\n";
   return pid;
+}
+
+ControllerProcess restarted_controller(const E2eCluster& cluster, pid_t old,
+                                       std::chrono::seconds timeout) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    try {
+      ControllerProcess p = running_controller(cluster);
+      if (p.pid != old) return p;
+    } catch (const std::exception&) {
+      // not started again yet (or the pid file is being rewritten)
+    }
+    if (std::chrono::steady_clock::now() > until) {
+      throw std::runtime_error("the supervisor did not start tailor-controller again");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+namespace {
+void signal_controller_supervisor(const E2eCluster& cluster, int signal) {
+  const fs::path pid_file = cluster.dir() / "controller.supervisor.pid";
+  const pid_t pid = static_cast<pid_t>(std::stol(read_all(pid_file)));
+  if (pid <= 1 || ::kill(pid, signal) != 0) {
+    throw std::runtime_error("cannot signal the controller's supervisor (" + pid_file.string() +
+                             ")");
+  }
+}
+}  // namespace
+
+void pause_controller_supervisor(const E2eCluster& cluster) {
+  signal_controller_supervisor(cluster, SIGSTOP);
+}
+
+void resume_controller_supervisor(const E2eCluster& cluster) {
+  signal_controller_supervisor(cluster, SIGCONT);
 }
 
 bool stop_process(pid_t pid, int signal, std::chrono::seconds timeout) {

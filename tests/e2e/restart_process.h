@@ -1,6 +1,7 @@
 // The e2e environment's tailor-controller as a process, for the restart and failover tests: its
 // command line (read from /proc, so a relaunch runs exactly what `tailor cluster up` ran), stop,
-// relaunch detached, and the leader Lease.
+// relaunch detached, its supervisor (`tailor supervise`, which starts it again when it dies), and
+// the leader Lease.
 #pragma once
 
 #include <sys/types.h>
@@ -27,14 +28,20 @@ ControllerProcess running_controller(const E2eCluster& cluster);
 std::vector<std::string> with_flag(std::vector<std::string> argv, const std::string& flag,
                                    const std::string& value);
 
-// The port the controller's usage stream listens on (from the ports file its --ports-file names).
-// A relaunch binds it again, so the node agents' streams reconnect to the new process.
-int usage_port(const ControllerProcess& controller);
-
 // Starts `argv` detached (its own session, reaped by init), output appended to `log`, its pid
 // written to `pid_file`. Returns the pid.
 pid_t launch_detached(const std::vector<std::string>& argv, const std::filesystem::path& log,
                       const std::filesystem::path& pid_file);
+
+// The controller the supervisor started after `old` ended (DIR/controller.pid names another live
+// process); throws std::runtime_error when none runs within `timeout`.
+ControllerProcess restarted_controller(const E2eCluster& cluster, pid_t old,
+                                       std::chrono::seconds timeout);
+
+// SIGSTOP / SIGCONT to the controller's supervisor (DIR/controller.supervisor.pid): paused, it
+// does not restart a controller a test kills; resumed, it starts that one again.
+void pause_controller_supervisor(const E2eCluster& cluster);
+void resume_controller_supervisor(const E2eCluster& cluster);
 
 // Sends `signal` and waits until the process is gone; false after `timeout`.
 bool stop_process(pid_t pid, int signal, std::chrono::seconds timeout);

@@ -128,17 +128,16 @@ TEST(ControllerRestart, DeferredTimerAndRecommendationSurvive) {
   const Resources target = policy->recommendation("app")->target;
 
   // Restart, kKillAfter into the timer: SIGTERM (the controller writes its checkpoints and
-  // releases the Lease on the way out), then the same command line again, on the same usage
-  // port so that the node agents' streams reconnect.
+  // releases the Lease on the way out); its supervisor starts the same command line again, on
+  // the same usage port (fixed at cluster up) so that the node agents' streams reconnect.
   std::this_thread::sleep_until(*since + kKillAfter);
   const ControllerProcess old = running_controller(cluster);
-  const int port = usage_port(old);
   const auto log = cluster.dir() / "controller.log";
   const std::uintmax_t offset = log_size(log);
   ASSERT_TRUE(stop_process(old.pid, SIGTERM, seconds(20))) << "the controller did not exit";
-  const pid_t pid = launch_detached(
-      with_flag(old.argv, "--usage-bind-address", "127.0.0.1:" + std::to_string(port)), log,
-      cluster.dir() / "controller.pid");
+  const ControllerProcess restarted = restarted_controller(cluster, old.pid, seconds(20));
+  EXPECT_EQ(restarted.argv, old.argv) << "the supervisor changed the command line";
+  const pid_t pid = restarted.pid;
   const CommandResult checkpoint =
       ns.kubectl("get vscp app-app -o 'jsonpath={.status.totalSamplesCount}'");
   EXPECT_EQ(checkpoint.exit_code, 0) << checkpoint.err;
