@@ -157,6 +157,7 @@ struct ObjectStore::Impl {
               ? options.resolve(row.resource.substr(0, slash), row.resource.substr(slash + 1))
               : nullptr;
       if (!r) {
+        parsed(row);  // checked now: a corrupt row stops the start, not a later adopt()
         pending[row.resource].push_back(std::move(row));
         continue;
       }
@@ -169,7 +170,7 @@ struct ObjectStore::Impl {
     publish();
   }
 
-  static StoredPtr loaded(const ResourceInfo& r, const PersistedObject& row) {
+  static bj::object parsed(const PersistedObject& row) {
     bj::value v;
     try {
       v = bj::parse(row.json);
@@ -180,7 +181,11 @@ struct ObjectStore::Impl {
     if (!v.is_object()) {
       throw std::runtime_error("stored " + row.resource + " " + row.key + " is not an object");
     }
-    return std::make_shared<const StoredObject>(r, v.as_object());
+    return std::move(v.as_object());
+  }
+
+  static StoredPtr loaded(const ResourceInfo& r, const PersistedObject& row) {
+    return std::make_shared<const StoredObject>(r, parsed(row));
   }
 
   const Collection* find_collection(const ResourceInfo& r) const {

@@ -184,6 +184,21 @@ TEST_F(PersistentStoreTest, ObjectThatIsNotJsonIsAnError) {
   EXPECT_NE(error.find("stored /configmaps a/y is not valid JSON"), std::string::npos) << error;
 }
 
+TEST_F(PersistentStoreTest, CustomResourceThatIsNotJsonIsAnErrorAtStart) {
+  {
+    auto store = open();
+    store->create(kNamespaces, object("", "a"));
+    store->create(kWidgets, object("a", "w"));
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE objects SET json = '[1]' WHERE key = 'a/w'", nullptr, nullptr,
+                         nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  EXPECT_EQ(error_of([&] { open(); }), "stored example.com/widgets a/w is not an object");
+}
+
 TEST_F(PersistentStoreTest, NewerSchemaIsAnError) {
   write_first_run();
   sqlite3* db = nullptr;
