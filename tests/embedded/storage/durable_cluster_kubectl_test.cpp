@@ -221,5 +221,18 @@ TEST_F(DurableClusterTest, UnreadableDatabaseStopsTheServerWithTheReason) {
   EXPECT_EQ(fs::file_size(dir_ / "state" / "objects.db"), 8192u) << "the file was changed";
 }
 
+TEST_F(DurableClusterTest, UnknownSyncModeIsRefused) {
+  ChildProcess cluster({kube::testing::build_program("tailor-cluster").string(), "--dir",
+                        (dir_ / "state").string(), "--port", "0", "--sync", "sometimes"},
+                       dir_ / "cluster.log");
+  for (int i = 0; cluster.running(); ++i) {
+    ASSERT_LT(i, 500) << "tailor-cluster started with --sync sometimes";
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_EQ(cluster.exit_code(), 1);
+  EXPECT_EQ(log(), "tailor-cluster: --sync: want full or normal, got \"sometimes\"\n");
+  EXPECT_FALSE(fs::exists(dir_ / "state" / "objects.db"));
+}
+
 }  // namespace
 }  // namespace tailor::embedded::testing
