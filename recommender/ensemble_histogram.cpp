@@ -1,6 +1,8 @@
 #include "recommender/ensemble_histogram.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "recommender/checkpoint_text.h"
 
@@ -12,37 +14,40 @@ constexpr double kMaxExponent = 40;
 }  // namespace
 
 EnsembleHistogram::EnsembleHistogram(const HistogramOptions& options,
-                                     std::vector<Seconds> half_lives)
+                                     const std::vector<Seconds>& half_lives)
     : options_(&options),
-      inverse_half_lives_(half_lives.size()),
-      weights_(half_lives.size(), 0),
-      totals_(half_lives.size(), arma::fill::zeros) {
-  for (std::size_t k = 0; k < half_lives.size(); ++k) {
-    inverse_half_lives_[k] = 1.0 / static_cast<double>(half_lives[k]);
-  }
+      doubles_(new double[2 * half_lives.size()]()),
+      rows_(static_cast<std::int32_t>(half_lives.size())) {
+  for (int k = 0; k < rows_; ++k) doubles_[k] = 1.0 / static_cast<double>(half_lives[k]);
 }
 
 void EnsembleHistogram::rescale_to(Seconds new_reference) {
   const double age = static_cast<double>(new_reference - reference_);
-  for (arma::uword k = 0; k < weights_.n_rows; ++k) {
-    const double factor = std::exp2(-age * inverse_half_lives_[k]);
-    weights_.row(k) *= static_cast<float>(factor);
-    totals_[k] *= factor;
+  for (int k = 0; k < rows_; ++k) {
+    const double factor = std::exp2(-age * inverse_half_life(k));
+    const float f = static_cast<float>(factor);
+    for (int j = 0; j < columns_; ++j) weights_[static_cast<std::size_t>(j) * rows_ + k] *= f;
+    total(k) *= factor;
   }
   reference_ = new_reference;
 }
 
-arma::uword EnsembleHistogram::column(int bucket) {
-  if (weights_.n_cols == 0) {
-    weights_.zeros(weights_.n_rows, 1);
-    first_bucket_ = bucket;
-  } else if (bucket < first_bucket_) {
-    weights_.insert_cols(0, first_bucket_ - bucket);
-    first_bucket_ = bucket;
-  } else if (bucket >= first_bucket_ + int(weights_.n_cols)) {
-    weights_.insert_cols(weights_.n_cols, bucket - first_bucket_ - weights_.n_cols + 1);
+int EnsembleHistogram::column(int bucket) {
+  if (columns_ > 0 && bucket >= first_bucket_ && bucket < first_bucket_ + columns_) {
+    return bucket - first_bucket_;
   }
-  return static_cast<arma::uword>(bucket - first_bucket_);
+  // Grow to exactly the new range: it settles after a few samples, and the state stays small.
+  const int lo = columns_ == 0 ? bucket : std::min(bucket, first_bucket_);
+  const int hi = columns_ == 0 ? bucket : std::max(bucket, first_bucket_ + columns_ - 1);
+  std::unique_ptr<float[]> grown(new float[static_cast<std::size_t>(hi - lo + 1) * rows_]());
+  if (columns_ > 0) {
+    std::memcpy(grown.get() + static_cast<std::size_t>(first_bucket_ - lo) * rows_, weights_.get(),
+                sizeof(float) * columns_ * rows_);
+  }
+  weights_ = std::move(grown);
+  first_bucket_ = lo;
+  columns_ = hi - lo + 1;
+  return bucket - first_bucket_;
 }
 
 void EnsembleHistogram::add_sample(double value, Seconds time) {
@@ -51,49 +56,51 @@ void EnsembleHistogram::add_sample(double value, Seconds time) {
     reference_ = time;
     has_reference_ = true;
   }
+  double max_inverse = 0;
+  for (int k = 0; k < rows_; ++k) max_inverse = std::max(max_inverse, inverse_half_life(k));
   const double age = static_cast<double>(time - reference_);
-  if (age * inverse_half_lives_.max() > kMaxExponent) rescale_to(time);
-  const arma::uword j = column(options_->find_bucket(value));
+  if (age * max_inverse > kMaxExponent) rescale_to(time);
+  const int j = column(options_->find_bucket(value));
   const double now = static_cast<double>(time - reference_);
-  for (arma::uword k = 0; k < weights_.n_rows; ++k) {
-    const double w = std::exp2(now * inverse_half_lives_[k]);
-    weights_(k, j) += static_cast<float>(w);
-    totals_[k] += w;
+  float* col = weights_.get() + static_cast<std::size_t>(j) * rows_;
+  for (int k = 0; k < rows_; ++k) {
+    const double w = std::exp2(now * inverse_half_life(k));
+    col[k] += static_cast<float>(w);
+    total(k) += w;
   }
 }
 
-arma::mat EnsembleHistogram::percentiles(const arma::vec& ps) const {
-  arma::mat out(weights_.n_rows, ps.n_elem, arma::fill::zeros);
-  if (weights_.n_cols == 0) return out;
+void EnsembleHistogram::percentiles(const double* ps, std::size_t n, double* out) const {
+  std::fill(out, out + n * rows_, 0.0);
+  if (columns_ == 0) return;
   // One walk per row serves every (ascending) percentile.
-  const arma::vec& totals = totals_;
-  for (arma::uword k = 0; k < weights_.n_rows; ++k) {
-    if (!(totals[k] > 0)) continue;
+  for (int k = 0; k < rows_; ++k) {
+    if (!(total(k) > 0)) continue;
     double cumulative = 0;
-    arma::uword j = 0, i = 0;
-    for (; i < ps.n_elem; ++i) {
+    int j = 0;
+    for (std::size_t i = 0; i < n; ++i) {
       // First bucket whose cumulative weight reaches p of the total; report its end.
-      const double threshold = ps[i] * totals[k];
-      while (j + 1 < weights_.n_cols && cumulative + weights_(k, j) < threshold) {
-        cumulative += weights_(k, j);
+      const double threshold = ps[i] * total(k);
+      while (j + 1 < columns_ && cumulative + weight(k, j) < threshold) {
+        cumulative += weight(k, j);
         ++j;
       }
-      const int bucket = first_bucket_ + int(j);
-      out(k, i) = bucket + 1 < options_->num_buckets() ? options_->bucket_start(bucket + 1)
-                                                       : options_->bucket_start(bucket);
+      const int bucket = first_bucket_ + j;
+      out[k * n + i] = bucket + 1 < options_->num_buckets() ? options_->bucket_start(bucket + 1)
+                                                            : options_->bucket_start(bucket);
     }
   }
-  return out;
 }
 
 std::size_t EnsembleHistogram::state_bytes() const {
-  return sizeof(*this) + weights_.n_elem * sizeof(float) +
-         (inverse_half_lives_.n_elem + totals_.n_elem) * sizeof(double);
+  return sizeof(*this) + static_cast<std::size_t>(columns_) * rows_ * sizeof(float) +
+         2 * rows_ * sizeof(double);
 }
 
 void EnsembleHistogram::save(CheckpointWriter& out) const {
-  out.integer(has_reference_).integer(reference_).integer(first_bucket_).integer(weights_.n_cols);
-  out.reals(totals_.memptr(), totals_.n_elem).floats(weights_.memptr(), weights_.n_elem);
+  out.integer(has_reference_).integer(reference_).integer(first_bucket_).integer(columns_);
+  out.reals(doubles_.get() + rows_, rows_)
+      .floats(weights_.get(), static_cast<std::size_t>(columns_) * rows_);
 }
 
 void EnsembleHistogram::load(CheckpointReader& in) {
@@ -105,17 +112,19 @@ void EnsembleHistogram::load(CheckpointReader& in) {
     in.fail("histogram buckets [" + std::to_string(first) + ", " + std::to_string(first + columns) +
             ") outside [0, " + std::to_string(options_->num_buckets()) + ")");
   }
-  const std::vector<double> totals = in.reals("histogram totals", weights_.n_rows);
+  const std::vector<double> totals = in.reals("histogram totals", rows_);
   for (double t : totals) {
     if (t < 0) in.fail("histogram totals are negative");
   }
   const std::vector<float> weights =
-      in.floats("histogram weights", weights_.n_rows * static_cast<std::size_t>(columns));
+      in.floats("histogram weights", static_cast<std::size_t>(rows_) * columns);
   has_reference_ = has_reference;
   reference_ = reference;
-  first_bucket_ = static_cast<int>(first);
-  totals_ = arma::vec(totals);
-  weights_ = arma::fmat(weights.data(), weights_.n_rows, static_cast<arma::uword>(columns));
+  first_bucket_ = static_cast<std::int32_t>(first);
+  columns_ = static_cast<std::int32_t>(columns);
+  std::copy(totals.begin(), totals.end(), doubles_.get() + rows_);
+  weights_.reset(columns_ > 0 ? new float[weights.size()] : nullptr);
+  std::copy(weights.begin(), weights.end(), weights_.get());
 }
 
 }  // namespace tailor::recommender

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <armadillo>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -43,11 +43,15 @@ struct EnsembleConfig {
 class ModelEnsemble {
  public:
   // min_limit: limits are applied at least at this (the minimum resources), and scored so.
+  // The ensemble keeps a pointer to `config`, which must outlive it.
   ModelEnsemble(const HistogramOptions& options, const EnsembleConfig& config,
                 double min_limit = 0);
+  ModelEnsemble(ModelEnsemble&&) noexcept;
+  ModelEnsemble& operator=(ModelEnsemble&&) noexcept;
+  ~ModelEnsemble();
 
   // Scores every model's current limit against `usage` over a window of `length`, then adds
-  // the sample to the histograms and recomputes the limits.
+  // the sample to the histograms and recomputes the limits. No allocation.
   void observe(double usage, Seconds time, Seconds length = kCostUnit);
 
   // Overrun/underrun costs count per 5 minutes of usage, so that the balance against the
@@ -55,11 +59,14 @@ class ModelEnsemble {
   static constexpr Seconds kCostUnit = 300;
   // The limit proposed by the model with the lowest recent cost (0 before any sample).
   double best_limit() const;
-  arma::uword best_model() const;
+  std::size_t best_model() const;
   // Whether the best model is a daily-profile one (its limit follows the time of day).
   bool best_is_profile() const { return profile_ready() && best_model() >= histogram_models_; }
-  const arma::vec& limits() const { return limits_; }
-  const arma::vec& costs() const { return costs_; }
+  std::size_t models() const { return models_; }
+  // Model m's current limit and recent cost. Models are views: a histogram model's limit is
+  // (1 + margin) x one percentile of one half-life's histogram, computed when asked.
+  double limit(std::size_t m) const;
+  double cost(std::size_t m) const { return costs()[m]; }
   std::size_t state_bytes() const;
   // Checkpoint: histograms, limits, costs and the running level, exactly. load() reads into a
   // fresh ensemble with the same options and config; it throws CheckpointError for a
@@ -68,29 +75,35 @@ class ModelEnsemble {
   void load(CheckpointReader& in);
 
  private:
+  struct FigureSums;
   void add(double usage, Seconds time);
-  void score_ratios(double usage, double weight, double decay, const arma::vec& previous);
+  void score_pinball(double usage, double weight, double decay, double scale);
+  void score_ratios(double usage, double weight, double decay, const std::vector<double>& previous);
+  void charge_changes(const double* before, double scale);
   void recompute_limits(Seconds next_window);
   bool profile_ready() const;
+  std::size_t percentile_count() const { return config_->percentiles.size(); }
+  std::size_t margin_count() const { return config_->margins.size(); }
+  // values_ holds, in one block: the models' costs, the percentile of each (half-life,
+  // percentile) pair, then the limits of the daily-profile models.
+  double* costs() { return values_.get(); }
+  const double* costs() const { return values_.get(); }
+  double* percentiles() { return values_.get() + models_; }
+  const double* percentiles() const { return values_.get() + models_; }
+  double* profile_limits() { return percentiles() + percentile_pairs_; }
+  const double* profile_limits() const { return percentiles() + percentile_pairs_; }
 
   const EnsembleConfig* config_;
   EnsembleHistogram histogram_;
-  arma::vec percentiles_;
-  arma::vec margin_factors_;               // 1 + margin
+  std::unique_ptr<double[]> values_;
   std::unique_ptr<DailyProfile> profile_;  // only with profile models
-  arma::uword histogram_models_ = 0;
-  arma::vec limits_;  // per model: (half-life, percentile, margin), then (rank, profile margin)
-  arma::vec costs_;
-  // Decayed sums for the figures, only with shortfall_price > 0: per model Σ idle limit,
-  // Σ limit, Σ usage above the limit and Σ relative limit changes; Σ usage, Σ window weight.
-  struct FigureSums {
-    arma::vec idle, limits, excess, changes;
-    double usage = 0, windows = 0;
-  };
-  std::unique_ptr<FigureSums> sums_;
+  std::unique_ptr<FigureSums> sums_;       // only with shortfall_price > 0
   double min_limit_ = 0;
   double level_ = 0;  // running usage level that makes costs unit-free
   Seconds last_time_ = 0;
+  std::uint32_t models_ = 0;
+  std::uint32_t histogram_models_ = 0;
+  std::uint32_t percentile_pairs_ = 0;  // half-lives x percentiles
   bool has_sample_ = false;
 };
 
