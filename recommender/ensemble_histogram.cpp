@@ -3,128 +3,297 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <stdexcept>
 
 #include "recommender/checkpoint_text.h"
 
 namespace tailor::recommender {
 namespace {
-// Rows are rescaled once the newest weight would exceed 2^40: float keeps 24 bits of mantissa,
-// so weights older than ~20 half-lives are lost to rounding anyway.
-constexpr double kMaxExponent = 40;
+constexpr std::uint32_t kMaxCount = std::numeric_limits<std::uint16_t>::max();
+constexpr std::uint32_t kMaxLump = std::numeric_limits<std::uint32_t>::max();
+// The first sample counts 2^12: 12 bits of resolution before the first halving.
+constexpr int kFirstExponent = -12;
+
+// Halves a count, rounding halves to even: unbiased, so small counts (the rare values in the
+// tail, where the high percentiles are) fade at their true rate instead of a truncated one.
+std::uint32_t half(std::uint32_t c) {
+  const std::uint32_t h = c >> 1;
+  return h + (c & h & 1);
+}
 }  // namespace
 
 EnsembleHistogram::EnsembleHistogram(const HistogramOptions& options,
-                                     const std::vector<Seconds>& half_lives)
+                                     const std::vector<Seconds>& half_lives, int window)
     : options_(&options),
-      doubles_(new double[2 * half_lives.size()]()),
-      rows_(static_cast<std::int32_t>(half_lives.size())) {
-  for (int k = 0; k < rows_; ++k) doubles_[k] = 1.0 / static_cast<double>(half_lives[k]);
-}
-
-void EnsembleHistogram::rescale_to(Seconds new_reference) {
-  const double age = static_cast<double>(new_reference - reference_);
+      rows_(static_cast<std::int8_t>(half_lives.size())),
+      window_(static_cast<std::int8_t>(window)) {
+  if (half_lives.empty() || half_lives.size() > 16 || window < 2 || window > 127 ||
+      window > options.num_buckets() || options.num_buckets() > kNone) {
+    throw std::invalid_argument(
+        "ensemble histogram: 1 to 16 half-lives, a window of 2 to 127 buckets and at most 255 "
+        "buckets");
+  }
+  block_.reset(new std::byte[block_bytes()]());
   for (int k = 0; k < rows_; ++k) {
-    const double factor = std::exp2(-age * inverse_half_life(k));
-    const float f = static_cast<float>(factor);
-    for (int j = 0; j < columns_; ++j) weights_[static_cast<std::size_t>(j) * rows_ + k] *= f;
-    total(k) *= factor;
-  }
-  reference_ = new_reference;
-}
-
-int EnsembleHistogram::column(int bucket) {
-  if (columns_ > 0 && bucket >= first_bucket_ && bucket < first_bucket_ + columns_) {
-    return bucket - first_bucket_;
-  }
-  // Grow to exactly the new range: it settles after a few samples, and the state stays small.
-  const int lo = columns_ == 0 ? bucket : std::min(bucket, first_bucket_);
-  const int hi = columns_ == 0 ? bucket : std::max(bucket, first_bucket_ + columns_ - 1);
-  std::unique_ptr<float[]> grown(new float[static_cast<std::size_t>(hi - lo + 1) * rows_]());
-  if (columns_ > 0) {
-    std::memcpy(grown.get() + static_cast<std::size_t>(first_bucket_ - lo) * rows_, weights_.get(),
-                sizeof(float) * columns_ * rows_);
-  }
-  weights_ = std::move(grown);
-  first_bucket_ = lo;
-  columns_ = hi - lo + 1;
-  return bucket - first_bucket_;
-}
-
-void EnsembleHistogram::add_sample(double value, Seconds time) {
-  if (!std::isfinite(value) || value < 0) return;
-  if (!has_reference_) {
-    reference_ = time;
-    has_reference_ = true;
-  }
-  double max_inverse = 0;
-  for (int k = 0; k < rows_; ++k) max_inverse = std::max(max_inverse, inverse_half_life(k));
-  const double age = static_cast<double>(time - reference_);
-  if (age * max_inverse > kMaxExponent) rescale_to(time);
-  const int j = column(options_->find_bucket(value));
-  const double now = static_cast<double>(time - reference_);
-  float* col = weights_.get() + static_cast<std::size_t>(j) * rows_;
-  for (int k = 0; k < rows_; ++k) {
-    const double w = std::exp2(now * inverse_half_life(k));
-    col[k] += static_cast<float>(w);
-    total(k) += w;
   }
 }
 
-void EnsembleHistogram::percentiles(const double* ps, std::size_t n, double* out) const {
-  std::fill(out, out + n * rows_, 0.0);
-  if (columns_ == 0) return;
-  // One walk per row serves every (ascending) percentile.
-  for (int k = 0; k < rows_; ++k) {
-    if (!(total(k) > 0)) continue;
-    double cumulative = 0;
-    int j = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      // First bucket whose cumulative weight reaches p of the total; report its end.
-      const double threshold = ps[i] * total(k);
-      while (j + 1 < columns_ && cumulative + weight(k, j) < threshold) {
-        cumulative += weight(k, j);
-        ++j;
+void EnsembleHistogram::halve(int k) {
+  Row& r = row(k);
+  std::uint16_t* c = counts(k);
+  for (int j = 0; j < window_; ++j) c[j] = static_cast<std::uint16_t>(half(c[j]));
+  r.below = half(r.below);
+  r.above = half(r.above);
+  r.carry *= 0.5f;
+  ++r.exponent;
+  bool below = false, above = false;
+  for (int i = 0; i < rows_; ++i) {
+    below |= row(i).below > 0;
+    above |= row(i).above > 0;
+  }
+  if (!below) below_highest_ = -1;
+  if (!above) above_highest_ = -1;
+}
+
+// Adds `count` whole counts to a column (-1: the below lump, window_: the above lump), halving
+// the row while it would not fit.
+void EnsembleHistogram::add_count(int k, int column, double count) {
+  auto n = static_cast<std::uint64_t>(count);
+  for (;;) {
+    Row& r = row(k);
+    std::uint64_t have = column < 0 ? r.below : column >= window_ ? r.above : counts(k)[column];
+    const std::uint64_t limit = column < 0 || column >= window_ ? kMaxLump : kMaxCount;
+    if (have + n <= limit) {
+      have += n;
+      if (column < 0) {
+        r.below = static_cast<std::uint32_t>(have);
+      } else if (column >= window_) {
+        r.above = static_cast<std::uint32_t>(have);
+      } else {
+        counts(k)[column] = static_cast<std::uint16_t>(have);
       }
-      const int bucket = first_bucket_ + j;
-      out[k * n + i] = bucket + 1 < options_->num_buckets() ? options_->bucket_start(bucket + 1)
-                                                            : options_->bucket_start(bucket);
+      return;
+    }
+    halve(k);
+    n >>= 1;
+  }
+}
+
+void EnsembleHistogram::add_sample(double value, Seconds time,
+                                   const std::vector<Seconds>& half_lives) {
+  if (!std::isfinite(value) || value < 0) return;
+  const int bucket = options_->find_bucket(value);
+  if (!has_samples_) {
+    has_samples_ = true;
+    for (int k = 0; k < rows_; ++k) {
+      // Saturated: only absurd times or half-lives come near 2^30 half-lives.
+      const double e = std::floor(static_cast<double>(time) / static_cast<double>(half_lives[k]));
+      row(k).exponent = static_cast<std::int32_t>(std::clamp(e, -1e9, 1e9)) + kFirstExponent;
+    }
+    start_ = static_cast<std::int16_t>(
+        std::clamp(bucket - window_ / 4, 0, options_->num_buckets() - window_));
+  }
+  const int column = bucket < start_ ? -1 : std::min(bucket - start_, int(window_));
+  if (column < 0) below_highest_ = static_cast<std::int16_t>(std::max<int>(below_highest_, bucket));
+  if (column >= window_) {
+    above_highest_ = static_cast<std::int16_t>(std::max<int>(above_highest_, bucket));
+  }
+  for (int k = 0; k < rows_; ++k) {
+    Row& r = row(k);
+    const double exact =
+        std::exp2(static_cast<double>(time) / static_cast<double>(half_lives[k]) - r.exponent) +
+        r.carry;
+    const double whole = std::floor(exact);
+    r.carry = static_cast<float>(exact - whole);
+    add_count(k, column, whole);
+  }
+}
+
+void EnsembleHistogram::percentile_buckets(const double* ps, std::size_t n, Bucket* out) {
+  bool from_lump = false;
+  for (int k = 0; k < rows_; ++k) {
+    const Row& r = row(k);
+    const std::uint16_t* c = counts(k);
+    std::uint64_t total = std::uint64_t(r.below) + r.above;
+    for (int j = 0; j < window_; ++j) total += c[j];
+    if (total == 0) {
+      std::fill(out + k * n, out + (k + 1) * n, kNone);
+      continue;
+    }
+    // position -1 is the below lump, window_ the above lump; cumulative includes position.
+    int position = -1;
+    std::uint64_t cumulative = r.below;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double threshold = ps[i] * static_cast<double>(total);
+      while (static_cast<double>(cumulative) < threshold && position < window_) {
+        ++position;
+        cumulative += position < window_ ? c[position] : r.above;
+      }
+      const bool lump = position < 0 || position >= window_;
+      const int bucket = position < 0          ? below_highest_
+                         : position >= window_ ? above_highest_
+                                               : start_ + position;
+      from_lump |= lump;
+      out[k * n + i] = static_cast<Bucket>(bucket);
     }
   }
+  if (!from_lump) return;
+  constexpr std::size_t kInline = 64;
+  std::int16_t inline_answers[kInline];
+  std::vector<std::int16_t> heap_answers;
+  std::int16_t* answers = inline_answers;
+  const std::size_t count = n * rows_;
+  if (count > kInline) {
+    heap_answers.resize(count);
+    answers = heap_answers.data();
+  }
+  // Rows without samples answer -1; they do not pull the window.
+  const std::size_t kept = static_cast<std::size_t>(
+      std::copy_if(out, out + count, answers, [](Bucket b) { return b != kNone; }) - answers);
+  if (kept > 0) move_window(answers, kept);
 }
 
-std::size_t EnsembleHistogram::state_bytes() const {
-  return sizeof(*this) + static_cast<std::size_t>(columns_) * rows_ * sizeof(float) +
-         2 * rows_ * sizeof(double);
+// Places the window over the most percentile buckets it can hold, with a quarter of the spare
+// columns below them and the rest above (usage mostly rises past high percentiles, not falls
+// below them). Percentiles left out are answered from a lump: the ones above with the lump's
+// highest bucket (exact for the 100th percentile), the ones below with the window's start.
+void EnsembleHistogram::move_window(std::int16_t* buckets, std::size_t n) {
+  std::sort(buckets, buckets + n);
+  std::size_t best = 0, best_count = 0;
+  for (std::size_t i = 0, j = 0; i < n; ++i) {
+    while (j < n && buckets[j] < buckets[i] + window_) ++j;
+    if (j - i > best_count) {
+      best = i;
+      best_count = j - i;
+    }
+  }
+  // Moving merges weight into lumps and puts lumps at their highest bucket: only for a window
+  // that holds more percentiles than the current one (bimodal load would flip it back and forth).
+  const auto inside = std::count_if(
+      buckets, buckets + n, [this](std::int16_t b) { return b >= start_ && b < start_ + window_; });
+  if (static_cast<std::size_t>(inside) >= best_count) return;
+  const int lowest = buckets[best], highest = buckets[best + best_count - 1];
+  const int spare = window_ - (highest - lowest + 1);
+  const int start = std::clamp(lowest - spare / 4, 0, options_->num_buckets() - window_);
+  if (start > start_) merge_below(start);
+  if (start < start_) merge_above(start);
 }
+
+void EnsembleHistogram::merge_below(int first_kept) {
+  const int shift = std::min(first_kept - start_, int(window_));
+  for (int k = 0; k < rows_; ++k) {
+    std::uint16_t* c = counts(k);
+    for (int j = 0; j < shift; ++j) {
+      if (c[j] == 0) continue;
+      below_highest_ = static_cast<std::int16_t>(std::max(int(below_highest_), start_ + j));
+      add_count(k, -1, c[j]);
+      c[j] = 0;
+    }
+  }
+  for (int k = 0; k < rows_; ++k) {
+    std::uint16_t* c = counts(k);
+    std::memmove(c, c + shift, sizeof(std::uint16_t) * (window_ - shift));
+    std::fill(c + window_ - shift, c + window_, std::uint16_t(0));
+  }
+  start_ = static_cast<std::int16_t>(first_kept);
+  if (above_highest_ >= 0 && above_highest_ < start_ + window_) {
+    for (int k = 0; k < rows_; ++k) {
+      const std::uint32_t lump = row(k).above;
+      row(k).above = 0;
+      add_count(k, above_highest_ - start_, lump);
+    }
+    above_highest_ = -1;
+  }
+}
+
+void EnsembleHistogram::merge_above(int new_start) {
+  const int shift = std::min(start_ - new_start, int(window_));
+  for (int k = 0; k < rows_; ++k) {
+    std::uint16_t* c = counts(k);
+    for (int j = window_ - shift; j < window_; ++j) {
+      if (c[j] == 0) continue;
+      above_highest_ = static_cast<std::int16_t>(std::max(int(above_highest_), start_ + j));
+      add_count(k, window_, c[j]);
+      c[j] = 0;
+    }
+  }
+  for (int k = 0; k < rows_; ++k) {
+    std::uint16_t* c = counts(k);
+    std::memmove(c + shift, c, sizeof(std::uint16_t) * (window_ - shift));
+    std::fill(c, c + shift, std::uint16_t(0));
+  }
+  start_ = static_cast<std::int16_t>(new_start);
+  if (below_highest_ >= start_) {
+    for (int k = 0; k < rows_; ++k) {
+      const std::uint32_t lump = row(k).below;
+      row(k).below = 0;
+      add_count(k, below_highest_ - start_, lump);
+    }
+    below_highest_ = -1;
+  }
+}
+
+std::size_t EnsembleHistogram::state_bytes() const { return sizeof(*this) + block_bytes(); }
 
 void EnsembleHistogram::save(CheckpointWriter& out) const {
-  out.integer(has_reference_).integer(reference_).integer(first_bucket_).integer(columns_);
-  out.reals(doubles_.get() + rows_, rows_)
-      .floats(weights_.get(), static_cast<std::size_t>(columns_) * rows_);
+  out.integer(has_samples_).integer(start_);
+  out.integer(below_highest_).integer(above_highest_);
+  std::vector<std::int64_t> rows;
+  std::vector<float> carries;
+  std::vector<std::int64_t> all_counts;
+  for (int k = 0; k < rows_; ++k) {
+    rows.insert(rows.end(), {row(k).exponent, row(k).below, row(k).above});
+    carries.push_back(row(k).carry);
+    all_counts.insert(all_counts.end(), counts(k), counts(k) + window_);
+  }
+  out.integers(rows.data(), rows.size())
+      .floats(carries.data(), carries.size())
+      .integers(all_counts.data(), all_counts.size());
 }
 
 void EnsembleHistogram::load(CheckpointReader& in) {
-  const bool has_reference = in.integer("histogram reference flag") != 0;
-  const Seconds reference = in.integer("histogram reference");
-  const std::int64_t first = in.integer("histogram first bucket");
-  const std::int64_t columns = in.integer("histogram bucket count");
-  if (first < 0 || columns < 0 || first + columns > options_->num_buckets()) {
-    in.fail("histogram buckets [" + std::to_string(first) + ", " + std::to_string(first + columns) +
-            ") outside [0, " + std::to_string(options_->num_buckets()) + ")");
+  const bool has_samples = in.integer("histogram sample flag") != 0;
+  const std::int64_t start = in.integer("histogram window start");
+  const std::int64_t below = in.integer("histogram highest bucket below");
+  const std::int64_t above = in.integer("histogram highest bucket above");
+  const int buckets = options_->num_buckets();
+  if (start < 0 || start > buckets - window_ || below < -1 || below >= start || above < -1 ||
+      above >= buckets || (above >= 0 && above < start + window_)) {
+    in.fail("histogram window [" + std::to_string(start) + ", " + std::to_string(start + window_) +
+            ") or its lumps (" + std::to_string(below) + ", " + std::to_string(above) +
+            ") outside [0, " + std::to_string(buckets) + ")");
   }
-  const std::vector<double> totals = in.reals("histogram totals", rows_);
-  for (double t : totals) {
-    if (t < 0) in.fail("histogram totals are negative");
+  const std::vector<std::int64_t> rows = in.integers("histogram rows", 3 * rows_);
+  const std::vector<float> carries = in.floats("histogram carries", rows_);
+  const std::vector<std::int64_t> all_counts =
+      in.integers("histogram counts", static_cast<std::size_t>(rows_) * window_);
+  for (int k = 0; k < rows_; ++k) {
+    const std::int64_t exponent = rows[3 * k], lumps[2] = {rows[3 * k + 1], rows[3 * k + 2]};
+    if (exponent < INT32_MIN || exponent > INT32_MAX || !(carries[k] < 1)) {
+      in.fail("histogram row exponent or carry out of range");
+    }
+    for (std::int64_t lump : lumps) {
+      if (lump < 0 || lump > kMaxLump) in.fail("histogram lump out of range");
+    }
+    if ((lumps[0] > 0 && below < 0) || (lumps[1] > 0 && above < 0)) {
+      in.fail("histogram lump without its highest bucket");
+    }
   }
-  const std::vector<float> weights =
-      in.floats("histogram weights", static_cast<std::size_t>(rows_) * columns);
-  has_reference_ = has_reference;
-  reference_ = reference;
-  first_bucket_ = static_cast<std::int32_t>(first);
-  columns_ = static_cast<std::int32_t>(columns);
-  std::copy(totals.begin(), totals.end(), doubles_.get() + rows_);
-  weights_.reset(columns_ > 0 ? new float[weights.size()] : nullptr);
-  std::copy(weights.begin(), weights.end(), weights_.get());
+  for (std::int64_t c : all_counts) {
+    if (c < 0 || c > kMaxCount) in.fail("histogram count out of range");
+  }
+  has_samples_ = has_samples;
+  start_ = static_cast<std::int16_t>(start);
+  below_highest_ = static_cast<std::int16_t>(below);
+  above_highest_ = static_cast<std::int16_t>(above);
+  for (int k = 0; k < rows_; ++k) {
+    row(k).exponent = static_cast<std::int32_t>(rows[3 * k]);
+    row(k).below = static_cast<std::uint32_t>(rows[3 * k + 1]);
+    row(k).above = static_cast<std::uint32_t>(rows[3 * k + 2]);
+    row(k).carry = carries[k];
+    std::copy(all_counts.begin() + k * window_, all_counts.begin() + (k + 1) * window_, counts(k));
+  }
 }
 
 }  // namespace tailor::recommender

@@ -12,44 +12,86 @@ namespace tailor::recommender {
 class CheckpointReader;
 class CheckpointWriter;
 
-// One exponential-bucket histogram per half-life, stored as one float array over the bucket
-// range in use (column j holds bucket first_bucket_ + j of every row, rows adjacent), so that
-// all percentiles of all half-lives come out of one walk per row. Each row decays by
-// 2^(-age / half_life); rows share a reference time that moves forward (rescaling the weights)
-// long before floats could overflow. No per-sample allocation: the arrays grow only when a
-// sample lands outside the range in use.
+// One exponential-bucket histogram per half-life, sized to a container's state budget: each row
+// keeps 16-bit counts for a window of `window` adjacent buckets shared by all rows, plus two
+// lumps, the weight below the window and the weight above it.
+//
+// Why this shape: the ensemble asks only for high percentiles (CPU 80th-99th, memory 99th-100th),
+// which sit within a few buckets of each other, so a window of a few dozen 5 % buckets covers
+// them; the weight outside only has to be counted. A percentile that falls in a lump is
+// answered conservatively (never lower than the truth): the highest bucket the lump may hold.
+// When that happens the window moves to where the percentiles are, and a lump the window moves
+// over is put at that highest bucket (still conservative), so detail is lost only for weight
+// that was already outside.
+//
+// Counts are fixed point: a sample at time t adds 2^(t / half_life - exponent) counts (the fraction
+// carried to the next sample, so no weight is lost to rounding); when a count would pass 65535 the
+// row is halved and its exponent goes up by one (about once per half-life). Old weight thus fades
+// out of a 16-bit count after ~16 half-lives. Sums are exact integers, so percentiles do not depend
+// on the order of additions.
 class EnsembleHistogram {
  public:
-  EnsembleHistogram(const HistogramOptions& options, const std::vector<Seconds>& half_lives);
+  EnsembleHistogram(const HistogramOptions& options, const std::vector<Seconds>& half_lives,
+                    int window);
 
-  void add_sample(double value, Seconds time);  // non-finite or negative values are ignored
-  // Bucket-end value of each percentile for each half-life: out[k * n + i] is percentile ps[i]
-  // (ascending) of row k. Zero where a row is empty.
-  void percentiles(const double* ps, std::size_t n, double* out) const;
+  // Non-finite or negative values are ignored. half_lives: those the histogram was built with
+  // (the caller's config holds them; not copied into every container's state).
+  void add_sample(double value, Seconds time, const std::vector<Seconds>& half_lives);
+  // A bucket index in one byte (VPA's geometries have 176 buckets); kNone: no bucket.
+  using Bucket = std::uint8_t;
+  static constexpr Bucket kNone = 255;
+  // The bucket of each percentile for each half-life: out[k * n + i] for percentile ps[i]
+  // (ascending) of row k; kNone where a row is empty. Moves the window for the next samples
+  // when a percentile was answered from a lump.
+  void percentile_buckets(const double* ps, std::size_t n, Bucket* out);
+  // The value a percentile bucket reports: the bucket's end (0 for kNone).
+  double bucket_end(Bucket bucket) const {
+    if (bucket == kNone) return 0;
+    return bucket + 1 < options_->num_buckets() ? options_->bucket_start(bucket + 1)
+                                                : options_->bucket_start(bucket);
+  }
   int rows() const { return rows_; }
-  bool empty() const { return columns_ == 0; }
+  int num_buckets() const { return options_->num_buckets(); }
+  int window() const { return window_; }
+  bool empty() const { return !has_samples_; }
   std::size_t state_bytes() const;
-  // Checkpoint: the exact weights. load() reads into a histogram with the same options and
-  // half-lives; it throws CheckpointError for weights that do not fit them.
+  // Checkpoint: the exact counts. load() reads into a histogram with the same options,
+  // half-lives and window; it throws CheckpointError for counts that do not fit them.
   void save(CheckpointWriter& out) const;
   void load(CheckpointReader& in);
 
  private:
-  void rescale_to(Seconds new_reference);
-  int column(int bucket);  // grows the stored range to include bucket
-  double inverse_half_life(int k) const { return doubles_[k]; }
-  double& total(int k) { return doubles_[rows_ + k]; }
-  double total(int k) const { return doubles_[rows_ + k]; }
-  float weight(int k, int j) const { return weights_[static_cast<std::size_t>(j) * rows_ + k]; }
+  struct Row {
+    float carry;          // fraction of a count not yet added
+    std::uint32_t below;  // weight of buckets below the window
+    std::uint32_t above;  // weight of buckets above it
+    std::int32_t exponent;
+  };
+  Row& row(int k) { return reinterpret_cast<Row*>(block_.get())[k]; }
+  const Row& row(int k) const { return reinterpret_cast<const Row*>(block_.get())[k]; }
+  std::uint16_t* counts(int k) {
+    return reinterpret_cast<std::uint16_t*>(block_.get() + rows_ * sizeof(Row)) + k * window_;
+  }
+  const std::uint16_t* counts(int k) const {
+    return reinterpret_cast<const std::uint16_t*>(block_.get() + rows_ * sizeof(Row)) + k * window_;
+  }
+  std::size_t block_bytes() const {
+    return rows_ * (sizeof(Row) + window_ * sizeof(std::uint16_t));
+  }
+  void halve(int k);
+  void add_count(int k, int column, double count);
+  void move_window(std::int16_t* buckets, std::size_t n);  // sorts buckets
+  void merge_below(int first_kept);
+  void merge_above(int last_kept);
 
   const HistogramOptions* options_;
-  std::unique_ptr<double[]> doubles_;  // 1 / half-life per row, then the row totals
-  std::unique_ptr<float[]> weights_;   // columns_ x rows_, column j is bucket first_bucket_ + j
-  Seconds reference_ = 0;
-  std::int32_t first_bucket_ = 0;
-  std::int32_t columns_ = 0;
-  std::int32_t rows_ = 0;
-  bool has_reference_ = false;
+  std::unique_ptr<std::byte[]> block_;  // rows_ Rows, then rows_ x window_ counts
+  std::int16_t start_ = 0;              // first bucket of the window
+  std::int16_t below_highest_ = -1;     // highest bucket whose weight is in a below lump (-1: none)
+  std::int16_t above_highest_ = -1;     // highest bucket whose weight is in an above lump
+  std::int8_t rows_ = 0;
+  std::int8_t window_ = 0;
+  bool has_samples_ = false;
 };
 
 }  // namespace tailor::recommender

@@ -9,11 +9,18 @@
 
 namespace tailor::recommender {
 
-// Decayed sums for the figures, only with shortfall_price > 0: per model Σ idle limit,
-// Σ limit, Σ usage above the limit and Σ relative limit changes; Σ usage, Σ window weight.
-struct ModelEnsemble::FigureSums {
-  arma::vec idle, limits, excess, changes;
-  double usage = 0, windows = 0;
+// What only non-default configurations use, kept off the per-container state otherwise.
+struct ModelEnsemble::Extras {
+  // Decayed sums for the figures, only with shortfall_price > 0: per model Σ idle limit,
+  // Σ limit, Σ usage above the limit and Σ relative limit changes; Σ usage, Σ window weight.
+  struct FigureSums {
+    arma::vec idle, limits, excess, changes;
+    double usage = 0, windows = 0;
+  };
+  std::unique_ptr<FigureSums> sums;
+  std::unique_ptr<DailyProfile> profile;  // with profile models
+  std::vector<double> profile_limits;     // their limits
+  double min_limit = 0;                   // what the figure sums apply
 };
 
 ModelEnsemble::~ModelEnsemble() = default;
@@ -21,8 +28,8 @@ ModelEnsemble::ModelEnsemble(ModelEnsemble&&) noexcept = default;
 ModelEnsemble& ModelEnsemble::operator=(ModelEnsemble&&) noexcept = default;
 
 ModelEnsemble::ModelEnsemble(const HistogramOptions& options, const EnsembleConfig& config,
-                             double min_limit)
-    : config_(&config), histogram_(options, config.half_lives), min_limit_(min_limit) {
+                             double min_limit, int window)
+    : config_(&config), histogram_(options, config.half_lives, window) {
   if (config.half_lives.empty() || config.percentiles.empty() || config.margins.empty() ||
       !std::is_sorted(config.percentiles.begin(), config.percentiles.end()) ||
       config.percentiles.front() <= 0 || config.percentiles.back() > 1 || !(config.tau > 0) ||
@@ -41,40 +48,56 @@ ModelEnsemble::ModelEnsemble(const HistogramOptions& options, const EnsembleConf
           "ensemble: profile ranks must be in [1, 7], with margins and a positive lookahead");
     }
   }
-  percentile_pairs_ = static_cast<std::uint32_t>(config.half_lives.size() * percentile_count());
-  histogram_models_ = static_cast<std::uint32_t>(percentile_pairs_ * margin_count());
+  const std::size_t pairs = config.half_lives.size() * percentile_count();
   const std::size_t profile_models = config.profile_ranks.size() * config.profile_margins.size();
-  models_ = static_cast<std::uint32_t>(histogram_models_ + profile_models);
-  values_.reset(new double[models_ + percentile_pairs_ + profile_models]());
-  if (config.shortfall_price > 0) {
-    sums_ = std::make_unique<FigureSums>();
-    for (arma::vec* v : {&sums_->idle, &sums_->limits, &sums_->excess, &sums_->changes}) {
-      v->zeros(models_);
-    }
+  if (pairs * margin_count() + profile_models > UINT16_MAX) {
+    throw std::invalid_argument("ensemble: more than 65535 models");
   }
-  if (!config.profile_ranks.empty()) profile_ = std::make_unique<DailyProfile>();
+  percentile_pairs_ = static_cast<std::uint16_t>(pairs);
+  histogram_models_ = static_cast<std::uint16_t>(pairs * margin_count());
+  models_ = static_cast<std::uint16_t>(histogram_models_ + profile_models);
+  block_.reset(new std::byte[block_bytes()]());
+  std::fill(buckets(), buckets() + percentile_pairs_, EnsembleHistogram::kNone);
+  if (config.shortfall_price > 0 || profile_models > 0) {
+    extras_ = std::make_unique<Extras>();
+    extras_->profile_limits.assign(profile_models, 0.0);
+  }
+  if (config.shortfall_price > 0) {
+    extras_->min_limit = min_limit;
+    extras_->sums = std::make_unique<Extras::FigureSums>();
+    Extras::FigureSums& f = *extras_->sums;
+    for (arma::vec* v : {&f.idle, &f.limits, &f.excess, &f.changes}) v->zeros(models_);
+  }
+  if (!config.profile_ranks.empty()) extras_->profile = std::make_unique<DailyProfile>();
+}
+
+double* ModelEnsemble::profile_limits() {
+  return extras_ ? extras_->profile_limits.data() : nullptr;
+}
+const double* ModelEnsemble::profile_limits() const {
+  return extras_ ? extras_->profile_limits.data() : nullptr;
 }
 
 double ModelEnsemble::limit(std::size_t m) const {
   if (m >= histogram_models_) return profile_limits()[m - histogram_models_];
-  return percentiles()[m / margin_count()] * (1.0 + config_->margins[m % margin_count()]);
+  return histogram_.bucket_end(buckets()[m / margin_count()]) *
+         (1.0 + config_->margins[m % margin_count()]);
 }
 
 void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
   if (!std::isfinite(usage) || usage < 0) return;
   const double weight = static_cast<double>(std::max<Seconds>(length, 1)) / kCostUnit;
-  if (!has_sample_) {
+  if (histogram_.empty()) {
     level_ = usage;
     add(usage, time);
     recompute_limits(time + length);
     last_time_ = time;
-    has_sample_ = true;
     return;
   }
   const double dt = static_cast<double>(time - last_time_);
   const double decay = std::exp2(-std::max(0.0, dt) / static_cast<double>(config_->cost_half_life));
   level_ = decay * level_ + (1 - decay) * usage;
-  if (sums_) {
+  if (extras_ && extras_->sums) {
     std::vector<double> previous(models_);
     for (std::size_t m = 0; m < models_; ++m) previous[m] = limit(m);
     add(usage, time);
@@ -85,21 +108,22 @@ void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
   }
   const double scale = level_ > 0 ? level_ : 1.0;
   score_pinball(usage, weight, decay, scale);
-  // The limits are views of the percentiles, so the previous limits are the few percentiles
-  // (and profile limits) before the sample, kept on the stack, not one value per model.
-  constexpr std::size_t kInline = 32;
-  double inline_before[kInline];
-  std::vector<double> heap_before;
-  const std::size_t kept = percentile_pairs_ + (models_ - histogram_models_);
-  double* before = inline_before;
-  if (kept > kInline) {
-    heap_before.resize(kept);
+  // The limits are views of the percentiles, so the previous limits are the few percentile
+  // buckets (and profile limits) before the sample, kept on the stack, not one per model.
+  constexpr std::size_t kInline = 64;
+  Bucket inline_before[kInline];
+  std::vector<Bucket> heap_before;
+  Bucket* before = inline_before;
+  if (percentile_pairs_ > kInline) {
+    heap_before.resize(percentile_pairs_);
     before = heap_before.data();
   }
-  std::copy(percentiles(), percentiles() + kept, before);
+  std::copy(buckets(), buckets() + percentile_pairs_, before);
+  std::vector<double> profile_before;
+  if (models_ > histogram_models_) profile_before = extras_->profile_limits;
   add(usage, time);
   recompute_limits(time + length);
-  charge_changes(before, scale);
+  charge_changes(before, profile_before.data(), scale);
   last_time_ = time;
 }
 
@@ -107,34 +131,38 @@ void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
 // of idle limit, in units of the usage level.
 void ModelEnsemble::score_pinball(double usage, double weight, double decay, double scale) {
   const double tau = config_->tau;
-  double* cost = costs();
+  Cost* cost = costs();
   for (std::size_t m = 0; m < models_; ++m) {
     const double l = limit(m);
     const double over = std::max(usage - l, 0.0);
     const double under = std::max(l - usage, 0.0);
-    cost[m] = decay * cost[m] + weight * (tau * over + (1 - tau) * under) / scale;
+    cost[m] =
+        static_cast<Cost>(decay * cost[m] + weight * (tau * over + (1 - tau) * under) / scale);
   }
 }
 
 // + change_penalty per relative change of limit_m. Only the models of a percentile that moved
 // pay (the others' change is 0).
-void ModelEnsemble::charge_changes(const double* before, double scale) {
+void ModelEnsemble::charge_changes(const Bucket* before, const double* profile_before,
+                                   double scale) {
   const double penalty = config_->change_penalty;
   const std::size_t margins = margin_count();
-  double* cost = costs();
-  const double* now = percentiles();
+  Cost* cost = costs();
+  const Bucket* now = buckets();
   for (std::size_t pair = 0; pair < percentile_pairs_; ++pair) {
     if (now[pair] == before[pair]) continue;
+    const double was = histogram_.bucket_end(before[pair]), is = histogram_.bucket_end(now[pair]);
     for (std::size_t i = 0; i < margins; ++i) {
       const double factor = 1.0 + config_->margins[i];
-      const double change = std::fabs(now[pair] * factor - before[pair] * factor);
-      cost[pair * margins + i] += penalty * change / scale;
+      const double change = std::fabs(is * factor - was * factor);
+      cost[pair * margins + i] =
+          static_cast<Cost>(cost[pair * margins + i] + penalty * change / scale);
     }
   }
-  const double* profile_before = before + percentile_pairs_;
   for (std::size_t m = histogram_models_; m < models_; ++m) {
     const std::size_t i = m - histogram_models_;
-    cost[m] += penalty * std::fabs(profile_limits()[i] - profile_before[i]) / scale;
+    cost[m] = static_cast<Cost>(
+        cost[m] + penalty * std::fabs(profile_limits()[i] - profile_before[i]) / scale);
   }
 }
 
@@ -144,40 +172,41 @@ void ModelEnsemble::charge_changes(const double* before, double scale) {
 // each model would have applied (never below min_limit, as the minimum resources apply).
 void ModelEnsemble::score_ratios(double usage, double weight, double decay,
                                  const std::vector<double>& previous_limits) {
-  FigureSums& f = *sums_;
+  Extras::FigureSums& f = *extras_->sums;
   const arma::vec previous(previous_limits);
   arma::vec limits(models_);
   for (std::size_t m = 0; m < models_; ++m) limits[m] = limit(m);
-  const arma::vec applied = arma::clamp(previous, min_limit_, arma::datum::inf);
+  const arma::vec applied = arma::clamp(previous, extras_->min_limit, arma::datum::inf);
   f.idle = decay * f.idle + weight * arma::clamp(applied - usage, 0.0, arma::datum::inf);
   f.limits = decay * f.limits + weight * applied;
   f.excess = decay * f.excess + weight * arma::clamp(usage - applied, 0.0, arma::datum::inf);
   f.usage = decay * f.usage + weight * usage;
   f.windows = decay * f.windows + weight;
-  const arma::vec next = arma::clamp(limits, min_limit_, arma::datum::inf);
+  const arma::vec next = arma::clamp(limits, extras_->min_limit, arma::datum::inf);
   f.changes =
       decay * f.changes + arma::abs(next - applied) / arma::clamp(applied, 1e-12, arma::datum::inf);
   const double per_day = static_cast<double>(kDay) / kCostUnit / f.windows;
   const arma::vec costs = f.idle / arma::clamp(f.limits, 1e-300, arma::datum::inf) +
                           config_->shortfall_price * f.excess / std::max(f.usage, 1e-300) +
                           config_->change_price * per_day * f.changes;
-  std::copy(costs.begin(), costs.end(), this->costs());
+  for (std::size_t m = 0; m < models_; ++m) this->costs()[m] = static_cast<Cost>(costs[m]);
 }
 
 void ModelEnsemble::add(double usage, Seconds time) {
-  histogram_.add_sample(usage, time);
-  if (profile_) profile_->observe(usage, time);
+  histogram_.add_sample(usage, time, config_->half_lives);
+  if (extras_ && extras_->profile) extras_->profile->observe(usage, time);
 }
 
 bool ModelEnsemble::profile_ready() const {
-  return profile_ && profile_->days() >= config_->profile_min_days;
+  return extras_ && extras_->profile && extras_->profile->days() >= config_->profile_min_days;
 }
 
 void ModelEnsemble::recompute_limits(Seconds next_window) {
-  histogram_.percentiles(config_->percentiles.data(), percentile_count(), percentiles());
+  histogram_.percentile_buckets(config_->percentiles.data(), percentile_count(), buckets());
   double* profile = profile_limits();
   for (int rank : config_->profile_ranks) {
-    const double peak = profile_->peak(next_window, next_window + config_->profile_lookahead, rank);
+    const double peak =
+        extras_->profile->peak(next_window, next_window + config_->profile_lookahead, rank);
     for (double margin : config_->profile_margins) *profile++ = peak * (1 + margin);
   }
 }
@@ -187,17 +216,21 @@ std::size_t ModelEnsemble::best_model() const {
   return static_cast<std::size_t>(std::min_element(costs(), costs() + n) - costs());
 }
 
-double ModelEnsemble::best_limit() const { return has_sample_ ? limit(best_model()) : 0.0; }
+double ModelEnsemble::best_limit() const { return histogram_.empty() ? 0.0 : limit(best_model()); }
 
 std::size_t ModelEnsemble::state_bytes() const {
-  const std::size_t values = models_ + percentile_pairs_ + (models_ - histogram_models_);
-  return sizeof(*this) - sizeof(histogram_) + histogram_.state_bytes() + values * sizeof(double) +
-         (sums_ ? sizeof(FigureSums) + 4 * models_ * sizeof(double) : 0) +
-         (profile_ ? profile_->state_bytes() : 0);
+  std::size_t extras = 0;
+  if (extras_) {
+    extras = sizeof(Extras) + extras_->profile_limits.capacity() * sizeof(double) +
+             (extras_->sums ? sizeof(Extras::FigureSums) + 4 * models_ * sizeof(double) : 0) +
+             (extras_->profile ? extras_->profile->state_bytes() : 0);
+  }
+  return sizeof(*this) - sizeof(histogram_) + histogram_.state_bytes() + block_bytes() + extras;
 }
 
 namespace {
-void load_values(CheckpointReader& in, const char* what, std::size_t n, double* out) {
+template <typename T>
+void load_values(CheckpointReader& in, const char* what, std::size_t n, T* out) {
   const std::vector<double> v = in.reals(what, n);
   for (double x : v) {
     if (x < 0) in.fail(std::string(what) + " has a negative entry");
@@ -206,24 +239,23 @@ void load_values(CheckpointReader& in, const char* what, std::size_t n, double* 
 }
 }  // namespace
 
-// The limits are written out per model (as before they were views), so that checkpoints keep
-// their format; on load they must be the views of the loaded histograms.
 void ModelEnsemble::save(CheckpointWriter& out) const {
   out.integer(static_cast<std::int64_t>(config_->half_lives.size()))
       .integer(static_cast<std::int64_t>(models_));
-  out.integer(has_sample_).integer(last_time_).real(level_);
-  std::vector<double> limits(models_);
-  for (std::size_t m = 0; m < models_; ++m) limits[m] = limit(m);
-  out.reals(limits.data(), models_);
-  out.reals(costs(), models_);
+  out.integer(last_time_).real(level_);
+  std::vector<std::int64_t> pairs(buckets(), buckets() + percentile_pairs_);
+  out.integers(pairs.data(), pairs.size());
+  out.floats(costs(), models_);
   histogram_.save(out);
-  if (sums_) {
-    for (const arma::vec* v : {&sums_->idle, &sums_->limits, &sums_->excess, &sums_->changes}) {
+  if (extras_) out.reals(extras_->profile_limits.data(), extras_->profile_limits.size());
+  if (extras_ && extras_->sums) {
+    const Extras::FigureSums& f = *extras_->sums;
+    for (const arma::vec* v : {&f.idle, &f.limits, &f.excess, &f.changes}) {
       out.reals(v->memptr(), v->n_elem);
     }
-    out.real(sums_->usage).real(sums_->windows);
+    out.real(f.usage).real(f.windows);
   }
-  if (profile_) profile_->save(out);
+  if (extras_ && extras_->profile) extras_->profile->save(out);
 }
 
 void ModelEnsemble::load(CheckpointReader& in) {
@@ -235,26 +267,32 @@ void ModelEnsemble::load(CheckpointReader& in) {
             std::to_string(models) + " models, this configuration has " +
             std::to_string(config_->half_lives.size()) + " and " + std::to_string(models_));
   }
-  has_sample_ = in.integer("ensemble sample flag") != 0;
   last_time_ = in.integer("ensemble last sample time");
   level_ = in.non_negative("ensemble usage level");
-  std::vector<double> limits(models_);
-  load_values(in, "ensemble limits", models_, limits.data());
-  load_values(in, "ensemble costs", models_, costs());
+  const std::vector<std::int64_t> pairs =
+      in.integers("ensemble percentile buckets", percentile_pairs_);
+  for (std::int64_t b : pairs) {
+    if (b != EnsembleHistogram::kNone && (b < 0 || b >= histogram_.num_buckets())) {
+      in.fail("ensemble percentile bucket out of range");
+    }
+  }
+  std::copy(pairs.begin(), pairs.end(), buckets());
+  const std::vector<float> costs = in.floats("ensemble costs", models_);
+  std::copy(costs.begin(), costs.end(), this->costs());
   histogram_.load(in);
-  if (sums_) {
-    for (arma::vec* v : {&sums_->idle, &sums_->limits, &sums_->excess, &sums_->changes}) {
+  if (extras_) {
+    load_values(in, "ensemble profile limits", extras_->profile_limits.size(),
+                extras_->profile_limits.data());
+  }
+  if (extras_ && extras_->sums) {
+    Extras::FigureSums& f = *extras_->sums;
+    for (arma::vec* v : {&f.idle, &f.limits, &f.excess, &f.changes}) {
       load_values(in, "ensemble figure sums", models_, v->memptr());
     }
-    sums_->usage = in.non_negative("ensemble usage sum");
-    sums_->windows = in.non_negative("ensemble window sum");
+    f.usage = in.non_negative("ensemble usage sum");
+    f.windows = in.non_negative("ensemble window sum");
   }
-  if (profile_) profile_->load(in);
-  histogram_.percentiles(config_->percentiles.data(), percentile_count(), percentiles());
-  std::copy(limits.begin() + histogram_models_, limits.end(), profile_limits());
-  for (std::size_t m = 0; m < histogram_models_; ++m) {
-    if (limit(m) != limits[m]) in.fail("ensemble limits do not match its histograms");
-  }
+  if (extras_ && extras_->profile) extras_->profile->load(in);
 }
 
 }  // namespace tailor::recommender

@@ -42,10 +42,12 @@ struct EnsembleConfig {
 
 class ModelEnsemble {
  public:
-  // min_limit: limits are applied at least at this (the minimum resources), and scored so.
-  // The ensemble keeps a pointer to `config`, which must outlive it.
-  ModelEnsemble(const HistogramOptions& options, const EnsembleConfig& config,
-                double min_limit = 0);
+  // min_limit: limits are applied at least at this (the minimum resources); the figure-sum
+  // scoring (shortfall_price > 0) charges them so.
+  // window: buckets of detail per histogram row (EnsembleHistogram). The ensemble keeps a
+  // pointer to `config`, which must outlive it.
+  ModelEnsemble(const HistogramOptions& options, const EnsembleConfig& config, double min_limit = 0,
+                int window = kDefaultWindow);
   ModelEnsemble(ModelEnsemble&&) noexcept;
   ModelEnsemble& operator=(ModelEnsemble&&) noexcept;
   ~ModelEnsemble();
@@ -57,6 +59,8 @@ class ModelEnsemble {
   // Overrun/underrun costs count per 5 minutes of usage, so that the balance against the
   // change penalty does not depend on how often samples come.
   static constexpr Seconds kCostUnit = 300;
+  // 32 buckets of 5 % span a factor of 4.7, several times the spread of the percentiles asked.
+  static constexpr int kDefaultWindow = 32;
   // The limit proposed by the model with the lowest recent cost (0 before any sample).
   double best_limit() const;
   std::size_t best_model() const;
@@ -68,43 +72,46 @@ class ModelEnsemble {
   double limit(std::size_t m) const;
   double cost(std::size_t m) const { return costs()[m]; }
   std::size_t state_bytes() const;
-  // Checkpoint: histograms, limits, costs and the running level, exactly. load() reads into a
-  // fresh ensemble with the same options and config; it throws CheckpointError for a
-  // checkpoint of another shape (e.g. other half-lives or models) or with invalid values.
+  // Checkpoint: histograms, percentiles, costs and the running level, exactly. load() reads
+  // into a fresh ensemble with the same options, config and window; it throws CheckpointError
+  // for a checkpoint of another shape (e.g. other half-lives or models) or with invalid values.
   void save(CheckpointWriter& out) const;
   void load(CheckpointReader& in);
 
  private:
-  struct FigureSums;
+  struct Extras;
   void add(double usage, Seconds time);
   void score_pinball(double usage, double weight, double decay, double scale);
   void score_ratios(double usage, double weight, double decay, const std::vector<double>& previous);
-  void charge_changes(const double* before, double scale);
+  using Bucket = EnsembleHistogram::Bucket;
+  void charge_changes(const Bucket* before, const double* profile_before, double scale);
   void recompute_limits(Seconds next_window);
   bool profile_ready() const;
   std::size_t percentile_count() const { return config_->percentiles.size(); }
   std::size_t margin_count() const { return config_->margins.size(); }
-  // values_ holds, in one block: the models' costs, the percentile of each (half-life,
-  // percentile) pair, then the limits of the daily-profile models.
-  double* costs() { return values_.get(); }
-  const double* costs() const { return values_.get(); }
-  double* percentiles() { return values_.get() + models_; }
-  const double* percentiles() const { return values_.get() + models_; }
-  double* profile_limits() { return percentiles() + percentile_pairs_; }
-  const double* profile_limits() const { return percentiles() + percentile_pairs_; }
+  // block_ holds the models' costs (float), then the bucket of each (half-life, percentile).
+  using Cost = float;
+  Cost* costs() { return reinterpret_cast<Cost*>(block_.get()); }
+  const Cost* costs() const { return reinterpret_cast<const Cost*>(block_.get()); }
+  Bucket* buckets() { return reinterpret_cast<Bucket*>(costs() + models_); }
+  const Bucket* buckets() const { return reinterpret_cast<const Bucket*>(costs() + models_); }
+  std::size_t block_bytes() const {
+    return models_ * sizeof(Cost) + percentile_pairs_ * sizeof(Bucket);
+  }
+  double* profile_limits();
+  const double* profile_limits() const;
 
   const EnsembleConfig* config_;
-  EnsembleHistogram histogram_;
-  std::unique_ptr<double[]> values_;
-  std::unique_ptr<DailyProfile> profile_;  // only with profile models
-  std::unique_ptr<FigureSums> sums_;       // only with shortfall_price > 0
-  double min_limit_ = 0;
-  double level_ = 0;  // running usage level that makes costs unit-free
+  // no_unique_address: the small fields below sit in the histogram's tail padding (8 bytes of
+  // every container's state). Its emptiness is the ensemble's: both take every valid sample.
+  [[no_unique_address]] EnsembleHistogram histogram_;
+  std::uint16_t models_ = 0;
+  std::uint16_t histogram_models_ = 0;
+  std::uint16_t percentile_pairs_ = 0;  // half-lives x percentiles
+  std::unique_ptr<std::byte[]> block_;
+  std::unique_ptr<Extras> extras_;  // daily profile and figure sums, only when configured
+  double level_ = 0;                // running usage level that makes costs unit-free
   Seconds last_time_ = 0;
-  std::uint32_t models_ = 0;
-  std::uint32_t histogram_models_ = 0;
-  std::uint32_t percentile_pairs_ = 0;  // half-lives x percentiles
-  bool has_sample_ = false;
 };
 
 }  // namespace tailor::recommender

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +25,18 @@ struct SampleSpan {
   Seconds first = 0;
   Seconds last = 0;
   long count = 0;
+};
+
+// A SampleSpan in 16 bytes, for per-container state: the last time as an offset from the first
+// (136 years) and the count saturating at 2^32 - 1.
+struct CompactSpan {
+  Seconds first = 0;
+  std::uint32_t length = 0;
+  std::uint32_t count = 0;
+  void add(Seconds start);
+  SampleSpan span() const { return {first, first + static_cast<Seconds>(length), count}; }
+  // False (and nothing changed) for a span that is inconsistent or does not fit.
+  bool assign(const SampleSpan& s);
 };
 
 // One container's recommender plus its update rule, driven by replay (and by the controller).

@@ -12,10 +12,11 @@ namespace tailor::recommender {
 
 TailoredStrategy::TailoredStrategy(std::shared_ptr<const TailoredConfig> shared)
     : config_(std::move(shared)),
-      cpu_(cpu_histogram_options(), config_->cpu, config_->min_resources.cpu_cores),
-      memory_(memory_histogram_options(), config_->memory, config_->min_resources.memory_bytes) {
+      cpu_(cpu_histogram_options(), config_->cpu, config_->min_resources.cpu_cores, kCpuWindow),
+      memory_(memory_histogram_options(), config_->memory, config_->min_resources.memory_bytes,
+              kMemoryWindow) {
   const TailoredConfig& config = *config_;
-  if (config.down_confidence < 0 || config.down_confidence > kSlots * kHour ||
+  if (config.down_confidence < 0 || config.down_confidence > TargetHistory::kHours * kHour ||
       !(config.down_threshold >= 0 && config.down_threshold < 1) ||
       !(config.cpu_rule.up_threshold >= 0) || !(config.cpu_rule.down_threshold >= 0) ||
       !(config.cpu_rule.down_threshold < 1) || !(config.cpu_rule.burst_threshold >= 0) ||
@@ -27,13 +28,10 @@ TailoredStrategy::TailoredStrategy(std::shared_ptr<const TailoredConfig> shared)
         "and burst thresholds, burst margin and hold >= 0, peak_days in [0, 7], "
         "peak_margin_cap >= 0");
   }
-  slot_hour_.fill(-1);
 }
 
 void TailoredStrategy::observe(const UsageSample& s, const Resources&) {
-  if (samples_.count == 0 || s.start < samples_.first) samples_.first = s.start;
-  if (samples_.count == 0 || s.start > samples_.last) samples_.last = s.start;
-  ++samples_.count;
+  span_.add(s.start);
   cpu_.observe(s.cpu_cores, s.start, s.length);
   if (std::isfinite(s.cpu_cores) && s.cpu_cores >= 0) last_cpu_ = s.cpu_cores;
   if (s.memory_peak_bytes > 0 && std::isfinite(s.memory_peak_bytes)) {
@@ -75,7 +73,7 @@ Recommendation TailoredStrategy::recommend(Seconds now) {
   }
   if (now < oom_until_) target.memory_bytes = std::max(target.memory_bytes, oom_floor_);
   target = floor_at(target, config_->min_resources);
-  remember_target(target, now);
+  targets_.remember(target, now);
   Recommendation r;
   r.target = r.uncapped_target = target;
   // Bounds: what the rule tolerates before moving (up threshold above, down threshold below).
@@ -84,30 +82,6 @@ Recommendation TailoredStrategy::recommend(Seconds now) {
   r.upper_bound = {target.cpu_cores / (1 - config_->cpu_rule.down_threshold),
                    target.memory_bytes / (1 - config_->down_threshold)};
   return r;
-}
-
-void TailoredStrategy::remember_target(const Resources& target, Seconds now) {
-  const Seconds hour = now / kHour;
-  Resources& slot = slot_max_[hour % kSlots];
-  if (slot_hour_[hour % kSlots] != hour) {
-    slot_hour_[hour % kSlots] = hour;
-    slot = target;
-  } else {
-    slot.cpu_cores = std::max(slot.cpu_cores, target.cpu_cores);
-    slot.memory_bytes = std::max(slot.memory_bytes, target.memory_bytes);
-  }
-}
-
-Resources TailoredStrategy::recent_max_target(Seconds now) const {
-  Resources m;
-  const Seconds hour = now / kHour;
-  for (int i = 0; i < kSlots; ++i) {
-    const Seconds age = hour - slot_hour_[i];
-    if (slot_hour_[i] < 0 || age * kHour >= config_->down_confidence) continue;
-    m.cpu_cores = std::max(m.cpu_cores, slot_max_[i].cpu_cores);
-    m.memory_bytes = std::max(m.memory_bytes, slot_max_[i].memory_bytes);
-  }
-  return m;
 }
 
 bool TailoredStrategy::may_decrease(double target, double recent_max, double request,
@@ -125,8 +99,9 @@ Resources TailoredStrategy::next_request(const Recommendation& r, const Resource
                                     now < cpu_hold_until_);
   // No memory decrease while an OOM bump is held: the kill showed the limit was too low.
   if (t.memory_bytes > request.memory_bytes * (1 + config_->memory_up_threshold) ||
-      (now >= oom_until_ && may_decrease(t.memory_bytes, recent_max_target(now).memory_bytes,
-                                         request.memory_bytes, now))) {
+      (now >= oom_until_ &&
+       may_decrease(t.memory_bytes, targets_.recent_max(now, config_->down_confidence).memory_bytes,
+                    request.memory_bytes, now))) {
     next.memory_bytes = t.memory_bytes;
   }
   return next;
@@ -149,12 +124,14 @@ void TailoredStrategy::applied(const Resources& request, Seconds now) {
 }
 
 std::size_t TailoredStrategy::state_bytes() const {
+  // Inline state (the model's numbers and pointers) plus what the ensembles keep on the heap;
+  // the config is shared by all containers of a factory and not counted.
   return sizeof(*this) - sizeof(cpu_) - sizeof(memory_) + cpu_.state_bytes() +
          memory_.state_bytes();
 }
 
 namespace {
-constexpr std::string_view kCheckpointTag = "default3";
+constexpr std::string_view kCheckpointTag = "default4";
 }  // namespace
 
 // The whole state, exactly: both ensembles (histograms, limits, costs), the OOM floor, the
@@ -163,16 +140,17 @@ constexpr std::string_view kCheckpointTag = "default3";
 // memory peaks.
 std::string TailoredStrategy::save() const {
   CheckpointWriter out(kCheckpointTag);
-  out.integer(samples_.first).integer(samples_.last).integer(samples_.count);
+  const SampleSpan samples = span_.span();
+  out.integer(samples.first).integer(samples.last).integer(samples.count);
   out.real(last_memory_peak_).real(oom_floor_).integer(oom_until_);
   out.integer(last_change_).integer(changed_);
   out.real(last_cpu_).real(applied_.cpu_cores).real(applied_.memory_bytes).integer(cpu_hold_until_);
-  std::array<double, kSlots> cpu, memory;
-  for (int i = 0; i < kSlots; ++i) {
-    cpu[i] = slot_max_[i].cpu_cores;
-    memory[i] = slot_max_[i].memory_bytes;
-  }
-  out.integers(slot_hour_.data(), kSlots).reals(cpu.data(), kSlots).reals(memory.data(), kSlots);
+  const TargetHistory::Codes targets = targets_.codes();
+  std::array<std::int64_t, TargetHistory::kHours> cpu, memory;
+  std::copy(targets.cpu.begin(), targets.cpu.end(), cpu.begin());
+  std::copy(targets.memory.begin(), targets.memory.end(), memory.begin());
+  out.integer(targets.newest_hour).integers(cpu.data(), cpu.size());
+  out.integers(memory.data(), memory.size());
   std::array<double, PeakMemory::kDays> peaks, surprises;
   std::array<std::int64_t, PeakMemory::kDays> days;
   for (int i = 0; i < PeakMemory::kDays; ++i) {
@@ -189,14 +167,12 @@ std::string TailoredStrategy::save() const {
 }
 
 void TailoredStrategy::restore(std::string_view checkpoint) {
-  if (samples_.count > 0) throw CheckpointError("checkpoint: the strategy already has samples");
+  if (span_.count > 0) throw CheckpointError("checkpoint: the strategy already has samples");
   CheckpointReader in(checkpoint, kCheckpointTag);
   TailoredStrategy r(config_);
-  r.samples_ = {in.integer("first sample time"), in.integer("last sample time"),
-                in.integer("sample count")};
-  if (r.samples_.count < 0 || r.samples_.last < r.samples_.first) {
-    in.fail("sample times or count are inconsistent");
-  }
+  const SampleSpan samples{in.integer("first sample time"), in.integer("last sample time"),
+                           in.integer("sample count")};
+  if (!r.span_.assign(samples)) in.fail("sample times or count are inconsistent");
   r.last_memory_peak_ = in.non_negative("last memory peak");
   r.oom_floor_ = in.non_negative("OOM floor");
   r.oom_until_ = in.integer("OOM hold end");
@@ -206,14 +182,20 @@ void TailoredStrategy::restore(std::string_view checkpoint) {
   if (r.last_cpu_ < 0) r.last_cpu_ = -1;  // none yet
   r.applied_ = {in.non_negative("applied CPU request"), in.non_negative("applied memory request")};
   r.cpu_hold_until_ = in.integer("CPU hold end");
-  const std::vector<std::int64_t> hours = in.integers("target hours", kSlots);
-  const std::vector<double> cpu = in.reals("hourly CPU targets", kSlots);
-  const std::vector<double> memory = in.reals("hourly memory targets", kSlots);
-  for (int i = 0; i < kSlots; ++i) {
-    if (hours[i] < -1 || cpu[i] < 0 || memory[i] < 0) in.fail("hourly targets out of range");
-    r.slot_hour_[i] = hours[i];
-    r.slot_max_[i] = {cpu[i], memory[i]};
+  TargetHistory::Codes targets;
+  targets.newest_hour = in.integer("newest target hour");
+  const std::vector<std::int64_t> cpu = in.integers("hourly CPU targets", TargetHistory::kHours);
+  const std::vector<std::int64_t> memory =
+      in.integers("hourly memory targets", TargetHistory::kHours);
+  if (targets.newest_hour < -1) in.fail("newest target hour out of range");
+  for (int i = 0; i < TargetHistory::kHours; ++i) {
+    if (cpu[i] < 0 || cpu[i] > UINT16_MAX || memory[i] < 0 || memory[i] > UINT16_MAX) {
+      in.fail("hourly targets out of range");
+    }
+    targets.cpu[i] = static_cast<std::uint16_t>(cpu[i]);
+    targets.memory[i] = static_cast<std::uint16_t>(memory[i]);
   }
+  r.targets_.assign(targets);
   const std::vector<double> peaks = in.reals("daily memory peaks", PeakMemory::kDays);
   const std::vector<double> surprises = in.reals("daily memory surprises", PeakMemory::kDays);
   const std::vector<std::int64_t> days = in.integers("memory peak days", PeakMemory::kDays);
