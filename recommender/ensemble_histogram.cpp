@@ -21,6 +21,20 @@ std::uint32_t half(std::uint32_t c) {
   const std::uint32_t h = c >> 1;
   return h + (c & h & 1);
 }
+
+// Σ counts, four independent sums (the ingest path's longest loop).
+std::uint64_t sum(const std::uint16_t* c, int n) {
+  std::uint32_t s[4] = {0, 0, 0, 0};
+  int j = 0;
+  for (; j + 4 <= n; j += 4) {
+    s[0] += c[j];
+    s[1] += c[j + 1];
+    s[2] += c[j + 2];
+    s[3] += c[j + 3];
+  }
+  for (; j < n; ++j) s[0] += c[j];
+  return std::uint64_t(s[0]) + s[1] + s[2] + s[3];
+}
 }  // namespace
 
 EnsembleHistogram::EnsembleHistogram(const HistogramOptions& options,
@@ -101,9 +115,15 @@ void EnsembleHistogram::add_sample(double value, Seconds time,
   }
   for (int k = 0; k < rows_; ++k) {
     Row& r = row(k);
-    const double exact =
+    double exact =
         std::exp2(static_cast<double>(time) / static_cast<double>(half_lives[k]) - r.exponent) +
         r.carry;
+    // One sample never weighs more than a full count: the row halves at least once per
+    // half-life, so old weight fades at the same pace wherever the new weight lands.
+    while (exact > kMaxCount) {
+      halve(k);
+      exact *= 0.5;
+    }
     const double whole = std::floor(exact);
     r.carry = static_cast<float>(exact - whole);
     add_count(k, column, whole);
@@ -115,8 +135,7 @@ void EnsembleHistogram::percentile_buckets(const double* ps, std::size_t n, Buck
   for (int k = 0; k < rows_; ++k) {
     const Row& r = row(k);
     const std::uint16_t* c = counts(k);
-    std::uint64_t total = std::uint64_t(r.below) + r.above;
-    for (int j = 0; j < window_; ++j) total += c[j];
+    const std::uint64_t total = std::uint64_t(r.below) + r.above + sum(c, window_);
     if (total == 0) {
       std::fill(out + k * n, out + (k + 1) * n, kNone);
       continue;
@@ -125,8 +144,9 @@ void EnsembleHistogram::percentile_buckets(const double* ps, std::size_t n, Buck
     int position = -1;
     std::uint64_t cumulative = r.below;
     for (std::size_t i = 0; i < n; ++i) {
-      const double threshold = ps[i] * static_cast<double>(total);
-      while (static_cast<double>(cumulative) < threshold && position < window_) {
+      // cumulative < p * total, in integers (cumulative is one).
+      const auto threshold = static_cast<std::uint64_t>(std::ceil(ps[i] * double(total)));
+      while (cumulative < threshold && position < window_) {
         ++position;
         cumulative += position < window_ ? c[position] : r.above;
       }

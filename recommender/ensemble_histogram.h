@@ -24,11 +24,14 @@ class CheckpointWriter;
 // over is put at that highest bucket (still conservative), so detail is lost only for weight
 // that was already outside.
 //
-// Counts are fixed point: a sample at time t adds 2^(t / half_life - exponent) counts (the fraction
-// carried to the next sample, so no weight is lost to rounding); when a count would pass 65535 the
-// row is halved and its exponent goes up by one (about once per half-life). Old weight thus fades
-// out of a 16-bit count after ~16 half-lives. Sums are exact integers, so percentiles do not depend
-// on the order of additions.
+// Counts are fixed point: a sample at time t adds 2^(t / half_life - exponent) counts (the
+// fraction carried to the next sample, so no weight is lost to rounding); when a count, or one
+// sample's weight, would pass 65535 the row is halved and its exponent goes up by one (about once
+// per half-life; halves round to even). A value thus fades out of the counts 6-16 half-lives
+// after it was seen (the more samples per half-life, the sooner), where float weights kept it
+// for ~150: this is what moves the 100th percentile, and the default strategy's peak floor
+// (PeakMemory) keeps the week's peaks anyway. Sums are exact integers, so percentiles do not
+// depend on the order of additions.
 class EnsembleHistogram {
  public:
   EnsembleHistogram(const HistogramOptions& options, const std::vector<Seconds>& half_lives,

@@ -130,14 +130,22 @@ void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
 // cost_m = decayed Σ of the pinball loss of limit_m: tau per unit of overrun, 1 - tau per unit
 // of idle limit, in units of the usage level.
 void ModelEnsemble::score_pinball(double usage, double weight, double decay, double scale) {
-  const double tau = config_->tau;
+  // Per unit of overrun and of idle limit, this window.
+  const double over_price = weight * config_->tau / scale;
+  const double idle_price = weight * (1 - config_->tau) / scale;
+  auto score = [&](Cost& cost, double limit) {
+    const double over = std::max(usage - limit, 0.0), idle = std::max(limit - usage, 0.0);
+    cost = static_cast<Cost>(decay * cost + over_price * over + idle_price * idle);
+  };
+  const std::size_t margins = margin_count();
+  const double* margin = config_->margins.data();
   Cost* cost = costs();
-  for (std::size_t m = 0; m < models_; ++m) {
-    const double l = limit(m);
-    const double over = std::max(usage - l, 0.0);
-    const double under = std::max(l - usage, 0.0);
-    cost[m] =
-        static_cast<Cost>(decay * cost[m] + weight * (tau * over + (1 - tau) * under) / scale);
+  for (std::size_t pair = 0; pair < percentile_pairs_; ++pair) {
+    const double percentile = histogram_.bucket_end(buckets()[pair]);
+    for (std::size_t i = 0; i < margins; ++i) score(*cost++, percentile * (1.0 + margin[i]));
+  }
+  for (std::size_t i = 0; i < static_cast<std::size_t>(models_ - histogram_models_); ++i) {
+    score(*cost++, profile_limits()[i]);
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "recommender/checkpoint.h"
 #include "recommender/strategy.h"
@@ -216,6 +217,68 @@ TEST(DefaultStrategyCheckpoint, NegativeDailyMemoryPeaksAreRefused) {
     EXPECT_NE(std::string(e.what()).find("daily memory peaks"), std::string::npos) << e.what();
   }
   EXPECT_EQ(fresh.samples().count, 0);
+}
+
+}  // namespace
+}  // namespace tailor::recommender
+
+namespace tailor::recommender {
+namespace {
+
+// Checkpoints of the formats before this one cannot be read without guessing: default2 (float
+// weights over the whole bucket range, double costs, the 36-model CPU ensemble) and both
+// formats tagged default3 (the one-model CPU side with double weights, or the compact state of
+// the 36-model CPU ensemble: the same tag, different fields). They are refused with the reason,
+// and the controller starts that model empty (CheckpointInvalid).
+TEST(DefaultStrategyCheckpoint, TheFormerFormatsAreRefusedWithTheReason) {
+  for (const std::string former :
+       {"default2;0;86100;288;1073741824;0;0;0;0;-1,-1;0,0;0,0;0,0,0,0,0,0,0;0,0,0,0,0,0,0;"
+        "-2147483648,-2147483648,-2147483648,-2147483648,-2147483648,-2147483648,-2147483648",
+        "default3;0;86100;288;1073741824;0;0;0;0;0.5;1;1073741824;0;-1"}) {
+    TailoredStrategy s(TailoredConfig{});
+    try {
+      s.restore(former);
+      FAIL() << "accepted " << former;
+    } catch (const CheckpointError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("not a 'default4' checkpoint"), std::string::npos) << what;
+      EXPECT_NE(what.find(former.substr(0, 8)), std::string::npos) << what;
+    }
+    EXPECT_EQ(s.samples().count, 0);
+    feed(s, 0, kDay);  // still usable
+    EXPECT_GT(s.recommend(kDay).target.cpu_cores, 0);
+  }
+}
+
+// Every field of the compact state, corrupted one at a time (a value out of its range, or not a
+// number): refused with a message, never a crash or a model holding the bad value.
+TEST(DefaultStrategyCheckpoint, EachCorruptFieldIsRefused) {
+  auto original = make_default_strategy()->create();
+  feed(*original, 0, 3 * kDay);
+  const std::string good = original->save();
+  std::vector<std::size_t> starts = {0};
+  for (std::size_t at = good.find(';'); at != std::string::npos; at = good.find(';', at + 1)) {
+    starts.push_back(at + 1);
+  }
+  int refused = 0;
+  for (std::size_t f = 1; f < starts.size(); ++f) {
+    const std::size_t end = f + 1 < starts.size() ? starts[f + 1] - 1 : good.size();
+    for (const char* junk : {"x", "-99999999999", "99999999999999999999", "1e400"}) {
+      std::string bad = good;
+      bad.replace(starts[f], end - starts[f], junk);
+      auto s = make_default_strategy()->create();
+      try {
+        s->restore(bad);
+        // Some fields take any integer (times); then the model must still work.
+        s->recommend(3 * kDay);
+      } catch (const CheckpointError& e) {
+        ++refused;
+        EXPECT_NE(std::string(e.what()).find("checkpoint"), std::string::npos) << e.what();
+        EXPECT_EQ(s->samples().count, 0);
+      }
+    }
+  }
+  EXPECT_GT(refused, static_cast<int>(3 * (starts.size() - 1)));
 }
 
 }  // namespace

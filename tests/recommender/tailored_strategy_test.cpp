@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <initializer_list>
+#include <random>
 
 #include "recommender/replay.h"
 
@@ -148,7 +149,26 @@ TEST(TailoredStrategy, StateIsBounded) {
   auto s = shape(
       8, [](int i) { return 0.5 + 0.1 * std::sin(i); }, flat_mem);
   auto ours = run(s, *make_default_strategy());
-  EXPECT_LT(ours.score.state_bytes, 8192u);
+  EXPECT_LE(ours.score.state_bytes, 1024u);
+}
+
+// Issue 14: 100,000 containers in 100 MiB. The state has a fixed size, whatever the usage: here
+// CPU over six decades and memory over five, gaps, time going back, bad samples and OOM kills.
+TEST(TailoredStrategy, StateFitsOneKibibyteWhateverItSees) {
+  auto strategy = make_default_strategy()->create();
+  const std::size_t empty = strategy->state_bytes();
+  EXPECT_LE(empty, 1024u);
+  std::mt19937 rng(14);
+  std::uniform_real_distribution<double> decade(-3, 3), memory(6, 11);
+  Seconds t = 0;
+  for (int i = 0; i < 20000; ++i) {
+    t += i % 997 == 0 ? 3 * kDay : i % 501 == 0 ? -2 * kHour : kWindow;
+    const double cpu = i % 313 == 0 ? NAN : std::pow(10.0, decade(rng));
+    strategy->observe({t, kWindow, cpu, std::pow(10.0, memory(rng))}, {1, 1e9});
+    if (i % 101 == 0) strategy->on_oom(t, 1e9, 1e9);
+    if (i % 12 == 0) strategy->recommend(t);
+    ASSERT_EQ(strategy->state_bytes(), empty) << "sample " << i;
+  }
 }
 
 TEST(TailoredStrategy, BadSamplesDoNotPoisonTheModel) {
