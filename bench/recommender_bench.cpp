@@ -134,6 +134,58 @@ void BM_DefaultRecommend(benchmark::State& state) {
 }
 BENCHMARK(BM_DefaultRecommend);
 
+// Issue 14, point 6: the cost of one container's strategy, `default` against `vpa` in the same
+// run, through the Strategy interface the controller and replay use. Per sample: one window
+// (CPU mean and memory peak) observed; the state: bytes after a week of samples (mean and max
+// over 1000 containers at distinct levels), and the checkpoint text.
+const char* const kStrategies[] = {"vpa", "default"};
+
+void BM_StrategyObserveSample(benchmark::State& state) {
+  const Usage u = synthetic_usage(1 << 16, 6);
+  auto strategy = rec::make_strategy(kStrategies[state.range(0)])->create();
+  rec::Seconds t = 0;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    strategy->observe({t += 60, 60, u.cpu[i], u.memory[i]}, {0.5, 1e9});
+    i = (i + 1) & ((1 << 16) - 1);
+  }
+  state.SetLabel(kStrategies[state.range(0)]);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_StrategyObserveSample)->Arg(0)->Arg(1);
+
+void BM_StrategyStateBytes(benchmark::State& state) {
+  const Usage u = synthetic_usage(7 * 1440, 7);
+  const auto factory = rec::make_strategy(kStrategies[state.range(0)]);
+  std::vector<std::unique_ptr<rec::Strategy>> containers;
+  for (int c = 0; c < 1000; ++c) {
+    auto s = factory->create();
+    const double scale = 0.05 + 4.0 * (c % 97) / 97.0;
+    for (std::size_t i = 0; i < u.cpu.size(); i += 1 + c % 5) {
+      const rec::Seconds t = rec::Seconds(i) * 60;
+      s->observe({t, 60, u.cpu[i] * scale, u.memory[i] * scale}, {scale, 1e9 * scale});
+      if (i % 60 == 0) s->recommend(t);
+    }
+    containers.push_back(std::move(s));
+  }
+  double total = 0, worst = 0, text = 0;
+  for (auto _ : state) {
+    total = 0;
+    for (const auto& s : containers) {
+      total += double(s->state_bytes());
+      worst = std::max(worst, double(s->state_bytes()));
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  for (const auto& s : containers) text += double(s->save().size());
+  state.SetLabel(kStrategies[state.range(0)]);
+  state.counters["bytes_per_container"] = total / containers.size();
+  state.counters["max_bytes"] = worst;
+  state.counters["checkpoint_chars"] = text / containers.size();
+  state.counters["MiB_per_100k"] = total / containers.size() * 1e5 / (1 << 20);
+}
+BENCHMARK(BM_StrategyStateBytes)->Arg(0)->Arg(1)->Iterations(1);
+
 }  // namespace
 
 BENCHMARK_MAIN();
