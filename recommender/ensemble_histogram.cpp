@@ -22,6 +22,12 @@ std::uint32_t half(std::uint32_t c) {
   return h + (c & h & 1);
 }
 
+// ceil(x) for 0 <= x < 2^63, without a libm call (no SSE4.1 rounding in the baseline ISA).
+std::uint64_t ceil_of(double x) {
+  const auto t = static_cast<std::uint64_t>(x);
+  return t + (static_cast<double>(t) < x);
+}
+
 // Σ counts, four independent sums (the ingest path's longest loop).
 std::uint64_t sum(const std::uint16_t* c, int n) {
   std::uint32_t s[4] = {0, 0, 0, 0};
@@ -144,11 +150,11 @@ void EnsembleHistogram::percentile_buckets(const double* ps, std::size_t n, Buck
     int position = -1;
     std::uint64_t cumulative = r.below;
     for (std::size_t i = 0; i < n; ++i) {
-      // cumulative < p * total, in integers (cumulative is one).
-      const auto threshold = static_cast<std::uint64_t>(std::ceil(ps[i] * double(total)));
-      while (cumulative < threshold && position < window_) {
-        ++position;
-        cumulative += position < window_ ? c[position] : r.above;
+      const std::uint64_t threshold = ceil_of(ps[i] * double(total));  // integer cumulatives
+      while (cumulative < threshold && position + 1 < window_) cumulative += c[++position];
+      if (cumulative < threshold) {
+        position = window_;
+        cumulative += r.above;
       }
       const bool lump = position < 0 || position >= window_;
       const int bucket = position < 0          ? below_highest_

@@ -15,11 +15,11 @@ double decode(std::uint16_t code, double lowest) {
 
 std::uint16_t encode(double value, double lowest) {
   if (!(value > 0)) return 0;
-  const double steps = std::ceil((std::log2(value) - lowest) * kStepsPerOctave);
-  int code = static_cast<int>(std::clamp(steps, 1.0, 65535.0));
-  // log2 may round down by an ulp: step up until the code is not below the value.
-  while (code < 65535 && decode(static_cast<std::uint16_t>(code), lowest) < value) ++code;
-  return static_cast<std::uint16_t>(code);
+  // + 1e-9 step: log2 and exp2 are off by an ulp or so (~1e-11 step here), so a value on or
+  // within 1e-9 step below a grid point takes the next one, and every code decodes to at least
+  // its value.
+  const double steps = std::ceil((std::log2(value) - lowest) * kStepsPerOctave + 1e-9);
+  return static_cast<std::uint16_t>(std::clamp(steps, 1.0, 65535.0));
 }
 
 int slot_of(std::int64_t hour) { return static_cast<int>(hour % TargetHistory::kHours); }
