@@ -67,6 +67,7 @@ void EnsembleHistogram::halve(int k) {
   r.above = half(r.above);
   r.carry *= 0.5f;
   ++r.exponent;
+  recount(k);
   bool below = false, above = false;
   for (int i = 0; i < rows_; ++i) {
     below |= row(i).below > 0;
@@ -74,6 +75,11 @@ void EnsembleHistogram::halve(int k) {
   }
   if (!below) below_highest_ = -1;
   if (!above) above_highest_ = -1;
+}
+
+void EnsembleHistogram::recount(int k) {
+  Row& r = row(k);
+  r.total = static_cast<std::uint32_t>(std::uint64_t(r.below) + r.above + sum(counts(k), window_));
 }
 
 // Adds `count` whole counts to a column (-1: the below lump, window_: the above lump), halving
@@ -84,8 +90,9 @@ void EnsembleHistogram::add_count(int k, int column, double count) {
     Row& r = row(k);
     std::uint64_t have = column < 0 ? r.below : column >= window_ ? r.above : counts(k)[column];
     const std::uint64_t limit = column < 0 || column >= window_ ? kMaxLump : kMaxCount;
-    if (have + n <= limit) {
+    if (have + n <= limit && r.total + n <= kMaxLump) {
       have += n;
+      r.total += static_cast<std::uint32_t>(n);
       if (column < 0) {
         r.below = static_cast<std::uint32_t>(have);
       } else if (column >= window_) {
@@ -141,7 +148,7 @@ void EnsembleHistogram::percentile_buckets(const double* ps, std::size_t n, Buck
   for (int k = 0; k < rows_; ++k) {
     const Row& r = row(k);
     const std::uint16_t* c = counts(k);
-    const std::uint64_t total = std::uint64_t(r.below) + r.above + sum(c, window_);
+    const std::uint64_t total = r.total;
     if (total == 0) {
       std::fill(out + k * n, out + (k + 1) * n, kNone);
       continue;
@@ -231,6 +238,7 @@ void EnsembleHistogram::merge_below(int first_kept) {
     }
     above_highest_ = -1;
   }
+  for (int k = 0; k < rows_; ++k) recount(k);
 }
 
 void EnsembleHistogram::merge_above(int new_start) {
@@ -258,6 +266,7 @@ void EnsembleHistogram::merge_above(int new_start) {
     }
     below_highest_ = -1;
   }
+  for (int k = 0; k < rows_; ++k) recount(k);
 }
 
 std::size_t EnsembleHistogram::state_bytes() const { return sizeof(*this) + block_bytes(); }
@@ -319,6 +328,7 @@ void EnsembleHistogram::load(CheckpointReader& in) {
     row(k).above = static_cast<std::uint32_t>(rows[3 * k + 2]);
     row(k).carry = carries[k];
     std::copy(all_counts.begin() + k * window_, all_counts.begin() + (k + 1) * window_, counts(k));
+    recount(k);
   }
 }
 

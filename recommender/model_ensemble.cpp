@@ -23,6 +23,23 @@ struct ModelEnsemble::Extras {
   double min_limit = 0;                   // what the figure sums apply
 };
 
+namespace {
+// 2^(-dt / half_life), the costs' decay over a gap. Samples come at one period, so the same gap
+// repeats: the last one's decay is kept per thread (the same value exp2 gives, not a per-container
+// byte).
+double cost_decay(Seconds dt, Seconds half_life) {
+  thread_local Seconds last_dt = -1, last_half_life = -1;
+  thread_local double last_decay = 1;
+  if (dt != last_dt || half_life != last_half_life) {
+    last_decay =
+        std::exp2(-std::max(0.0, static_cast<double>(dt)) / static_cast<double>(half_life));
+    last_dt = dt;
+    last_half_life = half_life;
+  }
+  return last_decay;
+}
+}  // namespace
+
 ModelEnsemble::~ModelEnsemble() = default;
 ModelEnsemble::ModelEnsemble(ModelEnsemble&&) noexcept = default;
 ModelEnsemble& ModelEnsemble::operator=(ModelEnsemble&&) noexcept = default;
@@ -94,8 +111,7 @@ void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
     last_time_ = time;
     return;
   }
-  const double dt = static_cast<double>(time - last_time_);
-  const double decay = std::exp2(-std::max(0.0, dt) / static_cast<double>(config_->cost_half_life));
+  const double decay = cost_decay(time - last_time_, config_->cost_half_life);
   level_ = decay * level_ + (1 - decay) * usage;
   if (extras_ && extras_->sums) {
     std::vector<double> previous(models_);
@@ -103,6 +119,12 @@ void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
     add(usage, time);
     recompute_limits(time + length);
     score_ratios(usage, weight, decay, previous);
+    last_time_ = time;
+    return;
+  }
+  if (models_ == 1) {  // nothing to choose between: no costs to keep
+    add(usage, time);
+    recompute_limits(time + length);
     last_time_ = time;
     return;
   }
