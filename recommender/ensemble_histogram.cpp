@@ -137,7 +137,8 @@ void EnsembleHistogram::add_sample(double value, Seconds time,
       halve(k);
       exact *= 0.5;
     }
-    const double whole = std::floor(exact);
+    // floor without a libm call: 0 <= exact <= 65535 here.
+    const double whole = static_cast<double>(static_cast<std::uint32_t>(exact));
     r.carry = static_cast<float>(exact - whole);
     add_count(k, column, whole);
   }

@@ -18,9 +18,12 @@ static_assert(PeakMemory::kDays == 7, "slot_of assumes a week of slots");
 
 void PeakMemory::observe(double peak, Seconds time) {
   if (!std::isfinite(peak) || peak <= 0) return;
-  const double before = floor(time);
   const std::int32_t day = day_of(time);
   const int i = slot_of(day);
+  // Most windows are no record of their day: then they are under the floor (which holds the
+  // day's peak) and change nothing, so the week is not scanned.
+  if (day_[i] == day && peak <= peak_[i]) return;
+  const double before = floor(time);
   if (day_[i] != day) {
     day_[i] = day;
     peak_[i] = 0;
