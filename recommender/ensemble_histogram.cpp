@@ -80,6 +80,7 @@ void EnsembleHistogram::halve(int k) {
 void EnsembleHistogram::recount(int k) {
   Row& r = row(k);
   r.total = static_cast<std::uint32_t>(std::uint64_t(r.below) + r.above + sum(counts(k), window_));
+  r.mark_cumulative = static_cast<std::uint32_t>(r.below + sum(counts(k), r.mark + 1));
 }
 
 // Adds `count` whole counts to a column (-1: the below lump, window_: the above lump), halving
@@ -93,6 +94,7 @@ void EnsembleHistogram::add_count(int k, int column, double count) {
     if (have + n <= limit && r.total + n <= kMaxLump) {
       have += n;
       r.total += static_cast<std::uint32_t>(n);
+      if (column <= r.mark) r.mark_cumulative += static_cast<std::uint32_t>(n);
       if (column < 0) {
         r.below = static_cast<std::uint32_t>(have);
       } else if (column >= window_) {
@@ -147,7 +149,7 @@ void EnsembleHistogram::add_sample(double value, Seconds time,
 void EnsembleHistogram::percentile_buckets(const double* ps, std::size_t n, Bucket* out) {
   bool from_lump = false;
   for (int k = 0; k < rows_; ++k) {
-    const Row& r = row(k);
+    Row& r = row(k);
     const std::uint16_t* c = counts(k);
     const std::uint64_t total = r.total;
     if (total == 0) {
@@ -155,11 +157,23 @@ void EnsembleHistogram::percentile_buckets(const double* ps, std::size_t n, Buck
       continue;
     }
     // position -1 is the below lump, window_ the above lump; cumulative includes position.
-    int position = -1;
-    std::uint64_t cumulative = r.below;
+    // Each answer is the first position whose cumulative reaches the threshold: the first
+    // percentile's walk starts from the last answer (back while the one before still reaches
+    // it, else forward), the others continue from there.
+    int position = r.mark;
+    std::uint64_t cumulative = r.mark_cumulative;
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint64_t threshold = ceil_of(ps[i] * double(total));  // integer cumulatives
+      if (i == 0) {
+        while (position >= 0 && cumulative - c[position] >= threshold) {
+          cumulative -= c[position--];
+        }
+      }
       while (cumulative < threshold && position + 1 < window_) cumulative += c[++position];
+      if (i == 0) {
+        r.mark = static_cast<std::int8_t>(std::min(position, window_ - 1));
+        r.mark_cumulative = static_cast<std::uint32_t>(cumulative);
+      }
       if (cumulative < threshold) {
         position = window_;
         cumulative += r.above;

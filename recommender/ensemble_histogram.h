@@ -70,6 +70,10 @@ class EnsembleHistogram {
     std::uint32_t above;  // weight of buckets above it
     std::int32_t exponent;
     std::uint32_t total;  // below + above + the window's counts: the walk does not sum them
+    // Where the first percentile was last answered (-1: the below lump) and the weight up to
+    // and including it: the next walk starts there, and load moves a percentile little.
+    std::uint32_t mark_cumulative;
+    std::int8_t mark;
   };
   Row& row(int k) { return reinterpret_cast<Row*>(block_.get())[k]; }
   const Row& row(int k) const { return reinterpret_cast<const Row*>(block_.get())[k]; }
@@ -83,7 +87,7 @@ class EnsembleHistogram {
     return rows_ * (sizeof(Row) + window_ * sizeof(std::uint16_t));
   }
   void halve(int k);
-  void recount(int k);  // total from the counts (after a halving or a window move)
+  void recount(int k);  // total and mark from the counts (after a halving or a window move)
   void add_count(int k, int column, double count);
   void move_window(std::int16_t* buckets, std::size_t n);  // sorts buckets
   void merge_below(int first_kept);
