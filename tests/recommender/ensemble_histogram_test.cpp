@@ -159,6 +159,27 @@ TEST(EnsembleHistogram, CheckpointRoundTripsAndRefusesBadCounts) {
   }
 }
 
+// The walk starts where the first percentile was last answered; a histogram restored from its
+// checkpoint walks from its first column. Both must answer alike after every sample, through
+// rises, falls, bursts into and out of the lumps (window moves) and halvings.
+TEST(EnsembleHistogram, TheWalkFromTheLastAnswerFindsWhatAFreshWalkFinds) {
+  EnsembleHistogram h(cpu_histogram_options(), kHalfLives, 12);
+  std::mt19937 random(7);
+  std::lognormal_distribution<double> noise(0, 0.3);
+  double level = 0.5;
+  for (Seconds t = 0; t < 6 * kDay; t += 300) {
+    if (t % (9 * kHour) == 0) level *= (t / kHour) % 2 ? 4.0 : 0.2;  // far out of the window
+    const double burst = random() % 50 == 0 ? 20.0 : 1.0;
+    h.add_sample(level * noise(random) * burst, t, kHalfLives);
+    CheckpointWriter out("h");
+    h.save(out);
+    EnsembleHistogram fresh(cpu_histogram_options(), kHalfLives, 12);
+    CheckpointReader in(out.str(), "h");
+    fresh.load(in);
+    ASSERT_EQ(answers(fresh), answers(h)) << "at " << t;
+  }
+}
+
 TEST(EnsembleHistogram, RejectsShapesItCannotHold) {
   EXPECT_THROW(EnsembleHistogram(cpu_histogram_options(), kHalfLives, 1), std::invalid_argument);
   EXPECT_THROW(EnsembleHistogram(cpu_histogram_options(), {}, 42), std::invalid_argument);
