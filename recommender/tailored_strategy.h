@@ -118,11 +118,11 @@ class TailoredStrategy final : public Strategy {
  private:
   // Buckets of detail per histogram row (EnsembleHistogram), sized so that a container's whole
   // state fits 1 KiB (issue 14: 100,000 containers in 100 MiB). CPU: 42 buckets of 5 % span a
-  // factor of 7.8: on the corpus and the Google data the replay's figures
-  // moved by at most 0.01 against exact histograms, except batch bursts far above their idle
-  // level, where the percentiles outside the window are answered conservatively
-  // (bench/RESULTS.md, "Cost of the default strategy"). Memory: the 99th and 100th percentiles of
-  // window peaks sit within a few buckets, and the 100th is exact from the above lump anyway.
+  // factor of 7.8 (chosen when CPU had three rows; with one row they cost 84 B): on the corpus
+  // and the Google data the replay's CPU figures moved by at most 0.003 against double weights
+  // (bench/RESULTS.md, "Cost of the default strategy"); percentiles outside the window are
+  // answered conservatively. Memory: the 99th and 100th percentiles of window peaks sit within
+  // a few buckets, and the 100th is exact from the above lump anyway.
   static constexpr int kCpuWindow = 42;
   static constexpr int kMemoryWindow = 4;
   bool may_decrease(double target, double recent_max, double request, Seconds now) const;
