@@ -202,11 +202,33 @@ void EnsembleHistogram::percentile_buckets(const double* ps, std::size_t n, Buck
   if (kept > 0) move_window(answers, kept);
 }
 
+// Whether some window could hold more of the answers than the current one, without sorting
+// them (most calls: memory's 100th percentile is answered from the above lump on many samples).
+// Answers outside the window are a lump's highest bucket; the two lumps' are more than a window
+// apart, so a window holds at most one lump's answers plus the inside answers near it.
+bool EnsembleHistogram::may_hold_more(const std::int16_t* buckets, std::size_t n) const {
+  std::size_t inside = 0, above = 0, below = 0, near_above = 0, near_below = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int b = buckets[i];
+    if (b >= start_ + window_) {
+      ++above;
+    } else if (b < start_) {
+      ++below;
+    } else {
+      ++inside;
+      near_above += b > above_highest_ - window_;
+      near_below += b < below_highest_ + window_;
+    }
+  }
+  return above + near_above > inside || below + near_below > inside;
+}
+
 // Places the window over the most percentile buckets it can hold, with a quarter of the spare
 // columns below them and the rest above (usage mostly rises past high percentiles, not falls
 // below them). Percentiles left out are answered from a lump: the ones above with the lump's
 // highest bucket (exact for the 100th percentile), the ones below with the window's start.
 void EnsembleHistogram::move_window(std::int16_t* buckets, std::size_t n) {
+  if (!may_hold_more(buckets, n)) return;
   std::sort(buckets, buckets + n);
   std::size_t best = 0, best_count = 0;
   for (std::size_t i = 0, j = 0; i < n; ++i) {

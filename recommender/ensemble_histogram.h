@@ -90,6 +90,7 @@ class EnsembleHistogram {
   void recount(int k);  // total and mark from the counts (after a halving or a window move)
   void add_count(int k, int column, double count);
   void move_window(std::int16_t* buckets, std::size_t n);  // sorts buckets
+  bool may_hold_more(const std::int16_t* buckets, std::size_t n) const;
   void merge_below(int first_kept);
   void merge_above(int last_kept);
 
