@@ -154,7 +154,8 @@ void ControllerProcess::Impl::start_usage_server() {
           },
           .windows_per_second = o.usage_windows_per_second,
           .windows_burst = o.usage_windows_burst,
-          .streamed = metrics_api() ? &streamed : nullptr},
+          .streamed = metrics_api() ? &streamed : nullptr,
+          .limits = o.usage_limits},
       [this](const usage::UsageWindow& w) { sink(w); });
   usage_server->start();
   if (o.usage_insecure) {

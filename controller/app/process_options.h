@@ -30,6 +30,7 @@ struct ProcessOptions {
   bool usage_insecure = false;  // tests and development only
   double usage_windows_per_second = 100;
   int usage_windows_burst = 5000;
+  usage::UsageLimits usage_limits;
   std::string webhook_address = "0.0.0.0";
   int webhook_port = 8443;  // 0 disables the webhook (unless webhook_ephemeral_port)
   std::string webhook_cert_file, webhook_key_file;

@@ -18,6 +18,27 @@ namespace {
 
 using kube::config::Schema;
 
+// What the usage stream's server may take (the rest of UsageLimits is fixed, with reasons).
+void add_usage_limit_options(Schema& s, usage::UsageLimits& l) {
+  s.add({.flag = "usage-max-threads",
+         .yaml_key = "usage.maxThreads",
+         .help = "Threads of the usage stream's server, one per open agent stream: above the "
+                 "number of nodes (past it a new stream gets RESOURCE_EXHAUSTED and retries)."},
+        &l.max_threads, 2);
+  s.add({.flag = "usage-max-memory-mib",
+         .yaml_key = "usage.maxMemoryMiB",
+         .help = "Memory (MiB) of all the usage stream's connections together."},
+        &l.max_memory_mib, 1);
+  s.add({.flag = "usage-handshake-timeout",
+         .yaml_key = "usage.handshakeTimeout",
+         .help = "A usage connection that has not finished its TLS handshake by then is closed."},
+        &l.handshake_timeout);
+  s.add({.flag = "usage-idle-timeout",
+         .yaml_key = "usage.idleTimeout",
+         .help = "A usage connection with no open stream for this long is closed (GOAWAY)."},
+        &l.idle_timeout);
+}
+
 // The usage stream moves pods: only node agents with a certificate from the usage CA may use it.
 void add_usage_stream_options(Schema& s, ProcessOptions& o) {
   s.add({.flag = "usage-bind-address",
@@ -59,6 +80,7 @@ void add_usage_stream_options(Schema& s, ProcessOptions& o) {
          .yaml_key = "usage.windowsBurst",
          .help = "Windows an agent stream may send at once (all its containers each report)."},
         &o.usage_windows_burst, 1);
+  add_usage_limit_options(s, o.usage_limits);
 }
 
 void add_options(Schema& s, ProcessOptions& o) {

@@ -217,6 +217,7 @@ void UsageServer::start() {
   grpc::ServerBuilder builder;
   builder.AddListeningPort(impl_->options.address, credentials(impl_->options), &impl_->port);
   builder.SetMaxReceiveMessageSize(static_cast<int>(impl_->options.max_message_bytes));
+  apply_limits(builder, impl_->options.limits);
   builder.RegisterService(impl_.get());
   impl_->server = builder.BuildAndStart();
   if (!impl_->server || impl_->port == 0) {

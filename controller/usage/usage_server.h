@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "controller/usage/usage_limits.h"
 #include "controller/usage/usage_trust.h"
 
 namespace tailor::controller::usage {
@@ -77,6 +78,8 @@ struct UsageServerOptions {
   // Where each usable window is recorded, so that the metrics.k8s.io poller skips the containers
   // an agent streams (nullptr: no poller, nothing recorded).
   StreamedContainers* streamed = nullptr;
+  // Connections, streams, threads and memory the server may take (usage_limits.h).
+  UsageLimits limits{};
 };
 
 struct UsageStats {

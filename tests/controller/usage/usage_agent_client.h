@@ -96,10 +96,9 @@ struct Sent {
   pb::ReportSummary summary;
 };
 
-inline Sent send(int port, const std::shared_ptr<grpc::ChannelCredentials>& credentials,
+inline Sent send(const std::shared_ptr<grpc::Channel>& channel,
                  const std::vector<pb::UsageReport>& reports) {
-  auto stub = pb::UsageService::NewStub(
-      grpc::CreateChannel("127.0.0.1:" + std::to_string(port), credentials));
+  auto stub = pb::UsageService::NewStub(channel);
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
   Sent sent;
@@ -110,6 +109,11 @@ inline Sent send(int port, const std::shared_ptr<grpc::ChannelCredentials>& cred
   writer->WritesDone();
   sent.status = writer->Finish();
   return sent;
+}
+
+inline Sent send(int port, const std::shared_ptr<grpc::ChannelCredentials>& credentials,
+                 const std::vector<pb::UsageReport>& reports) {
+  return send(grpc::CreateChannel("127.0.0.1:" + std::to_string(port), credentials), reports);
 }
 
 // The value of tailor_controller_usage_windows_rejected_total{reason} in a /metrics text; -1

@@ -1,0 +1,52 @@
+// What one usage server may spend, in gRPC's own terms (issue 16 finding 5). gRPC's server is
+// event-driven: a TCP connection costs no thread, only its transport's buffers, so what needs a
+// bound is (1) connections that never finish their TLS handshake or sit idle, (2) streams on one
+// connection, (3) the threads the synchronous server starts (one per open stream: each agent holds
+// one long-lived stream), and (4) the memory all transports take together.
+#pragma once
+
+#include <chrono>
+
+#include "kube/observe/duration.h"
+
+namespace grpc {
+class ServerBuilder;
+}
+
+namespace tailor::controller::usage {
+
+struct UsageLimits {
+  // An agent streams on one RPC at a time; a few more cover a reconnect racing the old stream.
+  // A client past the cap waits (well-behaved clients honour SETTINGS_MAX_CONCURRENT_STREAMS)
+  // or has its streams refused (REFUSED_STREAM) by the transport.
+  int max_streams_per_connection = 4;
+  // Threads of the synchronous server, one per open stream. Kubernetes supports 5,000 nodes:
+  // one stream each and headroom for pollers. Past it a new stream gets RESOURCE_EXHAUSTED and
+  // the agent tries again later; the open ones keep going. Thread stacks are touched lazily, so
+  // the cap is on what a flood can make, not what the server costs at rest.
+  int max_threads = 5200;
+  // Memory of every transport together (read buffers, HPACK tables, messages in flight). One
+  // report is at most 4 MiB (the largest message taken); thousands of agents send theirs spread
+  // over the report interval. Past it gRPC shrinks its buffers and then refuses new work.
+  int max_memory_mib = 512;
+  // A connection must finish its TLS handshake and HTTP/2 preface within this (a client that
+  // connects and says nothing is closed). Agents handshake in milliseconds.
+  kube::Duration handshake_timeout = std::chrono::seconds(10);
+  // A connection with no open stream for this long is closed with GOAWAY. An agent keeps its
+  // stream open, so only abandoned or hostile connections are idle.
+  kube::Duration idle_timeout = std::chrono::minutes(5);
+  // The server pings a connection silent for keepalive_time and closes it when the ping is not
+  // answered within keepalive_timeout: an agent whose node vanished (no FIN ever arrives) frees
+  // its stream and thread within about a minute and a half.
+  kube::Duration keepalive_time = std::chrono::seconds(60);
+  kube::Duration keepalive_timeout = std::chrono::seconds(20);
+  // Pings a client may send without data: no more often than this, and after this many too
+  // frequent ones the connection is closed (a ping flood costs the server a reply each).
+  kube::Duration min_client_ping_interval = std::chrono::seconds(10);
+  int max_ping_strikes = 2;
+};
+
+// Applies the limits to a server about to be built.
+void apply_limits(grpc::ServerBuilder& builder, const UsageLimits& limits);
+
+}  // namespace tailor::controller::usage

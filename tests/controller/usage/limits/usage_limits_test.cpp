@@ -1,0 +1,242 @@
+// The usage server's resource bounds over real gRPC and TCP (issue 16 finding 5): idle and
+// silent connections cost no thread and are closed by the server, a connection cannot open more
+// streams than the cap, the thread quota refuses streams past it, and an authenticated agent
+// within the limits still has its windows taken. Figures come from /proc/self/status (the server
+// runs in this process).
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <future>
+#include <iostream>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "controller/usage/usage_server.h"
+#include "tests/controller/usage/usage_agent_client.h"
+
+namespace tailor::controller::usage {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::report;
+using testing::send;
+using testing::UsagePki;
+using Clock = std::chrono::steady_clock;
+
+struct Figures {
+  long rss_kib = 0;
+  long threads = 0;
+};
+
+Figures own_figures() {
+  std::ifstream status("/proc/self/status");
+  Figures f;
+  std::string key;
+  while (status >> key) {
+    if (key == "VmRSS:") status >> f.rss_kib;
+    if (key == "Threads:") status >> f.threads;
+    status.ignore(1 << 20, '\n');
+  }
+  return f;
+}
+
+void print(const char* when, const Figures& f) {
+  std::cout << when << ": rss " << f.rss_kib / 1024.0 << " MiB, threads " << f.threads << "\n";
+}
+
+// Both ends of every connection live in this process.
+void raise_file_limit() {
+  rlimit files{};
+  ::getrlimit(RLIMIT_NOFILE, &files);
+  files.rlim_cur = files.rlim_max;
+  ::setrlimit(RLIMIT_NOFILE, &files);
+}
+
+// A TCP connection that says nothing.
+int connect_silent(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    throw std::runtime_error("connect failed");
+  }
+  return fd;
+}
+
+// Whether the server closed the connection (EOF or reset) before the deadline.
+bool closed_by_server(int fd, Clock::time_point deadline) {
+  char byte;
+  while (Clock::now() < deadline) {
+    pollfd p{.fd = fd, .events = POLLIN, .revents = 0};
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (::poll(&p, 1, static_cast<int>(std::max<long>(left.count(), 1))) <= 0) continue;
+    const ssize_t n = ::read(fd, &byte, 1);
+    if (n <= 0) return true;  // gRPC sends nothing before the handshake: any byte is unexpected
+  }
+  return false;
+}
+
+// Waits until `done` holds or the time is up; returns whether it held.
+template <class F>
+bool eventually(F done, std::chrono::milliseconds within = 10s) {
+  const auto deadline = Clock::now() + within;
+  while (!done()) {
+    if (Clock::now() > deadline) return false;
+    std::this_thread::sleep_for(20ms);
+  }
+  return true;
+}
+
+class UsageLimitsTest : public ::testing::Test {
+ protected:
+  void start(UsageServerOptions options) {
+    options.address = "127.0.0.1:0";
+    server_ = std::make_unique<UsageServer>(std::move(options),
+                                            [this](const UsageWindow&) { ++windows_; });
+    server_->start();
+  }
+  UsageServerOptions insecure(UsageLimits limits) { return {.insecure = true, .limits = limits}; }
+
+  UsagePki pki_;
+  std::unique_ptr<UsageServer> server_;
+  std::atomic<int> windows_{0};
+};
+
+TEST_F(UsageLimitsTest, AThousandSilentConnectionsCostNoThreadsAndAreClosedAtTheHandshakeTimeout) {
+  raise_file_limit();
+  start({.tls = pki_.files(), .limits = {.handshake_timeout = 2s}});
+  const auto agent = pki_.agent("node-a");
+  ASSERT_TRUE(send(server_->port(), agent, {report("node-a", {"web-a"})}).status.ok());
+  const Figures before = own_figures();
+
+  std::vector<int> fds;
+  for (int i = 0; i < 1000; ++i) fds.push_back(connect_silent(server_->port()));
+  std::this_thread::sleep_for(500ms);  // the server has accepted them
+  const Figures during = own_figures();
+  // An agent still gets through while they are open.
+  EXPECT_TRUE(send(server_->port(), agent, {report("node-a", {"web-a"})}).status.ok());
+  EXPECT_EQ(windows_, 2);
+
+  const auto deadline = Clock::now() + 15s;
+  const auto closed =
+      std::count_if(fds.begin(), fds.end(), [&](int fd) { return closed_by_server(fd, deadline); });
+  for (int fd : fds) ::close(fd);
+  std::this_thread::sleep_for(500ms);
+  const Figures after = own_figures();
+  print("before", before);
+  print("with 1,000 silent connections", during);
+  print("after the server closed them", after);
+
+  EXPECT_EQ(closed, 1000);
+  EXPECT_LE(during.threads, before.threads + 16);
+  EXPECT_LE(during.rss_kib, before.rss_kib + 50 * 1024);
+  EXPECT_LE(after.rss_kib, before.rss_kib + 50 * 1024);
+  EXPECT_TRUE(send(server_->port(), agent, {report("node-a", {"web-a"})}).status.ok());
+  EXPECT_EQ(windows_, 3);
+}
+
+TEST_F(UsageLimitsTest, AConnectionWithNoStreamIsClosedAtTheIdleTimeout) {
+  start({.tls = pki_.files(), .limits = {.idle_timeout = 500ms}});
+  auto channel =
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()), pki_.agent("node-a"));
+  ASSERT_TRUE(send(channel, {report("node-a", {"web-a"})}).status.ok());
+  ASSERT_EQ(channel->GetState(false), GRPC_CHANNEL_READY);
+  // The server's GOAWAY takes the channel out of READY; without it, it stays READY for good.
+  EXPECT_TRUE(
+      channel->WaitForStateChange(GRPC_CHANNEL_READY, std::chrono::system_clock::now() + 10s));
+  EXPECT_NE(channel->GetState(false), GRPC_CHANNEL_READY);
+}
+
+// Streams that each send one report and then hold until released.
+class HeldStreams {
+ public:
+  HeldStreams(const std::shared_ptr<grpc::Channel>& channel, int count)
+      : statuses_(static_cast<std::size_t>(count)) {
+    for (int i = 0; i < count; ++i) {
+      threads_.emplace_back([this, channel, i] {
+        auto stub = testing::pb::UsageService::NewStub(channel);
+        grpc::ClientContext context;
+        context.set_deadline(std::chrono::system_clock::now() + 20s);
+        testing::pb::ReportSummary summary;
+        auto writer = stub->Report(&context, &summary);
+        writer->Write(report("node-a", {"web-a"}));
+        release_.wait();
+        writer->WritesDone();
+        statuses_[static_cast<std::size_t>(i)] = writer->Finish().error_code();
+      });
+    }
+  }
+  std::vector<grpc::StatusCode> release() {
+    released_.set_value();
+    for (auto& t : threads_) t.join();
+    return statuses_;
+  }
+
+ private:
+  std::promise<void> released_;
+  std::shared_future<void> release_ = released_.get_future().share();
+  std::vector<grpc::StatusCode> statuses_;
+  std::vector<std::thread> threads_;
+};
+
+int count(const std::vector<grpc::StatusCode>& codes, grpc::StatusCode code) {
+  return static_cast<int>(std::count(codes.begin(), codes.end(), code));
+}
+
+TEST_F(UsageLimitsTest, AConnectionGetsNoMoreStreamsThanTheCapAtOnce) {
+  start(insecure({.max_streams_per_connection = 2}));
+  auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
+                                     grpc::InsecureChannelCredentials());
+  HeldStreams streams(channel, 3);
+  ASSERT_TRUE(eventually([&] { return server_->stats().reports >= 2; }));
+  std::this_thread::sleep_for(500ms);  // time enough for a third stream, were it let in
+  EXPECT_EQ(server_->stats().reports, 2u);
+  const auto codes = streams.release();
+  // Once the first two end, the third gets its turn.
+  EXPECT_EQ(count(codes, grpc::StatusCode::OK), 3);
+  EXPECT_EQ(server_->stats().reports, 3u);
+}
+
+TEST_F(UsageLimitsTest, StreamsPastTheThreadQuotaAreRefusedAndAnAgentGetsInAfterwards) {
+  start(insecure({.max_threads = 4}));
+  const Figures before = own_figures();
+  std::vector<std::shared_ptr<grpc::Channel>> channels;
+  std::vector<std::unique_ptr<HeldStreams>> held;
+  for (int i = 0; i < 10; ++i) {
+    grpc::ChannelArguments args;
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);  // a connection of its own
+    channels.push_back(grpc::CreateCustomChannel("127.0.0.1:" + std::to_string(server_->port()),
+                                                 grpc::InsecureChannelCredentials(), args));
+    held.push_back(std::make_unique<HeldStreams>(channels.back(), 1));
+  }
+  std::this_thread::sleep_for(2s);  // every stream has been served or refused
+  const auto served_at_once = server_->stats().reports;
+  const Figures during = own_figures();
+  std::vector<grpc::StatusCode> codes;
+  for (auto& h : held) {
+    for (auto c : h->release()) codes.push_back(c);
+  }
+  EXPECT_LE(served_at_once, 4u);
+  EXPECT_GE(count(codes, grpc::StatusCode::RESOURCE_EXHAUSTED), 1);
+  // The client threads here are 10 (+ gRPC's own); the server's may not grow past its quota.
+  EXPECT_LE(during.threads, before.threads + 10 + 4 + 8);
+  EXPECT_TRUE(
+      send(server_->port(), grpc::InsecureChannelCredentials(), {report("node-a", {"web-a"})})
+          .status.ok());
+}
+
+}  // namespace
+}  // namespace tailor::controller::usage
