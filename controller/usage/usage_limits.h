@@ -25,10 +25,11 @@ struct UsageLimits {
   // the agent tries again later; the open ones keep going. Thread stacks are touched lazily, so
   // the cap is on what a flood can make, not what the server costs at rest.
   int max_threads = 5200;
-  // Memory of every transport together (read buffers, HPACK tables, messages in flight). One
-  // report is at most 4 MiB (the largest message taken); thousands of agents send theirs spread
-  // over the report interval. Past it gRPC shrinks its buffers and then refuses new work.
-  int max_memory_mib = 512;
+  // Memory of every transport together (read buffers, HPACK tables, messages in flight). A
+  // node's report is tens of KiB, and thousands of agents send theirs spread over the report
+  // interval. Past it gRPC shrinks its buffers and then refuses new work. Half the chart's
+  // container memory limit (512Mi), so the models keep the rest.
+  int max_memory_mib = 256;
   // A connection must finish its TLS handshake and HTTP/2 preface within this (a client that
   // connects and says nothing is closed). Agents handshake in milliseconds.
   kube::Duration handshake_timeout = std::chrono::seconds(10);
