@@ -56,4 +56,20 @@ std::optional<double> to_double(std::string_view field) {
   return value;
 }
 
+std::optional<long long> to_integer(std::string_view field) {
+  while (!field.empty() && field.front() == ' ') field.remove_prefix(1);
+  while (!field.empty() && field.back() == ' ') field.remove_suffix(1);
+  long long value = 0;
+  auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (ec != std::errc() || end != field.data() + field.size() || field.empty()) return std::nullopt;
+  return value;
+}
+
+std::string quote(const std::string& field) {
+  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+  std::string q = "\"";
+  for (char c : field) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + '"';
+}
+
 }  // namespace tailor::recommender::csv

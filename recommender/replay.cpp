@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "recommender/sample_period.h"
+
 namespace tailor::recommender {
 namespace {
 
@@ -86,9 +88,10 @@ ContainerScore replay_strategy(const ContainerSeries& s, const StrategyFactory& 
     if (timeline)
       timeline->push_back({w.start, w.avg_cpu, w.max_mem, req.cpu_cores, req.memory_bytes});
     const Seconds end = w.start + s.window;
-    strategy->observe({w.start, s.window, w.avg_cpu, w.max_mem}, req);
+    strategy->observe(usage_sample(w, s.window), req);
     if (oom) strategy->on_oom(w.start, req.memory_bytes, req.memory_bytes);
     const Recommendation r = strategy->recommend(end);
+    if (timeline) timeline->back().target = r.target;
     const auto update = strategy->update(r, req, end, end - pod_start);
     if (!update) continue;
     const Resources next = floor_at(*update, config.min_resources);

@@ -43,10 +43,12 @@ struct ScoreRow {
   std::vector<ContainerScore> per_container;
 };
 
-// A point of a container's replay, for plots.
+// A point of a container's replay, for plots: the window's usage, the requests it ran with, and
+// the strategy's target at the window's end, after it saw the window.
 struct TimelinePoint {
   Seconds time;
   double cpu_usage, memory_usage, cpu_request, memory_request;
+  Resources target{};
 };
 
 // The trace's own limits (floored at the minimum resources), never changed.

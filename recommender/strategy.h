@@ -11,13 +11,16 @@
 
 namespace tailor::recommender {
 
-// What a recommender sees at the end of one usage window: the window's mean CPU (what a
-// rate-based sampler sees) and its memory peak (0 = missing sample, not zero usage).
+// What a recommender sees at the end of one sample period (recommender/sample_period.h makes it,
+// for replay and the live controller alike): the period's mean CPU (what a rate-based sampler
+// sees), its CPU peak (the highest rate sampled in it, at least the mean) and its memory peak
+// (0 = missing sample, not zero usage).
 struct UsageSample {
   Seconds start = 0;
   Seconds length = 0;
   double cpu_cores = 0;
   double memory_peak_bytes = 0;
+  double cpu_peak_cores = 0;
 };
 
 // The samples behind a model (what a checkpoint's status shows).

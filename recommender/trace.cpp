@@ -9,6 +9,7 @@
 
 #include "recommender/csv.h"
 #include "recommender/gzip_file.h"
+#include "recommender/recorded_windows.h"
 
 namespace tailor::recommender {
 namespace {
@@ -148,13 +149,15 @@ class Reader {
     if (!header_fields) throw TraceError(source_ + ": malformed header");
     header_names_.assign(header_fields->begin(), header_fields->end());
     header_.assign(header_names_.begin(), header_names_.end());
+    if (is_recording_header(header_)) return read_recording(in, header_, source_, out_, diag_);
     if (column(header_, "time_s") >= 0) {
       layout_ = generic_layout(header_, source_);
     } else if (column(header_, "time") >= 0) {
       layout_ = google_layout(header_, source_);
     } else {
       throw TraceError(source_ +
-                       ": header has neither 'time_s' (generic CSV) nor 'time' (Google 2019 CSV)");
+                       ": header has neither 'time_s' (generic CSV), 'time' (Google 2019 CSV) nor "
+                       "'start_unix_ms' (recorded usage windows)");
     }
     std::size_t line_no = 1;
     while (std::getline(in, line)) {

@@ -4,23 +4,14 @@
 #include <ostream>
 #include <string>
 
+#include "recommender/csv.h"
+
 namespace tailor::recommender {
-namespace {
-
-// RFC 4180: a key with a comma, quote or line break is quoted, quotes doubled.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + '"';
-}
-
-}  // namespace
 
 void write_generic_trace(std::ostream& out, const ContainerSeries& s) {
   out << "time_s,container,cpu_cores,memory_bytes,max_cpu_cores,p95_cpu_cores,max_memory_bytes"
       << (s.has_limits ? ",cpu_limit_cores,memory_limit_bytes" : "") << "\n";
-  const std::string key = csv_field(s.container);
+  const std::string key = csv::quote(s.container);
   char line[256];
   for (const TraceWindow& w : s.windows) {
     std::snprintf(line, sizeof line, "%lld,", static_cast<long long>(w.start));
