@@ -11,6 +11,7 @@
 #include "actuator/resize_plan.h"
 #include "controller/app/checkpoints.h"
 #include "controller/app/controller_metrics.h"
+#include "controller/app/measured_window.h"
 #include "controller/app/oom_kills.h"
 #include "controller/app/quantities.h"
 #include "controller/recommendation/model_registry.h"
@@ -113,6 +114,12 @@ void take_over(std::unordered_map<std::string, std::string>& held,
     auto [it, added] = held.try_emplace(pod, policy);
     if (!added && it->second != policy) it->second = policy;
   }
+}
+
+// A pod silent for a whole sample period is gone (its agent reports every 15 s): the period it
+// left open is complete as it stands.
+void close_quiet_periods(recommendation::ModelRegistry& models, kube::TimePoint now) {
+  models.close_periods(to_seconds(now) - recommender::kSamplePeriod);
 }
 
 }  // namespace
@@ -471,6 +478,7 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
   in.update_budget = m.bucket.available();
   in.update_rule = m.options.update_rule;
   in.eviction_tolerance = m.options.eviction_tolerance;
+  close_quiet_periods(m.models, now);
   // Before the pass decides, so that a kill the status shows now is answered in this pass.
   m.feed_status_ooms(in);
   PassResult r = reconcile(in, m.models, m.state);
@@ -505,6 +513,7 @@ void Controller::refresh(kube::TimePoint now) {
   std::lock_guard lock(impl_->mutex);
   TrackedState scratch = impl_->state;
   // A standby keeps its models fed, OOM kills included, so that a takeover starts from them.
+  close_quiet_periods(impl_->models, now);
   impl_->feed_status_ooms(in);
   take_over(impl_->pod_policy, reconcile(in, impl_->models, scratch).policy_of_pod);
   impl_->feed_status_ooms(in);
@@ -533,16 +542,17 @@ void Controller::on_usage(const usage::UsageWindow& w) {
     }
   }
   recommendation::ContainerModelKey key{policy, w.container};
-  recommender::Seconds start = w.start_unix_ms / 1000;
-  recommender::Seconds length =
-      std::max<recommender::Seconds>(1, (w.end_unix_ms - w.start_unix_ms) / 1000);
-  impl_->models.observe(
-      key,
-      {.start = start,
-       .length = length,
-       .cpu_cores = w.cpu_cores_mean,
-       .memory_peak_bytes = std::max(w.memory_peak_bytes, w.memory_working_set_max_bytes)},
-      request);
+  try {
+    impl_->models.observe_window(key, window_source(w), measured_window(w), request);
+  } catch (const recommender::UsageWindowError& e) {
+    // Out of time order for its pod (the usage check lets through what is sane on its own).
+    std::lock_guard lock(impl_->mutex);
+    if (impl_->stats.windows_refused++ == 0) {
+      kube::log::info("Usage window refused", {{"pod", w.ns + "/" + w.pod}, {"error", e.what()}});
+    }
+  }
+  // A kill is fed at once, before the period it fell in is complete: the bump is from the limit
+  // that was hit, and the kill's peak reaches the model with its period.
   if (w.oom_kills > 0) {
     const kube::TimePoint end{std::chrono::milliseconds(w.end_unix_ms)};
     std::lock_guard lock(impl_->mutex);

@@ -16,9 +16,59 @@ ModelRegistry::Model& ModelRegistry::model(const ContainerModelKey& key) {
 void ModelRegistry::observe(const ContainerModelKey& key, const UsageSample& sample,
                             const Resources& request) {
   std::lock_guard lock(mutex_);
+  observe_locked(key, sample, request);
+}
+
+void ModelRegistry::observe_locked(const ContainerModelKey& key, const UsageSample& sample,
+                                   const Resources& request) {
   Model& m = model(key);
   m.strategy->observe(sample, request);
   m.last_seen = std::max(m.last_seen, sample.start + sample.length);
+}
+
+void ModelRegistry::observe_window(const ContainerModelKey& key, const std::string& pod,
+                                   const recommender::MeasuredWindow& window,
+                                   const Resources& request) {
+  std::lock_guard lock(mutex_);
+  auto [it, created] = pods_.try_emplace({key, pod});
+  PodWindows& p = it->second;
+  std::vector<recommender::TraceWindow> done;
+  try {
+    done = p.fold.fold(window);
+  } catch (...) {
+    if (created) pods_.erase(it);
+    throw;
+  }
+  // A completed period the window started in ran with this window's request; one it only
+  // finished, with the request of its own last window.
+  const Seconds starts_in =
+      recommender::kSamplePeriod *
+      (window.start_ms / 1000 / recommender::kSamplePeriod);  // the fold skips earlier parts
+  for (const recommender::TraceWindow& period : done) {
+    observe_locked(key, recommender::usage_sample(period, recommender::kSamplePeriod),
+                   period.start >= starts_in ? request : p.request);
+  }
+  p.request = request;
+  p.last_end = window.end_ms / 1000;
+}
+
+std::size_t ModelRegistry::close_periods(Seconds cutoff) {
+  std::lock_guard lock(mutex_);
+  std::size_t closed = 0;
+  for (auto it = pods_.begin(); it != pods_.end();) {
+    if (it->second.last_end >= cutoff) {
+      ++it;
+      continue;
+    }
+    if (auto period = it->second.fold.close()) {
+      observe_locked(it->first.first,
+                     recommender::usage_sample(*period, recommender::kSamplePeriod),
+                     it->second.request);
+      ++closed;
+    }
+    it = pods_.erase(it);
+  }
+  return closed;
 }
 
 void ModelRegistry::on_oom(const ContainerModelKey& key, Seconds time, double request_bytes,
@@ -53,6 +103,7 @@ void ModelRegistry::forget_policy(const std::string& policy) {
   auto last = first;
   while (last != models_.end() && last->first.policy == policy) ++last;
   models_.erase(first, last);
+  std::erase_if(pods_, [&](const auto& kv) { return kv.first.first.policy == policy; });
 }
 
 std::size_t ModelRegistry::forget_idle(Seconds cutoff) {
@@ -71,6 +122,10 @@ std::size_t ModelRegistry::state_bytes() const {
   for (const auto& [key, m] : models_) {
     bytes += sizeof(key) + key.policy.capacity() + key.container.capacity() + sizeof(Model) +
              m.strategy->state_bytes();
+  }
+  for (const auto& [key, p] : pods_) {
+    bytes += sizeof(key) + key.first.policy.capacity() + key.first.container.capacity() +
+             key.second.capacity() + sizeof(p);
   }
   return bytes;
 }

@@ -1,7 +1,8 @@
 // The controller's live usage models: one recommender Strategy per (policy, container name),
 // fed with every pod's usage windows (VPA aggregates a workload's pods the same way), asked for
 // recommendations, and forgotten when the policy goes or the container has not been seen for a
-// while, so memory follows the workloads and not the pod churn.
+// while, so memory follows the workloads and not the pod churn. Each pod's windows are folded
+// into sample periods first (recommender/sample_period.h), so a model sees what replay feeds it.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "recommender/sample_period.h"
 #include "recommender/strategy.h"
 
 namespace tailor::controller::recommendation {
@@ -33,8 +35,18 @@ class ModelRegistry {
  public:
   explicit ModelRegistry(std::shared_ptr<const recommender::StrategyFactory> factory);
 
-  // A pod's usage over one window; `request` is what the pod ran with.
+  // A pod's usage over one sample period; `request` is what the pod ran with.
   void observe(const ContainerModelKey& key, const UsageSample& sample, const Resources& request);
+  // One window of a pod's container, from one source (`pod` names the pod and the source: each
+  // source's windows come in time order, but a history can come after a stream's first windows).
+  // Folded into that pod's open sample period; each period it completes is observed, with the
+  // request of the period's last window. Throws recommender::UsageWindowError, saying why, for a
+  // window the fold refuses; nothing changes then.
+  void observe_window(const ContainerModelKey& key, const std::string& pod,
+                      const recommender::MeasuredWindow& window, const Resources& request);
+  // Pods whose last window ended before `cutoff` (gone, or silent): their open periods are
+  // observed as they stand and their folds forgotten. Returns how many periods were observed.
+  std::size_t close_periods(Seconds cutoff);
   // An OOM kill at `time` of a container running with these memory request and limit (0: none).
   void on_oom(const ContainerModelKey& key, Seconds time, double request_bytes, double limit_bytes);
   // nullopt until the container has been observed.
@@ -70,10 +82,20 @@ class ModelRegistry {
     Seconds last_seen = 0;
   };
   Model& model(const ContainerModelKey& key);
+  void observe_locked(const ContainerModelKey& key, const UsageSample& sample,
+                      const Resources& request);
+
+  // One pod's container, from one source, with its period being folded.
+  struct PodWindows {
+    recommender::SamplePeriodFold fold;
+    Resources request;  // with the open period's last window
+    Seconds last_end = 0;
+  };
 
   std::shared_ptr<const recommender::StrategyFactory> factory_;
   mutable std::mutex mutex_;
   std::map<ContainerModelKey, Model> models_;
+  std::map<std::pair<ContainerModelKey, std::string>, PodWindows> pods_;  // (model, pod)
 };
 
 }  // namespace tailor::controller::recommendation
