@@ -62,10 +62,10 @@ std::string random_suffix() {
 std::vector<std::string> cluster_up_args(const DemoOptions& o) {
   std::vector<std::string> args{
       "up", "--dir", o.dir, "--node-allocatable", kSmallNode, "--node-allocatable", kBigNode,
-      // Passes and usage reports every few seconds: the demo shows in
+      // Passes, usage reports and model samples every few seconds: the demo shows in
       // a minute what a real cluster does over its intervals.
-      "--controller-arg=--pass-interval=2s", "--agent-arg=--usage-sample-interval=1s",
-      "--agent-arg=--usage-report-interval=2s"};
+      "--controller-arg=--pass-interval=2s", "--controller-arg=--sample-period=2s",
+      "--agent-arg=--usage-sample-interval=1s", "--agent-arg=--usage-report-interval=2s"};
   if (!o.bin_dir.empty()) args.insert(args.end(), {"--bin-dir", o.bin_dir});
   return args;
 }

@@ -78,17 +78,23 @@ bool is_recording_header(const std::vector<std::string_view>& header) {
   return std::find(header.begin(), header.end(), "start_unix_ms") != header.end();
 }
 
-void write_recorded_windows(std::ostream& out, const std::vector<RecordedWindow>& windows) {
+void write_recording_header(std::ostream& out) {
   for (std::size_t i = 0; i < kColumnCount; ++i) out << (i ? "," : "") << kColumns[i];
   out << "\n";
+}
+
+void write_recorded_window(std::ostream& out, const RecordedWindow& r) {
   char line[160];
-  for (const RecordedWindow& r : windows) {
-    const MeasuredWindow& w = r.window;
-    std::snprintf(line, sizeof line, ",%lld,%lld,%.17g,%.17g,%.17g",
-                  static_cast<long long>(w.start_ms), static_cast<long long>(w.end_ms),
-                  w.cpu_mean_cores, w.cpu_peak_cores, w.memory_peak_bytes);
-    out << csv::quote(r.container) << line << "\n";
-  }
+  const MeasuredWindow& w = r.window;
+  std::snprintf(line, sizeof line, ",%lld,%lld,%.17g,%.17g,%.17g",
+                static_cast<long long>(w.start_ms), static_cast<long long>(w.end_ms),
+                w.cpu_mean_cores, w.cpu_peak_cores, w.memory_peak_bytes);
+  out << csv::quote(r.container) << line << "\n";
+}
+
+void write_recorded_windows(std::ostream& out, const std::vector<RecordedWindow>& windows) {
+  write_recording_header(out);
+  for (const RecordedWindow& r : windows) write_recorded_window(out, r);
 }
 
 void read_recording(std::istream& in, const std::vector<std::string_view>& header,

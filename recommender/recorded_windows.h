@@ -28,6 +28,9 @@ struct RecordedWindow {
 bool is_recording_header(const std::vector<std::string_view>& header);
 
 void write_recorded_windows(std::ostream& out, const std::vector<RecordedWindow>& windows);
+// The same in parts, for a recorder that appends windows as they come.
+void write_recording_header(std::ostream& out);
+void write_recorded_window(std::ostream& out, const RecordedWindow& window);
 
 // Reads the rows after `header` and folds each container's windows into sample periods: one
 // series per container, in order of first appearance, window = kSamplePeriod, its last open

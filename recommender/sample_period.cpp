@@ -7,12 +7,12 @@
 namespace tailor::recommender {
 namespace {
 
-constexpr std::int64_t kPeriodMs = kSamplePeriod * 1000;
-
-// The period holding the instant `ms` (floor division: times before the epoch too).
-Seconds period_of(std::int64_t ms) {
-  const std::int64_t q = ms / kPeriodMs;
-  return (ms % kPeriodMs < 0 ? q - 1 : q) * kSamplePeriod;
+// The start of the period of `period` s holding the instant `ms` (floor division: times before
+// the epoch too).
+Seconds period_of(std::int64_t ms, Seconds period) {
+  const std::int64_t period_ms = period * 1000;
+  const std::int64_t q = ms / period_ms;
+  return (ms % period_ms < 0 ? q - 1 : q) * period;
 }
 
 void check_value(double v, const char* name) {
@@ -43,6 +43,13 @@ void check(const MeasuredWindow& w, std::int64_t last_end_ms) {
 
 }  // namespace
 
+SamplePeriodFold::SamplePeriodFold(Seconds period) : period_(period) {
+  if (period <= 0) {
+    throw std::invalid_argument("sample period must be at least 1s, got " + std::to_string(period) +
+                                "s");
+  }
+}
+
 std::vector<TraceWindow> SamplePeriodFold::fold(const MeasuredWindow& w) {
   check(w, last_end_ms_);
   std::vector<TraceWindow> done;
@@ -51,13 +58,13 @@ std::vector<TraceWindow> SamplePeriodFold::fold(const MeasuredWindow& w) {
   // before, but a peak is never hidden).
   std::int64_t t = std::max(w.start_ms, last_end_ms_);
   while (t < w.end_ms) {
-    const Seconds period = period_of(t);
+    const Seconds period = period_of(t, period_);
     if (open_ && period != start_) done.push_back(take());
     if (!open_) {
       open_ = true;
       start_ = period;
     }
-    const std::int64_t period_end_ms = (period + kSamplePeriod) * 1000;
+    const std::int64_t period_end_ms = (period + period_) * 1000;
     const std::int64_t until = std::min(w.end_ms, period_end_ms);
     add(t, until, w);
     if (until == period_end_ms) done.push_back(take());
@@ -96,7 +103,7 @@ std::optional<TraceWindow> SamplePeriodFold::close() {
 
 std::optional<Seconds> SamplePeriodFold::open_period_end() const {
   if (!open_) return std::nullopt;
-  return start_ + kSamplePeriod;
+  return start_ + period_;
 }
 
 UsageSample usage_sample(const TraceWindow& w, Seconds length) {

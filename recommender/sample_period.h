@@ -48,6 +48,10 @@ class UsageWindowError : public std::invalid_argument {
 // The period being filled from one container's windows.
 class SamplePeriodFold {
  public:
+  // Periods of `period` seconds (positive; throws std::invalid_argument otherwise). Only
+  // kSamplePeriod matches the models' tuning; shorter periods are for demos and tests.
+  explicit SamplePeriodFold(Seconds period = kSamplePeriod);
+
   // Folds `w` in and returns the periods it completed, oldest first, as trace windows (the form
   // replay reads): the mean is weighted by the time each window covers in the period, the peaks
   // are the largest of the windows' peaks. A window straddling a period boundary gives each
@@ -67,6 +71,7 @@ class SamplePeriodFold {
   void add(std::int64_t from_ms, std::int64_t to_ms, const MeasuredWindow& w);
   TraceWindow take();
 
+  Seconds period_;
   bool open_ = false;
   Seconds start_ = 0;
   double covered_ms_ = 0;

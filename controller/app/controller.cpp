@@ -14,6 +14,7 @@
 #include "controller/app/measured_window.h"
 #include "controller/app/oom_kills.h"
 #include "controller/app/quantities.h"
+#include "controller/app/usage_recorder.h"
 #include "controller/recommendation/model_registry.h"
 #include "kube/client/events.h"
 #include "kube/client/events_sink.h"
@@ -119,7 +120,7 @@ void take_over(std::unordered_map<std::string, std::string>& held,
 // A pod silent for a whole sample period is gone (its agent reports every 15 s): the period it
 // left open is complete as it stands.
 void close_quiet_periods(recommendation::ModelRegistry& models, kube::TimePoint now) {
-  models.close_periods(to_seconds(now) - recommender::kSamplePeriod);
+  models.close_periods(to_seconds(now) - models.sample_period());
 }
 
 }  // namespace
@@ -141,16 +142,21 @@ struct Controller::Impl {
   // (event reason, "Kind/namespace/name") -> the message an event last told about that policy.
   std::map<std::pair<std::string, std::string>, std::string> told;
   ControllerStats stats;
+  std::unique_ptr<UsageRecorder> recorder;  // with --record-usage
 
   Impl(kube::RestClient& c, ControllerOptions o)
       : client(c),
         options(std::move(o)),
         view(c, options.view),
         models(std::shared_ptr<const recommender::StrategyFactory>(
-            recommender::make_strategy(options.strategy))),
+                   recommender::make_strategy(options.strategy)),
+               std::chrono::duration_cast<std::chrono::seconds>(options.sample_period).count()),
         events(std::make_shared<kube::RestEventSink>(c), {"tailor-controller", ""}),
         checkpoints(c, models, events,
                     {.strategy = options.strategy, .interval = options.checkpoint_interval}) {
+    if (!options.record_usage.empty()) {
+      recorder = std::make_unique<UsageRecorder>(options.record_usage);
+    }
     bucket.per_second = options.updates_per_second;
     bucket.burst = options.update_burst;
     bucket.tokens = options.update_burst;
@@ -520,6 +526,7 @@ void Controller::refresh(kube::TimePoint now) {
 }
 
 void Controller::on_usage(const usage::UsageWindow& w) {
+  if (impl_->recorder) impl_->recorder->record(w);
   std::string policy;
   {
     std::lock_guard lock(impl_->mutex);

@@ -33,6 +33,11 @@ struct ControllerOptions {
   std::chrono::hours idle_model_ttl{24 * 8};  // forget containers not seen for this long
   // VerticalScalingCheckpoint writes (checkpoints.h); also on shutdown.
   std::chrono::nanoseconds checkpoint_interval = std::chrono::minutes(1);
+  // Each pod's usage windows are folded into one model sample per period
+  // (recommender/sample_period.h). 5 minutes: what the models are tuned on and replay feeds them;
+  // shorter only where a demo or test must see recommendations within seconds.
+  std::chrono::nanoseconds sample_period = std::chrono::minutes(5);
+  std::string record_usage{};  // a recording of every usage window received (usage_recorder.h)
 };
 
 struct ControllerStats {

@@ -97,6 +97,17 @@ void add_options(Schema& s, ProcessOptions& o) {
          .yaml_key = "recommender.checkpointInterval",
          .help = "How often the models are saved as VerticalScalingCheckpoints (and on exit)."},
         &o.controller.checkpoint_interval);
+  s.add({.flag = "sample-period",
+         .yaml_key = "recommender.samplePeriod",
+         .help = "Each pod's usage windows are folded into one model sample per period (mean and "
+                 "peaks). The models are tuned on 5m, as tailor replay feeds them; shorter only "
+                 "for demos and tests. At least 1s."},
+        &o.controller.sample_period);
+  s.add({.flag = "record-usage",
+         .yaml_key = "recommender.recordUsage",
+         .help = "Append every usage window received to this file, a recording tailor replay "
+                 "reads (empty: none)."},
+        &o.controller.record_usage);
   s.add({.flag = "updates-per-second",
          .yaml_key = "updater.updatesPerSecond",
          .help = "Global rate limit of resizes and recreations."},

@@ -4,8 +4,11 @@
 
 namespace tailor::controller::recommendation {
 
-ModelRegistry::ModelRegistry(std::shared_ptr<const recommender::StrategyFactory> factory)
-    : factory_(std::move(factory)) {}
+ModelRegistry::ModelRegistry(std::shared_ptr<const recommender::StrategyFactory> factory,
+                             Seconds sample_period)
+    : factory_(std::move(factory)), sample_period_(sample_period) {
+  recommender::SamplePeriodFold{sample_period};  // throws for a period under a second
+}
 
 ModelRegistry::Model& ModelRegistry::model(const ContainerModelKey& key) {
   auto it = models_.find(key);
@@ -16,12 +19,10 @@ ModelRegistry::Model& ModelRegistry::model(const ContainerModelKey& key) {
 void ModelRegistry::observe(const ContainerModelKey& key, const UsageSample& sample,
                             const Resources& request) {
   std::lock_guard lock(mutex_);
-  observe_locked(key, sample, request);
+  observe_model(model(key), sample, request);
 }
 
-void ModelRegistry::observe_locked(const ContainerModelKey& key, const UsageSample& sample,
-                                   const Resources& request) {
-  Model& m = model(key);
+void ModelRegistry::observe_model(Model& m, const UsageSample& sample, const Resources& request) {
   m.strategy->observe(sample, request);
   m.last_seen = std::max(m.last_seen, sample.start + sample.length);
 }
@@ -30,23 +31,25 @@ void ModelRegistry::observe_window(const ContainerModelKey& key, const std::stri
                                    const recommender::MeasuredWindow& window,
                                    const Resources& request) {
   std::lock_guard lock(mutex_);
-  auto [it, created] = pods_.try_emplace({key, pod});
+  const bool known = models_.contains(key);
+  Model& m = model(key);
+  auto [it, created] =
+      m.pods.try_emplace(pod, PodWindows{.fold = recommender::SamplePeriodFold(sample_period_)});
   PodWindows& p = it->second;
   std::vector<recommender::TraceWindow> done;
   try {
     done = p.fold.fold(window);
   } catch (...) {
-    if (created) pods_.erase(it);
+    if (created) m.pods.erase(it);
+    if (!known) models_.erase(key);
     throw;
   }
   // A completed period the window started in ran with this window's request; one it only
   // finished, with the request of its own last window.
-  const Seconds starts_in =
-      recommender::kSamplePeriod *
-      (window.start_ms / 1000 / recommender::kSamplePeriod);  // the fold skips earlier parts
+  const Seconds starts_in = window.start_ms / 1000 / sample_period_ * sample_period_;
   for (const recommender::TraceWindow& period : done) {
-    observe_locked(key, recommender::usage_sample(period, recommender::kSamplePeriod),
-                   period.start >= starts_in ? request : p.request);
+    observe_model(m, recommender::usage_sample(period, sample_period_),
+                  period.start >= starts_in ? request : p.request);
   }
   p.request = request;
   p.last_end = window.end_ms / 1000;
@@ -55,18 +58,18 @@ void ModelRegistry::observe_window(const ContainerModelKey& key, const std::stri
 std::size_t ModelRegistry::close_periods(Seconds cutoff) {
   std::lock_guard lock(mutex_);
   std::size_t closed = 0;
-  for (auto it = pods_.begin(); it != pods_.end();) {
-    if (it->second.last_end >= cutoff) {
-      ++it;
-      continue;
+  for (auto& [key, m] : models_) {
+    for (auto it = m.pods.begin(); it != m.pods.end();) {
+      if (it->second.last_end >= cutoff) {
+        ++it;
+        continue;
+      }
+      if (auto period = it->second.fold.close()) {
+        observe_model(m, recommender::usage_sample(*period, sample_period_), it->second.request);
+        ++closed;
+      }
+      it = m.pods.erase(it);
     }
-    if (auto period = it->second.fold.close()) {
-      observe_locked(it->first.first,
-                     recommender::usage_sample(*period, recommender::kSamplePeriod),
-                     it->second.request);
-      ++closed;
-    }
-    it = pods_.erase(it);
   }
   return closed;
 }
@@ -103,7 +106,6 @@ void ModelRegistry::forget_policy(const std::string& policy) {
   auto last = first;
   while (last != models_.end() && last->first.policy == policy) ++last;
   models_.erase(first, last);
-  std::erase_if(pods_, [&](const auto& kv) { return kv.first.first.policy == policy; });
 }
 
 std::size_t ModelRegistry::forget_idle(Seconds cutoff) {
@@ -122,10 +124,7 @@ std::size_t ModelRegistry::state_bytes() const {
   for (const auto& [key, m] : models_) {
     bytes += sizeof(key) + key.policy.capacity() + key.container.capacity() + sizeof(Model) +
              m.strategy->state_bytes();
-  }
-  for (const auto& [key, p] : pods_) {
-    bytes += sizeof(key) + key.first.policy.capacity() + key.first.container.capacity() +
-             key.second.capacity() + sizeof(p);
+    for (const auto& [pod, p] : m.pods) bytes += sizeof(pod) + pod.capacity() + sizeof(p);
   }
   return bytes;
 }
@@ -163,7 +162,9 @@ bool ModelRegistry::restore(const ContainerModelKey& key, std::string_view state
   std::lock_guard lock(mutex_);
   auto [it, created] = models_.try_emplace(key, Model{nullptr, last_seen});
   if (!created && it->second.strategy->samples().count >= strategy->samples().count) return false;
-  it->second = Model{std::move(strategy), std::max(it->second.last_seen, last_seen)};
+  // The open periods of the pods the replaced model was fed stay open.
+  it->second = Model{std::move(strategy), std::max(it->second.last_seen, last_seen),
+                     std::move(it->second.pods)};
   return true;
 }
 

@@ -33,7 +33,11 @@ struct ContainerModelKey {
 
 class ModelRegistry {
  public:
-  explicit ModelRegistry(std::shared_ptr<const recommender::StrategyFactory> factory);
+  // `sample_period`: the periods each pod's windows are folded into (recommender/sample_period.h);
+  // only the default matches the models' tuning.
+  explicit ModelRegistry(std::shared_ptr<const recommender::StrategyFactory> factory,
+                         Seconds sample_period = recommender::kSamplePeriod);
+  Seconds sample_period() const { return sample_period_; }
 
   // A pod's usage over one sample period; `request` is what the pod ran with.
   void observe(const ContainerModelKey& key, const UsageSample& sample, const Resources& request);
@@ -77,25 +81,24 @@ class ModelRegistry {
   bool restore(const ContainerModelKey& key, std::string_view state);
 
  private:
-  struct Model {
-    std::unique_ptr<recommender::Strategy> strategy;
-    Seconds last_seen = 0;
-  };
-  Model& model(const ContainerModelKey& key);
-  void observe_locked(const ContainerModelKey& key, const UsageSample& sample,
-                      const Resources& request);
-
   // One pod's container, from one source, with its period being folded.
   struct PodWindows {
     recommender::SamplePeriodFold fold;
     Resources request;  // with the open period's last window
     Seconds last_end = 0;
   };
+  struct Model {
+    std::unique_ptr<recommender::Strategy> strategy;
+    Seconds last_seen = 0;
+    std::map<std::string, PodWindows> pods{};  // by pod and source (observe_window)
+  };
+  Model& model(const ContainerModelKey& key);
+  static void observe_model(Model& m, const UsageSample& sample, const Resources& request);
 
   std::shared_ptr<const recommender::StrategyFactory> factory_;
+  Seconds sample_period_;
   mutable std::mutex mutex_;
   std::map<ContainerModelKey, Model> models_;
-  std::map<std::pair<ContainerModelKey, std::string>, PodWindows> pods_;  // (model, pod)
 };
 
 }  // namespace tailor::controller::recommendation

@@ -38,6 +38,7 @@ const std::vector<std::string> kUpArgs = {
     "--node-allocatable",
     "cpu=2,memory=6Gi",                     // kBigNode
     "--controller-arg=--pass-interval=2s",  // kPassInterval
+    "--controller-arg=--sample-period=2s",  // a model sample per usage report, as before
     "--agent-arg=--usage-sample-interval=1s",
     "--agent-arg=--usage-report-interval=2s",
 };

@@ -11,6 +11,7 @@
 
 #include "cli/corpus_command.h"
 #include "recommender/corpus.h"
+#include "recommender/recorded_windows.h"
 #include "recommender/trace_writer.h"
 
 namespace tailor::cli {
@@ -115,6 +116,32 @@ TEST(ReplayCommand, FrontierAddsVpasCurveAndComparesTheOtherRows) {
   EXPECT_EQ(text.rfind("<svg", 0), 0u);
   EXPECT_NE(text.find("class='vpa-curve'"), std::string::npos);
   EXPECT_NE(text.find("<title>default</title>"), std::string::npos);
+}
+
+// What tailor-controller received, 15 s windows of a generated series, replays as any trace.
+TEST(ReplayCommand, ReplaysARecordingOfUsageWindows) {
+  TempDir dir;
+  const recommender::ContainerSeries series = recommender::generate_series("steps", 1, "a");
+  std::vector<recommender::RecordedWindow> recorded;
+  for (const recommender::TraceWindow& w : series.windows) {
+    for (std::int64_t at = w.start * 1000; at < (w.start + series.window) * 1000; at += 15'000) {
+      recorded.push_back({"default/web-1/app", {at, at + 15'000, w.avg_cpu, w.max_cpu, w.max_mem}});
+    }
+  }
+  const fs::path path = dir.path() / "recording.csv";
+  std::ofstream(path) << [&] {
+    std::ostringstream out;
+    recommender::write_recorded_windows(out, recorded);
+    return out.str();
+  }();
+  const std::string json = (dir.path() / "out.json").string();
+  const Outcome r = replay({path.string(), "--strategy", "default", "--json", json});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\ndefault "), std::string::npos) << r.out;
+  std::ifstream in(json);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("\"strategy\":\"default\""), std::string::npos);
+  EXPECT_NE(text.find("\"containers\":1"), std::string::npos) << text.substr(0, 400);
 }
 
 TEST(CorpusCommand, WritesBothHalvesReproducibly) {

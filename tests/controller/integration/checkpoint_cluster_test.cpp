@@ -96,7 +96,8 @@ TEST_P(CheckpointClusterTest, NewInstanceRecommendsTheSameWithoutNewUsage) {
   }
   auto table = kubectl("get vscp web-app");
   ASSERT_EQ(table.exit_code, 0) << table.err;
-  EXPECT_NE(table.out.find("121"), std::string::npos) << table.out;  // samples column
+  EXPECT_NE(table.out.find(" " + std::to_string(testing::kFedPeriods) + " "), std::string::npos)
+      << table.out;  // samples column
   EXPECT_EQ(kubectl("get vscp web-app -o 'jsonpath={.status.strategy}'").out, GetParam());
   if (GetParam() == "vpa") {
     // VPA's checkpoint shape: the histograms are the model (restored below), no compact text.
@@ -145,7 +146,8 @@ TEST_P(CheckpointClusterTest, CorruptCheckpointIsReportedAndTheModelStartsEmpty)
   EXPECT_EQ(kubectl(kTarget).out, "");
   recommend_from_usage(*c);
   EXPECT_FALSE(kubectl(kTarget).out.empty());
-  EXPECT_EQ(kubectl("get vscp web-app -o 'jsonpath={.status.totalSamplesCount}'").out, "121");
+  EXPECT_EQ(kubectl("get vscp web-app -o 'jsonpath={.status.totalSamplesCount}'").out,
+            std::to_string(testing::kFedPeriods));
 }
 
 TEST_P(CheckpointClusterTest, CheckpointsOfDeletedPoliciesAreRemoved) {
