@@ -47,7 +47,7 @@ struct ControllerStats {
   std::uint64_t recreations = 0;        // evictions accepted
   std::uint64_t eviction_refusals = 0;  // 429 (PDB) and other refusals
   std::uint64_t status_updates = 0;
-  std::uint64_t windows = 0;            // usage windows folded into the models
+  std::uint64_t windows = 0;            // usage windows of pods under a policy (refused included)
   std::uint64_t windows_unmatched = 0;  // pods not under any policy
   std::uint64_t windows_refused = 0;    // not after their pod's previous window (sample_period.h)
   // OOM kills fed to the models, from pod status (lastState OOMKilled) and from the agents'

@@ -5,13 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
 #include <memory>
 #include <thread>
 
 #include "controller/app/controller.h"
+#include "controller/app/quantities.h"
 #include "controller/webhook/webhook_server.h"
 #include "embedded/storage/status_error.h"
 #include "kube/client/rest_client.h"
+#include "recommender/replay.h"
+#include "recommender/trace.h"
 
 namespace tailor::controller {
 namespace {
@@ -55,8 +59,9 @@ class ControllerClusterTest
     return start_controller(o);
   }
 
-  std::unique_ptr<Controller> start_controller(ControllerOptions o) {
-    o.strategy = "vpa";
+  std::unique_ptr<Controller> start_controller(ControllerOptions o,
+                                               const std::string& strategy = "vpa") {
+    o.strategy = strategy;
     auto c = std::make_unique<Controller>(*client_, o);
     c->start();
     EXPECT_TRUE(c->wait_for_sync(std::chrono::seconds(10)));
@@ -111,6 +116,60 @@ class ControllerClusterTest
 
   std::unique_ptr<kube::RestClient> client_;
 };
+
+// Live and replay see the same inputs (issue 14, point 5), end to end: agent windows through
+// Controller::on_usage, recorded by --record-usage, and the recording through `tailor replay`'s
+// path give the policy's published target. The default strategy: its model does not depend on
+// the requests the pod ran with, which replay decides for itself.
+TEST_F(ControllerClusterTest, PublishesWhatAReplayOfItsRecordingRecommends) {
+  apply_policy("Off");
+  ControllerOptions o;
+  o.view.watch_vpa = false;
+  o.record_usage = nodes_file() + ".usage.csv";
+  std::filesystem::remove(o.record_usage);
+  auto c = start_controller(o, "default");
+  settle();
+  c->run_pass(now());
+  // Two hours of 15 s agent windows ending on the last period boundary: CPU cycling within each
+  // period with bursts, its level stepping between periods; memory wandering within each period
+  // to the same peak (replay starts the pod at the first period's peak: no OOM kill, which only
+  // replay would simulate).
+  const std::int64_t end = usage::unix_now_ms() / 300'000 * 300'000;
+  for (std::int64_t i = 0; i < 480; ++i) {
+    const std::int64_t start = end - 7'200'000 + i * 15'000;
+    const double phase = static_cast<double>(i % 20) / 19;
+    const double level = 0.2 * static_cast<double>(i / 20 % 3);
+    c->on_usage({.node = "node-1",
+                 .ns = "default",
+                 .pod = "web-1",
+                 .pod_uid = "uid-1",
+                 .container = "app",
+                 .start_unix_ms = start,
+                 .end_unix_ms = start + 15'000,
+                 .samples = 3,
+                 .cpu_cores_mean = 0.3 + level + 0.5 * phase,
+                 .cpu_cores_max = 0.4 + level + 1.2 * phase * phase,
+                 .memory_working_set_max_bytes = (300 + 40 * phase) * 1024 * 1024,
+                 .memory_peak_bytes = (302 + 40 * phase) * 1024 * 1024});
+  }
+  ASSERT_EQ(c->stats().windows, 480u) << "windows not matched to the policy";
+  c->run_pass(now());
+
+  recommender::TraceDiagnostics diag;
+  const auto series = recommender::read_traces({o.record_usage}, diag);
+  std::filesystem::remove(o.record_usage);
+  ASSERT_EQ(diag.rows_rejected, 0u);
+  ASSERT_EQ(series.size(), 1u);
+  ASSERT_EQ(series[0].windows.size(), 24u);
+  std::vector<recommender::TimelinePoint> timeline;
+  recommender::replay_strategy(series[0], *recommender::make_default_strategy(), {}, &timeline);
+  for (const recommender::TimelinePoint& p : timeline) {
+    ASSERT_LE(p.memory_usage, p.memory_request) << "replay simulated an OOM kill at " << p.time;
+  }
+  const kube::ResourceList want = to_resource_list(timeline.back().target);
+  EXPECT_EQ(published_target("cpu").out, kube::find_resource(want, "cpu")->to_string());
+  EXPECT_EQ(published_target("memory").out, kube::find_resource(want, "memory")->to_string());
+}
 
 TEST_F(ControllerClusterTest, RecommendsAndResizesInPlace) {
   apply_policy("InPlaceOrRecreate");
