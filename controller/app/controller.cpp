@@ -2,6 +2,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/json.hpp>
 #include <mutex>
@@ -117,10 +118,12 @@ void take_over(std::unordered_map<std::string, std::string>& held,
   }
 }
 
-// A pod silent for a whole sample period is gone (its agent reports every 15 s): the period it
-// left open is complete as it stands.
+// A pod silent for a whole sample period, and at least a minute, is gone: the period it left open
+// is complete as it stands. The minute is longer than any agent's report interval (15 s by
+// default), so a short --sample-period never closes the period of a pod still reporting.
 void close_quiet_periods(recommendation::ModelRegistry& models, kube::TimePoint now) {
-  models.close_periods(to_seconds(now) - models.sample_period());
+  constexpr recommender::Seconds kQuietAtLeast = 60;
+  models.close_periods(to_seconds(now) - std::max(models.sample_period(), kQuietAtLeast));
 }
 
 }  // namespace
