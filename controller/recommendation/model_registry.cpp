@@ -53,6 +53,9 @@ void ModelRegistry::observe_window(const ContainerModelKey& key, const std::stri
   }
   p.request = request;
   p.last_end = window.end_ms / 1000;
+  // Seen now, though its period may still be open: an idle sweep must not drop the model, and
+  // its open period with it, before that period completes.
+  m.last_seen = std::max(m.last_seen, p.last_end);
 }
 
 std::size_t ModelRegistry::close_periods(Seconds cutoff) {

@@ -82,6 +82,23 @@ TEST(ModelRegistryWindows, RefusedWindowsChangeNothing) {
   EXPECT_GT(r.recommend(k, kT0 + kSamplePeriod)->target.cpu_cores, 0.9);
 }
 
+// A pass between a new pod's first windows (each pass sweeps idle models) keeps the model and
+// its open period: it was seen, though no period is complete yet.
+TEST(ModelRegistryWindows, AnIdleSweepKeepsAModelWhosePeriodIsOpen) {
+  ModelRegistry r(tailored());
+  const ContainerModelKey k{"shop/web", "app"};
+  for (Seconds t = kT0 + 3; t + 15 < kT0 + kSamplePeriod; t += 15) {
+    r.observe_window(k, "p", agent(t), kRequest);
+    EXPECT_EQ(r.forget_idle(t + 15 - 8 * 24 * 3600), 0u) << t;  // the controller's 8-day TTL
+  }
+  EXPECT_EQ(count(r, k), 0);
+  r.observe_window(k, "p", agent(kT0 + kSamplePeriod - 3), kRequest);
+  EXPECT_EQ(count(r, k), 1);
+  // Idle for longer than the TTL: gone, open period and all.
+  EXPECT_EQ(r.forget_idle(kT0 + 10 * kSamplePeriod), 1u);
+  EXPECT_EQ(r.close_periods(kT0 + 20 * kSamplePeriod), 0u);
+}
+
 TEST(ModelRegistryWindows, ForgettingAPolicyDropsItsOpenPeriods) {
   ModelRegistry r(tailored());
   const ContainerModelKey k{"shop/web", "app"};
