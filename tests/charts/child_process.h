@@ -1,75 +1,22 @@
-// A program the chart tests run as a real peer (prometheus, tailor-controller): started with
-// its output in a log file, stopped with SIGTERM (SIGKILL after 10 s) when destroyed.
+// What the chart tests use to run programs: real peers (prometheus, tailor-controller) as child
+// processes, executables on PATH or of this build, and shell commands.
 #pragma once
 
-#include <fcntl.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
-#include <thread>
-#include <vector>
+
+#include "tests/support/child_process.h"
 
 namespace tailor::charts {
 
-class ChildProcess {
- public:
-  ChildProcess(std::vector<std::string> args, std::filesystem::path log) : log_(std::move(log)) {
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
-  }
-  ~ChildProcess() { stop(); }
-  ChildProcess(const ChildProcess&) = delete;
-  ChildProcess& operator=(const ChildProcess&) = delete;
-
-  bool running() {
-    if (pid_ <= 0) return false;
-    if (::waitpid(pid_, &status_, WNOHANG) == 0) return true;
-    pid_ = -1;
-    return false;
-  }
-
-  std::string log() const {
-    std::ifstream in(log_);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-
-  // The exit status (as waitpid reports it) after stopping.
-  int stop() {
-    using namespace std::chrono_literals;
-    if (!running()) return status_;
-    ::kill(pid_, SIGTERM);
-    for (auto deadline = std::chrono::steady_clock::now() + 10s;
-         std::chrono::steady_clock::now() < deadline;) {
-      if (!running()) return status_;
-      std::this_thread::sleep_for(50ms);
-    }
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, &status_, 0);
-    pid_ = -1;
-    return status_;
-  }
-
- private:
-  std::filesystem::path log_;
-  pid_t pid_ = -1;
-  int status_ = 0;
-};
+// The child process of tests/support/child_process.h (log appended, SIGTERM then SIGKILL).
+using kube::testing::ChildProcess;
 
 // The first executable `name` on PATH, or "".
 inline std::string find_on_path(const std::string& name) {

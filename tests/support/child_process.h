@@ -1,6 +1,7 @@
-// A program of the build run as a child process of the test: output appended to a log file,
-// killed with SIGKILL (kill -9, reaped before returning) or stopped with SIGTERM. For tests that
-// kill the real binaries (tailor-node-agent, tailor-cluster) mid-run.
+// A program run as a child process of the test: output appended to a log file, killed with
+// SIGKILL (kill -9, reaped before returning) or stopped with SIGTERM. For tests that kill the real
+// binaries (tailor-node-agent, tailor-cluster) mid-run and tests that run a real peer
+// (prometheus, tailor-controller).
 #pragma once
 
 #include <fcntl.h>
@@ -10,6 +11,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -33,11 +36,11 @@ inline std::filesystem::path build_program(const std::string& name) {
 // run stays readable after a restart).
 class ChildProcess {
  public:
-  ChildProcess(const std::vector<std::string>& args, const std::filesystem::path& log) {
+  ChildProcess(const std::vector<std::string>& args, const std::filesystem::path& log) : log_(log) {
     pid_ = ::fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");
     if (pid_ == 0) {
-      const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      const int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
       ::dup2(fd, 1);
       ::dup2(fd, 2);
       std::vector<char*> argv;
@@ -58,6 +61,12 @@ class ChildProcess {
     return false;
   }
 
+  // What the process wrote to its log so far.
+  std::string log() const {
+    std::ifstream in(log_);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
   // The exit status once the process has ended (running() is false); -1 when killed by a signal.
   int exit_code() const { return WIFEXITED(status_) ? WEXITSTATUS(status_) : -1; }
 
@@ -69,19 +78,21 @@ class ChildProcess {
     pid_ = -1;
   }
 
-  // SIGTERM, SIGKILL after 10 s.
-  void terminate() {
+  // SIGTERM, SIGKILL after 10 s; the wait status (as waitpid reports it) of the ended process.
+  int terminate() {
     using namespace std::chrono_literals;
-    if (!running()) return;
+    if (!running()) return status_;
     ::kill(pid_, SIGTERM);
     for (auto deadline = std::chrono::steady_clock::now() + 10s;
          std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(20ms)) {
-      if (!running()) return;
+      if (!running()) return status_;
     }
     kill9();
+    return status_;
   }
 
  private:
+  std::filesystem::path log_;
   pid_t pid_ = -1;
   int status_ = 0;
 };

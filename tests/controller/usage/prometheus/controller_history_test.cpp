@@ -146,7 +146,7 @@ TEST_F(ControllerHistoryTest, MetricsApiThatIsNotServed) {
   }
   std::this_thread::sleep_for(500ms);  // several more polls, each a 404
   ASSERT_TRUE(controller_->running()) << controller_->log();
-  const int status = controller_->stop();
+  const int status = controller_->terminate();
   const std::string log = controller_->log();
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log;
   const std::size_t first = log.find(warning);
