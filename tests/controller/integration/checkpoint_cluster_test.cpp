@@ -32,9 +32,7 @@ class CheckpointClusterTest
  protected:
   void SetUp() override {
     PolicyClusterTest::SetUp();
-    for (const char* crd : {"verticalscalingpolicies", "verticalscalingcheckpoints"}) {
-      ASSERT_NO_FATAL_FAILURE(install_crd(crd));
-    }
+    ASSERT_NO_FATAL_FAILURE(install_crds());
     create("pod", kPod);
     ASSERT_NO_FATAL_FAILURE(report_running(kRunning));
     ASSERT_NO_FATAL_FAILURE(apply_policy("Off"));

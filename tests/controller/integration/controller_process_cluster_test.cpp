@@ -23,6 +23,7 @@ namespace {
 
 using kube::testing::free_loopback_port;
 using kube::testing::http_get;
+using kube::testing::metrics_sample;
 using testing::accepts_connections;
 using ::testing::EndsWith;
 using testing::eventually;
@@ -32,13 +33,6 @@ using testing::threads_started_since;
 
 constexpr const char* kLeaseHolder =
     "get lease -n kube-system tailor-controller -o jsonpath={.spec.holderIdentity}";
-
-// The value of the unlabelled sample `name` on /metrics; -1 when it is not there.
-double sample(int metrics_port, const std::string& name) {
-  const std::string body = http_get(metrics_port, "/metrics").body;
-  const auto at = body.find("\n" + name + " ");
-  return at == std::string::npos ? -1 : std::stod(body.substr(at + name.size() + 2));
-}
 
 std::string read_file(const std::filesystem::path& path) {
   std::stringstream text;
@@ -51,9 +45,7 @@ class ControllerProcessClusterTest
  protected:
   void SetUp() override {
     PolicyClusterTest::SetUp();
-    for (const char* crd : {"verticalscalingpolicies", "verticalscalingcheckpoints"}) {
-      ASSERT_NO_FATAL_FAILURE(install_crd(crd));
-    }
+    ASSERT_NO_FATAL_FAILURE(install_crds());
   }
 
   // As a local cluster runs it (tailor cluster up): loopback, ports the kernel picks.
@@ -100,7 +92,7 @@ TEST_F(ControllerProcessClusterTest, StartsReadyLeadsAndStopsCleanly) {
   EXPECT_EQ(read_file(dir_ / "ports.json"), "{\"usage\":" + std::to_string(usage) +
                                                 ",\"webhook\":" + std::to_string(webhook) +
                                                 ",\"metrics\":" + std::to_string(metrics) + "}\n");
-  const double passes_before = sample(metrics, passes);
+  const double passes_before = metrics_sample(metrics, passes);
 
   EXPECT_TRUE(eventually([&] { return http_get(metrics, "/readyz").status == 200; }));
   EXPECT_EQ(http_get(metrics, "/livez").status, 200);
@@ -111,7 +103,7 @@ TEST_F(ControllerProcessClusterTest, StartsReadyLeadsAndStopsCleanly) {
                   .out,
               EndsWith(":" + std::to_string(webhook) + "/mutate-pods"));
   EXPECT_TRUE(eventually([&] { return kubectl(kLeaseHolder).out == "process-test"; }));
-  EXPECT_TRUE(eventually([&] { return sample(metrics, passes) > passes_before; }));
+  EXPECT_TRUE(eventually([&] { return metrics_sample(metrics, passes) > passes_before; }));
 
   EXPECT_LT(testing::time_of([&] { process.stop(); }), std::chrono::seconds(5));
   for (int port : {metrics, usage, webhook}) EXPECT_FALSE(accepts_connections(port)) << port;

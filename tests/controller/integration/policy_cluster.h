@@ -66,6 +66,13 @@ class PolicyClusterTest : public Cluster {
     ASSERT_EQ(established.exit_code, 0) << established.err;
   }
 
+  // Both CRDs the controller watches: policies and checkpoints.
+  void install_crds() {
+    for (const char* crd : {"verticalscalingpolicies", "verticalscalingcheckpoints"}) {
+      ASSERT_NO_FATAL_FAILURE(install_crd(crd));
+    }
+  }
+
   void apply_policy(const std::string& mode) {
     this->write("vsp.yaml", policy_yaml(mode));
     auto applied = this->kubectl("apply -f vsp.yaml");

@@ -16,6 +16,7 @@ namespace tailor::controller {
 namespace {
 
 using kube::testing::http_get;
+using kube::testing::metrics_sample;
 using testing::eventually;
 using usage::testing::report;
 using usage::testing::send;
@@ -41,13 +42,6 @@ spec:
   containers: [{name: app, image: busybox, resources: {requests: {cpu: 178m, memory: 250Mi}}}]
 )";
 
-// `series` (with its labels) on /metrics; -1 when it is not there.
-double sample(int metrics_port, const std::string& series) {
-  const std::string body = http_get(metrics_port, "/metrics").body;
-  const auto at = body.find("\n" + series + " ");
-  return at == std::string::npos ? -1 : std::stod(body.substr(at + series.size() + 2));
-}
-
 std::string rejected(const std::string& reason) {
   return "tailor_controller_usage_windows_rejected_total{reason=\"" + reason + "\"}";
 }
@@ -57,9 +51,7 @@ class UsageTrustClusterTest
  protected:
   void SetUp() override {
     PolicyClusterTest::SetUp();
-    for (const char* crd : {"verticalscalingpolicies", "verticalscalingcheckpoints"}) {
-      ASSERT_NO_FATAL_FAILURE(install_crd(crd));
-    }
+    ASSERT_NO_FATAL_FAILURE(install_crds());
     write("pods.yaml", kPods);
     auto applied = kubectl("apply -f pods.yaml");
     ASSERT_EQ(applied.exit_code, 0) << applied.err;
@@ -86,8 +78,8 @@ TEST_F(UsageTrustClusterTest, AForgedWindowIsRejectedAndAnAgentsOwnPodIsTaken) {
   const int metrics = process.metrics_port();
   ASSERT_TRUE(eventually([&] { return http_get(metrics, "/readyz").status == 200; }));
   const std::string taken = "tailor_controller_usage_windows_total{matched=\"false\"}";
-  const double taken_before = sample(metrics, taken);
-  const double wrong_node_before = sample(metrics, rejected("wrong_node"));
+  const double taken_before = metrics_sample(metrics, taken);
+  const double wrong_node_before = metrics_sample(metrics, rejected("wrong_node"));
 
   // The forger of the finding: plaintext, naming node-b, for web-b.
   EXPECT_EQ(
@@ -99,8 +91,8 @@ TEST_F(UsageTrustClusterTest, AForgedWindowIsRejectedAndAnAgentsOwnPodIsTaken) {
       send(process.usage_port(), pki_.agent("node-a"), {report("node-a", {"web-a", "web-b"})});
   ASSERT_TRUE(sent.status.ok()) << sent.status.error_message();
   EXPECT_EQ(sent.summary.windows(), 1u);
-  EXPECT_EQ(sample(metrics, rejected("wrong_node")), wrong_node_before + 1);
-  EXPECT_EQ(sample(metrics, taken), taken_before + 1);  // web-a reached the recommender
+  EXPECT_EQ(metrics_sample(metrics, rejected("wrong_node")), wrong_node_before + 1);
+  EXPECT_EQ(metrics_sample(metrics, taken), taken_before + 1);  // web-a reached the recommender
   process.stop();
 }
 

@@ -92,4 +92,12 @@ inline HttpAnswer http_get(std::uint16_t port, const std::string& target) {
   return a;
 }
 
+// The value of the sample `series` (its name, with its labels if it has any) on the /metrics of
+// the endpoint at `port`; -1 when it is not there.
+inline double metrics_sample(std::uint16_t port, const std::string& series) {
+  const std::string body = http_get(port, "/metrics").body;
+  const auto at = body.find("\n" + series + " ");
+  return at == std::string::npos ? -1 : std::stod(body.substr(at + series.size() + 2));
+}
+
 }  // namespace tailor::kube::testing
