@@ -14,31 +14,18 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "tests/support/process_figures.h"
+
 namespace {
 
-struct Figures {
-  long rss_kib = 0;
-  long threads = 0;
-};
-
-Figures figures_of(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  Figures f;
-  std::string key;
-  while (status >> key) {
-    if (key == "VmRSS:") status >> f.rss_kib;
-    if (key == "Threads:") status >> f.threads;
-    status.ignore(1 << 20, '\n');
-  }
-  return f;
-}
+using tailor::kube::testing::process_figures;
+using tailor::kube::testing::ProcessFigures;
 
 struct Child {
   pid_t pid = -1;
@@ -79,7 +66,7 @@ int connect_to(int port) {
   return fd;
 }
 
-void print(const char* when, const Figures& f) {
+void print(const char* when, const ProcessFigures& f) {
   std::printf("%-28s rss %7.1f MiB  threads %5ld\n", when, static_cast<double>(f.rss_kib) / 1024,
               f.threads);
 }
@@ -104,7 +91,7 @@ int main(int argc, char** argv) {
   std::string dir = ::mkdtemp(dir_template);
   Child cluster = start_cluster(binary, dir);
   std::this_thread::sleep_for(std::chrono::seconds(1));
-  print("before", figures_of(cluster.pid));
+  print("before", process_figures(std::to_string(cluster.pid)));
   std::vector<int> fds;
   for (int i = 0; i < connections; ++i) {
     fds.push_back(connect_to(cluster.port));
@@ -112,10 +99,11 @@ int main(int argc, char** argv) {
     if (hello) (void)!::write(fds.back(), "\x16\x03\x01\x02", 4);
   }
   std::this_thread::sleep_for(std::chrono::seconds(3));
-  print(("with " + std::to_string(connections) + " idle").c_str(), figures_of(cluster.pid));
+  print(("with " + std::to_string(connections) + " idle").c_str(),
+        process_figures(std::to_string(cluster.pid)));
   for (int fd : fds) ::close(fd);
   std::this_thread::sleep_for(std::chrono::seconds(3));
-  print("after they closed", figures_of(cluster.pid));
+  print("after they closed", process_figures(std::to_string(cluster.pid)));
   ::kill(cluster.pid, SIGTERM);
   ::waitpid(cluster.pid, nullptr, 0);
   return 0;

@@ -17,11 +17,11 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/json.hpp>
-#include <fstream>
 #include <thread>
 #include <vector>
 
 #include "tests/embedded/raw_http_fixture.h"
+#include "tests/support/process_figures.h"
 
 namespace tailor::embedded::testing {
 namespace {
@@ -34,18 +34,8 @@ using namespace std::chrono_literals;
 
 constexpr std::chrono::milliseconds kGenerous = 30s;
 
-long status_field(const std::string& key) {
-  std::ifstream status("/proc/self/status");
-  std::string word;
-  long value = 0;
-  while (status >> word) {
-    if (word == key) status >> value;
-    status.ignore(1 << 20, '\n');
-  }
-  return value;
-}
-long rss_mib() { return status_field("VmRSS:") / 1024; }
-long threads() { return status_field("Threads:"); }
+long rss_mib() { return kube::testing::process_figures().rss_kib / 1024; }
+long threads() { return kube::testing::process_figures().threads; }
 
 // Waits until the thread count has held still for a while (the server has taken every
 // connection it will), at most kGenerous.

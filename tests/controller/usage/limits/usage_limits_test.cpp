@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <future>
 #include <iostream>
 #include <mutex>
@@ -23,34 +22,20 @@
 
 #include "controller/usage/usage_server.h"
 #include "tests/controller/usage/usage_agent_client.h"
+#include "tests/support/process_figures.h"
 
 namespace tailor::controller::usage {
 namespace {
 
 using namespace std::chrono_literals;
+using kube::testing::process_figures;
+using kube::testing::ProcessFigures;
 using testing::report;
 using testing::send;
 using testing::UsagePki;
 using Clock = std::chrono::steady_clock;
 
-struct Figures {
-  long rss_kib = 0;
-  long threads = 0;
-};
-
-Figures own_figures() {
-  std::ifstream status("/proc/self/status");
-  Figures f;
-  std::string key;
-  while (status >> key) {
-    if (key == "VmRSS:") status >> f.rss_kib;
-    if (key == "Threads:") status >> f.threads;
-    status.ignore(1 << 20, '\n');
-  }
-  return f;
-}
-
-void print(const char* when, const Figures& f) {
+void print(const char* when, const ProcessFigures& f) {
   std::cout << when << ": rss " << f.rss_kib / 1024.0 << " MiB, threads " << f.threads << "\n";
 }
 
@@ -120,12 +105,12 @@ TEST_F(UsageLimitsTest, AThousandSilentConnectionsCostNoThreadsAndAreClosedAtThe
   start({.tls = pki_.files(), .limits = {.handshake_timeout = 2s}});
   const auto agent = pki_.agent("node-a");
   ASSERT_TRUE(send(server_->port(), agent, {report("node-a", {"web-a"})}).status.ok());
-  const Figures before = own_figures();
+  const ProcessFigures before = process_figures();
 
   std::vector<int> fds;
   for (int i = 0; i < 1000; ++i) fds.push_back(connect_silent(server_->port()));
   std::this_thread::sleep_for(500ms);  // the server has accepted them
-  const Figures during = own_figures();
+  const ProcessFigures during = process_figures();
   // An agent still gets through while they are open.
   EXPECT_TRUE(send(server_->port(), agent, {report("node-a", {"web-a"})}).status.ok());
   EXPECT_EQ(windows_, 2);
@@ -135,7 +120,7 @@ TEST_F(UsageLimitsTest, AThousandSilentConnectionsCostNoThreadsAndAreClosedAtThe
       std::count_if(fds.begin(), fds.end(), [&](int fd) { return closed_by_server(fd, deadline); });
   for (int fd : fds) ::close(fd);
   std::this_thread::sleep_for(500ms);
-  const Figures after = own_figures();
+  const ProcessFigures after = process_figures();
   print("before", before);
   print("with 1,000 silent connections", during);
   print("after the server closed them", after);
@@ -212,7 +197,7 @@ TEST_F(UsageLimitsTest, AConnectionGetsNoMoreStreamsThanTheCapAtOnce) {
 
 TEST_F(UsageLimitsTest, StreamsPastTheThreadQuotaAreRefusedAndAnAgentGetsInAfterwards) {
   start(insecure({.max_threads = 4}));
-  const Figures before = own_figures();
+  const ProcessFigures before = process_figures();
   std::vector<std::shared_ptr<grpc::Channel>> channels;
   std::vector<std::unique_ptr<HeldStreams>> held;
   for (int i = 0; i < 10; ++i) {
@@ -224,7 +209,7 @@ TEST_F(UsageLimitsTest, StreamsPastTheThreadQuotaAreRefusedAndAnAgentGetsInAfter
   }
   std::this_thread::sleep_for(2s);  // every stream has been served or refused
   const auto served_at_once = server_->stats().reports;
-  const Figures during = own_figures();
+  const ProcessFigures during = process_figures();
   std::vector<grpc::StatusCode> codes;
   for (auto& h : held) {
     for (auto c : h->release()) codes.push_back(c);
