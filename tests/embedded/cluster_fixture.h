@@ -10,6 +10,7 @@
 
 #include "embedded/server/cluster.h"
 #include "kube/client/rest_client.h"
+#include "tests/embedded/cluster_rest_config.h"
 
 namespace tailor::embedded::testing {
 
@@ -39,12 +40,8 @@ class ClusterTest : public ::testing::Test {
   virtual ClusterOptions cluster_options() { return {}; }
 
   kube::RestConfig rest_config() const {
-    kube::RestConfig c;
-    c.server = cluster_->url();
-    c.ca_pem = cluster_->ca_pem();
-    c.bearer_token = cluster_->token();
+    kube::RestConfig c = cluster_rest_config(*cluster_);
     c.max_retries = 0;
-    c.qps = 0;
     return c;
   }
 

@@ -12,6 +12,7 @@
 #include "embedded/server/cluster.h"
 #include "kube/client/rest_client.h"
 #include "kube/model/decode.h"
+#include "tests/embedded/cluster_rest_config.h"
 #include "tests/node-agent/containerd/kill9_agent.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
@@ -34,12 +35,7 @@ class AgentBinaryTest : public RealContainerd {
     cluster_->start();
     cluster_->write_kubeconfig((dir_ / "kubeconfig").string());
     std::filesystem::create_directory(checkpoint_dir());  // as the DaemonSet's hostPath is
-    kube::RestConfig config;
-    config.server = cluster_->url();
-    config.ca_pem = cluster_->ca_pem();
-    config.bearer_token = cluster_->token();
-    config.qps = 0;
-    client_ = std::make_unique<kube::RestClient>(config);
+    client_ = std::make_unique<kube::RestClient>(embedded::testing::cluster_rest_config(*cluster_));
     start_agent();
   }
 

@@ -13,6 +13,7 @@
 #include "kube/model/decode.h"
 #include "node-agent/runtime/node_registration.h"
 #include "node-agent/runtime/pod_runtime.h"
+#include "tests/embedded/cluster_rest_config.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
 namespace tailor::node::testing {
@@ -30,12 +31,7 @@ class EmbeddedNode : public RealContainerd {
     cluster_ = std::make_unique<embedded::Cluster>(
         embedded::ClusterOptions{.dir = (state_ / "cluster").string()});
     cluster_->start();
-    kube::RestConfig config;
-    config.server = cluster_->url();
-    config.ca_pem = cluster_->ca_pem();
-    config.bearer_token = cluster_->token();
-    config.qps = 0;
-    client_ = std::make_unique<kube::RestClient>(config);
+    client_ = std::make_unique<kube::RestClient>(embedded::testing::cluster_rest_config(*cluster_));
     registration_ = std::make_unique<runtime::NodeRegistration>(
         *client_, runtime::NodeIdentity{
                       .name = kNodeName,

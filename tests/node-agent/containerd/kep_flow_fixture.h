@@ -32,6 +32,7 @@
 #include "node-agent/allocation/resize_manager_loop.h"
 #include "node-agent/runtime/node_registration.h"
 #include "node-agent/runtime/pod_runtime.h"
+#include "tests/embedded/cluster_rest_config.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
 namespace tailor::node::testing {
@@ -192,11 +193,7 @@ class KepFlowNode : public RealContainerd {
     cluster_ = std::make_unique<embedded::Cluster>(
         embedded::ClusterOptions{.dir = (dir_ / "cluster").string()});
     cluster_->start();
-    kube::RestConfig config;
-    config.server = cluster_->url();
-    config.ca_pem = cluster_->ca_pem();
-    config.bearer_token = cluster_->token();
-    config.qps = 0;
+    kube::RestConfig config = embedded::testing::cluster_rest_config(*cluster_);
     config.max_retries = 0;
     client_ = std::make_unique<kube::RestClient>(config);
     registration_ = std::make_unique<runtime::NodeRegistration>(

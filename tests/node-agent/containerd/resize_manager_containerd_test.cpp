@@ -19,6 +19,7 @@
 #include "node-agent/allocation/allocation_state.h"
 #include "node-agent/allocation/resize_manager.h"
 #include "node-agent/allocation/resize_manager_cri.h"
+#include "tests/embedded/cluster_rest_config.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
 namespace tailor::node::testing {
@@ -176,12 +177,8 @@ class ResizeManagerContainerdTest : public RealContainerd {
     options.control_loops = false;  // no simulated kubelet: this test is the node
     cluster_ = std::make_unique<embedded::Cluster>(options);
     cluster_->start();
-    kube::RestConfig config;
-    config.server = cluster_->url();
-    config.ca_pem = cluster_->ca_pem();
-    config.bearer_token = cluster_->token();
+    kube::RestConfig config = embedded::testing::cluster_rest_config(*cluster_);
     config.max_retries = 0;
-    config.qps = 0;
     client_ = std::make_unique<kube::RestClient>(config);
     running_ = std::make_unique<RunningPods>(*cri_, *client_);
     runtime_ = std::make_unique<allocation::CriPodResources>(

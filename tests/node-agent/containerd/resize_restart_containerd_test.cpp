@@ -22,6 +22,7 @@
 #include "node-agent/allocation/resize_manager.h"
 #include "node-agent/allocation/resize_manager_cri.h"
 #include "node-agent/runtime/pod_runtime.h"
+#include "tests/embedded/cluster_rest_config.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
 namespace tailor::node::testing {
@@ -106,12 +107,8 @@ class ResizeRestartContainerdTest : public RealContainerd {
     options.control_loops = false;  // this test is the node
     cluster_ = std::make_unique<embedded::Cluster>(options);
     cluster_->start();
-    kube::RestConfig config;
-    config.server = cluster_->url();
-    config.ca_pem = cluster_->ca_pem();
-    config.bearer_token = cluster_->token();
+    kube::RestConfig config = embedded::testing::cluster_rest_config(*cluster_);
     config.max_retries = 0;
-    config.qps = 0;
     client_ = std::make_unique<kube::RestClient>(config);
     images_ = cri::connect_image_service({socket_, 10s, 10s});
     api_ = runtime::rest_pod_api(*client_);
