@@ -104,6 +104,21 @@ void dump(const std::vector<rec::ContainerSeries>& all, const std::string& conta
   }
 }
 
+// The replay table of `series`: as-run, vpa, then every variant (row i + 2 is variant i's).
+std::vector<rec::ScoreRow> replay_variants(const std::vector<rec::ContainerSeries>& series,
+                                           const rec::StrategyFactory& vpa,
+                                           const std::vector<Variant>& variants) {
+  std::vector<std::unique_ptr<rec::StrategyFactory>> factories;
+  std::vector<const rec::StrategyFactory*> views{&vpa};
+  for (const auto& v : variants) {
+    rec::TailoredConfig c;
+    v.change(c);
+    factories.push_back(rec::make_tailored_strategy(c));
+    views.push_back(factories.back().get());
+  }
+  return rec::replay_table(series, views);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -234,15 +249,7 @@ int main(int argc, char** argv) {
                 "cpu_sh", "vpa@x", "side", "mem_sl", "oom/d", "rsz/d");
     for (const auto& [part, series] : by_family(all)) {
       const auto envelope = vpa_cpu_envelope(series);
-      std::vector<std::unique_ptr<rec::StrategyFactory>> factories;
-      std::vector<const rec::StrategyFactory*> views{vpa.get()};
-      for (const auto& v : variants) {
-        rec::TailoredConfig c;
-        v.change(c);
-        factories.push_back(rec::make_tailored_strategy(c));
-        views.push_back(factories.back().get());
-      }
-      const auto rows = rec::replay_table(series, views);
+      const auto rows = replay_variants(series, *vpa, variants);
       print_curve_row(part, "vpa", rows[1], envelope);
       for (std::size_t i = 0; i < variants.size(); ++i) {
         print_curve_row(part, variants[i].name.c_str(), rows[i + 2], envelope);
@@ -259,15 +266,7 @@ int main(int argc, char** argv) {
   std::printf("%-12s %-28s %6s %6s %7s %7s %6s\n", "part", "strategy", "cpu_sl", "mem_sl", "cpu_sh",
               "oom/d", "rsz/d");
   for (const auto& [part, series] : parts) {
-    std::vector<std::unique_ptr<rec::StrategyFactory>> factories;
-    std::vector<const rec::StrategyFactory*> views{vpa.get()};
-    for (const auto& v : variants) {
-      rec::TailoredConfig c;
-      v.change(c);
-      factories.push_back(rec::make_tailored_strategy(c));
-      views.push_back(factories.back().get());
-    }
-    const auto rows = rec::replay_table(series, views);
+    const auto rows = replay_variants(series, *vpa, variants);
     print_row(part, "vpa", rows[1]);
     for (std::size_t i = 0; i < variants.size(); ++i) {
       print_row(part, variants[i].name.c_str(), rows[i + 2]);
