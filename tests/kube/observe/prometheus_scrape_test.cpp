@@ -1,15 +1,13 @@
 // The /metrics endpoint against the real Prometheus server (Debian's `prometheus` package):
 // Prometheus scrapes the endpoint, and its query API must return the test's samples.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <boost/json.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -17,6 +15,7 @@
 #include "kube/http/url.h"
 #include "kube/observe/endpoint.h"
 #include "tests/kube/observe/http_get.h"
+#include "tests/support/child_process.h"
 
 namespace tailor::kube::observe {
 namespace {
@@ -50,18 +49,7 @@ class PrometheusServer {
                                   "--storage.tsdb.path=" + (dir_ / "data").string(),
                                   "--web.listen-address=127.0.0.1:" + std::to_string(port_),
                                   "--log.level=warn"};
-    std::string log_path = dir_ / "prometheus.log";
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
+    process_.emplace(args, dir_ / "prometheus.log");
   }
 
   ~PrometheusServer() {
@@ -70,32 +58,14 @@ class PrometheusServer {
   }
 
   std::uint16_t port() const { return port_; }
-  bool running() { return pid_ > 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0; }
-  std::string log() const {
-    std::ifstream in(dir_ / "prometheus.log");
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-
-  void stop() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGTERM);
-    for (auto deadline = std::chrono::steady_clock::now() + 10s;
-         std::chrono::steady_clock::now() < deadline;) {
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        return;
-      }
-      std::this_thread::sleep_for(50ms);
-    }
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
+  bool running() { return process_->running(); }
+  std::string log() const { return process_->log(); }
+  void stop() { process_->terminate(); }
 
  private:
   fs::path dir_;
   std::uint16_t port_ = 0;
-  pid_t pid_ = -1;
+  std::optional<testing::ChildProcess> process_;
 };
 
 // The value of the first sample of an instant query, or "" while there is none yet.
