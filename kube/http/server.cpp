@@ -1,6 +1,7 @@
 #include "kube/http/server.h"
 
 #include <malloc.h>
+#include <openssl/crypto.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <poll.h>
@@ -603,6 +604,10 @@ void Server::Impl::start_connection(tcp::socket socket) {
     start_detached([this, table, raw] {
       std::unique_ptr<Connection> owned(raw);
       run_connection(*owned);
+      // OpenSSL's per-thread state (its error queue) is freed here, not by the thread's exit:
+      // stop() returns once the table is empty, and a process may end before a detached
+      // thread has finished exiting.
+      OPENSSL_thread_stop();
       table->end(std::move(owned));
     });
   } catch (const std::system_error&) {
