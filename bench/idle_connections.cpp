@@ -14,6 +14,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -79,9 +81,21 @@ int main(int argc, char** argv) {
   bool hello = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--binary" && i + 1 < argc) binary = argv[++i];
-    if (arg == "--connections" && i + 1 < argc) connections = std::stoi(argv[++i]);
-    if (arg == "--hello") hello = true;
+    if (arg == "--binary" && i + 1 < argc) {
+      binary = argv[++i];
+    } else if (arg == "--connections" && i + 1 < argc) {
+      connections = std::atoi(argv[++i]);
+    } else if (arg == "--hello") {
+      hello = true;
+    } else {
+      connections = 0;  // refused below with the usage
+      break;
+    }
+  }
+  if (connections <= 0) {
+    std::fprintf(stderr,
+                 "usage: bench_idle_connections [--binary PATH] [--connections N>0] [--hello]\n");
+    return 2;
   }
   rlimit files{};
   ::getrlimit(RLIMIT_NOFILE, &files);
@@ -106,5 +120,6 @@ int main(int argc, char** argv) {
   print("after they closed", process_figures(std::to_string(cluster.pid)));
   ::kill(cluster.pid, SIGTERM);
   ::waitpid(cluster.pid, nullptr, 0);
+  std::filesystem::remove_all(dir);  // the cluster's state: a run leaves nothing behind
   return 0;
 }

@@ -90,6 +90,10 @@ Figures run(int objects, const std::string& db, const char* mode) {
 int main(int argc, char** argv) {
   const int objects = argc > 1 ? std::atoi(argv[1]) : 2000;
   const std::string dir = argc > 2 ? argv[2] : "/tmp";
+  if (objects <= 0 || argc > 3) {
+    std::fprintf(stderr, "usage: bench_store_write [PODS>0] [DIR]\n");
+    return 2;
+  }
   const std::string db = dir + "/bench-store-" + std::to_string(::getpid()) + ".db";
   std::printf("%d pods: creates/s  updates/s  load s\n", objects);
   for (const char* mode : {"memory", "normal", "full"}) {

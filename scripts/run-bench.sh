@@ -28,9 +28,9 @@ run() {
 
 case $size in
   quick) reps=1 pods=20000 watchers=10 updates=1000 policies=1000 passes=2 calls=5 repeats=1 \
-         agent_seconds=10 agent_resizes=5 ;;
+         agent_seconds=10 agent_resizes=5 store_pods=300 idle=500 ;;
   full) reps=5 pods=100000 watchers=100 updates=10000 policies=10000 passes=8 calls=20 repeats=5 \
-        agent_seconds=60 agent_resizes=20 ;;
+        agent_seconds=60 agent_resizes=20 store_pods=2000 idle=2500 ;;
   *) echo "run-bench: BENCH_SIZE must be quick or full, not '$size'" >&2; exit 2 ;;
 esac
 gb=(--benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true)
@@ -40,6 +40,9 @@ run recommender "$bin/bench_recommender" "${gb[@]}"
 run replay "$bin/tailor" replay data/google2019 --json "$out/replay.json"
 run recommender_bound "$bin/bench_recommender_bound" data/google2019
 run cluster_scale "$bin/bench_cluster_scale" "$pods" "$watchers" "$updates"
+run store_write "$bin/bench_store_write" "$store_pods" "$out"
+run idle_connections "$bin/bench_idle_connections" --binary "$bin/tailor-cluster" \
+  --connections "$idle"
 run controller_scale "$bin/bench_controller_scale" "$policies" 10 "$passes"
 run controller_api_calls "$bin/bench_controller_api_calls" "$calls"
 if [[ $EUID -eq 0 ]]; then
