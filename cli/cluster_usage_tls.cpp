@@ -10,6 +10,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kValidDays = 365;
+// Certificates are public; keys are their owner's alone.
+constexpr fs::perms kPublic =
+    fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read;
+constexpr fs::perms kPrivate = fs::perms::owner_read | fs::perms::owner_write;
 
 fs::path tls_dir(const fs::path& dir) { return dir / "usage-tls"; }
 
@@ -26,10 +30,8 @@ void write_file(const fs::path& path, const std::string& text, fs::perms perms) 
 
 void write_pair(const fs::path& dir, const std::string& name,
                 const kube::http::CertificateAndKey& pair) {
-  write_file(dir / (name + ".crt"), pair.cert_pem,
-             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                 fs::perms::others_read);
-  write_file(dir / (name + ".key"), pair.key_pem, fs::perms::owner_read | fs::perms::owner_write);
+  write_file(dir / (name + ".crt"), pair.cert_pem, kPublic);
+  write_file(dir / (name + ".key"), pair.key_pem, kPrivate);
 }
 
 }  // namespace
@@ -39,9 +41,7 @@ void write_usage_certificates(const fs::path& dir, const std::vector<std::string
   fs::create_directories(out);
   // The CA's key is not kept: every certificate this environment needs is made here.
   const auto ca = kube::http::make_ca("tailor-usage-ca", kValidDays);
-  write_file(out / "ca.crt", ca.cert_pem,
-             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                 fs::perms::others_read);
+  write_file(out / "ca.crt", ca.cert_pem, kPublic);
   write_pair(out, "controller",
              kube::http::make_server_certificate(ca, "tailor-controller", {"localhost"},
                                                  {"127.0.0.1"}, kValidDays));
