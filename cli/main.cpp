@@ -7,6 +7,7 @@
 #include "cli/demo_command.h"
 #include "cli/replay_command.h"
 #include "cli/supervise.h"
+#include "kube/observe/version.h"
 
 namespace {
 const char* kUsage =
@@ -15,7 +16,8 @@ const char* kUsage =
     "  demo              Tailor's main job on a local cluster, to the end (tailor demo --help)\n"
     "  replay TRACE...   score recommenders on usage traces (tailor replay --help)\n"
     "  corpus --out DIR  write the synthetic trace corpus replay is judged on (tailor corpus -h)\n"
-    "  cluster up|down   a local cluster on real containerd (tailor cluster --help)\n";
+    "  cluster up|down   a local cluster on real containerd (tailor cluster --help)\n"
+    "  version           print the version (the chart's appVersion; also --version)\n";
 }
 
 int main(int argc, char** argv) {
@@ -27,6 +29,10 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (verb == "--help" || verb == "-h" || verb == "help") {
     std::cout << kUsage;
+    return 0;
+  }
+  if (verb == "--version" || verb == "version") {
+    std::cout << "tailor " << tailor::kube::observe::tailor_version() << "\n";
     return 0;
   }
   if (verb == "demo") return tailor::cli::run_demo(args, std::cout, std::cerr);

@@ -6,6 +6,8 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "kube/observe/version.h"
+
 namespace tailor::kube::observe {
 namespace {
 
@@ -93,10 +95,17 @@ void apply_logging(const CommonOptions& o) {
 
 std::optional<int> init_process(config::Schema& schema, const CommonOptions& options, int argc,
                                 const char* const argv[], std::ostream& out, std::ostream& err) {
+  schema.version(std::string(tailor_version()));
   try {
-    if (schema.parse(argc, argv) == config::ParseResult::Help) {
-      out << schema.usage();
-      return 0;
+    switch (schema.parse(argc, argv)) {
+      case config::ParseResult::Help:
+        out << schema.usage();
+        return 0;
+      case config::ParseResult::Version:
+        out << schema.version_text() << "\n";
+        return 0;
+      case config::ParseResult::Run:
+        break;
     }
   } catch (const config::ConfigError& e) {
     err << "error: " << e.what() << "\nRun with --help for usage.\n";

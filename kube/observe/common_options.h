@@ -61,8 +61,9 @@ void add_common_options(config::Schema& schema, CommonOptions& options);
 void apply_logging(const CommonOptions& options);
 
 // The start of every main(): parses argv with the schema and applies the logging options.
-// Returns the exit code when the process should stop now: 0 after printing usage for --help,
-// 2 after printing a bad flag or config file error.
+// Returns the exit code when the process should stop now: 0 after printing usage for --help or
+// "<program> <version>" for --version (the chart's appVersion), 2 after printing a bad flag or
+// config file error.
 std::optional<int> init_process(config::Schema& schema, const CommonOptions& options, int argc,
                                 const char* const argv[], std::ostream& out, std::ostream& err);
 

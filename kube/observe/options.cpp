@@ -119,7 +119,7 @@ struct Entry {
 };
 
 struct Schema::Impl {
-  std::string program, description;
+  std::string program, description, version;  // version "": no --version flag
   std::vector<Entry> entries;
   std::string positional_name;
   std::vector<std::string>* positional = nullptr;
@@ -153,6 +153,7 @@ struct Schema::Impl {
 
   std::vector<std::string> flags() const {
     std::vector<std::string> out{"config", "help"};
+    if (!version.empty()) out.push_back("version");
     for (const auto& e : entries) out.push_back(e.option.flag);
     return out;
   }
@@ -234,6 +235,10 @@ void Schema::positional(std::string name, std::vector<std::string>* target) {
   impl_->positional = target;
 }
 
+void Schema::version(std::string version) { impl_->version = std::move(version); }
+
+std::string Schema::version_text() const { return impl_->program + " " + impl_->version; }
+
 const std::string& Schema::config_file() const { return impl_->config_file; }
 
 ParseResult Schema::parse(int argc, const char* const argv[]) {
@@ -245,6 +250,7 @@ ParseResult Schema::parse(int argc, const char* const argv[]) {
 ParseResult Schema::parse(const std::vector<std::string>& args) {
   po::variables_map vm = impl_->parse_flags(normalize(args));
   if (vm.count("help")) return ParseResult::Help;
+  if (vm.count("version")) return ParseResult::Version;
   if (vm.count("config")) {
     impl_->config_file = vm["config"].as<std::vector<std::string>>().back();
     impl_->load_file(impl_->config_file);
@@ -260,6 +266,7 @@ po::variables_map Schema::Impl::parse_flags(const std::vector<std::string>& args
   po::options_description desc;
   auto many = [] { return po::value<std::vector<std::string>>(); };
   desc.add_options()("help,h", "")("config", many());
+  if (!version.empty()) desc.add_options()("version", "");
   for (const auto& e : entries) {
     std::string spec = e.option.flag;
     if (e.option.short_flag) spec += std::string(",") + e.option.short_flag;
@@ -392,6 +399,7 @@ std::string Schema::usage() const {
   };
   std::vector<Row> rows{{"      --config string", "Path to a YAML config file; flags win over it."},
                         {"  -h, --help", "Show this help and exit."}};
+  if (!impl_->version.empty()) rows.push_back({"      --version", "Print the version and exit."});
   for (const auto& e : impl_->entries) {
     std::string left = e.option.short_flag ? std::string("  -") + e.option.short_flag + ", --"
                                            : std::string("      --");

@@ -39,7 +39,7 @@ struct Option {
   std::string help{};
 };
 
-enum class ParseResult { Run, Help };
+enum class ParseResult { Run, Help, Version };
 
 class Schema {
  public:
@@ -66,6 +66,11 @@ class Schema {
         std::move(option), std::move(type),
         [target, parse](std::string_view s) { *target = parse(s); }, show(*target));
   }
+
+  // Accepts --version: parse then returns ParseResult::Version and version_text() says
+  // "<program> <version>". Without this --version is an unknown flag.
+  void version(std::string version);
+  std::string version_text() const;
 
   // Arguments that are not flags (e.g. trace files); without this they are an error.
   void positional(std::string name, std::vector<std::string>* target);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "kube/observe/version.h"
 #include "tests/kube/observe/http_get.h"
 
 namespace tailor::kube::observe {
@@ -135,6 +136,8 @@ TEST(CommonOptionsTest, InitProcessHandlesHelpErrorsAndLogging) {
   std::string out, err;
   EXPECT_EQ(init({"--help"}, out, err), 0);
   EXPECT_THAT(out, HasSubstr("Usage: tailor-test [flags]"));
+  EXPECT_EQ(init({"--version"}, out, err), 0);
+  EXPECT_EQ(out, "tailor-test " + std::string(tailor_version()) + "\n");
   EXPECT_EQ(init({"--v=x"}, out, err), 2);
   EXPECT_EQ(
       err, "error: invalid value \"x\" for flag --v: not an integer\nRun with --help for usage.\n");

@@ -142,6 +142,17 @@ TEST_F(OptionsTest, HelpStopsBeforeTheFile) {
   EXPECT_EQ(schema.parse({"-h"}), ParseResult::Help);
 }
 
+TEST_F(OptionsTest, VersionOnlyWhenTheProcessHasOne) {
+  EXPECT_EQ(error_of({"--version"}), "unknown flag: --version");
+  EXPECT_THAT(schema.usage(), ::testing::Not(HasSubstr("--version")));
+  schema.version("1.2.3");
+  EXPECT_EQ(schema.parse({"--version", "--config", "/nonexistent"}), ParseResult::Version);
+  EXPECT_EQ(schema.version_text(), "tailor-test 1.2.3");
+  EXPECT_THAT(schema.usage(), HasSubstr("\n      --version "));
+  EXPECT_THAT(schema.usage(), HasSubstr(" Print the version and exit.\n"));
+  EXPECT_EQ(schema.parse({"--help", "--version"}), ParseResult::Help);
+}
+
 struct FileError {
   const char* yaml;
   const char* message;  // after "config <path>: "
