@@ -1,5 +1,5 @@
-# The README's two commands live here: `make demo` and `make test`.
-# Both install their own packages first, so each works alone on a fresh Debian 12 machine.
+# The README's commands live here: `make demo`, `make test` and `make image`.
+# Each installs its own packages first, so each works alone on a fresh Debian 12 machine.
 BUILD_DIR ?= build
 ASAN_DIR  ?= build-asan
 TSAN_DIR  ?= build-tsan
@@ -10,7 +10,7 @@ CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: deps configure build test unit check asan tsan demo bench format clean
+.PHONY: deps configure build test unit check asan tsan demo image bench format clean
 
 deps:
 	bash scripts/install-deps.sh
@@ -45,10 +45,16 @@ tsan: deps
 	cd $(TSAN_DIR) && TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp" ctest -L unit-threads --output-on-failure --no-tests=error -j $(JOBS)
 
 # Only what the demo runs, so a fresh machine does not build every test and benchmark first.
-DEMO_TARGETS := tailor tailor-cluster tailor-controller tailor-node-agent
+IMAGE_TARGETS := tailor tailor-controller tailor-node-agent
+DEMO_TARGETS := $(IMAGE_TARGETS) tailor-cluster
 demo: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(DEMO_TARGETS)
 	bash scripts/demo.sh $(BUILD_DIR)
+
+# The OCI image the chart runs, $(BUILD_DIR)/image/tailor-<appVersion>.oci.tar (as root: buildah).
+image: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(IMAGE_TARGETS)
+	bash scripts/image/build.sh $(BUILD_DIR) $(BUILD_DIR)/image
 
 bench: build
 	bash scripts/run-bench.sh $(BUILD_DIR)

@@ -16,9 +16,11 @@ build_packages=(
 peer_packages=(openssl prometheus containerd runc busybox-static tzdata)
 # clang-format for the format check of `make test` (scripts/check-format.sh).
 check_packages=(clang-format)
+# `make image` (scripts/image/build.sh): buildah writes the OCI archive; the CA bundle goes in it.
+image_packages=(buildah ca-certificates)
 
 missing=()
-for p in "${build_packages[@]}" "${peer_packages[@]}" "${check_packages[@]}"; do
+for p in "${build_packages[@]}" "${peer_packages[@]}" "${check_packages[@]}" "${image_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
