@@ -70,6 +70,8 @@ cp "$ca_bundle" "$rootfs$ca_bundle"
 printf 'root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:%s:%s:nonroot:/home/nonroot:/sbin/nologin\n' \
   "$user" "$group" > "$rootfs/etc/passwd"
 printf 'root:x:0:\nnonroot:x:%s:\n' "$group" > "$rootfs/etc/group"
+# glibc's own lookup order when the file is missing puts DNS before /etc/hosts.
+echo 'hosts: files dns' > "$rootfs/etc/nsswitch.conf"
 chmod 1777 "$rootfs/tmp"
 
 container=$(bah from --quiet scratch)
