@@ -86,12 +86,14 @@ bah config \
   --label org.opencontainers.image.title=tailor \
   --label org.opencontainers.image.description="Tailor: tailor-controller, tailor-node-agent, tailor" \
   --label org.opencontainers.image.version="$version" \
-  --label org.opencontainers.image.revision="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)" \
+  --label org.opencontainers.image.revision="$(git -C "$root" describe --always --dirty --abbrev=40 2>/dev/null || echo unknown)" \
   --label org.opencontainers.image.source=charts/tailor \
   "$container"
+# Dated by the commit, not the clock: the same commit and programs give the same image digest.
+created=$(git -C "$root" log -1 --format=%ct 2>/dev/null || echo 0)
 mkdir -p "$out"
 archive=$out/tailor-$version.oci.tar
 rm -f "$archive"
 # A gzip layer, as registries serve them (ctr imports either).
-bah commit --quiet --format oci --disable-compression=false "$container" "oci-archive:$archive:$name" >/dev/null
+bah commit --quiet --format oci --disable-compression=false --timestamp "$created" "$container" "oci-archive:$archive:$name" >/dev/null
 echo "$archive"

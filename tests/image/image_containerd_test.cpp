@@ -158,6 +158,19 @@ TEST_F(ImageTest, CriResolvesTheChartsImageReference) {
             << info->size << " bytes, built in " << build_seconds_ << " s\n";
 }
 
+// The image is dated by the commit, not the clock: building again gives the same manifest digest
+// (index.json names the manifest by digest), so a registry or a node sees no new image.
+TEST_F(ImageTest, SameProgramsAndCommitGiveTheSameDigest) {
+  const fs::path again = dir_ / "image-again";
+  run_command(build_command(build_dir(), again));
+  const auto index = [](const fs::path& archive) {
+    return run_command("tar -xOf " + archive.string() + " index.json");
+  };
+  const std::string first = index(archive_);
+  EXPECT_THAT(first, HasSubstr("\"org.opencontainers.image.ref.name\":\"" + name_ + "\""));
+  EXPECT_EQ(index(again / archive_.filename()), first);
+}
+
 // A build dir whose programs are missing or print another version makes no image.
 class ImageInputTest : public ::testing::Test {
  protected:
