@@ -64,7 +64,8 @@ for lib in "${libs[@]}"; do
   mkdir -p "$rootfs$(dirname "$lib")"
   cp -L "$lib" "$rootfs$lib"
 done
-interpreter=$(readelf -l "$build/bin/tailor-controller" | sed -n 's/.*program interpreter: \(.*\)]/\1/p')
+interpreter=$(readelf -l "$build/bin/tailor-controller" |
+  sed -n 's/.*program interpreter: \(.*\)]/\1/p')
 [[ -f $rootfs$interpreter ]] || fail "the dynamic loader $interpreter is not in the image"
 cp "$ca_bundle" "$rootfs$ca_bundle"
 printf 'root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:%s:%s:nonroot:/home/nonroot:/sbin/nologin\n' \
@@ -74,6 +75,7 @@ printf 'root:x:0:\nnonroot:x:%s:\n' "$group" > "$rootfs/etc/group"
 echo 'hosts: files dns' > "$rootfs/etc/nsswitch.conf"
 chmod 1777 "$rootfs/tmp"
 
+revision=$(git -C "$root" describe --always --dirty --abbrev=40 2>/dev/null || echo unknown)
 container=$(bah from --quiet scratch)
 # buildah copy makes everything root's unless told; only the user's home is the user's.
 bah copy --quiet "$container" "$rootfs" / >/dev/null
@@ -86,7 +88,7 @@ bah config \
   --label org.opencontainers.image.title=tailor \
   --label org.opencontainers.image.description="Tailor: tailor-controller, tailor-node-agent, tailor" \
   --label org.opencontainers.image.version="$version" \
-  --label org.opencontainers.image.revision="$(git -C "$root" describe --always --dirty --abbrev=40 2>/dev/null || echo unknown)" \
+  --label org.opencontainers.image.revision="$revision" \
   --label org.opencontainers.image.source=charts/tailor \
   "$container"
 # Dated by the commit, not the clock: the same commit and programs give the same image digest.
@@ -95,5 +97,6 @@ mkdir -p "$out"
 archive=$out/tailor-$version.oci.tar
 rm -f "$archive"
 # A gzip layer, as registries serve them (ctr imports either).
-bah commit --quiet --format oci --disable-compression=false --timestamp "$created" "$container" "oci-archive:$archive:$name" >/dev/null
+bah commit --quiet --format oci --disable-compression=false --timestamp "$created" \
+  "$container" "oci-archive:$archive:$name" >/dev/null
 echo "$archive"
