@@ -4,7 +4,8 @@
 # BUILD_DIR/bin (optimized builds, stripped here), the shared libraries they load from this Debian
 # machine (found with ldd, the dynamic loader included), Debian's CA certificates and a non-root
 # user (65532, the uid the chart runs the controller as). Built with buildah from scratch on a
-# private vfs store, so it works offline and leaves nothing in /var/lib/containers; written as
+# private vfs store, so it works offline and leaves no image or layer in /var/lib/containers (only
+# buildah's small blob-info cache, /var/lib/containers/cache, which no flag moves); written as
 # OUT_DIR/tailor-VERSION.oci.tar, named docker.io/library/tailor:VERSION (what the chart's default
 # image "tailor:<appVersion>" means to containerd), ready for `ctr images import`.
 # VERSION is the chart's appVersion, which the binaries also print for --version.
