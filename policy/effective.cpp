@@ -190,7 +190,7 @@ void check_recommender(const RecommenderOverrides& r, Problems& p) {
 
 std::string supported_modes(PolicyApi api) {
   if (api == PolicyApi::VerticalPodAutoscaler) {
-    return one_of({"Off", "Initial", "Recreate", "InPlaceOrRecreate", "Auto"});
+    return one_of({"Off", "Initial", "Recreate", "InPlaceOrRecreate", "InPlace", "Auto"});
   }
   return one_of({"Off", "Initial", "Recreate", "InPlaceOrRecreate", "InPlace"});
 }
@@ -236,14 +236,31 @@ std::string_view to_string(UpdateMode mode) {
 }
 
 std::optional<UpdateMode> parse_update_mode(std::string_view text, PolicyApi api) {
-  if (api == PolicyApi::VerticalPodAutoscaler) {
-    if (text == "Auto") return UpdateMode::Recreate;
-    if (text == "InPlace") return std::nullopt;  // not a VPA mode
-  }
+  // VPA's "Auto" is a deprecated alias of Recreate; its "InPlace" (VPA 1.7, alpha) resizes in
+  // place and never evicts, as Tailor's InPlace does.
+  if (api == PolicyApi::VerticalPodAutoscaler && text == "Auto") return UpdateMode::Recreate;
   for (UpdateMode mode : kModes) {
     if (text == to_string(mode)) return mode;
   }
   return std::nullopt;
+}
+
+RecommendedContainerResources only_controlled(RecommendedContainerResources r,
+                                              const EffectiveContainerPolicy& policy) {
+  auto keep = [&](kube::ResourceList& list) {
+    kube::ResourceList kept;
+    for (const std::string& resource : policy.controlled_resources) {
+      if (const kube::Quantity* q = kube::find_resource(list, resource)) {
+        kept.insert_or_assign(resource, *q);
+      }
+    }
+    list = std::move(kept);
+  };
+  keep(r.target);
+  keep(r.lower_bound);
+  keep(r.upper_bound);
+  keep(r.uncapped_target);
+  return r;
 }
 
 bool EffectiveContainerPolicy::controls(std::string_view resource) const {

@@ -19,7 +19,8 @@ enum class ControlledValues { RequestsAndLimits, RequestsOnly };
 enum class PolicyApi { VerticalScalingPolicy, VerticalPodAutoscaler };
 
 std::string_view to_string(UpdateMode mode);
-// Tailor's names; for the VPA API also "Auto" (deprecated alias of Recreate).
+// Tailor's names, which VPA's are too; for the VPA API also "Auto" (deprecated alias of
+// Recreate).
 std::optional<UpdateMode> parse_update_mode(std::string_view text, PolicyApi api);
 
 inline constexpr std::chrono::seconds kDefaultDeferredTimeout{5 * 60};
@@ -56,6 +57,11 @@ struct EffectivePolicy {
 // The container's own policy, else the "*" one, else the defaults (Auto, cpu+memory, no bounds).
 EffectiveContainerPolicy container_policy_for(const EffectivePolicy& policy,
                                               std::string_view container);
+
+// The recommendation with only the resources the container policy controls, in every field, as
+// VPA's recommender filters its estimations (controlledResources: [memory] leaves cpu out).
+RecommendedContainerResources only_controlled(RecommendedContainerResources r,
+                                              const EffectiveContainerPolicy& policy);
 
 struct Validated {
   std::optional<EffectivePolicy> policy{};  // set only when problems is empty

@@ -95,13 +95,34 @@ void set_or_remove(std::vector<PolicyCondition>& conditions, std::string_view ty
 }
 }  // namespace
 
+namespace {
+
+// The invalid-config condition: the spec's problems first, then (VPA objects) the targetRef.
+void update_config_condition(PolicyApi api, const PolicyFacts& facts, std::string_view now,
+                             std::vector<PolicyCondition>& conditions) {
+  const std::string_view type = invalid_config_condition(api);
+  if (!facts.problems.empty()) {
+    set_condition(conditions, type, "True", "InvalidSpec", problems_message(facts.problems), now);
+  } else if (api == PolicyApi::VerticalPodAutoscaler && !facts.target_message.empty()) {
+    set_condition(conditions, type, "True", "", facts.target_message, now);
+  } else {
+    remove_condition(conditions, type);
+  }
+}
+
+}  // namespace
+
 void update_conditions(PolicyApi api, const PolicyFacts& facts, std::string_view now,
                        std::vector<PolicyCondition>& conditions) {
-  set_or_remove(conditions, invalid_config_condition(api), "InvalidSpec",
-                problems_message(facts.problems), now);
-  std::string_view reason;
-  std::string_view message;
-  if (facts.pods_matched) {
+  update_config_condition(api, facts, now, conditions);
+  std::string reason;
+  std::string message;
+  if (!facts.problems.empty()) {
+    // Not matched against pods: whether any match is not known.
+    remove_condition(conditions, kNoPodsMatched);
+    reason = std::string(invalid_config_condition(api));
+    message = "The spec is invalid: no recommendation is made";
+  } else if (facts.pods_matched) {
     remove_condition(conditions, kNoPodsMatched);
   } else {
     reason = "NoPodsMatched";
@@ -114,11 +135,15 @@ void update_conditions(PolicyApi api, const PolicyFacts& facts, std::string_view
   } else {
     set_condition(conditions, kRecommendationProvided, "False", reason, message, now);
   }
-  if (api == PolicyApi::VerticalPodAutoscaler) return;
-  set_or_remove(conditions, kOverlappingPolicy, "OlderPolicyWins", facts.overlap_message, now);
+  const bool tailors = api == PolicyApi::VerticalScalingPolicy;
+  if (tailors) {
+    set_or_remove(conditions, kOverlappingPolicy, "OlderPolicyWins", facts.overlap_message, now);
+  }
   set_or_remove(conditions, kHorizontalScalerConflict, "HorizontalPodAutoscaler", facts.hpa_message,
                 now);
-  set_or_remove(conditions, kResizeQuotaExceeded, "ExceededQuota", facts.quota_message, now);
+  if (tailors) {
+    set_or_remove(conditions, kResizeQuotaExceeded, "ExceededQuota", facts.quota_message, now);
+  }
 }
 
 std::string status_json(const PolicyStatus& status) { return bj::serialize(status_value(status)); }

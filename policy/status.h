@@ -39,6 +39,9 @@ const PolicyCondition* find_condition(const std::vector<PolicyCondition>& condit
 // What the controller knows about a policy in one pass.
 struct PolicyFacts {
   std::vector<std::string> problems{};  // validation problems; non-empty: the spec is invalid
+  // VPA objects: the ConfigUnsupported message of a targetRef that cannot be read ("Cannot read
+  // targetRef. Reason: ..."); "" when it can, or when the controller cannot tell.
+  std::string target_message{};
   bool pods_matched = false;
   bool has_recommendation = false;
   std::string overlap_message{};  // "" when no older policy takes any of its pods
@@ -47,9 +50,13 @@ struct PolicyFacts {
 };
 
 // Brings the conditions in line with the facts. Both APIs: RecommendationProvided and
-// NoPodsMatched exactly as VPA's recommender sets them, and the invalid-config condition.
-// Tailor's own conditions (OverlappingPolicy, HorizontalScalerConflict, ResizeQuotaExceeded) only
-// on VerticalScalingPolicies; for VPA objects the controller reports those as events.
+// NoPodsMatched exactly as VPA's recommender sets them, and the invalid-config condition. An
+// invalid spec is not matched against pods, so it claims no NoPodsMatched: RecommendationProvided
+// is False for the invalid config instead. VPA objects: an unreadable targetRef is
+// ConfigUnsupported (status True, no reason, VPA's message), as VPA's recommender sets it.
+// HorizontalScalerConflict on both (VPA has no condition for it; the type is Tailor's). Tailor's
+// other conditions (OverlappingPolicy, ResizeQuotaExceeded) only on VerticalScalingPolicies; for
+// VPA objects the controller reports those as events.
 void update_conditions(PolicyApi api, const PolicyFacts& facts, std::string_view now,
                        std::vector<PolicyCondition>& conditions);
 

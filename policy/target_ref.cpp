@@ -192,4 +192,13 @@ VpaClaim claim_vpa(const EffectivePolicy& vpa, const std::vector<std::string>& n
                      "\", not Tailor; left to that recommender"};
 }
 
+std::string unreadable_target(const EffectivePolicy& policy, const OwnerLookup& lookup) {
+  if (!policy.target_ref) return "";
+  const CrossVersionObjectReference& ref = *policy.target_ref;
+  const std::string& ns = policy.metadata.namespace_;
+  if (lookup.exists(ns, ref.kind, ref.name).value_or(true)) return "";
+  return "Cannot read targetRef. Reason: " + ref.kind + " " + ns + "/" + ref.name +
+         " does not exist";
+}
+
 }  // namespace tailor::policy

@@ -28,7 +28,19 @@ class OwnerLookup {
   // The owner's metadata, or nullptr when it is not known (not cached, or gone).
   virtual const kube::ObjectMeta* find(std::string_view namespace_,
                                        const kube::OwnerReference& owner) const = 0;
+  // Whether a controller of that kind and name is in the namespace; nullopt when the caller does
+  // not watch that kind (a custom scalable controller), so cannot tell.
+  virtual std::optional<bool> exists(std::string_view namespace_, std::string_view kind,
+                                     std::string_view name) const {
+    (void)namespace_, (void)kind, (void)name;
+    return std::nullopt;
+  }
 };
+
+// VPA's recommender's ConfigUnsupported message for a targetRef naming a controller that does
+// not exist: "Cannot read targetRef. Reason: Deployment default/web does not exist". "" when it
+// exists, when the policy has no targetRef, or when the lookup cannot tell.
+std::string unreadable_target(const EffectivePolicy& policy, const OwnerLookup& lookup);
 
 // The controllers above the object, nearest first (e.g. [ReplicaSet web-5d9, Deployment web]).
 // An owner the lookup does not know ends the chain but is listed (its reference is enough to

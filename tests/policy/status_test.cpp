@@ -113,7 +113,7 @@ TEST(UpdateConditions, AsVpasRecommenderForVpaObjects) {
     PolicyFacts facts;
     facts.pods_matched = c.pods;
     facts.has_recommendation = c.recommendation;
-    facts.hpa_message = "ignored for VPA objects";
+    facts.overlap_message = "an event, not a condition, on VPA objects";
     update_conditions(PolicyApi::VerticalPodAutoscaler, facts, "2026-01-01T00:00:00Z", conditions);
     EXPECT_TRUE(rows(conditions) == c.expected) << c.pods << c.recommendation;
   }
@@ -130,17 +130,88 @@ TEST(UpdateConditions, TailorsOwnComeAndGo) {
   EXPECT_TRUE(rows(conditions) ==
               (std::vector<ConditionRow>{
                   {"ConfigInvalid", "True", "InvalidSpec", "spec.targetRef.name: Required value"},
-                  {"NoPodsMatched", "True", "NoPodsMatched", "No pods match this policy"},
-                  {"RecommendationProvided", "False", "NoPodsMatched", "No pods match this policy"},
+                  {"RecommendationProvided", "False", "ConfigInvalid",
+                   "The spec is invalid: no recommendation is made"},
                   {"OverlappingPolicy", "True", "OlderPolicyWins", "1 pod is also selected by ..."},
                   {"HorizontalScalerConflict", "True", "HorizontalPodAutoscaler",
                    "HorizontalPodAutoscaler web scales ..."},
                   {"ResizeQuotaExceeded", "True", "ExceededQuota", "exceeded quota: compute"}}));
-  update_conditions(PolicyApi::VerticalScalingPolicy, PolicyFacts{{}, true, true}, "t1",
+  update_conditions(PolicyApi::VerticalScalingPolicy,
+                    PolicyFacts{.pods_matched = true, .has_recommendation = true}, "t1",
                     conditions);
   EXPECT_TRUE(rows(conditions) ==
               (std::vector<ConditionRow>{{"RecommendationProvided", "True", "", ""}}));
   EXPECT_EQ(conditions[0].last_transition_time, "t1");
+}
+
+// Issue 15's cases on VPA objects, each row what VPA's recommender (or, for the HPA conflict,
+// Tailor) leaves in status.conditions. Missing target: cluster_feeder.go's getSelector sets
+// ConfigUnsupported True with no reason and "Cannot read targetRef. Reason: <fetcher's error>",
+// the fetcher's error for a well-known kind being "<Kind> <ns>/<name> does not exist"; the
+// selector then matches nothing, so NoPodsMatched follows as model/vpa.go's UpdateConditions
+// sets it. An invalid spec (Tailor validates more than VPA's CRD) is not matched against pods.
+TEST(UpdateConditions, VpaObjectsInIssue15sCases) {
+  struct Case {
+    const char* name;
+    PolicyFacts facts;
+    std::vector<ConditionRow> expected;
+  };
+  const std::string missing =
+      "Cannot read targetRef. Reason: Deployment default/gone does not exist";
+  std::vector<Case> cases{
+      {"InPlaceModeWithPodsMatched",
+       {.pods_matched = true, .has_recommendation = true},
+       {{"RecommendationProvided", "True", "", ""}}},
+      {"MissingTarget",
+       {.target_message = missing},
+       {{"ConfigUnsupported", "True", "", missing},
+        {"NoPodsMatched", "True", "NoPodsMatched", "No pods match this VPA object"},
+        {"RecommendationProvided", "False", "NoPodsMatched", "No pods match this VPA object"}}},
+      {"InvalidSpecClaimsNoPodsMatched",
+       {.problems = {"spec.resourcePolicy.containerPolicies[0].minAllowed.cpu: 2 is greater than "
+                     "maxAllowed 1"}},
+       {{"ConfigUnsupported", "True", "InvalidSpec",
+         "spec.resourcePolicy.containerPolicies[0].minAllowed.cpu: 2 is greater than maxAllowed 1"},
+        {"RecommendationProvided", "False", "ConfigUnsupported",
+         "The spec is invalid: no recommendation is made"}}},
+      {"HpaConflictIsACondition",
+       {.pods_matched = true,
+        .has_recommendation = true,
+        .overlap_message = "stays an event on VPA objects",
+        .hpa_message = "HorizontalPodAutoscaler web scales Deployment web on cpu",
+        .quota_message = "stays an event on VPA objects"},
+       {{"RecommendationProvided", "True", "", ""},
+        {"HorizontalScalerConflict", "True", "HorizontalPodAutoscaler",
+         "HorizontalPodAutoscaler web scales Deployment web on cpu"}}},
+  };
+  for (const auto& c : cases) {
+    std::vector<PolicyCondition> conditions;
+    update_conditions(PolicyApi::VerticalPodAutoscaler, c.facts, "t0", conditions);
+    EXPECT_TRUE(rows(conditions) == c.expected) << c.name;
+  }
+}
+
+// A targetRef that comes back (the Deployment created after the VPA object) clears
+// ConfigUnsupported and NoPodsMatched once pods match, as VPA's getSelector deletes it.
+TEST(UpdateConditions, TargetThatAppearsClearsConfigUnsupported) {
+  std::vector<PolicyCondition> conditions;
+  update_conditions(
+      PolicyApi::VerticalPodAutoscaler,
+      {.target_message = "Cannot read targetRef. Reason: Deployment d/w does not exist"}, "t0",
+      conditions);
+  update_conditions(PolicyApi::VerticalPodAutoscaler, {.pods_matched = true}, "t1", conditions);
+  EXPECT_TRUE(rows(conditions) ==
+              (std::vector<ConditionRow>{{"RecommendationProvided", "False", "", ""}}));
+}
+
+// A VerticalScalingPolicy is never told VPA's ConfigUnsupported for its target.
+TEST(UpdateConditions, TargetMessageIsForVpaObjectsOnly) {
+  std::vector<PolicyCondition> conditions;
+  update_conditions(PolicyApi::VerticalScalingPolicy, {.target_message = "Cannot read targetRef"},
+                    "t0", conditions);
+  EXPECT_EQ(find_condition(conditions, kConfigUnsupported), nullptr);
+  EXPECT_EQ(find_condition(conditions, kConfigInvalid), nullptr);
+  EXPECT_NE(find_condition(conditions, kNoPodsMatched), nullptr);
 }
 
 }  // namespace

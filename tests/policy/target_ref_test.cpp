@@ -296,5 +296,40 @@ TEST(ClaimVpa, DefaultRecommenderAndOthers) {
   EXPECT_TRUE(claim_vpa(vpa, {"tailor"}, true).ours);
 }
 
+// The workloads a caller watches, by kind: whether one of them exists, or "cannot tell".
+class WatchedKinds : public FakeOwners {
+ public:
+  WatchedKinds(std::vector<std::string> kinds, std::vector<std::string> present)
+      : kinds_(std::move(kinds)), present_(std::move(present)) {}
+  std::optional<bool> exists(std::string_view ns, std::string_view kind,
+                             std::string_view name) const override {
+    if (std::find(kinds_.begin(), kinds_.end(), kind) == kinds_.end()) return std::nullopt;
+    const std::string id = std::string(ns) + "/" + std::string(kind) + "/" + std::string(name);
+    return std::find(present_.begin(), present_.end(), id) != present_.end();
+  }
+
+ private:
+  std::vector<std::string> kinds_, present_;
+};
+
+// VPA's recommender's wording (cluster_feeder.go getSelector, target/fetcher.go): "Cannot read
+// targetRef. Reason: " + "<Kind> <namespace>/<name> does not exist".
+TEST(UnreadableTarget, AsVpasRecommenderWordsIt) {
+  WatchedKinds owners({"Deployment", "StatefulSet"}, {"ns/Deployment/web"});
+  EXPECT_EQ(unreadable_target(targeting("apps/v1", "Deployment", "web"), owners), "");
+  EXPECT_EQ(unreadable_target(targeting("apps/v1", "Deployment", "gone"), owners),
+            "Cannot read targetRef. Reason: Deployment ns/gone does not exist");
+  EXPECT_EQ(unreadable_target(targeting("apps/v1", "StatefulSet", "web"), owners),
+            "Cannot read targetRef. Reason: StatefulSet ns/web does not exist");
+  // A kind the caller does not watch (a custom scalable controller): not claimed missing.
+  EXPECT_EQ(unreadable_target(targeting("example.com/v1", "Shard", "gone"), owners), "");
+  // A selector policy has no target to read.
+  EffectivePolicy selector;
+  selector.selector = LabelSelector{};
+  EXPECT_EQ(unreadable_target(selector, owners), "");
+  // The default lookup cannot tell.
+  EXPECT_EQ(unreadable_target(targeting("apps/v1", "Deployment", "gone"), FakeOwners{}), "");
+}
+
 }  // namespace
 }  // namespace tailor::policy

@@ -165,7 +165,7 @@ TEST(ValidateVpa, UpdateModesAsVpaDefinesThem) {
       {"", UpdateMode::Recreate},         {"Auto", UpdateMode::Recreate},
       {"Recreate", UpdateMode::Recreate}, {"Initial", UpdateMode::Initial},
       {"Off", UpdateMode::Off},           {"InPlaceOrRecreate", UpdateMode::InPlaceOrRecreate},
-      {"InPlace", std::nullopt},          {"auto", std::nullopt}};
+      {"InPlace", UpdateMode::InPlace},   {"auto", std::nullopt}};
   for (const auto& c : cases) {
     std::string update =
         *c.update_mode ? std::string(R"(,"updatePolicy":{"updateMode":")") + c.update_mode + "\"}"
@@ -184,6 +184,17 @@ TEST(ValidateVpa, UpdateModesAsVpaDefinesThem) {
   }
 }
 
+// VPA's own wording of its enum (types.go's kubebuilder Enum plus InPlace, VPA 1.7): what
+// kubectl shows for a value its CRD refuses, so the condition says the same.
+TEST(ValidateVpa, UnsupportedModeListsVpasModes) {
+  Validated v =
+      validate_vpa(std::string("{") + kTarget + R"(,"updatePolicy":{"updateMode":"Sometimes"}})");
+  EXPECT_THAT(v.problems,
+              ElementsAre("spec.updatePolicy.updateMode: Unsupported value: \"Sometimes\": "
+                          "supported values: \"Off\", \"Initial\", \"Recreate\", "
+                          "\"InPlaceOrRecreate\", \"InPlace\", \"Auto\""));
+}
+
 TEST(ValidateVpa, RecommendersAndTargetRequired) {
   Validated v = validate_vpa(R"({"recommenders":[{"name":"tailor"},{"name":"x"}]})");
   EXPECT_THAT(v.problems, ElementsAre("spec.targetRef: Required value"));
@@ -191,6 +202,26 @@ TEST(ValidateVpa, RecommendersAndTargetRequired) {
       validate_vpa(std::string("{") + kTarget + R"(,"recommenders":[{"name":"tailor"}]})");
   ASSERT_TRUE(ok.policy);
   EXPECT_THAT(ok.policy->recommenders, ElementsAre("tailor"));
+}
+
+// VPA's recommender keeps only the controlled resources in target, lowerBound and upperBound
+// (logic/recommender.go FilterControlledResources), so uncappedTarget too.
+TEST(OnlyControlled, LeavesTheOtherResourceOutOfEveryField) {
+  using kube::Quantity;
+  const kube::ResourceList both{{"cpu", Quantity::parse("250m")},
+                                {"memory", Quantity::parse("300Mi")}};
+  const RecommendedContainerResources r{"app", both, both, both, both};
+  EffectiveContainerPolicy memory_only;
+  memory_only.controlled_resources = {"memory"};
+  const kube::ResourceList memory{{"memory", Quantity::parse("300Mi")}};
+  EXPECT_EQ(only_controlled(r, memory_only),
+            (RecommendedContainerResources{"app", memory, memory, memory, memory}));
+  EffectiveContainerPolicy cpu_only;
+  cpu_only.controlled_resources = {"cpu"};
+  const kube::ResourceList cpu{{"cpu", Quantity::parse("250m")}};
+  EXPECT_EQ(only_controlled(r, cpu_only),
+            (RecommendedContainerResources{"app", cpu, cpu, cpu, cpu}));
+  EXPECT_EQ(only_controlled(r, EffectiveContainerPolicy{}), r);  // the default: both
 }
 
 }  // namespace
