@@ -58,6 +58,13 @@ class OwnerSnapshot : public policy::OwnerLookup {
     }
     return nullptr;
   }
+  std::optional<bool> exists(std::string_view ns, std::string_view kind,
+                             std::string_view name) const override {
+    for (const auto& [watched, informer] : informers_) {
+      if (watched == kind) return informer->store().get(ns, name) != nullptr;
+    }
+    return std::nullopt;
+  }
 
  private:
   const OwnerInformers& informers_;

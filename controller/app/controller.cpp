@@ -21,6 +21,7 @@
 #include "kube/client/events_sink.h"
 #include "kube/model/decode.h"
 #include "kube/observe/log.h"
+#include "policy/signals.h"
 #include "policy/status.h"
 
 namespace tailor::controller {
@@ -239,8 +240,11 @@ struct Controller::Impl {
     }
   }
 
-  void evict(const PodAction& a, kube::TimePoint now);
-  void resize(const PodAction& a, kube::TimePoint now);
+  void evict(const PodAction& a, const PolicyObject* policy, kube::TimePoint now);
+  void resize(const PodAction& a, const PolicyObject* policy, kube::TimePoint now);
+  void tell_action(const PodAction& a, const PolicyObject* policy,
+                   const std::vector<policy::ActionEvent>& said);
+  void annotate(const PodAction& a, const std::vector<policy::Annotation>& annotations);
   using Told = std::set<std::pair<std::string, std::string>>;
   void report_policies(const std::vector<PolicyObject>& policies,
                        const std::map<std::string, std::string>& hpa_conflicts);
@@ -288,7 +292,35 @@ void Controller::Impl::report_policies(const std::vector<PolicyObject>& policies
   std::erase_if(told, [&](const auto& kv) { return !live.count(kv.first); });
 }
 
-void Controller::Impl::evict(const PodAction& a, kube::TimePoint now) {
+// The events of an action, on the pod and (VPA's EvictedPod) on its policy object.
+void Controller::Impl::tell_action(const PodAction& a, const PolicyObject* policy,
+                                   const std::vector<policy::ActionEvent>& said) {
+  for (const policy::ActionEvent& e : said) {
+    if (e.on == policy::ActionEvent::On::Pod) {
+      events.event(pod_ref(a), e.type, e.reason, e.message);
+    } else if (policy) {
+      events.event(policy_ref(*policy), e.type, e.reason, e.message);
+    }
+  }
+}
+
+// A merge patch of the pod's annotations. Best effort, as VPA's updater does it: the resize
+// has been accepted whether or not its marker lands.
+void Controller::Impl::annotate(const PodAction& a,
+                                const std::vector<policy::Annotation>& annotations) {
+  if (annotations.empty()) return;
+  bj::object set;
+  for (const auto& [key, value] : annotations) set[key] = value;
+  try {
+    client.patch({kube::resources::kPods, a.ns, a.name}, kube::PatchType::Merge,
+                 bj::serialize(bj::object{{"metadata", bj::object{{"annotations", set}}}}));
+  } catch (const std::exception& e) {
+    kube::log::error("pod annotations not written",
+                     {{"pod", a.ns + "/" + a.name}, {"err", e.what()}});
+  }
+}
+
+void Controller::Impl::evict(const PodAction& a, const PolicyObject* policy, kube::TimePoint now) {
   (void)now;
   bj::object eviction{{"apiVersion", "policy/v1"},
                       {"kind", "Eviction"},
@@ -309,8 +341,7 @@ void Controller::Impl::evict(const PodAction& a, kube::TimePoint now) {
       controller_metrics().recreation("evicted");
       ++stats.recreations;
       state.resizes.erase(a.uid);
-      events.event(pod_ref(a), kube::kEventTypeNormal, "Recreating",
-                   "Evicted to be recreated with the recommended resources: " + a.reason);
+      tell_action(a, policy, policy::eviction_events(a.policy_api, a.name, a.reason));
       break;
     case actuator::EvictionResult::Gone:
       state.resizes.erase(a.uid);
@@ -323,7 +354,7 @@ void Controller::Impl::evict(const PodAction& a, kube::TimePoint now) {
   }
 }
 
-void Controller::Impl::resize(const PodAction& a, kube::TimePoint now) {
+void Controller::Impl::resize(const PodAction& a, const PolicyObject* policy, kube::TimePoint now) {
   try {
     std::string answer = client.patch({kube::resources::kPods, a.ns, a.name, "resize"},
                                       kube::PatchType::StrategicMerge, a.body);
@@ -338,8 +369,8 @@ void Controller::Impl::resize(const PodAction& a, kube::TimePoint now) {
     state.refused_resizes.erase(a.uid);
     ++stats.resizes;
     controller_metrics().resize("requested");
-    events.event(pod_ref(a), kube::kEventTypeNormal, "ResizeRequested",
-                 "Resizing in place (" + a.reason + ")");
+    annotate(a, policy::in_place_annotations(a.policy_api));
+    tell_action(a, policy, policy::resize_events(a.policy_api, a.reason));
     return;
   } catch (const kube::ApiError& e) {
     ++stats.resize_errors;
@@ -354,7 +385,7 @@ void Controller::Impl::resize(const PodAction& a, kube::TimePoint now) {
         PodAction recreate = a;
         recreate.kind = PodAction::Kind::Recreate;
         recreate.reason = "in-place resize not supported: " + e.status_message();
-        evict(recreate, now);
+        evict(recreate, policy, now);
         return;
       }
       case actuator::ResizeErrorAction::QuotaExceeded:
@@ -451,6 +482,46 @@ void count_policies(const std::vector<PolicyObject>& policies,
 }  // namespace
 
 namespace {
+std::vector<std::string> container_names(const kube::Pod& pod) {
+  std::vector<std::string> out;
+  for (const kube::Container& c : pod.spec.containers) out.push_back(c.name);
+  return out;
+}
+
+// The resource names a change sets that differ from what the pod asked for.
+std::vector<std::string> changed(const kube::ResourceList& before,
+                                 const kube::ResourceList& after) {
+  std::vector<std::string> out;
+  for (const auto& [name, q] : after) {
+    const kube::Quantity* was = kube::find_resource(before, name);
+    if (!was || !(*was == q)) out.push_back(name);
+  }
+  return out;
+}
+
+// What the plan changes, per container index (for VPA's vpaUpdates annotation).
+std::vector<policy::ContainerUpdate> container_updates(const kube::Pod& pod,
+                                                       const actuator::ResizePlan& plan) {
+  std::vector<policy::ContainerUpdate> out;
+  for (std::size_t i = 0; i < pod.spec.containers.size(); ++i) {
+    for (const actuator::ContainerChange& c : plan.changes) {
+      if (c.name != pod.spec.containers[i].name) continue;
+      out.push_back({.index = i,
+                     .requests = changed(c.before.requests, c.after.requests),
+                     .limits = changed(c.before.limits, c.after.limits)});
+    }
+  }
+  return out;
+}
+
+const PolicyObject* find_policy(const std::vector<PolicyObject>& policies, const std::string& key,
+                                policy::PolicyApi api) {
+  for (const PolicyObject& p : policies) {
+    if (p.key == key && p.api == api) return &p;
+  }
+  return nullptr;
+}
+
 std::vector<std::pair<std::string, policy::PolicyApi>> policy_keys(
     const std::vector<PolicyObject>& policies) {
   std::vector<std::pair<std::string, policy::PolicyApi>> out;
@@ -498,10 +569,11 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
   for (const StatusUpdate& u : r.statuses) m.write_status(u);
   m.report_policies(in.policies, r.hpa_conflicts);
   for (const PodAction& a : r.actions) {
+    const PolicyObject* policy = find_policy(in.policies, a.policy, a.policy_api);
     if (a.kind == PodAction::Kind::Resize) {
-      m.resize(a, now);
+      m.resize(a, policy, now);
     } else {
-      m.evict(a, now);
+      m.evict(a, policy, now);
     }
   }
   m.bucket.take(r.actions.size());
@@ -596,7 +668,6 @@ webhook::AdmissionResponse Controller::admit(const webhook::AdmissionRequest& re
                              .largest_allocatable = impl_->view.largest_allocatable(),
                              .hpa_resources = impl_->view.hpa_resources(pod),
                              .at_creation = true});
-  if (plan.empty()) return out;
   std::vector<webhook::ContainerResources> set;
   for (const actuator::ContainerChange& c : plan.changes) {
     webhook::ContainerResources r{.name = c.name};
@@ -604,7 +675,11 @@ webhook::AdmissionResponse Controller::admit(const webhook::AdmissionRequest& re
     for (const auto& [name, q] : c.after.limits) r.limits.emplace(name, q);
     set.push_back(std::move(r));
   }
-  out.patch_json = webhook::container_resources_patch(request.object_json, set);
+  if (!set.empty()) out.patch_json = webhook::container_resources_patch(request.object_json, set);
+  out.patch_json = webhook::with_annotations(
+      out.patch_json, request.object_json,
+      policy::admission_annotations(p->api, p->metadata.name, container_names(pod),
+                                    container_updates(pod, plan)));
   return out;
 }
 

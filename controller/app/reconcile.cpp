@@ -33,14 +33,17 @@ std::map<std::string, actuator::LimitRangeItem, std::less<>> merged_limit_ranges
 }
 
 PolicyStatus next_status(const PolicyObject& p, const recommendation::ModelRegistry& models,
-                         std::size_t pods, const std::string& overlap, const std::string& quota,
+                         const policy::OwnerLookup& owners, std::size_t pods,
+                         const std::string& overlap, const std::string& quota,
                          const std::string& hpa, kube::TimePoint now) {
   PolicyStatus s = p.status;
-  policy::PolicyFacts facts{.problems = p.problems,
-                            .pods_matched = pods > 0,
-                            .overlap_message = overlap,
-                            .hpa_message = hpa,
-                            .quota_message = quota};
+  policy::PolicyFacts facts{
+      .problems = p.problems,
+      .target_message = p.effective ? policy::unreadable_target(*p.effective, owners) : "",
+      .pods_matched = pods > 0,
+      .overlap_message = overlap,
+      .hpa_message = hpa,
+      .quota_message = quota};
   if (p.effective) {
     auto recs = policy_recommendations(*p.effective, p.key, models, now);
     facts.has_recommendation = !recs.empty();
@@ -87,8 +90,8 @@ std::vector<policy::RecommendedContainerResources> policy_recommendations(
                                               .lower_bound = to_resource_list(r->lower_bound),
                                               .upper_bound = to_resource_list(r->upper_bound),
                                               .uncapped_target = to_resource_list(r->target)};
-    out.push_back(
-        actuator::cap_recommendation(rec, kube::Container{.name = container}, cp, nullptr));
+    out.push_back(policy::only_controlled(
+        actuator::cap_recommendation(rec, kube::Container{.name = container}, cp, nullptr), cp));
   }
   return out;
 }
@@ -136,7 +139,7 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     if (!p.claimed) continue;
     if (!hpa_message[i].empty()) out.hpa_conflicts[p.key] = hpa_message[i];
     auto quota = state.quota_refusals.find(p.key);
-    PolicyStatus s = next_status(p, models, pods_per_policy[i], overlaps[i],
+    PolicyStatus s = next_status(p, models, *in.owners, pods_per_policy[i], overlaps[i],
                                  quota == state.quota_refusals.end() ? "" : quota->second,
                                  hpa_message[i], in.now);
     if (s.recommendation) recs[i] = s.recommendation->container_recommendations;
@@ -251,6 +254,7 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
                      .name = pod.name,
                      .uid = pod.uid,
                      .policy = in.policies[p.policy].key,
+                     .policy_api = in.policies[p.policy].api,
                      .reason = std::move(p.reason),
                      .generation = pod.generation};
     if (p.kind == PodAction::Kind::Resize) {

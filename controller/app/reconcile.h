@@ -72,11 +72,12 @@ struct StatusUpdate {
 struct PodAction {
   enum class Kind { Resize, Recreate } kind = Kind::Resize;
   std::string ns{}, name{}, uid{};
-  std::string policy{};         // key
-  std::string body{};           // Resize: the PATCH body of pods/{name}/resize
-  std::string reason{};         // for events and logs
-  kube::ResourceList totals{};  // Resize: the pod's requested totals after it
-  std::int64_t generation = 0;  // the pod's metadata.generation the action was decided on
+  std::string policy{};            // key
+  policy::PolicyApi policy_api{};  // which API the policy is (its events and annotations)
+  std::string body{};              // Resize: the PATCH body of pods/{name}/resize
+  std::string reason{};            // for events and logs
+  kube::ResourceList totals{};     // Resize: the pod's requested totals after it
+  std::int64_t generation = 0;     // the pod's metadata.generation the action was decided on
 };
 
 struct PassResult {

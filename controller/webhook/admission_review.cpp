@@ -143,4 +143,30 @@ std::string container_resources_patch(std::string_view pod_json,
   return ops.empty() ? "" : bj::serialize(ops);
 }
 
+std::string with_annotations(std::string_view patch_json, std::string_view pod_json,
+                             const std::vector<std::pair<std::string, std::string>>& annotations) {
+  if (annotations.empty()) return std::string(patch_json);
+  bj::array ops;
+  if (!patch_json.empty()) {
+    boost::system::error_code ec;
+    bj::value v = bj::parse(patch_json, ec);
+    if (ec || !v.is_array()) throw ReviewError("the patch is not a JSON Patch array");
+    ops = std::move(v.as_array());
+  }
+  const bj::object pod = parse_object(pod_json, "the pod");
+  const bj::value* existing = object_at(pod, "metadata").if_contains("annotations");
+  if (!existing || !existing->is_object()) {
+    bj::object all;
+    for (const auto& [key, value] : annotations) all[key] = value;
+    ops.push_back(bj::object{{"op", "add"}, {"path", "/metadata/annotations"}, {"value", all}});
+  } else {
+    for (const auto& [key, value] : annotations) {
+      ops.push_back(bj::object{{"op", existing->as_object().contains(key) ? "replace" : "add"},
+                               {"path", "/metadata/annotations/" + pointer_token(key)},
+                               {"value", value}});
+    }
+  }
+  return bj::serialize(ops);
+}
+
 }  // namespace tailor::controller::webhook

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kube/model/quantity.h"
@@ -57,5 +58,11 @@ struct ContainerResources {
 // Throws ReviewError when the pod has no spec.containers or names none of them.
 std::string container_resources_patch(std::string_view pod_json,
                                       const std::vector<ContainerResources>& containers);
+
+// `patch_json` (a JSON Patch array, or "" for none) with ops that set these annotations on the
+// pod (request.object), creating metadata.annotations when it has none. Throws ReviewError when
+// either is not what it should be.
+std::string with_annotations(std::string_view patch_json, std::string_view pod_json,
+                             const std::vector<std::pair<std::string, std::string>>& annotations);
 
 }  // namespace tailor::controller::webhook

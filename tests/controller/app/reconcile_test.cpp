@@ -20,6 +20,12 @@ class Owners : public policy::OwnerLookup {
                                const kube::OwnerReference& owner) const override {
     return ns == "shop" && owner.name == "web-5d9" ? &replica_set_ : nullptr;
   }
+  // Deployments are watched; shop/web is the only one.
+  std::optional<bool> exists(std::string_view ns, std::string_view kind,
+                             std::string_view name) const override {
+    if (kind != "Deployment") return std::nullopt;
+    return ns == "shop" && name == "web";
+  }
 
  private:
   kube::ObjectMeta replica_set_ = [] {
@@ -65,6 +71,25 @@ PolicyObject vsp(const std::string& mode, const std::string& extra_spec = "") {
       "updatePolicy":{"mode":")" + mode + R"("})" +
                                                   extra_spec + "}}");
   PolicyObject p{.key = "shop/web", .metadata = d.object.metadata, .status = d.object.status};
+  policy::Validated v = policy::validate(d.object);
+  if (v.policy) {
+    p.effective = v.policy;
+  } else {
+    p.problems = v.problems;
+  }
+  return p;
+}
+
+PolicyObject vpa(const std::string& spec) {
+  auto d = policy::decode_vertical_pod_autoscaler(R"({
+    "apiVersion":"autoscaling.k8s.io/v1","kind":"VerticalPodAutoscaler",
+    "metadata":{"name":"web","namespace":"shop","uid":"v-uid",
+      "creationTimestamp":"2026-11-21T00:00:00Z"},"spec":)" +
+                                                  spec + "}");
+  PolicyObject p{.key = "shop/web",
+                 .api = policy::PolicyApi::VerticalPodAutoscaler,
+                 .metadata = d.object.metadata,
+                 .status = d.object.status};
   policy::Validated v = policy::validate(d.object);
   if (v.policy) {
     p.effective = v.policy;
@@ -297,6 +322,72 @@ TEST_F(ReconcileTest, HpaOnOtherMetricsOrInAnotherNamespaceIsNoConflict) {
     ASSERT_EQ(r.actions.size(), 1u) << ns;
     EXPECT_NE(r.actions[0].body.find("\"cpu\""), std::string::npos) << r.actions[0].body;
   }
+}
+
+const policy::RecommendedContainerResources& only_recommendation(const PassResult& r) {
+  EXPECT_EQ(r.statuses.size(), 1u);
+  return r.statuses.at(0).status.recommendation.value().container_recommendations.at(0);
+}
+
+// controlledResources: [memory] leaves cpu out of the published recommendation (every field),
+// and the reverse, as VPA's recommender does; the pod's resize changes only that resource.
+TEST_F(ReconcileTest, ControlledResourcesAreAllTheStatusRecommends) {
+  for (const std::string resource : {"memory", "cpu"}) {
+    const std::string other = resource == "cpu" ? "memory" : "cpu";
+    PassResult r =
+        reconcile(inputs({vsp("InPlaceOrRecreate", R"(,"resourcePolicy":{"containerPolicies":[
+            {"containerName":"*","controlledResources":[")" +
+                                                       resource + R"("]}]})")},
+                         {pod("web-1")}),
+                  models_, state_);
+    const auto& rec = only_recommendation(r);
+    for (const kube::ResourceList* list :
+         {&rec.target, &rec.lower_bound, &rec.upper_bound, &rec.uncapped_target}) {
+      EXPECT_TRUE(list->contains(resource)) << resource;
+      EXPECT_FALSE(list->contains(other)) << resource;
+    }
+    ASSERT_EQ(r.actions.size(), 1u) << resource;
+    // The other resource is sent as the pod has it (100m/200m cpu, 100Mi/200Mi memory).
+    const std::string kept = other == "cpu" ? R"("limits":{"cpu":"200m")" : R"("memory":"200Mi")";
+    const std::string kept_request =
+        other == "cpu" ? R"("requests":{"cpu":"100m")" : R"("memory":"100Mi")";
+    EXPECT_NE(r.actions[0].body.find(kept), std::string::npos) << r.actions[0].body;
+    EXPECT_NE(r.actions[0].body.find(kept_request), std::string::npos) << r.actions[0].body;
+  }
+}
+
+// A VPA object whose targetRef names a Deployment that does not exist: VPA's ConfigUnsupported.
+TEST_F(ReconcileTest, VpaTargetingAMissingWorkloadIsConfigUnsupported) {
+  PassResult r = reconcile(
+      inputs({vpa(R"({"targetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"gone"}})")},
+             {pod("web-1")}),
+      models_, state_);
+  ASSERT_EQ(r.statuses.size(), 1u);
+  const auto& conditions = r.statuses[0].status.conditions;
+  const policy::PolicyCondition* c = policy::find_condition(conditions, policy::kConfigUnsupported);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->status, "True");
+  EXPECT_EQ(c->reason, "");
+  EXPECT_EQ(c->message, "Cannot read targetRef. Reason: Deployment shop/gone does not exist");
+  EXPECT_NE(policy::find_condition(conditions, policy::kNoPodsMatched), nullptr);
+  EXPECT_TRUE(r.actions.empty());
+}
+
+// updateMode: InPlace on a VPA object: valid, its pods matched (no NoPodsMatched), resized in
+// place with VPA's signals named on the action.
+TEST_F(ReconcileTest, VpaInPlaceModeResizesAndMatchesPods) {
+  PassResult r = reconcile(
+      inputs({vpa(R"({"targetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},
+                      "updatePolicy":{"updateMode":"InPlace","minReplicas":1}})")},
+             {pod("web-1")}),
+      models_, state_);
+  ASSERT_EQ(r.statuses.size(), 1u);
+  const auto& conditions = r.statuses[0].status.conditions;
+  EXPECT_EQ(policy::find_condition(conditions, policy::kConfigUnsupported), nullptr);
+  EXPECT_EQ(policy::find_condition(conditions, policy::kNoPodsMatched), nullptr);
+  ASSERT_EQ(r.actions.size(), 1u);
+  EXPECT_EQ(r.actions[0].kind, PodAction::Kind::Resize);
+  EXPECT_EQ(r.actions[0].policy_api, policy::PolicyApi::VerticalPodAutoscaler);
 }
 
 }  // namespace

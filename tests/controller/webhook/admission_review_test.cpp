@@ -118,5 +118,24 @@ TEST(ContainerResourcesPatch, RejectsPodsWithoutTheContainers) {
   EXPECT_THROW(container_resources_patch("nope", {}), ReviewError);
 }
 
+// VPA's admission controller's annotations ride on the same patch: metadata.annotations added
+// whole when the pod has none, else each key added (or replaced), keys escaped as JSON Pointer.
+TEST(WithAnnotations, AddsThemToThePatch) {
+  const std::string bare = R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"app"}]}})";
+  EXPECT_EQ(bj::parse(with_annotations("", bare, {{"vpaObservedContainers", "app"}})),
+            bj::parse(R"([{"op":"add","path":"/metadata/annotations",
+                           "value":{"vpaObservedContainers":"app"}}])"));
+  const std::string annotated =
+      R"({"metadata":{"annotations":{"vpaUpdates":"old","x/y":"1"}},"spec":{"containers":[]}})";
+  EXPECT_EQ(bj::parse(with_annotations(R"([{"op":"add","path":"/a","value":1}])", annotated,
+                                       {{"vpaUpdates", "new"}, {"x/y", "2"}})),
+            bj::parse(R"([{"op":"add","path":"/a","value":1},
+                          {"op":"replace","path":"/metadata/annotations/vpaUpdates","value":"new"},
+                          {"op":"replace","path":"/metadata/annotations/x~1y","value":"2"}])"));
+  EXPECT_EQ(with_annotations("", bare, {}), "");
+  EXPECT_THROW(with_annotations("{}", bare, {{"k", "v"}}), ReviewError);
+  EXPECT_THROW(with_annotations("", "nope", {{"k", "v"}}), ReviewError);
+}
+
 }  // namespace
 }  // namespace tailor::controller::webhook
