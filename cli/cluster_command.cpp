@@ -167,7 +167,8 @@ std::string start_controller(const ClusterUpOptions& options, const fs::path& co
       // across restarts of the controller.
       "--usage-bind-address=127.0.0.1:" + std::to_string(free_port()),
       "--webhook-bind-address=127.0.0.1", "--webhook-ephemeral-port", "--webhook-register",
-      "--ports-file=" + ports.string()};
+      // No upstream VPA runs here: VPA objects applied to try Tailor are acted on.
+      "--watch-vpa=true", "--ports-file=" + ports.string()};
   const auto tls = controller_usage_tls_flags(dir);
   command.insert(command.end(), tls.begin(), tls.end());
   command.insert(command.end(), options.controller_args.begin(), options.controller_args.end());

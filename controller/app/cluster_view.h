@@ -20,7 +20,9 @@ extern const kube::ResourceType kVerticalScalingPolicies, kVerticalPodAutoscaler
 }
 
 struct ClusterViewOptions {
-  bool watch_vpa = true;  // only when the API serves autoscaling.k8s.io/v1
+  // Off unless asked for (--watch-vpa, the chart's controller.watchVPA): acting on VPA objects
+  // takes them over from VPA's own components, which would act on them too.
+  bool watch_vpa = false;
   std::vector<std::string> vpa_recommender_names{"tailor"};
   bool upstream_vpa_running = false;
   bool watch_hpa = true;  // optional too: a cluster without autoscaling/v2 still works

@@ -170,7 +170,9 @@ void add_options(Schema& s, ProcessOptions& o) {
         &o.ports_file);
   s.add({.flag = "watch-vpa",
          .yaml_key = "vpa.watch",
-         .help = "Also act on autoscaling.k8s.io/v1 VerticalPodAutoscaler objects."},
+         .help = "Also act on autoscaling.k8s.io/v1 VerticalPodAutoscaler objects (default "
+                 "false, as the chart's controller.watchVPA: an upstream VPA would act on them "
+                 "too)."},
         &o.controller.view.watch_vpa);
   s.add({.flag = "upstream-vpa-running",
          .yaml_key = "vpa.upstreamRunning",

@@ -291,6 +291,7 @@ TEST_F(ControllerClusterTest, VpaObjectsOfAnotherRecommenderAreLeftAloneVisibly)
   auto applied = kubectl("apply -f vpas.yaml");
   ASSERT_EQ(applied.exit_code, 0) << applied.err;
   ControllerOptions o;
+  o.view.watch_vpa = true;
   o.view.upstream_vpa_running = true;
   auto c = start_controller(o);
   // The VPA informer is not waited for by wait_for_sync (the CRD is optional).
