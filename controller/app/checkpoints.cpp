@@ -17,7 +17,9 @@ namespace tailor::controller {
 namespace resources {
 const kube::ResourceType kVerticalScalingCheckpoints{"autoscaling.tailor.dev", "v1alpha1",
                                                      "verticalscalingcheckpoints", true};
-}
+const kube::ResourceType kVerticalPodAutoscalerCheckpoints{
+    "autoscaling.k8s.io", "v1", "verticalpodautoscalercheckpoints", true};
+}  // namespace resources
 
 namespace {
 
@@ -129,6 +131,32 @@ std::string checkpoint_name(const std::string& policy_name, policy::PolicyApi ap
   return name + suffix;
 }
 
+std::string vpa_checkpoint_name(const std::string& vpa_name, const std::string& container) {
+  // VPA's "<vpa>-<container>": Tailor's naming without the prefix that keeps kinds apart.
+  return checkpoint_name(vpa_name, policy::PolicyApi::VerticalScalingPolicy, container);
+}
+
+std::optional<std::string> vpa_checkpoint_object(const CheckpointRecord& r, kube::TimePoint now) {
+  if (r.policy_api != policy::PolicyApi::VerticalPodAutoscaler || r.strategy != "vpa") {
+    return std::nullopt;
+  }
+  bj::object status{{"lastUpdateTime", kube::format_rfc3339(now)}, {"version", "v3"}};
+  try {
+    put_vpa_histograms(r.state, status);
+  } catch (const recommender::CheckpointError&) {
+    return std::nullopt;  // not a vpa state: Tailor's own checkpoint reports it
+  }
+  return bj::serialize(bj::object{
+      {"apiVersion", "autoscaling.k8s.io/v1"},
+      {"kind", "VerticalPodAutoscalerCheckpoint"},
+      {"metadata",
+       bj::object{{"name", vpa_checkpoint_name(r.policy_name, r.container)},
+                  {"namespace", r.ns},
+                  {"labels", bj::object{{"app.kubernetes.io/managed-by", "tailor-controller"}}}}},
+      {"spec", bj::object{{"vpaObjectName", r.policy_name}, {"containerName", r.container}}},
+      {"status", std::move(status)}});
+}
+
 std::string checkpoint_object(const CheckpointRecord& r, kube::TimePoint now) {
   return bj::serialize(bj::object{
       {"apiVersion", kApiVersion},
@@ -236,6 +264,53 @@ void ModelCheckpoints::write(const CheckpointRecord& r, kube::TimePoint now) {
   }
 }
 
+void ModelCheckpoints::write_vpa_checkpoint(const CheckpointRecord& r, kube::TimePoint now) {
+  if (!vpa_checkpoints_served_) return;
+  const std::optional<std::string> object = vpa_checkpoint_object(r, now);
+  if (!object) return;
+  const std::string name = vpa_checkpoint_name(r.policy_name, r.container);
+  // No status subresource on VPA's checkpoints: VPA's recommender patches /status of the object,
+  // and creates it when there is none.
+  bj::array patch;
+  patch.emplace_back(
+      bj::object{{"op", "add"}, {"path", "/status"}, {"value", bj::parse(*object).at("status")}});
+  try {
+    try {
+      client_.patch({resources::kVerticalPodAutoscalerCheckpoints, r.ns, name},
+                    kube::PatchType::Json, bj::serialize(patch));
+    } catch (const kube::ApiError& e) {
+      if (!e.is_not_found()) throw;
+      client_.create({resources::kVerticalPodAutoscalerCheckpoints, r.ns}, *object);
+    }
+  } catch (const kube::ApiError& e) {
+    if (e.is_not_found()) {
+      vpa_checkpoints_served_ = false;
+      kube::log::error(
+          "VerticalPodAutoscalerCheckpoints are not served (VPA's CRD missing?); only "
+          "VerticalScalingCheckpoints are written",
+          {{"err", e.status_message()}});
+      return;
+    }
+    kube::log::error("VerticalPodAutoscalerCheckpoint not written; retried when the model changes",
+                     {{"checkpoint", r.ns + "/" + name}, {"err", e.status_message()}});
+  } catch (const std::exception& e) {
+    kube::log::error("VerticalPodAutoscalerCheckpoint not written; retried when the model changes",
+                     {{"checkpoint", r.ns + "/" + name}, {"err", e.what()}});
+  }
+}
+
+void ModelCheckpoints::remove_vpa_checkpoint(const std::string& ns, const std::string& name) {
+  if (!vpa_checkpoints_served_ || options_.strategy != "vpa") return;
+  try {
+    client_.remove({resources::kVerticalPodAutoscalerCheckpoints, ns, name});
+  } catch (const std::exception& e) {
+    const auto* api = dynamic_cast<const kube::ApiError*>(&e);
+    if (api && api->is_not_found()) return;
+    kube::log::error("Deleting a stale VerticalPodAutoscalerCheckpoint failed",
+                     {{"checkpoint", ns + "/" + name}, {"err", e.what()}});
+  }
+}
+
 void ModelCheckpoints::save(const std::vector<std::pair<std::string, policy::PolicyApi>>& policies,
                             kube::TimePoint now, bool force) {
   std::lock_guard lock(mutex_);
@@ -288,6 +363,7 @@ void ModelCheckpoints::save(const std::vector<std::pair<std::string, policy::Pol
       write(r, now);
       stored_[c.object] = {c.key, c.api, hash, saved->samples, now};
       ++stats_.written;
+      write_vpa_checkpoint(r, now);
     } catch (const std::exception& e) {
       ++failed;
       last_error = c.object + ": " + e.what();
@@ -326,6 +402,11 @@ void ModelCheckpoints::collect_garbage(
                        {{"checkpoint", it->first}, {"err", e.what()}});
       ++it;
       continue;
+    }
+    if (it->second.api == policy::PolicyApi::VerticalPodAutoscaler) {
+      const std::string& policy = it->second.key.policy;
+      remove_vpa_checkpoint(
+          ns, vpa_checkpoint_name(policy.substr(policy.find('/') + 1), it->second.key.container));
     }
     kube::log::info("Checkpoint of a deleted policy removed", {{"checkpoint", it->first}});
     it = stored_.erase(it);

@@ -2,7 +2,8 @@
 // per (policy, container) like VPA's VerticalPodAutoscalerCheckpoint: written periodically by
 // the leader and on shutdown, read back before a new leader's first pass, and deleted when
 // their policy is gone. A restarted or newly elected controller recommends from where the
-// previous one left off instead of from an empty model.
+// previous one left off instead of from an empty model. For VPA objects under the vpa strategy,
+// also VPA's own VerticalPodAutoscalerCheckpoint (written and removed, never read back).
 #pragma once
 
 #include <chrono>
@@ -22,7 +23,7 @@
 namespace tailor::controller {
 
 namespace resources {
-extern const kube::ResourceType kVerticalScalingCheckpoints;
+extern const kube::ResourceType kVerticalScalingCheckpoints, kVerticalPodAutoscalerCheckpoints;
 }
 
 // One checkpoint object as stored.
@@ -48,6 +49,14 @@ std::string checkpoint_name(const std::string& policy_name, policy::PolicyApi ap
 // subresource).
 std::string checkpoint_object(const CheckpointRecord& r, kube::TimePoint now);
 std::string checkpoint_status_patch(const CheckpointRecord& r, kube::TimePoint now);
+// VPA's own checkpoint of a VPA object's container, as VPA's recommender writes it: a
+// VerticalPodAutoscalerCheckpoint (autoscaling.k8s.io/v1) named "<vpa>-<container>", spec
+// {vpaObjectName, containerName}, status version "v3" with the histograms and sample fields.
+// Written beside Tailor's own for VPA objects under the vpa strategy, whose model is VPA's, so
+// that what reads VPA's checkpoints keeps finding them. nullopt for any other record.
+std::string vpa_checkpoint_name(const std::string& vpa_name, const std::string& container);
+std::optional<std::string> vpa_checkpoint_object(const CheckpointRecord& r, kube::TimePoint now);
+
 // The items of a VerticalScalingCheckpointList; an item that cannot be read comes back with
 // `problem` saying why. Throws std::runtime_error when the list itself is not JSON.
 std::vector<CheckpointRecord> parse_checkpoint_list(std::string_view json);
@@ -89,6 +98,9 @@ class ModelCheckpoints {
   };
   void restore(const CheckpointRecord& r);
   void write(const CheckpointRecord& r, kube::TimePoint now);
+  // Best effort: a VPA checkpoint not written is logged, never a failed round.
+  void write_vpa_checkpoint(const CheckpointRecord& r, kube::TimePoint now);
+  void remove_vpa_checkpoint(const std::string& ns, const std::string& name);
   void collect_garbage(const std::vector<std::pair<std::string, policy::PolicyApi>>& policies);
 
   kube::RestClient& client_;
@@ -98,6 +110,9 @@ class ModelCheckpoints {
   mutable std::mutex mutex_;
   std::map<std::string, Stored> stored_;  // by object "namespace/name"
   std::optional<kube::TimePoint> last_round_;
+  // Cleared when the API does not serve VerticalPodAutoscalerCheckpoints (VPA's CRD missing):
+  // tried again after a restart.
+  bool vpa_checkpoints_served_ = true;
   Stats stats_;
 };
 

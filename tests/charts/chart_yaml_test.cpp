@@ -530,6 +530,9 @@ TEST(ChartYamlTest, ClusterRolesGrantExactlyWhatTheProcessesCall) {
       "autoscaling.k8s.io/verticalpodautoscalers:list",
       "autoscaling.k8s.io/verticalpodautoscalers:watch",
       "autoscaling.k8s.io/verticalpodautoscalers/status:patch",
+      "autoscaling.k8s.io/verticalpodautoscalercheckpoints:create",
+      "autoscaling.k8s.io/verticalpodautoscalercheckpoints:patch",
+      "autoscaling.k8s.io/verticalpodautoscalercheckpoints:delete",
       "metrics.k8s.io/pods:list"};
   EXPECT_EQ(permissions(document("ClusterRole", "controller")), controller);
   // In its own namespace: the leader Lease and the state ConfigMap, by name.

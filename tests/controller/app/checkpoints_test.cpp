@@ -76,6 +76,43 @@ TEST(CheckpointObject, DefaultStrategyKeepsItsStateText) {
   EXPECT_FALSE(s.as_object().contains("cpuHistogram"));
 }
 
+// VPA's own checkpoint, as its recommender writes one (types.go VerticalPodAutoscalerCheckpoint,
+// checkpoint_writer.go): "<vpa>-<container>", spec.vpaObjectName and containerName, status
+// version "v3" with the same histograms as Tailor's checkpoint carries.
+TEST(VpaCheckpointObject, AsVpasRecommenderWritesIt) {
+  const auto now = kube::parse_rfc3339("2026-01-02T03:04:05Z");
+  const std::optional<std::string> text = vpa_checkpoint_object(record(), now);
+  ASSERT_TRUE(text);
+  const bj::value o = bj::parse(*text);
+  EXPECT_EQ(o.at("apiVersion"), "autoscaling.k8s.io/v1");
+  EXPECT_EQ(o.at("kind"), "VerticalPodAutoscalerCheckpoint");
+  EXPECT_EQ(o.at("metadata").at("name"), "web-app");
+  EXPECT_EQ(o.at("metadata").at("namespace"), "shop");
+  EXPECT_EQ(o.at("spec"), (bj::object{{"vpaObjectName", "web"}, {"containerName", "app"}}));
+  const bj::value& s = o.at("status");
+  EXPECT_EQ(s.at("version"), "v3");
+  EXPECT_EQ(s.at("lastUpdateTime"), "2026-01-02T03:04:05Z");
+  EXPECT_EQ(s.at("totalSamplesCount"), 2);
+  const bj::value ours = bj::parse(checkpoint_object(record(), now)).at("status");
+  for (const char* field :
+       {"cpuHistogram", "memoryHistogram", "firstSampleStart", "lastSampleStart"}) {
+    EXPECT_EQ(s.at(field), ours.at(field)) << field;
+  }
+  EXPECT_FALSE(s.as_object().contains("strategy"));
+  EXPECT_EQ(vpa_checkpoint_name("web", "app"), "web-app");
+}
+
+// Only a VPA object's model under the vpa strategy has VPA's form.
+TEST(VpaCheckpointObject, NoneForOtherPoliciesOrStrategies) {
+  CheckpointRecord vsp = record();
+  vsp.policy_api = PolicyApi::VerticalScalingPolicy;
+  EXPECT_FALSE(vpa_checkpoint_object(vsp, kube::TimePoint{}));
+  CheckpointRecord tailored = record();
+  tailored.strategy = "default";
+  tailored.state = "default1;1;2;3";
+  EXPECT_FALSE(vpa_checkpoint_object(tailored, kube::TimePoint{}));
+}
+
 // A VPA model written as histograms and read back is the same model: same state text, same
 // recommendation.
 TEST(CheckpointRoundTrip, VpaHistogramsRestoreTheModel) {

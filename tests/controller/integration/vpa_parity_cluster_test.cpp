@@ -85,6 +85,34 @@ spec:
             x-kubernetes-preserve-unknown-fields: true
 )";
 
+// VPA's checkpoint CRD, the same way: no status subresource, as VPA generates it.
+constexpr const char* kVpaCheckpointCrd = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: verticalpodautoscalercheckpoints.autoscaling.k8s.io}
+spec:
+  group: autoscaling.k8s.io
+  scope: Namespaced
+  names: {kind: VerticalPodAutoscalerCheckpoint, listKind: VerticalPodAutoscalerCheckpointList,
+          plural: verticalpodautoscalercheckpoints, singular: verticalpodautoscalercheckpoint,
+          shortNames: [vpacheckpoint]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              vpaObjectName: {type: string}
+              containerName: {type: string}
+          status:
+            type: object
+            x-kubernetes-preserve-unknown-fields: true
+)";
+
 // A VPA object on Deployment `target` as VPA's examples write one: the given update mode, and a
 // "*" policy controlling `resources` between VPA's example bounds.
 std::string vpa_yaml(const std::string& target, const std::string& mode,
@@ -168,6 +196,7 @@ class VpaParityClusterTest
   // learned web-1's usage (a whole core and 400 MiB for two hours).
   std::unique_ptr<Controller> start_controller() {
     ControllerOptions o;
+    o.checkpoint_interval = std::chrono::hours(1);  // written when the test says
     o.view.watch_vpa = true;
     o.strategy = "vpa";
     auto c = std::make_unique<Controller>(*client_, o);
@@ -302,6 +331,42 @@ TEST_F(VpaParityClusterTest, NewPodsGetVpasAdmissionAnnotations) {
             "app|Pod resources updated by web-vpa: container 0: cpu request, memory request, cpu "
             "limit, memory limit")
       << annotations.err;
+}
+
+// Under --strategy=vpa the model of a VPA object's container is also written as VPA's own
+// VerticalPodAutoscalerCheckpoint "<vpa>-<container>", and removed with the VPA object.
+TEST_F(VpaParityClusterTest, VpaCheckpointsAreWrittenAsVpasRecommenderWritesThem) {
+  ASSERT_NO_FATAL_FAILURE(install_crd("verticalscalingcheckpoints"));
+  write("vpa-checkpoint-crd.yaml", kVpaCheckpointCrd);
+  ASSERT_EQ(kubectl("apply -f vpa-checkpoint-crd.yaml").exit_code, 0);
+  ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=10s "
+                    "crd/verticalpodautoscalercheckpoints.autoscaling.k8s.io")
+                .exit_code,
+            0);
+  auto applied = apply_vpa(vpa_yaml("web", "Off"));
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  auto c = start_controller();
+  c->run_pass(now());
+  c->save_checkpoints(now());
+  auto checkpoint = kubectl(
+      "get vpacheckpoint web-vpa-app -o 'jsonpath={.spec.vpaObjectName} {.spec.containerName} "
+      "{.status.version} {.status.totalSamplesCount}'");
+  ASSERT_EQ(checkpoint.exit_code, 0) << checkpoint.err;
+  // The same samples as Tailor's own checkpoint of the model.
+  auto samples = kubectl(
+      "get verticalscalingcheckpoint vpa-web-vpa-app -o 'jsonpath={.status.totalSamplesCount}'");
+  ASSERT_EQ(samples.exit_code, 0) << samples.err;
+  EXPECT_NE(samples.out, "0");
+  EXPECT_EQ(checkpoint.out, "web-vpa app v3 " + samples.out);
+  auto weight =
+      kubectl("get vpacheckpoint web-vpa-app -o 'jsonpath={.status.memoryHistogram.totalWeight}'");
+  EXPECT_FALSE(weight.out.empty()) << weight.err;
+  EXPECT_NE(weight.out, "0");
+
+  ASSERT_EQ(kubectl("delete vpa web-vpa").exit_code, 0);
+  for (int i = 0; i < 50 && !c->view().snapshot(now()).policies.empty(); ++i) settle();
+  c->save_checkpoints(now());
+  EXPECT_NE(kubectl("get vpacheckpoint web-vpa-app").exit_code, 0);
 }
 
 }  // namespace
