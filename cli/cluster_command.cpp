@@ -36,9 +36,9 @@ const char* kUsage =
     "charts/tailor/crds above the binary) and returns when the nodes are Ready. Repeat\n"
     "--node-allocatable to size nodes differently (the last one repeats). The controller\n"
     "listens on loopback ports of its own choosing (DIR/controller.ports), registers its\n"
-    "admission webhook, and the agents stream usage to it over mutual TLS (each with its node's\n"
-    "certificate, DIR/usage-tls); --controller-arg / --agent-arg pass\n"
-    "extra flags to those processes.\n"
+    "admission webhook, acts on VerticalPodAutoscaler objects too (--watch-vpa=true), and the\n"
+    "agents stream usage to it over mutual TLS (each with its node's certificate,\n"
+    "DIR/usage-tls); --controller-arg / --agent-arg pass extra flags to those processes.\n"
     "down stops everything and removes the containers and cgroups it made; logs stay in DIR.\n"
     "Both need root.\n";
 
