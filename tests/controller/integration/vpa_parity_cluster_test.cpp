@@ -369,5 +369,38 @@ TEST_F(VpaParityClusterTest, VpaCheckpointsAreWrittenAsVpasRecommenderWritesThem
   EXPECT_NE(kubectl("get vpacheckpoint web-vpa-app").exit_code, 0);
 }
 
+// An HPA scaling the VPA object's Deployment on cpu: a condition on the VPA object (VPA has no
+// condition type for it; HorizontalScalerConflict is Tailor's) besides the Warning event, and cpu
+// left to the HPA.
+TEST_F(VpaParityClusterTest, HpaConflictIsAConditionOnTheVpaObject) {
+  write("hpa.yaml", R"(apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web-cpu}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 1
+  maxReplicas: 5
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
+)");
+  ASSERT_EQ(kubectl("apply -f hpa.yaml").exit_code, 0);
+  auto applied =
+      apply_vpa(vpa_yaml("web", "InPlaceOrRecreate", "[cpu, memory]", "    minReplicas: 1\n"));
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  auto c = start_controller();
+  EXPECT_EQ(c->run_pass(now()), 1u);
+  c.reset();  // flushes the events
+  EXPECT_EQ(conditions(),
+            "RecommendationProvided=True  \n"
+            "HorizontalScalerConflict=True HorizontalPodAutoscaler HorizontalPodAutoscaler web-cpu "
+            "scales Deployment web on cpu; Tailor leaves cpu alone\n");
+  EXPECT_EQ(events("HorizontalScalerConflict"),
+            "HorizontalScalerConflict VerticalPodAutoscaler/web-vpa: HorizontalPodAutoscaler "
+            "web-cpu scales Deployment web on cpu; Tailor leaves cpu alone\n");
+  EXPECT_EQ(kubectl("get pod web-1 -o 'jsonpath={.spec.containers[0].resources.requests.cpu}'").out,
+            "100m");
+}
+
 }  // namespace
 }  // namespace tailor::controller
