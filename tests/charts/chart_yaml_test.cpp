@@ -1,12 +1,13 @@
-// The Helm chart without Helm: Chart.yaml and values.yaml parse, every template's YAML parses
-// after the substitution of chart_template.h, every reference of a template resolves (values,
-// named templates, files), and the objects carry what Tailor's processes need: flags the real
-// binaries accept, probe paths, ports, RBAC verbs, the webhook's settings.
-#include <fnmatch.h>
+// The Helm chart as Helm's engine renders it (tests/tools/helm-render): Chart.yaml and
+// values.yaml parse, every value is read by a template and every value a template reads exists,
+// and the objects carry what Tailor's processes need: flags the real binaries accept, probe
+// paths, ports, RBAC verbs, the webhook's settings, each under the values that turn it on.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "controller/usage/usage_source_options.h"
 #include "kube/observe/common_options.h"
@@ -35,15 +36,28 @@ void value_leaves(const YAML::Node& node, const std::string& prefix, std::set<st
   }
 }
 
+// The values paths the templates read, in every branch (helm-render --values-read walks the
+// parse trees of Go's template parser).
 std::set<std::string> all_value_references() {
+  const HelmRun r = run_helm_render("--values-read " + chart_dir().string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   std::set<std::string> out;
-  for (const auto& path : chart_files("templates", ".yaml")) {
-    auto refs = value_references(read_file(path));
-    out.insert(refs.begin(), refs.end());
+  std::stringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) out.insert(line);
   }
-  auto helpers = value_references(read_file(chart_dir() / "templates" / "_helpers.tpl"));
-  out.insert(helpers.begin(), helpers.end());
   return out;
+}
+
+// The node of values.yaml at a dotted path, if every key on the way exists. (Nodes are bound
+// by construction only: assigning a yaml-cpp Node would rewrite the tree.)
+std::optional<YAML::Node> value_at(const YAML::Node& values, const std::string& path) {
+  const auto dot = path.find('.');
+  const std::string key = path.substr(0, dot);
+  if (!values.IsMap() || !values[key]) return std::nullopt;
+  const YAML::Node child = values[key];
+  if (dot == std::string::npos) return child;
+  return value_at(child, path.substr(dot + 1));
 }
 
 YAML::Node container(const YAML::Node& workload) {
@@ -96,33 +110,6 @@ std::set<std::string> permissions(const YAML::Node& role) {
   return out;
 }
 
-TEST(ChartTemplateTest, SubstitutionDropsControlLinesAndFillsValues) {
-  YAML::Node values = YAML::Load("a: {b: 3, list: [1]}\nname: web\n");
-  const std::string text =
-      "{{- /* a comment\n over lines */}}\n"
-      "{{- $a := .Values.a }}\n"
-      "{{- if .Values.a }}\n"
-      "replicas: {{ .Values.a.b }}\n"
-      "port: {{ $a.b }}\n"
-      "name: {{ .Values.name | quote }}\n"
-      "ns: {{ .Release.Namespace }}\n"
-      "full: {{ include \"x\" . }}-controller\n"
-      "list: {{ .Values.a.list }}\n"
-      "labels:\n"
-      "  {{- include \"labels\" . | nindent 2 }}\n"
-      "{{- end }}\n";
-  EXPECT_EQ(substitute_actions(text, values),
-            "\nreplicas: 3\nport: 3\nname: \"web\"\nns: kube-system\n"
-            "full: TEMPLATE-controller\nlist: TEMPLATE\nlabels:\n");
-  EXPECT_EQ(value_references(text), (std::set<std::string>{"a", "a.b", "name", "a.list"}));
-  EXPECT_EQ(template_names(text, "include"), (std::set<std::string>{"x", "labels"}));
-  EXPECT_EQ(unclosed_blocks(text), 0);
-  EXPECT_EQ(unclosed_blocks("{{ if .x }}{{ range .y }}{{ end }}"), 1);
-  EXPECT_EQ(enclosing_blocks(text, "port:"), std::vector<std::string>{"if .Values.a"});
-  EXPECT_EQ(enclosing_blocks("{{ if .x }}{{ else }}{{ with .y }}\nz: 1\n{{ end }}{{ end }}", "z:"),
-            (std::vector<std::string>{"else if .x", "with .y"}));
-}
-
 TEST(ChartYamlTest, ChartYamlIsAHelm3Chart) {
   const YAML::Node chart = YAML::LoadFile((chart_dir() / "Chart.yaml").string());
   EXPECT_EQ(chart["apiVersion"].as<std::string>(), "v2");
@@ -139,6 +126,7 @@ TEST(ChartYamlTest, ValuesParseAndEveryValueIsUsed) {
   EXPECT_EQ(values["controller"]["replicas"].as<int>(), 2);
   EXPECT_EQ(values["nodeAgent"]["actuation"].as<std::string>(), "kubelet");
   const auto used = all_value_references();
+  ASSERT_GT(used.size(), 50u);
   std::set<std::string> leaves;
   value_leaves(values, "", leaves);
   for (const std::string& leaf : leaves) {
@@ -151,37 +139,10 @@ TEST(ChartYamlTest, ValuesParseAndEveryValueIsUsed) {
     }
     EXPECT_TRUE(read) << "values.yaml: " << leaf << " is read by no template";
   }
-}
-
-TEST(ChartYamlTest, EveryTemplateReferenceResolves) {
-  const std::string helpers = read_file(chart_dir() / "templates" / "_helpers.tpl");
-  const auto defined = template_names(helpers, "define");
-  EXPECT_EQ(unclosed_blocks(helpers), 0);
-  auto files = chart_files("templates", ".yaml");
-  files.push_back(chart_dir() / "templates" / "_helpers.tpl");
-  files.push_back(chart_dir() / "templates" / "NOTES.txt");
-  for (const auto& path : files) {
-    const std::string text = read_file(path);
-    const std::string name = path.filename().string();
-    EXPECT_EQ(unclosed_blocks(text), 0) << name;
-    for (const std::string& ref : value_references(text)) {
-      EXPECT_TRUE(value_at(chart_values(), ref))
-          << name << ": .Values." << ref << " is not in values.yaml";
-    }
-    for (const char* verb : {"include", "template"}) {
-      for (const std::string& used : template_names(text, verb)) {
-        EXPECT_TRUE(defined.count(used))
-            << name << ": " << verb << " \"" << used << "\" is not defined in _helpers.tpl";
-      }
-    }
-    for (const std::string& pattern : file_patterns(text)) {
-      int matches = 0;
-      for (const auto& entry : std::filesystem::recursive_directory_iterator(chart_dir())) {
-        const auto relative = std::filesystem::relative(entry.path(), chart_dir()).string();
-        matches += ::fnmatch(pattern.c_str(), relative.c_str(), FNM_PATHNAME) == 0;
-      }
-      EXPECT_GT(matches, 0) << name << ": .Files pattern " << pattern << " matches no file";
-    }
+  // And the other way: a branch no test renders cannot read a value that does not exist.
+  for (const std::string& path : used) {
+    EXPECT_TRUE(value_at(values, path))
+        << "a template reads .Values." << path << ", which is not in values.yaml";
   }
 }
 
@@ -197,15 +158,15 @@ TEST(ChartYamlTest, EveryTemplateParsesAsKubernetesObjects) {
     files_with_objects.insert(doc.file);
     kinds.insert(doc.node["kind"].as<std::string>());
   }
+  // servicemonitor.yaml renders only with metrics.serviceMonitor.enabled (DashboardsShip...).
   for (const auto& path : chart_files("templates", ".yaml")) {
+    if (path.filename() == "servicemonitor.yaml") continue;
     EXPECT_TRUE(files_with_objects.count(path.filename().string())) << path;
   }
-  for (const char* kind :
-       {"Deployment", "DaemonSet", "Service", "ServiceAccount", "ClusterRole", "ClusterRoleBinding",
-        "Role", "RoleBinding", "MutatingWebhookConfiguration", "Secret", "Certificate", "Issuer",
-        "ServiceMonitor", "PodMonitor", "ConfigMap", "NetworkPolicy"}) {
-    EXPECT_TRUE(kinds.count(kind)) << kind;
-  }
+  EXPECT_EQ(kinds, (std::set<std::string>{"Deployment", "DaemonSet", "Service", "ServiceAccount",
+                                          "ClusterRole", "ClusterRoleBinding", "Role",
+                                          "RoleBinding", "MutatingWebhookConfiguration", "Secret",
+                                          "ConfigMap", "NetworkPolicy"}));
 }
 
 TEST(ChartYamlTest, CrdsAreInHelmsCrdsDirectory) {
@@ -283,7 +244,9 @@ TEST(ChartYamlTest, UsageStreamIsMutualTlsOnThePodIp) {
   const YAML::Node daemonset = document("DaemonSet", "node-agent");
   const YAML::Node agent = container(daemonset);
   auto agent_flags = flags_of(agent);
-  EXPECT_EQ(agent_flags["usage-endpoint"], "TEMPLATE:9443");  // the Service's host
+  EXPECT_EQ(agent_flags["usage-endpoint"], "tailor-controller.kube-system.svc:9443");
+  EXPECT_EQ(document("Service", "controller")["metadata"]["name"].as<std::string>(),
+            "tailor-controller");
   EXPECT_EQ(agent_flags.count("usage-insecure"), 0u);
   auto agent_mounts = mounts_of(agent);
   EXPECT_EQ(agent_flags["usage-ca-file"], agent_mounts["usage-ca"] + "/ca.crt");
@@ -348,15 +311,14 @@ controller:
 
 // The real tailor-controller parses the Deployment's arguments: with a kubeconfig that does not
 // exist it gets past its flags and stops at loading the configuration (exit 1), not at a bad
-// flag (exit 2). Rendered with every usage source on: the substitution keeps every branch, and
-// with values.yaml as it is the Prometheus flags would be empty (Helm leaves them out then).
+// flag (exit 2). Rendered with every usage source on, so that every optional flag is there.
 TEST(ChartYamlTest, TailorControllerAcceptsTheDeploymentsArguments) {
   const std::string binary = tailor_binary("tailor-controller");
   ASSERT_EQ(::access(binary.c_str(), X_OK), 0) << binary << " is not built";
   const auto bad = run_command(binary + " --no-such-flag=1");
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   const YAML::Node deployment =
-      document_in(render_documents(values_with(kAllUsageSources)), "Deployment", "controller");
+      document_in(render_documents(kAllUsageSources), "Deployment", "controller");
   std::string command = binary;
   for (std::string arg : strings(container(deployment)["args"])) {
     arg = std::regex_replace(arg, std::regex(R"(\$\(POD_NAME\))"), "tailor-controller-0");
@@ -368,41 +330,56 @@ TEST(ChartYamlTest, TailorControllerAcceptsTheDeploymentsArguments) {
 }
 
 // The usage sources besides the node agents' stream are off by default, and their flags, the
-// token's volume and the metrics.k8s.io rule are each under the value that turns them on.
+// token's volume and the metrics.k8s.io rule each come with the values that turn them on.
 TEST(ChartYamlTest, UsageSourcesOnlyWhenConfigured) {
   const YAML::Node controller = chart_values()["controller"];
   EXPECT_EQ(controller["prometheus"]["address"].as<std::string>(), "");
   EXPECT_EQ(controller["prometheus"]["bearerTokenSecret"]["name"].as<std::string>(), "");
   EXPECT_EQ(controller["metricsSource"].as<std::string>(), "usage-stream");
-  const std::string deployment =
-      read_file(chart_dir() / "templates" / "controller-deployment.yaml");
-  const std::string rbac = read_file(chart_dir() / "templates" / "controller-rbac.yaml");
-  using Guards = std::vector<std::string>;
-  for (const char* flag :
-       {"--storage=", "--prometheus-address=", "--history-length=", "--history-resolution=",
-        "--prometheus-cadvisor-job-name=", "--container-namespace-label=",
-        "--container-pod-name-label=", "--container-name-label=", "--prometheus-query-timeout=",
-        "--prometheus-insecure="}) {
-    EXPECT_EQ(enclosing_blocks(deployment, flag), Guards{"if $prometheus.address"}) << flag;
+  const std::set<std::string> prometheus_flags = {"storage",
+                                                  "prometheus-address",
+                                                  "history-length",
+                                                  "history-resolution",
+                                                  "prometheus-cadvisor-job-name",
+                                                  "container-namespace-label",
+                                                  "container-pod-name-label",
+                                                  "container-name-label",
+                                                  "prometheus-query-timeout",
+                                                  "prometheus-insecure"};
+  struct Case {
+    const char* values;
+    bool prometheus, token, metrics_api;
+  };
+  const Case cases[] = {
+      {"", false, false, false},
+      {"controller: {prometheus: {address: 'http://p:9090'}}", true, false, false},
+      {"controller: {prometheus: {bearerTokenSecret: {name: t}}}", false, false, false},
+      {"controller: {prometheus: {address: 'http://p:9090', bearerTokenSecret: {name: t}}}", true,
+       true, false},
+      {"controller: {metricsSource: metrics-api}", false, false, true}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.values);
+    const auto documents = render_documents(c.values);
+    const YAML::Node deployment = document_in(documents, "Deployment", "controller");
+    const auto flags = flags_of(container(deployment));
+    for (const std::string& flag : prometheus_flags) {
+      EXPECT_EQ(flags.count(flag), c.prometheus ? 1u : 0u) << flag;
+    }
+    EXPECT_EQ(flags.count("prometheus-bearer-token-file"), c.token ? 1u : 0u);
+    EXPECT_EQ(mounts_of(container(deployment)).count("prometheus-bearer-token"), c.token ? 1u : 0u);
+    EXPECT_EQ(volume_of(deployment, "prometheus-bearer-token").IsMap(), c.token);
+    EXPECT_EQ(flags.count("metrics-source"), c.metrics_api ? 1u : 0u);
+    EXPECT_EQ(flags.count("metrics-api-interval"), c.metrics_api ? 1u : 0u);
+    EXPECT_EQ(permissions(document_in(documents, "ClusterRole", "controller"))
+                  .count("metrics.k8s.io/pods:list"),
+              c.metrics_api ? 1u : 0u);
   }
-  // The token only with an address: $bearerToken is both.
-  EXPECT_NE(
-      deployment.find("$bearerToken := and $prometheus.address $prometheus.bearerTokenSecret.name"),
-      std::string::npos);
-  for (const char* line : {"--prometheus-bearer-token-file=", "- name: prometheus-bearer-token",
-                           "secretName: {{ $prometheus"}) {
-    EXPECT_EQ(enclosing_blocks(deployment, line), Guards{"if $bearerToken"}) << line;
-  }
-  const Guards metrics_api = {"if eq .Values.controller.metricsSource \"metrics-api\""};
-  EXPECT_EQ(enclosing_blocks(deployment, "--metrics-source="), metrics_api);
-  EXPECT_EQ(enclosing_blocks(deployment, "--metrics-api-interval="), metrics_api);
-  EXPECT_EQ(enclosing_blocks(rbac, "apiGroups: [metrics.k8s.io]"), metrics_api);
 }
 
 // With the sources on, the rendered flags give the controller its own defaults for every value
 // left alone (values.yaml repeats them), and the token file is the mounted Secret's key.
 TEST(ChartYamlTest, UsageSourceValuesAreTheControllersDefaults) {
-  const auto documents = render_documents(values_with(kAllUsageSources));
+  const auto documents = render_documents(kAllUsageSources);
   const YAML::Node deployment = document_in(documents, "Deployment", "controller");
   const YAML::Node c = container(deployment);
   const std::regex usage_flag(
@@ -481,10 +458,16 @@ TEST(ChartYamlTest, NodeAgentOptionsAcceptTheDaemonSetsArguments) {
   EXPECT_EQ(chart_values()["nodeAgent"]["tolerations"][0]["operator"].as<std::string>(), "Exists");
 }
 
-// Both branches of the `if` stay after the substitution, so the conditional rules are listed
-// too (VPA rules: controller.watchVPA; PodMetrics: controller.metricsSource=metrics-api, see
-// UsageSourcesOnlyWhenConfigured; agent-actuation rules: nodeAgent.actuation=agent).
+// Every optional rule on (VPA rules: controller.watchVPA; PodMetrics: controller.metricsSource
+// metrics-api, see UsageSourcesOnlyWhenConfigured; agent-actuation rules: nodeAgent.actuation
+// agent), then each off with values.yaml as it is.
+constexpr const char* kEveryRule = R"(
+controller: {watchVPA: true, metricsSource: metrics-api}
+nodeAgent: {actuation: agent}
+)";
+
 TEST(ChartYamlTest, ClusterRolesGrantExactlyWhatTheProcessesCall) {
+  const auto every_rule = render_documents(kEveryRule);
   const std::set<std::string> controller = {
       "/pods:get",
       "/pods:list",
@@ -534,20 +517,36 @@ TEST(ChartYamlTest, ClusterRolesGrantExactlyWhatTheProcessesCall) {
       "autoscaling.k8s.io/verticalpodautoscalercheckpoints:patch",
       "autoscaling.k8s.io/verticalpodautoscalercheckpoints:delete",
       "metrics.k8s.io/pods:list"};
-  EXPECT_EQ(permissions(document("ClusterRole", "controller")), controller);
-  // In its own namespace: the leader Lease and the state ConfigMap, by name.
+  EXPECT_EQ(permissions(document_in(every_rule, "ClusterRole", "controller")), controller);
+  std::set<std::string> controller_default;
+  for (const std::string& p : controller) {
+    if (p.rfind("autoscaling.k8s.io/", 0) != 0 && p.rfind("metrics.k8s.io/", 0) != 0) {
+      controller_default.insert(p);
+    }
+  }
+  EXPECT_EQ(permissions(document("ClusterRole", "controller")), controller_default);
+  // In its own namespace: the leader Lease (named as --leader-elect-resource-name) and the state
+  // ConfigMap, by name.
   const std::set<std::string> controller_namespaced = {
-      "coordination.k8s.io/leases:create",          "coordination.k8s.io/leases#TEMPLATE:get",
-      "coordination.k8s.io/leases#TEMPLATE:update", "/configmaps:create",
-      "/configmaps#tailor-controller-state:get",    "/configmaps#tailor-controller-state:patch"};
+      "coordination.k8s.io/leases:create",
+      "coordination.k8s.io/leases#tailor-controller:get",
+      "coordination.k8s.io/leases#tailor-controller:update",
+      "/configmaps:create",
+      "/configmaps#tailor-controller-state:get",
+      "/configmaps#tailor-controller-state:patch"};
   EXPECT_EQ(permissions(document("Role", "controller")), controller_namespaced);
+  EXPECT_EQ(flags_of(container(document("Deployment", "controller")))["leader-elect-resource-name"],
+            "tailor-controller");
   const std::set<std::string> node_agent = {
       "/pods:get", "/pods:list", "/pods:watch", "/pods/status:patch", "/nodes:get",
       "/events:create", "/events:patch",
       // --actuation=agent only:
       "/pods:delete", "/nodes:create", "/nodes/status:patch", "coordination.k8s.io/leases:create",
       "coordination.k8s.io/leases:patch"};
-  EXPECT_EQ(permissions(document("ClusterRole", "node-agent")), node_agent);
+  EXPECT_EQ(permissions(document_in(every_rule, "ClusterRole", "node-agent")), node_agent);
+  EXPECT_EQ(permissions(document("ClusterRole", "node-agent")),
+            (std::set<std::string>{"/pods:get", "/pods:list", "/pods:watch", "/pods/status:patch",
+                                   "/nodes:get", "/events:create", "/events:patch"}));
   for (const char* file : {"controller", "node-agent"}) {
     const YAML::Node binding = document("ClusterRoleBinding", file);
     EXPECT_EQ(binding["roleRef"]["name"].as<std::string>(),
@@ -572,34 +571,124 @@ TEST(ChartYamlTest, MutatingWebhookOnPodCreateNeverBlocksPods) {
   EXPECT_EQ(service["port"].as<int>(), 443);
   EXPECT_EQ(service["name"].as<std::string>(),
             document("Service", "controller")["metadata"]["name"].as<std::string>());
-  EXPECT_TRUE(hook["clientConfig"]["caBundle"].IsDefined());
-  EXPECT_TRUE(config["metadata"]["annotations"]["cert-manager.io/inject-ca-from"].IsScalar());
   const YAML::Node excluded = hook["namespaceSelector"]["matchExpressions"][0];
   EXPECT_EQ(excluded["key"].as<std::string>(), "kubernetes.io/metadata.name");
   EXPECT_EQ(excluded["operator"].as<std::string>(), "NotIn");
-  // The release namespace, then the range over webhook.excludedNamespaces (TEMPLATE here).
-  EXPECT_EQ(excluded["values"][0].as<std::string>(), "kube-system");
+  // The release namespace, once, then the others of webhook.excludedNamespaces.
+  EXPECT_EQ(strings(excluded["values"]), std::vector<std::string>{"kube-system"});
   EXPECT_EQ(strings(chart_values()["webhook"]["excludedNamespaces"]),
             std::vector<std::string>{"kube-system"});
-  // The generated Secret and cert-manager's Certificate name the Secret the controller mounts.
-  const std::string mounted =
-      volume_of(document("Deployment", "controller"), "webhook-tls")["secret"]["secretName"]
-          .as<std::string>();
-  EXPECT_EQ(document("Secret", "webhook")["metadata"]["name"].as<std::string>(), mounted);
-  EXPECT_EQ(document("Certificate")["spec"]["secretName"].as<std::string>(), mounted);
-  EXPECT_EQ(document("Secret", "webhook")["type"].as<std::string>(), "kubernetes.io/tls");
+  const auto more = render_documents("webhook: {excludedNamespaces: [kube-system, monitoring]}");
+  EXPECT_EQ(
+      strings(document_in(more, "MutatingWebhookConfiguration")["webhooks"][0]["namespaceSelector"]
+                                                               ["matchExpressions"][0]["values"]),
+      (std::vector<std::string>{"kube-system", "monitoring"}));
+}
+
+// The Secret the controller mounts (webhook-tls) for each webhook.certificate.source: generated
+// with the caBundle its CA (helm), a cert-manager Certificate with the caBundle injected
+// (certManager, with a self-signed Issuer unless issuerRef names one), or the user's (secret).
+TEST(ChartYamlTest, WebhookCertificateFromEachSource) {
+  auto mounted = [](const std::vector<RenderedDocument>& documents) {
+    return volume_of(document_in(documents, "Deployment", "controller"),
+                     "webhook-tls")["secret"]["secretName"]
+        .as<std::string>();
+  };
+  auto kinds_of = [](const std::vector<RenderedDocument>& documents, const std::string& file) {
+    std::multiset<std::string> out;
+    for (const auto& d : documents) {
+      if (d.file == file) out.insert(d.node["kind"].as<std::string>());
+    }
+    return out;
+  };
+  using Kinds = std::multiset<std::string>;
+  {
+    SCOPED_TRACE("helm");
+    const auto& documents = rendered_documents();
+    EXPECT_EQ(kinds_of(documents, "webhook.yaml"),
+              (Kinds{"Secret", "MutatingWebhookConfiguration"}));
+    const YAML::Node secret = document_in(documents, "Secret", "webhook");
+    EXPECT_EQ(secret["metadata"]["name"].as<std::string>(), "tailor-webhook-tls");
+    EXPECT_EQ(secret["metadata"]["name"].as<std::string>(), mounted(documents));
+    EXPECT_EQ(secret["type"].as<std::string>(), "kubernetes.io/tls");
+    const YAML::Node config = document_in(documents, "MutatingWebhookConfiguration");
+    EXPECT_EQ(config["webhooks"][0]["clientConfig"]["caBundle"].as<std::string>(),
+              secret["data"]["ca.crt"].as<std::string>());
+    EXPECT_FALSE(config["metadata"]["annotations"]);
+  }
+  {
+    SCOPED_TRACE("certManager");
+    const auto documents = render_documents("webhook: {certificate: {source: certManager}}");
+    EXPECT_EQ(kinds_of(documents, "webhook.yaml"),
+              (Kinds{"Issuer", "Certificate", "MutatingWebhookConfiguration"}));
+    const YAML::Node certificate = document_in(documents, "Certificate");
+    EXPECT_EQ(certificate["spec"]["secretName"].as<std::string>(), mounted(documents));
+    EXPECT_EQ(strings(certificate["spec"]["dnsNames"]),
+              (std::vector<std::string>{"tailor-controller.kube-system.svc",
+                                        "tailor-controller.kube-system.svc.cluster.local"}));
+    EXPECT_EQ(certificate["spec"]["issuerRef"]["name"].as<std::string>(),
+              document_in(documents, "Issuer")["metadata"]["name"].as<std::string>());
+    const YAML::Node config = document_in(documents, "MutatingWebhookConfiguration");
+    EXPECT_EQ(config["metadata"]["annotations"]["cert-manager.io/inject-ca-from"].as<std::string>(),
+              "kube-system/" + certificate["metadata"]["name"].as<std::string>());
+    EXPECT_FALSE(config["webhooks"][0]["clientConfig"]["caBundle"]);
+  }
+  {
+    SCOPED_TRACE("certManager with an issuer");
+    const auto documents = render_documents(
+        "webhook: {certificate: {source: certManager, issuerRef: {name: ca, kind: "
+        "ClusterIssuer}}}");
+    EXPECT_EQ(kinds_of(documents, "webhook.yaml"),
+              (Kinds{"Certificate", "MutatingWebhookConfiguration"}));
+    const YAML::Node issuer = document_in(documents, "Certificate")["spec"]["issuerRef"];
+    EXPECT_EQ(issuer["name"].as<std::string>(), "ca");
+    EXPECT_EQ(issuer["kind"].as<std::string>(), "ClusterIssuer");
+  }
+  {
+    SCOPED_TRACE("secret");
+    const auto documents = render_documents(
+        "webhook: {certificate: {source: secret, secretName: mine, caBundle: Q0E=}}");
+    EXPECT_EQ(kinds_of(documents, "webhook.yaml"), Kinds{"MutatingWebhookConfiguration"});
+    EXPECT_EQ(mounted(documents), "mine");
+    EXPECT_EQ(document_in(documents,
+                          "MutatingWebhookConfiguration")["webhooks"][0]["clientConfig"]["caBundle"]
+                  .as<std::string>(),
+              "Q0E=");
+  }
 }
 
 TEST(ChartYamlTest, DashboardsShipInAConfigMapGrafanaPicksUp) {
   const YAML::Node configmap = document("ConfigMap", "dashboards");
   EXPECT_EQ(configmap["metadata"]["labels"]["grafana_dashboard"].as<std::string>(), "1");
-  EXPECT_EQ(file_patterns(read_file(chart_dir() / "templates" / "dashboards-configmap.yaml")),
-            std::set<std::string>{"dashboards/*.json"});
-  const YAML::Node monitor = document("ServiceMonitor");
-  EXPECT_EQ(monitor["spec"]["endpoints"][0]["port"].as<std::string>(), "metrics");
-  EXPECT_EQ(document("PodMonitor")["spec"]["podMetricsEndpoints"][0]["port"].as<std::string>(),
-            "metrics");
+  // .Files.Glob "dashboards/*.json" | AsConfig: one key per file, the file as it is.
+  std::set<std::string> keys;
+  for (const auto& entry : configmap["data"]) keys.insert(entry.first.as<std::string>());
+  std::set<std::string> files;
+  for (const auto& path : chart_files("dashboards", ".json")) {
+    files.insert(path.filename().string());
+    EXPECT_EQ(configmap["data"][path.filename().string()].as<std::string>(), read_file(path));
+  }
+  EXPECT_FALSE(files.empty());
+  EXPECT_EQ(keys, files);
   EXPECT_FALSE(chart_values()["metrics"]["serviceMonitor"]["enabled"].as<bool>());
+
+  const auto monitored =
+      render_documents("metrics: {serviceMonitor: {enabled: true, labels: {release: kp}}}");
+  const YAML::Node monitor = document_in(monitored, "ServiceMonitor");
+  EXPECT_EQ(monitor["spec"]["endpoints"][0]["port"].as<std::string>(), "metrics");
+  EXPECT_EQ(monitor["spec"]["endpoints"][0]["interval"].as<std::string>(), "30s");
+  EXPECT_EQ(monitor["metadata"]["labels"]["release"].as<std::string>(), "kp");
+  const YAML::Node pod_monitor = document_in(monitored, "PodMonitor");
+  EXPECT_EQ(pod_monitor["spec"]["podMetricsEndpoints"][0]["port"].as<std::string>(), "metrics");
+  EXPECT_EQ(pod_monitor["spec"]["selector"]["matchLabels"]["app.kubernetes.io/component"]
+                .as<std::string>(),
+            "node-agent");
+  // Without the node agents there is nothing for the PodMonitor to scrape.
+  const auto agentless =
+      render_documents("metrics: {serviceMonitor: {enabled: true}}\nnodeAgent: {enabled: false}");
+  EXPECT_NO_THROW(document_in(agentless, "ServiceMonitor"));
+  EXPECT_THROW(document_in(agentless, "PodMonitor"), std::runtime_error);
+  EXPECT_THROW(document_in(agentless, "DaemonSet"), std::runtime_error);
 }
 
 }  // namespace
