@@ -100,6 +100,7 @@ inline HelmRun helm_template(const std::string& values = "", const std::string& 
 struct RenderedDocument {
   std::string file;  // e.g. "controller-deployment.yaml"
   YAML::Node node;
+  std::string text;  // as helm-render printed it
 };
 
 // The documents of helm template's output ("---\n# Source: tailor/templates/x.yaml\n...").
@@ -112,7 +113,7 @@ inline std::vector<RenderedDocument> parse_manifests(const std::string& manifest
     const std::size_t body_at = manifests.find('\n', name_at) + 1;
     const std::size_t end = manifests.find("---\n" + kSource, body_at);
     const std::string body = manifests.substr(body_at, end - body_at);
-    out.push_back({manifests.substr(name_at, body_at - 1 - name_at), YAML::Load(body)});
+    out.push_back({manifests.substr(name_at, body_at - 1 - name_at), YAML::Load(body), body});
     at = body_at;
   }
   return out;
