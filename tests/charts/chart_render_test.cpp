@@ -171,6 +171,18 @@ TEST(HelmRenderTest, TemplateFailuresSurface) {
   EXPECT_EQ(lenient.exit_code, 0) << lenient.err;
 }
 
+// Chart.yaml's kubeVersion against .Capabilities.KubeVersion, as `helm template --kube-version`
+// and `helm install` (with the cluster's version) check it.
+TEST(HelmRenderTest, KubeVersionIsChecked) {
+  const std::string chart = " -n kube-system tailor " + chart_dir().string();
+  EXPECT_EQ(run_helm_render("--kube-version v1.33.0" + chart).exit_code, 0);
+  const HelmRun old = run_helm_render("--kube-version v1.32.4" + chart);
+  EXPECT_EQ(old.exit_code, 1);
+  EXPECT_EQ(old.err,
+            "Error: chart requires kubeVersion: >=1.33.0-0 which is incompatible with Kubernetes "
+            "v1.32.4\n");
+}
+
 TEST(HelmLintTest, TheChartPasses) {
   const HelmRun r = run_helm_render("--lint --strict " + chart_dir().string());
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
