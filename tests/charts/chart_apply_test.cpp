@@ -63,6 +63,8 @@ dashboards: {namespace: default, folder: Tailor}
 )"},
 };
 
+void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
+
 // Kinds the chart renders that tailor-cluster does not serve, and why.
 const std::map<std::string, std::string> kServedElsewhere = {
     {"rbac.authorization.k8s.io/v1/ClusterRole", "RBAC (issue 17 point 3)"},

@@ -183,6 +183,62 @@ TEST(HelmRenderTest, KubeVersionIsChecked) {
             "v1.32.4\n");
 }
 
+// Helm's own functions and objects, in a template added to a copy of the chart.
+TEST(HelmRenderTest, HelmsFunctionsAndObjects) {
+  const auto copy = chart_copy("functions-chart");
+  write_file(copy / "templates" / "functions.yaml", R"({{- $cfg := fromYaml "a: 1\nb: [x, z, y]" }}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: functions
+data:
+  tpl: {{ tpl "{{ .Release.Name }}-{{ .Values.controller.strategy }}" . | quote }}
+  json: {{ toJson $cfg | quote }}
+  lookup: {{ lookup "v1" "Secret" "kube-system" "x" | toJson | quote }}
+  required: {{ required "controller.strategy is required" .Values.controller.strategy | quote }}
+  chart: {{ printf "%s-%s-%s" .Chart.Name .Chart.Version .Chart.AppVersion | quote }}
+  release: {{ printf "%s/%s/%s/%v" .Release.Namespace .Release.Name .Release.Service .Release.IsInstall | quote }}
+  kube: {{ .Capabilities.KubeVersion.Version | quote }}
+  apps: {{ .Capabilities.APIVersions.Has "apps/v1" | quote }}
+  file: {{ .Files.Get "README.md" | sha256sum | quote }}
+  chartFile: {{ .Files.Get "Chart.yaml" | quote }}
+  template: {{ .Template.Name | quote }}
+  resources: {{ toYaml .Values.controller.resources | quote }}
+)");
+  const HelmRun r = helm_template("", copy.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const YAML::Node data = document_in(parse_manifests(r.out), "ConfigMap", "functions")["data"];
+  EXPECT_EQ(data["tpl"].as<std::string>(), "tailor-default");
+  EXPECT_EQ(data["json"].as<std::string>(),
+            R"({"a":1,"b":["x","z",true]})");         // YAML 1.1: y is true
+  EXPECT_EQ(data["lookup"].as<std::string>(), "{}");  // no cluster, as in helm template
+  EXPECT_EQ(data["required"].as<std::string>(), "default");
+  EXPECT_EQ(data["chart"].as<std::string>(), "tailor-0.1.0-0.1.0");
+  EXPECT_EQ(data["release"].as<std::string>(), "kube-system/tailor/Helm/true");
+  EXPECT_EQ(data["kube"].as<std::string>(), "v1.33.0");
+  EXPECT_EQ(data["apps"].as<std::string>(), "true");
+  const auto sum = run_command("sha256sum " + (copy / "README.md").string());
+  EXPECT_EQ(data["file"].as<std::string>(), sum.output.substr(0, 64));
+  EXPECT_EQ(data["chartFile"].as<std::string>(), "");  // Chart.yaml is .Chart, not a file
+  EXPECT_EQ(data["template"].as<std::string>(), "tailor/templates/functions.yaml");
+  EXPECT_EQ(data["resources"].as<std::string>(),
+            "limits:\n  memory: 512Mi\nrequests:\n  cpu: 100m\n  memory: 128Mi");
+
+  // required of a missing value: the render stops with its message and position.
+  write_file(copy / "templates" / "functions.yaml",
+             "a: {{ required \"controller.nothing is required\" .Values.controller.nothing }}\n");
+  const HelmRun missing = run_helm_render("-n kube-system tailor " + copy.string());
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.err,
+            "Error: execution error at (tailor/templates/functions.yaml:1:6): controller.nothing "
+            "is required\n");
+  // Helm removes sprig's env and expandenv: a template cannot read the environment.
+  write_file(copy / "templates" / "functions.yaml", "a: {{ env \"HOME\" }}\n");
+  const HelmRun env = run_helm_render("-n kube-system tailor " + copy.string());
+  EXPECT_EQ(env.exit_code, 1);
+  EXPECT_NE(env.err.find("function \"env\" not defined"), std::string::npos) << env.err;
+}
+
 TEST(HelmLintTest, TheChartPasses) {
   const HelmRun r = run_helm_render("--lint --strict " + chart_dir().string());
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
