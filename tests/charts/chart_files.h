@@ -45,14 +45,29 @@ inline const YAML::Node& chart_values() {
   return values;
 }
 
-// A directory of this process for values files and the renderer's error output.
-inline const std::filesystem::path& scratch_dir() {
-  static const std::filesystem::path dir = [] {
+// A directory of this process for values files, chart copies and the renderer's error output,
+// removed when the process ends.
+class ScratchDir {
+ public:
+  ScratchDir() {
     char tmpl[] = "/tmp/tailor-chart-render-XXXXXX";
     if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
-    return std::filesystem::path(tmpl);
-  }();
-  return dir;
+    path_ = tmpl;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+inline const std::filesystem::path& scratch_dir() {
+  static const ScratchDir dir;
+  return dir.path();
 }
 
 inline std::string write_scratch(const std::string& name, const std::string& content) {

@@ -139,6 +139,8 @@ TEST(HelmRenderTest, ValuesOfTheWrongTypeOrOutOfTheirSetFail) {
        "\"helm\", \"certManager\", \"secret\"\n"},
       {"webhook: {timeoutSeconds: 31}",
        "- webhook.timeoutSeconds: Must be less than or equal to 30\n"},
+      {"controller: {updatesPerSecond: 0}",
+       "- controller.updatesPerSecond: Must be greater than 0\n"},
       {"controller: {extraArgs: [v=2]}",
        "- controller.extraArgs.0: Does not match pattern '^--'\n"},
   };

@@ -104,17 +104,20 @@ func splitUnescaped(s string, sep rune) []string {
 	return append(parts, cur.String())
 }
 
-// typedValue types a --set value as helm's strvals does: true/false, null, integers, else string.
+// typedValue types a --set value as helm's strvals does: true/false and null (any case),
+// integers not starting with 0, else a string.
 func typedValue(s string) interface{} {
-	switch s {
-	case "true":
+	switch {
+	case strings.EqualFold(s, "true"):
 		return true
-	case "false":
+	case strings.EqualFold(s, "false"):
 		return false
-	case "null":
+	case strings.EqualFold(s, "null"):
 		return nil
+	case s == "0":
+		return int64(0)
 	}
-	if s == "0" || (len(s) > 0 && s[0] != '0' && s[0] != '+') {
+	if len(s) > 0 && s[0] != '0' {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return n
 		}
