@@ -124,6 +124,11 @@ TEST(HelmRenderTest, ATypoInACopyOfValuesFails) {
   EXPECT_EQ(own.exit_code, 1);
   EXPECT_NE(own.err.find("Additional property enabeld is not allowed"), std::string::npos)
       << own.err;
+  const HelmRun lint = run_helm_render("--lint " + copy.string());
+  EXPECT_EQ(lint.exit_code, 1);
+  EXPECT_NE(lint.out.find("[ERROR] values.yaml: - "), std::string::npos) << lint.out;
+  EXPECT_NE(lint.out.find("Additional property enabeld is not allowed"), std::string::npos)
+      << lint.out;
 }
 
 TEST(HelmRenderTest, ValuesOfTheWrongTypeOrOutOfTheirSetFail) {

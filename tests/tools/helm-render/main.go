@@ -168,7 +168,7 @@ func lint(dir string, o options) ([]Finding, error) {
 		return nil, err
 	}
 	values := coalesce(user, chart.Values)
-	if err := validateValues(chart, values); err != nil {
+	if err := schemaErrors(chart, values); err != nil {
 		return append(findings, Finding{"ERROR", "values.yaml", err.Error()}), nil
 	}
 	top, err := topValues(chart, "test-release", o, values)

@@ -159,8 +159,8 @@ func applySet(values Values, assignments string) error {
 	return nil
 }
 
-// validateValues checks values against the chart's JSON schema, in helm's words.
-func validateValues(chart *Chart, values Values) error {
+// schemaErrors checks values against the chart's JSON schema: "- field: problem" lines, or nil.
+func schemaErrors(chart *Chart, values Values) error {
 	if chart.Schema == nil {
 		return nil
 	}
@@ -177,10 +177,17 @@ func validateValues(chart *Chart, values Values) error {
 		return nil
 	}
 	var sb strings.Builder
-	sb.WriteString("values don't meet the specifications of the schema(s) in the following chart(s):\n")
-	sb.WriteString(chart.Metadata.Name + ":\n")
 	for _, e := range result.Errors() {
 		sb.WriteString(fmt.Sprintf("- %s\n", e))
 	}
 	return fmt.Errorf("%s", sb.String())
+}
+
+// validateValues: schemaErrors in the words of helm install and helm template.
+func validateValues(chart *Chart, values Values) error {
+	if err := schemaErrors(chart, values); err != nil {
+		return fmt.Errorf("values don't meet the specifications of the schema(s) in the following chart(s):\n%s:\n%s",
+			chart.Metadata.Name, err)
+	}
+	return nil
 }
