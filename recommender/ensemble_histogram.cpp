@@ -55,8 +55,7 @@ EnsembleHistogram::EnsembleHistogram(const HistogramOptions& options,
         "buckets");
   }
   block_.reset(new std::byte[block_bytes()]());
-  for (int k = 0; k < rows_; ++k) {
-  }
+  for (int k = 0; k < rows_; ++k) row(k).growth = 1;  // 2^(gap_ / half-life), gap_ 0
 }
 
 void EnsembleHistogram::halve(int k) {
@@ -66,6 +65,7 @@ void EnsembleHistogram::halve(int k) {
   r.below = half(r.below);
   r.above = half(r.above);
   r.carry *= 0.5f;
+  r.weight *= 0.5;
   ++r.exponent;
   recount(k);
   bool below = false, above = false;
@@ -109,9 +109,10 @@ void EnsembleHistogram::add_count(int k, int column, double count) {
   }
 }
 
-void EnsembleHistogram::add_sample(double value, Seconds time,
-                                   const std::vector<Seconds>& half_lives) {
-  if (!std::isfinite(value) || value < 0) return;
+// The window column of a valid value (-1: the below lump, window_: the above lump); the first
+// sample sets the rows' exponents and places the window.
+inline int EnsembleHistogram::column_of(double value, Seconds time,
+                                        const std::vector<Seconds>& half_lives) {
   const int bucket = options_->find_bucket(value);
   if (!has_samples_) {
     has_samples_ = true;
@@ -123,27 +124,96 @@ void EnsembleHistogram::add_sample(double value, Seconds time,
     start_ = static_cast<std::int16_t>(
         std::clamp(bucket - window_ / 4, 0, options_->num_buckets() - window_));
   }
-  const int column = bucket < start_ ? -1 : std::min(bucket - start_, int(window_));
-  if (column < 0) below_highest_ = static_cast<std::int16_t>(std::max<int>(below_highest_, bucket));
-  if (column >= window_) {
+  last_time_ = time;
+  // Branch-free: usage noise makes the column unpredictable.
+  const int column = std::clamp(bucket - start_, -1, int(window_));
+  if (column < 0) {
+    below_highest_ = static_cast<std::int16_t>(std::max<int>(below_highest_, bucket));
+  } else if (column >= window_) {
     above_highest_ = static_cast<std::int16_t>(std::max<int>(above_highest_, bucket));
   }
-  for (int k = 0; k < rows_; ++k) {
-    Row& r = row(k);
-    double exact =
-        std::exp2(static_cast<double>(time) / static_cast<double>(half_lives[k]) - r.exponent) +
-        r.carry;
-    // One sample never weighs more than a full count: the row halves at least once per
-    // half-life, so old weight fades at the same pace wherever the new weight lands.
-    while (exact > kMaxCount) {
+  return column;
+}
+
+// Takes a sample of `weight` counts (2^(time / half-life - exponent)) into row k's weight and
+// carry; returns the whole counts to add.
+std::uint32_t EnsembleHistogram::take_weight(int k, double weight) {
+  Row& r = row(k);
+  r.weight = weight;  // halve() keeps it in step with the exponent
+  double exact = weight + r.carry;
+  // One sample never weighs more than a full count: the row halves at least once per
+  // half-life, so old weight fades at the same pace wherever the new weight lands.
+  while (exact > kMaxCount) [[unlikely]] {
       halve(k);
       exact *= 0.5;
     }
-    // floor without a libm call: 0 <= exact <= 65535 here.
-    const double whole = static_cast<double>(static_cast<std::uint32_t>(exact));
-    r.carry = static_cast<float>(exact - whole);
-    add_count(k, column, whole);
+  // floor without a libm call: 0 <= exact <= 65535 here.
+  const auto whole = static_cast<std::uint32_t>(exact);
+  r.carry = static_cast<float>(exact - static_cast<double>(whole));
+  return whole;
+}
+
+// Adds a sample to every row's column, each row's weight given by `weight_of(k)`. Most samples
+// go to the below lump (the percentiles asked are high, the window sits around them) or to a
+// window column, with room; add_count handles the rest and the halvings. The branch on the
+// column is taken once per sample, not per row.
+template <typename WeightOf>
+void EnsembleHistogram::add_to_rows(int column, WeightOf weight_of) {
+  if (column < 0) {
+    for (int k = 0; k < rows_; ++k) {
+      const std::uint32_t whole = take_weight(k, weight_of(k));
+      Row& r = row(k);
+      if (std::uint64_t(r.total) + whole <= kMaxLump) [[likely]] {  // below <= total
+        r.below += whole;
+        r.total += whole;
+        r.mark_cumulative += whole;  // the below lump is at or before the walk's mark
+      } else {
+        add_count(k, column, whole);
+      }
+    }
+  } else if (column < window_) {
+    for (int k = 0; k < rows_; ++k) {
+      const std::uint32_t whole = take_weight(k, weight_of(k));
+      Row& r = row(k);
+      std::uint16_t& count = counts(k)[column];
+      if (count + whole <= kMaxCount && std::uint64_t(r.total) + whole <= kMaxLump) [[likely]] {
+        count = static_cast<std::uint16_t>(count + whole);
+        r.total += whole;
+        r.mark_cumulative += column <= r.mark ? whole : 0;
+      } else {
+        add_count(k, column, whole);
+      }
+    }
+  } else {
+    for (int k = 0; k < rows_; ++k) add_count(k, column, take_weight(k, weight_of(k)));
   }
+}
+
+void EnsembleHistogram::add_sample(double value, Seconds time,
+                                   const std::vector<Seconds>& half_lives) {
+  if (!std::isfinite(value) || value < 0) return;
+  const int column = column_of(value, time, half_lives);
+  add_to_rows(column, [&](int k) {
+    return std::exp2(static_cast<double>(time) / static_cast<double>(half_lives[k]) -
+                     row(k).exponent);
+  });
+}
+
+void EnsembleHistogram::add_carried_sample(double value, Seconds time,
+                                           const std::vector<Seconds>& half_lives) {
+  if (!(value >= 0 && value <= std::numeric_limits<double>::max())) return;  // NaN, < 0, inf
+  if (!has_samples_) {
+    add_sample(value, time, half_lives);
+    return;
+  }
+  if (const Seconds gap = time - last_time_; gap != gap_) {
+    gap_ = gap;
+    for (int k = 0; k < rows_; ++k) {
+      row(k).growth = std::exp2(static_cast<double>(gap) / static_cast<double>(half_lives[k]));
+    }
+  }
+  const int column = column_of(value, time, half_lives);
+  add_to_rows(column, [this](int k) { return row(k).weight * row(k).growth; });
 }
 
 void EnsembleHistogram::percentile_buckets(const double* ps, std::size_t n, Bucket* out) {
@@ -310,25 +380,29 @@ std::size_t EnsembleHistogram::state_bytes() const { return sizeof(*this) + bloc
 
 void EnsembleHistogram::save(CheckpointWriter& out) const {
   out.integer(has_samples_).integer(start_);
-  out.integer(below_highest_).integer(above_highest_);
+  out.integer(below_highest_).integer(above_highest_).integer(last_time_);
   std::vector<std::int64_t> rows;
+  std::vector<double> weights;
   std::vector<float> carries;
   std::vector<std::int64_t> all_counts;
   for (int k = 0; k < rows_; ++k) {
     rows.insert(rows.end(), {row(k).exponent, row(k).below, row(k).above});
+    weights.push_back(row(k).weight);
     carries.push_back(row(k).carry);
     all_counts.insert(all_counts.end(), counts(k), counts(k) + window_);
   }
   out.integers(rows.data(), rows.size())
+      .reals(weights.data(), weights.size())
       .floats(carries.data(), carries.size())
       .integers(all_counts.data(), all_counts.size());
 }
 
-void EnsembleHistogram::load(CheckpointReader& in) {
+void EnsembleHistogram::load(CheckpointReader& in, const std::vector<Seconds>& half_lives) {
   const bool has_samples = in.integer("histogram sample flag") != 0;
   const std::int64_t start = in.integer("histogram window start");
   const std::int64_t below = in.integer("histogram highest bucket below");
   const std::int64_t above = in.integer("histogram highest bucket above");
+  const Seconds last_time = in.integer("histogram last sample time");
   const int buckets = options_->num_buckets();
   if (start < 0 || start > buckets - window_ || below < -1 || below >= start || above < -1 ||
       above >= buckets || (above >= 0 && above < start + window_)) {
@@ -337,6 +411,7 @@ void EnsembleHistogram::load(CheckpointReader& in) {
             ") outside [0, " + std::to_string(buckets) + ")");
   }
   const std::vector<std::int64_t> rows = in.integers("histogram rows", 3 * rows_);
+  const std::vector<double> weights = in.reals("histogram sample weights", rows_);
   const std::vector<float> carries = in.floats("histogram carries", rows_);
   const std::vector<std::int64_t> all_counts =
       in.integers("histogram counts", static_cast<std::size_t>(rows_) * window_);
@@ -344,6 +419,14 @@ void EnsembleHistogram::load(CheckpointReader& in) {
     const std::int64_t exponent = rows[3 * k], lumps[2] = {rows[3 * k + 1], rows[3 * k + 2]};
     if (exponent < INT32_MIN || exponent > INT32_MAX || !(carries[k] < 1)) {
       in.fail("histogram row exponent or carry out of range");
+    }
+    // The weight is carried from sample to sample (add_sample with growth factors), so it is
+    // within a rounding of 2^(last_time / half-life - exponent); anything else is corrupt.
+    const double exact =
+        std::exp2(static_cast<double>(last_time) / static_cast<double>(half_lives[k]) -
+                  static_cast<double>(exponent));
+    if (has_samples && !(std::fabs(weights[k] / exact - 1) < 1e-6)) {
+      in.fail("histogram sample weight does not match its time and exponent");
     }
     for (std::int64_t lump : lumps) {
       if (lump < 0 || lump > kMaxLump) in.fail("histogram lump out of range");
@@ -356,6 +439,8 @@ void EnsembleHistogram::load(CheckpointReader& in) {
     if (c < 0 || c > kMaxCount) in.fail("histogram count out of range");
   }
   has_samples_ = has_samples;
+  last_time_ = last_time;
+  gap_ = 0;
   start_ = static_cast<std::int16_t>(start);
   below_highest_ = static_cast<std::int16_t>(below);
   above_highest_ = static_cast<std::int16_t>(above);
@@ -363,6 +448,8 @@ void EnsembleHistogram::load(CheckpointReader& in) {
     row(k).exponent = static_cast<std::int32_t>(rows[3 * k]);
     row(k).below = static_cast<std::uint32_t>(rows[3 * k + 1]);
     row(k).above = static_cast<std::uint32_t>(rows[3 * k + 2]);
+    row(k).weight = weights[k];
+    row(k).growth = 1;  // gap_ 0
     row(k).carry = carries[k];
     std::copy(all_counts.begin() + k * window_, all_counts.begin() + (k + 1) * window_, counts(k));
     recount(k);

@@ -38,8 +38,17 @@ class EnsembleHistogram {
                     int window);
 
   // Non-finite or negative values are ignored. half_lives: those the histogram was built with
-  // (the caller's config holds them; not copied into every container's state).
+  // (the caller's config holds them; not copied into every container's state). The sample's
+  // weight is computed exactly, one exp2 per row.
   void add_sample(double value, Seconds time, const std::vector<Seconds>& half_lives);
+  // The same, with the weight carried from the last sample: one multiplication per row by
+  // 2^((time - last_time()) / half-life) instead of an exp2. The factors are kept for the last
+  // gap between samples (samples come at one period: recomputed only when the gap changes). The
+  // weight drifts from the exact one by at most one rounding per sample (relative 2^-53 each);
+  // add_sample above puts it back exactly, and the ensemble calls it at the first sample after
+  // each catch-up.
+  void add_carried_sample(double value, Seconds time, const std::vector<Seconds>& half_lives);
+  Seconds last_time() const { return last_time_; }
   // A bucket index in one byte (VPA's geometries have 176 buckets); kNone: no bucket.
   using Bucket = std::uint8_t;
   static constexpr Bucket kNone = 255;
@@ -58,14 +67,17 @@ class EnsembleHistogram {
   int window() const { return window_; }
   bool empty() const { return !has_samples_; }
   std::size_t state_bytes() const;
-  // Checkpoint: the exact counts. load() reads into a histogram with the same options,
-  // half-lives and window; it throws CheckpointError for counts that do not fit them.
+  // Checkpoint: the exact counts and carried weights. load() reads into a histogram with the
+  // same options, half-lives and window; it throws CheckpointError for counts that do not fit
+  // them or weights that do not match their time.
   void save(CheckpointWriter& out) const;
-  void load(CheckpointReader& in);
+  void load(CheckpointReader& in, const std::vector<Seconds>& half_lives);
 
  private:
   struct Row {
-    float carry;          // fraction of a count not yet added
+    double weight;  // counts a sample at last_time_ adds: 2^(last_time_ / half-life - exponent)
+    double growth;  // 2^(gap_ / half-life)
+    float carry;    // fraction of a count not yet added
     std::uint32_t below;  // weight of buckets below the window
     std::uint32_t above;  // weight of buckets above it
     std::int32_t exponent;
@@ -89,6 +101,10 @@ class EnsembleHistogram {
   void halve(int k);
   void recount(int k);  // total and mark from the counts (after a halving or a window move)
   void add_count(int k, int column, double count);
+  int column_of(double value, Seconds time, const std::vector<Seconds>& half_lives);
+  std::uint32_t take_weight(int k, double weight);
+  template <typename WeightOf>
+  void add_to_rows(int column, WeightOf weight_of);
   void move_window(std::int16_t* buckets, std::size_t n);  // sorts buckets
   bool may_hold_more(const std::int16_t* buckets, std::size_t n) const;
   void merge_below(int first_kept);
@@ -96,6 +112,8 @@ class EnsembleHistogram {
 
   const HistogramOptions* options_;
   std::unique_ptr<std::byte[]> block_;  // rows_ Rows, then rows_ x window_ counts
+  Seconds last_time_ = 0;               // of the last sample
+  Seconds gap_ = 0;                     // the gap the rows' growth factors are for
   std::int16_t start_ = 0;              // first bucket of the window
   std::int16_t below_highest_ = -1;     // highest bucket whose weight is in a below lump (-1: none)
   std::int16_t above_highest_ = -1;     // highest bucket whose weight is in an above lump

@@ -24,19 +24,10 @@ struct ModelEnsemble::Extras {
 };
 
 namespace {
-// 2^(-dt / half_life), the costs' decay over a gap. Samples come at one period, so the same gap
-// repeats: the last one's decay is kept per thread (the same value exp2 gives, not a per-container
-// byte).
-double cost_decay(Seconds dt, Seconds half_life) {
-  thread_local Seconds last_dt = -1, last_half_life = -1;
-  thread_local double last_decay = 1;
-  if (dt != last_dt || half_life != last_half_life) {
-    last_decay =
-        std::exp2(-std::max(0.0, static_cast<double>(dt)) / static_cast<double>(half_life));
-    last_dt = dt;
-    last_half_life = half_life;
-  }
-  return last_decay;
+// The start of the hour a time falls in (times before the epoch too).
+Seconds hour_start(Seconds t) {
+  const Seconds into = t % kHour;
+  return t - (into < 0 ? into + kHour : into);
 }
 }  // namespace
 
@@ -73,12 +64,13 @@ ModelEnsemble::ModelEnsemble(const HistogramOptions& options, const EnsembleConf
   percentile_pairs_ = static_cast<std::uint16_t>(pairs);
   histogram_models_ = static_cast<std::uint16_t>(pairs * margin_count());
   models_ = static_cast<std::uint16_t>(histogram_models_ + profile_models);
-  block_.reset(new std::byte[block_bytes()]());
-  std::fill(buckets(), buckets() + percentile_pairs_, EnsembleHistogram::kNone);
   if (config.shortfall_price > 0 || profile_models > 0) {
     extras_ = std::make_unique<Extras>();
     extras_->profile_limits.assign(profile_models, 0.0);
   }
+  block_.reset(new std::byte[block_bytes()]());
+  if (pending_bytes() > 0) pending() = Pending{1, 0, 0, 0};
+  std::fill(buckets(), buckets() + percentile_pairs_, EnsembleHistogram::kNone);
   if (config.shortfall_price > 0) {
     extras_->min_limit = min_limit;
     extras_->sums = std::make_unique<Extras::FigureSums>();
@@ -103,35 +95,122 @@ double ModelEnsemble::limit(std::size_t m) const {
 
 void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
   if (!std::isfinite(usage) || usage < 0) return;
-  const double weight = static_cast<double>(std::max<Seconds>(length, 1)) / kCostUnit;
-  if (histogram_.empty()) {
+  if (histogram_.empty()) {  // the first sample: limits at once, nothing to score yet
     level_ = usage;
     add(usage, time);
     recompute_limits(time + length);
-    last_time_ = time;
+    if (pending_bytes() > 0) pending().lowest_limit = lowest_limit();
     return;
   }
-  const double decay = cost_decay(time - last_time_, config_->cost_half_life);
+  if (extras_) {
+    observe_eagerly(usage, time, length);
+  } else {
+    observe_lazily(usage, time, length);
+  }
+}
+
+// Daily profile or figure sums: the limits and costs after every sample.
+void ModelEnsemble::observe_eagerly(double usage, Seconds time, Seconds length) {
+  const double decay = decay_over(time - histogram_.last_time());
+  const double weight = weight_of(length);
   level_ = decay * level_ + (1 - decay) * usage;
-  if (extras_ && extras_->sums) {
+  if (extras_->sums) {
     std::vector<double> previous(models_);
     for (std::size_t m = 0; m < models_; ++m) previous[m] = limit(m);
     add(usage, time);
     recompute_limits(time + length);
     score_ratios(usage, weight, decay, previous);
-    last_time_ = time;
-    return;
-  }
-  if (models_ == 1) {  // nothing to choose between: no costs to keep
-    add(usage, time);
-    recompute_limits(time + length);
-    last_time_ = time;
     return;
   }
   const double scale = level_ > 0 ? level_ : 1.0;
   score_pinball(usage, weight, decay, scale);
-  // The limits are views of the percentiles, so the previous limits are the few percentile
-  // buckets (and profile limits) before the sample, kept on the stack, not one per model.
+  std::vector<double> profile_before = extras_->profile_limits;
+  add(usage, time);
+  recompute_and_charge(time + length, profile_before.data(), scale);
+}
+
+// The default's path (see observe): the histogram rows get the sample, the costs two sums.
+void ModelEnsemble::observe_lazily(double usage, Seconds time, Seconds length) {
+  const Seconds last = histogram_.last_time();
+  if (stale_ && last < hour_start(time)) catch_up();  // the period close
+  const double decay = decay_over(time - last);
+  level_ = decay * level_ + (1 - decay) * usage;
+  if (models_ > 1) {
+    Pending& p = pending();
+    if (usage > p.lowest_limit) {  // an overrun for some model: scored now, model by model
+      fold_pending();
+      score_pinball(usage, weight_of(length), decay, level_ > 0 ? level_ : 1.0);
+    } else {
+      const double weight = weight_of(length);
+      p.decay *= decay;
+      p.weight = decay * p.weight + weight;
+      p.usage = decay * p.usage + weight * usage;
+    }
+  }
+  // The first sample after a catch-up takes its weight exactly, the others carry it.
+  if (stale_) {
+    histogram_.add_carried_sample(usage, time, config_->half_lives);
+  } else {
+    histogram_.add_sample(usage, time, config_->half_lives);
+  }
+  stale_ = true;
+}
+
+// 2^(-gap / cost_half_life), the costs' and the level's decay over a gap between samples, kept
+// for the last gap (samples come at one period: an exp2 only when the gap changes).
+double ModelEnsemble::decay_over(Seconds gap) {
+  if (gap != decay_gap_) {
+    decay_gap_ = gap;
+    decay_ = std::exp2(-std::max(0.0, static_cast<double>(gap)) /
+                       static_cast<double>(config_->cost_half_life));
+  }
+  return decay_;
+}
+
+void ModelEnsemble::catch_up() {
+  if (!stale_) return;
+  stale_ = false;
+  if (models_ == 1) {  // nothing to choose between: no costs to keep
+    recompute_limits(histogram_.last_time());
+    return;
+  }
+  fold_pending();
+  recompute_and_charge(histogram_.last_time(), nullptr, level_ > 0 ? level_ : 1.0);
+  pending().lowest_limit = lowest_limit();
+}
+
+// The pending sums into the costs, against the limits they were gathered under: each model's
+// cost decays by the pending decay and pays (1 - tau) per unit of idle limit (no sample in the
+// sums was above any limit).
+void ModelEnsemble::fold_pending() {
+  Pending& p = pending();
+  if (p.weight == 0) return;  // every sample adds a positive weight: none came
+  const double idle_price = (1 - config_->tau) / (level_ > 0 ? level_ : 1.0);
+  const std::size_t margins = margin_count();
+  const double* margin = config_->margins.data();
+  Cost* cost = costs();
+  for (std::size_t pair = 0; pair < percentile_pairs_; ++pair) {
+    const double percentile = histogram_.bucket_end(buckets()[pair]);
+    for (std::size_t i = 0; i < margins; ++i, ++cost) {
+      const double limit = percentile * (1.0 + margin[i]);
+      *cost = static_cast<Cost>(p.decay * *cost + idle_price * (limit * p.weight - p.usage));
+    }
+  }
+  p.decay = 1;
+  p.weight = p.usage = 0;
+}
+
+double ModelEnsemble::lowest_limit() const {
+  double lowest = limit(0);
+  for (std::size_t m = 1; m < histogram_models_; ++m) lowest = std::min(lowest, limit(m));
+  return lowest;
+}
+
+// Recomputes the limits and charges each model for its change. The limits are views of the
+// percentiles, so the previous limits are the few percentile buckets (and profile limits)
+// before, kept on the stack, not one per model.
+void ModelEnsemble::recompute_and_charge(Seconds next_window, const double* profile_before,
+                                         double scale) {
   constexpr std::size_t kInline = 64;
   Bucket inline_before[kInline];
   std::vector<Bucket> heap_before;
@@ -141,12 +220,8 @@ void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
     before = heap_before.data();
   }
   std::copy(buckets(), buckets() + percentile_pairs_, before);
-  std::vector<double> profile_before;
-  if (models_ > histogram_models_) profile_before = extras_->profile_limits;
-  add(usage, time);
-  recompute_limits(time + length);
-  charge_changes(before, profile_before.data(), scale);
-  last_time_ = time;
+  recompute_limits(next_window);
+  charge_changes(before, profile_before, scale);
 }
 
 // cost_m = decayed Σ of the pinball loss of limit_m: tau per unit of overrun, 1 - tau per unit
@@ -246,7 +321,10 @@ std::size_t ModelEnsemble::best_model() const {
   return static_cast<std::size_t>(std::min_element(costs(), costs() + n) - costs());
 }
 
-double ModelEnsemble::best_limit() const { return histogram_.empty() ? 0.0 : limit(best_model()); }
+double ModelEnsemble::best_limit() {
+  catch_up();
+  return histogram_.empty() ? 0.0 : limit(best_model());
+}
 
 std::size_t ModelEnsemble::state_bytes() const {
   std::size_t extras = 0;
@@ -272,7 +350,8 @@ void load_values(CheckpointReader& in, const char* what, std::size_t n, T* out) 
 void ModelEnsemble::save(CheckpointWriter& out) const {
   out.integer(static_cast<std::int64_t>(config_->half_lives.size()))
       .integer(static_cast<std::int64_t>(models_));
-  out.integer(last_time_).real(level_);
+  out.real(level_).integer(stale_);
+  if (pending_bytes() > 0) out.real(pending().decay).real(pending().weight).real(pending().usage);
   std::vector<std::int64_t> pairs(buckets(), buckets() + percentile_pairs_);
   out.integers(pairs.data(), pairs.size());
   out.floats(costs(), models_);
@@ -297,8 +376,17 @@ void ModelEnsemble::load(CheckpointReader& in) {
             std::to_string(models) + " models, this configuration has " +
             std::to_string(config_->half_lives.size()) + " and " + std::to_string(models_));
   }
-  last_time_ = in.integer("ensemble last sample time");
   level_ = in.non_negative("ensemble usage level");
+  const std::int64_t stale = in.integer("ensemble catch-up flag");
+  if (stale != 0 && stale != 1) in.fail("ensemble catch-up flag is not 0 or 1");
+  stale_ = stale != 0;
+  if (pending_bytes() > 0) {
+    Pending& p = pending();
+    p.decay = in.non_negative("ensemble pending decay");
+    p.weight = in.non_negative("ensemble pending weight");
+    p.usage = in.non_negative("ensemble pending usage");
+    if (!(p.decay > 0 && p.decay <= 1)) in.fail("ensemble pending decay outside (0, 1]");
+  }
   const std::vector<std::int64_t> pairs =
       in.integers("ensemble percentile buckets", percentile_pairs_);
   for (std::int64_t b : pairs) {
@@ -309,7 +397,8 @@ void ModelEnsemble::load(CheckpointReader& in) {
   std::copy(pairs.begin(), pairs.end(), buckets());
   const std::vector<float> costs = in.floats("ensemble costs", models_);
   std::copy(costs.begin(), costs.end(), this->costs());
-  histogram_.load(in);
+  histogram_.load(in, config_->half_lives);
+  if (pending_bytes() > 0) pending().lowest_limit = lowest_limit();
   if (extras_) {
     load_values(in, "ensemble profile limits", extras_->profile_limits.size(),
                 extras_->profile_limits.data());

@@ -52,27 +52,46 @@ class ModelEnsemble {
   ModelEnsemble& operator=(ModelEnsemble&&) noexcept;
   ~ModelEnsemble();
 
-  // Scores every model's current limit against `usage` over a window of `length`, then adds
-  // the sample to the histograms and recomputes the limits. No allocation.
+  // Adds the sample to the histograms and scores every model's limit against `usage` over a
+  // window of `length`. No allocation.
+  //
+  // The default's per-sample path (pinball scoring, no daily profile or figure sums) is lazy:
+  // a model's limit is (1 + margin) x a percentile, and the percentiles are recomputed, and the
+  // costs brought up to date, only at a catch-up: at best_limit() (each recommendation), at the
+  // first sample of a new hour (the period close), and at the first sample. Between catch-ups
+  // the limits stand still, so each model's pinball loss over the samples since is
+  //   (1 - tau) x (limit x Σ w - Σ w u) + Σ w x max(u - limit, 0)
+  // (w: each sample's weight, decayed to now): per sample the ensemble keeps only the two sums
+  // and their decay, whatever the number of models, and scores a sample above the lowest limit
+  // (an overrun for some model; rare, as tau is high) at once, model by model. Scoring against
+  // the limits of the last catch-up is what the models would have been charged had they been
+  // applied then; with a catch-up after every sample (replay recommends after each window) it is
+  // the per-sample scoring. The pending sums are divided by the usage level at the catch-up, not
+  // each sample's: the level has a day's half-life, so within an hour it moves by < 3 %.
   void observe(double usage, Seconds time, Seconds length = kCostUnit);
+  // Brings the costs and limits up to date (see observe); nothing when no sample came since.
+  void catch_up();
 
   // Overrun/underrun costs count per 5 minutes of usage, so that the balance against the
   // change penalty does not depend on how often samples come.
   static constexpr Seconds kCostUnit = 300;
   // 32 buckets of 5 % span a factor of 4.7, several times the spread of the percentiles asked.
   static constexpr int kDefaultWindow = 32;
-  // The limit proposed by the model with the lowest recent cost (0 before any sample).
-  double best_limit() const;
+  // The limit proposed by the model with the lowest recent cost (0 before any sample), after a
+  // catch_up().
+  double best_limit();
+  // The best model, each model's limit and its cost as of the last catch-up.
   std::size_t best_model() const;
   // Whether the best model is a daily-profile one (its limit follows the time of day).
   bool best_is_profile() const { return profile_ready() && best_model() >= histogram_models_; }
   std::size_t models() const { return models_; }
-  // Model m's current limit and recent cost. Models are views: a histogram model's limit is
-  // (1 + margin) x one percentile of one half-life's histogram, computed when asked.
+  // Model m's limit and recent cost (as of the last catch-up). Models are views: a histogram
+  // model's limit is (1 + margin) x one percentile of one half-life's histogram.
   double limit(std::size_t m) const;
   double cost(std::size_t m) const { return costs()[m]; }
   std::size_t state_bytes() const;
-  // Checkpoint: histograms, percentiles, costs and the running level, exactly. load() reads
+  // Checkpoint: histograms, percentiles, costs, the running level and the sums pending since the
+  // last catch-up, exactly. load() reads
   // into a fresh ensemble with the same options, config and window; it throws CheckpointError
   // for a checkpoint of another shape (e.g. other half-lives or models) or with invalid values.
   void save(CheckpointWriter& out) const;
@@ -80,6 +99,28 @@ class ModelEnsemble {
 
  private:
   struct Extras;
+  // The lazy scoring's sums since the last catch-up (see observe), at the front of block_ when
+  // the ensemble scores lazily: Σ w decayed, Σ w u decayed, their decay since the catch-up
+  // (costs are multiplied by it), and the lowest limit of any model (a sample above it is an
+  // overrun for some model, scored at once).
+  struct Pending {
+    double decay, weight, usage, lowest_limit;
+  };
+  bool lazy() const { return models_ > 1 && !extras_; }
+  Pending& pending() { return *reinterpret_cast<Pending*>(block_.get()); }
+  const Pending& pending() const { return *reinterpret_cast<const Pending*>(block_.get()); }
+  std::size_t pending_bytes() const { return lazy() ? sizeof(Pending) : 0; }
+  void observe_eagerly(double usage, Seconds time, Seconds length);
+  void observe_lazily(double usage, Seconds time, Seconds length);
+  void fold_pending();
+  double decay_over(Seconds gap);
+  // A window's weight in cost units (a multiplication: no division per sample).
+  static double weight_of(Seconds length) {
+    constexpr double kPerSecond = 1.0 / kCostUnit;
+    return static_cast<double>(length > 1 ? length : 1) * kPerSecond;
+  }
+  double lowest_limit() const;  // of the histogram models
+  void recompute_and_charge(Seconds next_window, const double* profile_before, double scale);
   void add(double usage, Seconds time);
   void score_pinball(double usage, double weight, double decay, double scale);
   void score_ratios(double usage, double weight, double decay, const std::vector<double>& previous);
@@ -89,14 +130,17 @@ class ModelEnsemble {
   bool profile_ready() const;
   std::size_t percentile_count() const { return config_->percentiles.size(); }
   std::size_t margin_count() const { return config_->margins.size(); }
-  // block_ holds the models' costs (float), then the bucket of each (half-life, percentile).
+  // block_ holds the pending sums (when lazy), the models' costs (float), then the bucket of each
+  // (half-life, percentile).
   using Cost = float;
-  Cost* costs() { return reinterpret_cast<Cost*>(block_.get()); }
-  const Cost* costs() const { return reinterpret_cast<const Cost*>(block_.get()); }
+  Cost* costs() { return reinterpret_cast<Cost*>(block_.get() + pending_bytes()); }
+  const Cost* costs() const {
+    return reinterpret_cast<const Cost*>(block_.get() + pending_bytes());
+  }
   Bucket* buckets() { return reinterpret_cast<Bucket*>(costs() + models_); }
   const Bucket* buckets() const { return reinterpret_cast<const Bucket*>(costs() + models_); }
   std::size_t block_bytes() const {
-    return models_ * sizeof(Cost) + percentile_pairs_ * sizeof(Bucket);
+    return pending_bytes() + models_ * sizeof(Cost) + percentile_pairs_ * sizeof(Bucket);
   }
   double* profile_limits();
   const double* profile_limits() const;
@@ -108,10 +152,12 @@ class ModelEnsemble {
   std::uint16_t models_ = 0;
   std::uint16_t histogram_models_ = 0;
   std::uint16_t percentile_pairs_ = 0;  // half-lives x percentiles
+  bool stale_ = false;                  // samples came since the last catch-up
   std::unique_ptr<std::byte[]> block_;
   std::unique_ptr<Extras> extras_;  // daily profile and figure sums, only when configured
   double level_ = 0;                // running usage level that makes costs unit-free
-  Seconds last_time_ = 0;
+  Seconds decay_gap_ = 0;           // the gap decay_ is for
+  double decay_ = 1;                // 2^(-decay_gap_ / cost_half_life)
 };
 
 }  // namespace tailor::recommender

@@ -131,7 +131,7 @@ std::size_t TailoredStrategy::state_bytes() const {
 }
 
 namespace {
-constexpr std::string_view kCheckpointTag = "default4";
+constexpr std::string_view kCheckpointTag = "default5";
 }  // namespace
 
 // The whole state, exactly: both ensembles (histograms, limits, costs), the OOM floor, the

@@ -140,7 +140,7 @@ TEST(EnsembleHistogram, CheckpointRoundTripsAndRefusesBadCounts) {
   h.save(out);
   EnsembleHistogram copy(cpu_histogram_options(), kHalfLives, 42);
   CheckpointReader in(out.str(), "h");
-  copy.load(in);
+  copy.load(in, kHalfLives);
   in.finish();
   CheckpointWriter again("h");
   copy.save(again);
@@ -152,7 +152,7 @@ TEST(EnsembleHistogram, CheckpointRoundTripsAndRefusesBadCounts) {
   EnsembleHistogram fresh(cpu_histogram_options(), kHalfLives, 42);
   CheckpointReader bad_in(bad, "h");
   try {
-    fresh.load(bad_in);
+    fresh.load(bad_in, kHalfLives);
     FAIL() << "accepted";
   } catch (const CheckpointError& e) {
     EXPECT_NE(std::string(e.what()).find("count out of range"), std::string::npos) << e.what();
@@ -175,7 +175,7 @@ TEST(EnsembleHistogram, TheWalkFromTheLastAnswerFindsWhatAFreshWalkFinds) {
     h.save(out);
     EnsembleHistogram fresh(cpu_histogram_options(), kHalfLives, 12);
     CheckpointReader in(out.str(), "h");
-    fresh.load(in);
+    fresh.load(in, kHalfLives);
     ASSERT_EQ(answers(fresh), answers(h)) << "at " << t;
   }
 }
