@@ -10,8 +10,6 @@
 
 namespace tailor::recommender {
 namespace {
-constexpr std::uint32_t kMaxCount = std::numeric_limits<std::uint16_t>::max();
-constexpr std::uint32_t kMaxLump = std::numeric_limits<std::uint32_t>::max();
 // The first sample counts 2^12: 12 bits of resolution before the first halving.
 constexpr int kFirstExponent = -12;
 
@@ -109,111 +107,47 @@ void EnsembleHistogram::add_count(int k, int column, double count) {
   }
 }
 
-// The window column of a valid value (-1: the below lump, window_: the above lump); the first
-// sample sets the rows' exponents and places the window.
-inline int EnsembleHistogram::column_of(double value, Seconds time,
-                                        const std::vector<Seconds>& half_lives) {
-  const int bucket = options_->find_bucket(value);
-  if (!has_samples_) {
-    has_samples_ = true;
-    for (int k = 0; k < rows_; ++k) {
-      // Saturated: only absurd times or half-lives come near 2^30 half-lives.
-      const double e = std::floor(static_cast<double>(time) / static_cast<double>(half_lives[k]));
-      row(k).exponent = static_cast<std::int32_t>(std::clamp(e, -1e9, 1e9)) + kFirstExponent;
-    }
-    start_ = static_cast<std::int16_t>(
-        std::clamp(bucket - window_ / 4, 0, options_->num_buckets() - window_));
+// The first sample sets the rows' exponents and places the window.
+void EnsembleHistogram::start(int bucket, Seconds time, const std::vector<Seconds>& half_lives) {
+  has_samples_ = true;
+  for (int k = 0; k < rows_; ++k) {
+    // Saturated: only absurd times or half-lives come near 2^30 half-lives.
+    const double e = std::floor(static_cast<double>(time) / static_cast<double>(half_lives[k]));
+    row(k).exponent = static_cast<std::int32_t>(std::clamp(e, -1e9, 1e9)) + kFirstExponent;
   }
-  last_time_ = time;
-  // Branch-free: usage noise makes the column unpredictable.
-  const int column = std::clamp(bucket - start_, -1, int(window_));
-  if (column < 0) {
-    below_highest_ = static_cast<std::int16_t>(std::max<int>(below_highest_, bucket));
-  } else if (column >= window_) {
-    above_highest_ = static_cast<std::int16_t>(std::max<int>(above_highest_, bucket));
-  }
-  return column;
-}
-
-// Takes a sample of `weight` counts (2^(time / half-life - exponent)) into row k's weight and
-// carry; returns the whole counts to add.
-std::uint32_t EnsembleHistogram::take_weight(int k, double weight) {
-  Row& r = row(k);
-  r.weight = weight;  // halve() keeps it in step with the exponent
-  double exact = weight + r.carry;
-  // One sample never weighs more than a full count: the row halves at least once per
-  // half-life, so old weight fades at the same pace wherever the new weight lands.
-  while (exact > kMaxCount) [[unlikely]] {
-      halve(k);
-      exact *= 0.5;
-    }
-  // floor without a libm call: 0 <= exact <= 65535 here.
-  const auto whole = static_cast<std::uint32_t>(exact);
-  r.carry = static_cast<float>(exact - static_cast<double>(whole));
-  return whole;
-}
-
-// Adds a sample to every row's column, each row's weight given by `weight_of(k)`. Most samples
-// go to the below lump (the percentiles asked are high, the window sits around them) or to a
-// window column, with room; add_count handles the rest and the halvings. The branch on the
-// column is taken once per sample, not per row.
-template <typename WeightOf>
-void EnsembleHistogram::add_to_rows(int column, WeightOf weight_of) {
-  if (column < 0) {
-    for (int k = 0; k < rows_; ++k) {
-      const std::uint32_t whole = take_weight(k, weight_of(k));
-      Row& r = row(k);
-      if (std::uint64_t(r.total) + whole <= kMaxLump) [[likely]] {  // below <= total
-        r.below += whole;
-        r.total += whole;
-        r.mark_cumulative += whole;  // the below lump is at or before the walk's mark
-      } else {
-        add_count(k, column, whole);
-      }
-    }
-  } else if (column < window_) {
-    for (int k = 0; k < rows_; ++k) {
-      const std::uint32_t whole = take_weight(k, weight_of(k));
-      Row& r = row(k);
-      std::uint16_t& count = counts(k)[column];
-      if (count + whole <= kMaxCount && std::uint64_t(r.total) + whole <= kMaxLump) [[likely]] {
-        count = static_cast<std::uint16_t>(count + whole);
-        r.total += whole;
-        r.mark_cumulative += column <= r.mark ? whole : 0;
-      } else {
-        add_count(k, column, whole);
-      }
-    }
-  } else {
-    for (int k = 0; k < rows_; ++k) add_count(k, column, take_weight(k, weight_of(k)));
-  }
+  start_ = static_cast<std::int16_t>(
+      std::clamp(bucket - window_ / 4, 0, options_->num_buckets() - window_));
 }
 
 void EnsembleHistogram::add_sample(double value, Seconds time,
                                    const std::vector<Seconds>& half_lives) {
   if (!std::isfinite(value) || value < 0) return;
-  const int column = column_of(value, time, half_lives);
-  add_to_rows(column, [&](int k) {
-    return std::exp2(static_cast<double>(time) / static_cast<double>(half_lives[k]) -
-                     row(k).exponent);
+  const int bucket = options_->find_bucket(value);
+  if (!has_samples_) start(bucket, time, half_lives);
+  last_time_ = time;
+  add_to_rows(column_of(bucket), [&](const Row& r, int k) {
+    return std::exp2(static_cast<double>(time) / static_cast<double>(half_lives[k]) - r.exponent);
   });
 }
 
-void EnsembleHistogram::add_carried_sample(double value, Seconds time,
-                                           const std::vector<Seconds>& half_lives) {
-  if (!(value >= 0 && value <= std::numeric_limits<double>::max())) return;  // NaN, < 0, inf
+void EnsembleHistogram::add_sample_at_new_gap(double value, Seconds time,
+                                              const std::vector<Seconds>& half_lives) {
   if (!has_samples_) {
     add_sample(value, time, half_lives);
     return;
   }
-  if (const Seconds gap = time - last_time_; gap != gap_) {
-    gap_ = gap;
-    for (int k = 0; k < rows_; ++k) {
-      row(k).growth = std::exp2(static_cast<double>(gap) / static_cast<double>(half_lives[k]));
-    }
+  gap_ = time - last_time_;
+  for (int k = 0; k < rows_; ++k) {
+    row(k).growth = std::exp2(static_cast<double>(gap_) / static_cast<double>(half_lives[k]));
   }
-  const int column = column_of(value, time, half_lives);
-  add_to_rows(column, [this](int k) { return row(k).weight * row(k).growth; });
+  add_carried_sample(value, time, half_lives);
+}
+
+void EnsembleHistogram::halve_for(int k, double& exact) {
+  while (exact > kMaxCount) {
+    halve(k);
+    exact *= 0.5;
+  }
 }
 
 void EnsembleHistogram::percentile_buckets(const double* ps, std::size_t n, Bucket* out) {

@@ -47,7 +47,17 @@ class EnsembleHistogram {
   // weight drifts from the exact one by at most one rounding per sample (relative 2^-53 each);
   // add_sample above puts it back exactly, and the ensemble calls it at the first sample after
   // each catch-up.
-  void add_carried_sample(double value, Seconds time, const std::vector<Seconds>& half_lives);
+  [[gnu::always_inline]] void add_carried_sample(double value, Seconds time,
+                                                 const std::vector<Seconds>& half_lives) {
+    if (!(value >= 0 && value <= kMaxValue)) return;  // NaN, < 0, inf
+    if (!has_samples_ || time - last_time_ != gap_) [[unlikely]] {
+      add_sample_at_new_gap(value, time, half_lives);
+      return;
+    }
+    last_time_ = time;
+    add_to_rows(column_of(options_->find_bucket(value)),
+                [](const Row& r, int) { return r.weight * r.growth; });
+  }
   Seconds last_time() const { return last_time_; }
   // A bucket index in one byte (VPA's geometries have 176 buckets); kNone: no bucket.
   using Bucket = std::uint8_t;
@@ -98,13 +108,85 @@ class EnsembleHistogram {
   std::size_t block_bytes() const {
     return rows_ * (sizeof(Row) + window_ * sizeof(std::uint16_t));
   }
+  static constexpr std::uint32_t kMaxCount = 65535;      // a 16-bit count
+  static constexpr std::uint32_t kMaxLump = 4294967295;  // a 32-bit lump or total
+  static constexpr double kMaxValue = 1.7976931348623157e308;
   void halve(int k);
+  void halve_for(int k, double& exact);  // halves row k until `exact` fits a count
+  void start(int bucket, Seconds time, const std::vector<Seconds>& half_lives);
+  void add_sample_at_new_gap(double value, Seconds time, const std::vector<Seconds>& half_lives);
   void recount(int k);  // total and mark from the counts (after a halving or a window move)
   void add_count(int k, int column, double count);
-  int column_of(double value, Seconds time, const std::vector<Seconds>& half_lives);
-  std::uint32_t take_weight(int k, double weight);
+  // The window column of a bucket (-1: the below lump, window_: the above lump), noting the
+  // highest bucket a lump takes.
+  int column_of(int bucket) {
+    const int column =
+        bucket < start_ ? -1 : (bucket - start_ < window_ ? bucket - start_ : window_);
+    if (column < 0) {
+      below_highest_ = static_cast<std::int16_t>(below_highest_ > bucket ? below_highest_ : bucket);
+    } else if (column >= window_) {
+      above_highest_ = static_cast<std::int16_t>(above_highest_ > bucket ? above_highest_ : bucket);
+    }
+    return column;
+  }
+  // Takes a sample of `weight` counts (2^(time / half-life - exponent)) into row k's weight and
+  // carry; returns the whole counts to add.
+  std::uint32_t take_weight(Row& r, int k, double weight) {
+    r.weight = weight;  // halve() keeps it in step with the exponent
+    double exact = weight + r.carry;
+    // One sample never weighs more than a full count: the row halves at least once per
+    // half-life, so old weight fades at the same pace wherever the new weight lands.
+    if (exact > kMaxCount) [[unlikely]]
+      halve_for(k, exact);
+    // floor without a libm call: 0 <= exact <= 65535 here.
+    const auto whole = static_cast<std::uint32_t>(exact);
+    r.carry = static_cast<float>(exact - static_cast<double>(whole));
+    return whole;
+  }
+  // Adds a sample to every row's column, each row's weight given by `weight_of(row, k)`. Most
+  // samples go to the below lump (the percentiles asked are high, the window sits around them)
+  // or to a window column, with room; add_count handles the rest and the halvings. The branch
+  // on the column is taken once per sample, not per row; the shape is read once (the stores
+  // to counts could alias it).
   template <typename WeightOf>
-  void add_to_rows(int column, WeightOf weight_of);
+  [[gnu::always_inline]] void add_to_rows(int column, WeightOf weight_of) {
+    const int rows = rows_, window = window_;
+    std::byte* const block = block_.get();
+    Row* const first = reinterpret_cast<Row*>(block);
+    if (column < 0) {
+      for (int k = 0; k < rows; ++k) {
+        Row& r = first[k];
+        const std::uint32_t whole = take_weight(r, k, weight_of(r, k));
+        if (std::uint64_t(r.total) + whole <= kMaxLump) [[likely]] {  // below <= total
+          r.below += whole;
+          r.total += whole;
+          r.mark_cumulative += whole;  // the below lump is at or before the walk's mark
+        } else {
+          add_count(k, column, whole);
+        }
+      }
+    } else if (column < window) {
+      auto* const column_counts =
+          reinterpret_cast<std::uint16_t*>(block + rows * sizeof(Row)) + column;
+      for (int k = 0; k < rows; ++k) {
+        Row& r = first[k];
+        const std::uint32_t whole = take_weight(r, k, weight_of(r, k));
+        std::uint16_t& count = column_counts[k * window];
+        if (count + whole <= kMaxCount && std::uint64_t(r.total) + whole <= kMaxLump) [[likely]] {
+          count = static_cast<std::uint16_t>(count + whole);
+          r.total += whole;
+          r.mark_cumulative += column <= r.mark ? whole : 0;
+        } else {
+          add_count(k, column, whole);
+        }
+      }
+    } else {
+      for (int k = 0; k < rows; ++k) {
+        add_count(k, column, take_weight(first[k], k, weight_of(first[k], k)));
+      }
+    }
+  }
+
   void move_window(std::int16_t* buckets, std::size_t n);  // sorts buckets
   bool may_hold_more(const std::int16_t* buckets, std::size_t n) const;
   void merge_below(int first_kept);

@@ -38,11 +38,20 @@ HistogramOptions::HistogramOptions(double max_value, double first_bucket_size, d
   key_base_ = table_key(1.0);
   const std::uint32_t key_end = table_key(log_argument(threshold_[num_buckets_ - 1])) + 1;
   table_.resize(key_end - key_base_);
+  std::vector<int> bucket_at(table_.size() + 1);  // the bucket of each cell's start
   int b = 0;
-  for (std::uint32_t k = key_base_; k < key_end; ++k) {
+  for (std::uint32_t k = key_base_; k <= key_end; ++k) {
     const double cell_start = std::bit_cast<double>(static_cast<std::uint64_t>(k) << kDroppedBits);
     while (b + 1 < num_buckets_ && log_argument(threshold_[b + 1]) <= cell_start) ++b;
-    table_[k - key_base_] = static_cast<std::uint16_t>(b);
+    bucket_at[k - key_base_] = b;
+  }
+  // A boundary lies in cell j when cell j + 1 starts in another bucket. A value whose key is k
+  // lies in cell k - 1, k or k + 1: the cell is flagged when a boundary lies in any of them.
+  const std::size_t cells = table_.size();
+  auto boundary_in = [&](std::size_t j) { return j < cells && bucket_at[j + 1] != bucket_at[j]; };
+  for (std::size_t k = 0; k < cells; ++k) {
+    const bool near = (k > 0 && boundary_in(k - 1)) || boundary_in(k) || boundary_in(k + 1);
+    table_[k] = static_cast<std::uint16_t>(bucket_at[k] << 1 | static_cast<int>(near));
   }
 }
 

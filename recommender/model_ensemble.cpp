@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <armadillo>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "recommender/checkpoint_text.h"
@@ -24,10 +25,11 @@ struct ModelEnsemble::Extras {
 };
 
 namespace {
-// The start of the hour a time falls in (times before the epoch too).
-Seconds hour_start(Seconds t) {
+// The start of the hour after the one `t` falls in (times before the epoch too; saturated).
+Seconds next_hour(Seconds t) {
+  if (t > std::numeric_limits<Seconds>::max() - kHour) return std::numeric_limits<Seconds>::max();
   const Seconds into = t % kHour;
-  return t - (into < 0 ? into + kHour : into);
+  return t - (into < 0 ? into + kHour : into) + kHour;
 }
 }  // namespace
 
@@ -93,8 +95,8 @@ double ModelEnsemble::limit(std::size_t m) const {
          (1.0 + config_->margins[m % margin_count()]);
 }
 
-void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
-  if (!std::isfinite(usage) || usage < 0) return;
+// The first sample, the period close, and the configurations that score eagerly.
+void ModelEnsemble::observe_rarely(double usage, Seconds time, Seconds length) {
   if (histogram_.empty()) {  // the first sample: limits at once, nothing to score yet
     level_ = usage;
     add(usage, time);
@@ -104,9 +106,10 @@ void ModelEnsemble::observe(double usage, Seconds time, Seconds length) {
   }
   if (extras_) {
     observe_eagerly(usage, time, length);
-  } else {
-    observe_lazily(usage, time, length);
+    return;
   }
+  catch_up();  // the period close: the sample is the first of a new hour
+  observe_lazily(usage, time, length);
 }
 
 // Daily profile or figure sums: the limits and costs after every sample.
@@ -129,42 +132,23 @@ void ModelEnsemble::observe_eagerly(double usage, Seconds time, Seconds length) 
   recompute_and_charge(time + length, profile_before.data(), scale);
 }
 
-// The default's path (see observe): the histogram rows get the sample, the costs two sums.
-void ModelEnsemble::observe_lazily(double usage, Seconds time, Seconds length) {
-  const Seconds last = histogram_.last_time();
-  if (stale_ && last < hour_start(time)) catch_up();  // the period close
-  const double decay = decay_over(time - last);
-  level_ = decay * level_ + (1 - decay) * usage;
-  if (models_ > 1) {
-    Pending& p = pending();
-    if (usage > p.lowest_limit) {  // an overrun for some model: scored now, model by model
-      fold_pending();
-      score_pinball(usage, weight_of(length), decay, level_ > 0 ? level_ : 1.0);
-    } else {
-      const double weight = weight_of(length);
-      p.decay *= decay;
-      p.weight = decay * p.weight + weight;
-      p.usage = decay * p.usage + weight * usage;
-    }
-  }
-  // The first sample after a catch-up takes its weight exactly, the others carry it.
-  if (stale_) {
-    histogram_.add_carried_sample(usage, time, config_->half_lives);
-  } else {
-    histogram_.add_sample(usage, time, config_->half_lives);
-  }
+// The first sample after a catch-up: its weight exactly, and the hour it opens.
+void ModelEnsemble::open_period(double usage, Seconds time) {
+  histogram_.add_sample(usage, time, config_->half_lives);
   stale_ = true;
+  close_at_ = next_hour(time);
 }
 
-// 2^(-gap / cost_half_life), the costs' and the level's decay over a gap between samples, kept
-// for the last gap (samples come at one period: an exp2 only when the gap changes).
-double ModelEnsemble::decay_over(Seconds gap) {
-  if (gap != decay_gap_) {
-    decay_gap_ = gap;
-    decay_ = std::exp2(-std::max(0.0, static_cast<double>(gap)) /
-                       static_cast<double>(config_->cost_half_life));
-  }
-  return decay_;
+// A sample above the lowest limit: an overrun for some model, scored now, model by model.
+void ModelEnsemble::score_overrun(double usage, double decay, Seconds length) {
+  fold_pending();
+  score_pinball(usage, weight_of(length), decay, level_ > 0 ? level_ : 1.0);
+}
+
+void ModelEnsemble::set_decay_gap(Seconds gap) {
+  decay_gap_ = gap;
+  decay_ = std::exp2(-std::max(0.0, static_cast<double>(gap)) /
+                     static_cast<double>(config_->cost_half_life));
 }
 
 void ModelEnsemble::catch_up() {
@@ -200,9 +184,20 @@ void ModelEnsemble::fold_pending() {
   p.weight = p.usage = 0;
 }
 
+// The lowest of the limits (percentile x (1 + margin)): from the lowest and highest percentile
+// and each margin, the same products limit() forms.
 double ModelEnsemble::lowest_limit() const {
-  double lowest = limit(0);
-  for (std::size_t m = 1; m < histogram_models_; ++m) lowest = std::min(lowest, limit(m));
+  double low = histogram_.bucket_end(buckets()[0]), high = low;
+  for (std::size_t pair = 1; pair < percentile_pairs_; ++pair) {
+    const double end = histogram_.bucket_end(buckets()[pair]);
+    low = std::min(low, end);
+    high = std::max(high, end);
+  }
+  double lowest = std::numeric_limits<double>::infinity();
+  for (double margin : config_->margins) {
+    const double factor = 1.0 + margin;
+    lowest = std::min(lowest, (factor >= 0 ? low : high) * factor);
+  }
   return lowest;
 }
 
@@ -399,6 +394,9 @@ void ModelEnsemble::load(CheckpointReader& in) {
   std::copy(costs.begin(), costs.end(), this->costs());
   histogram_.load(in, config_->half_lives);
   if (pending_bytes() > 0) pending().lowest_limit = lowest_limit();
+  // The period a stale stretch closes: every sample since the catch-up fell in the hour of the
+  // last one (a later hour would have closed it).
+  close_at_ = next_hour(histogram_.last_time());
   if (extras_) {
     load_values(in, "ensemble profile limits", extras_->profile_limits.size(),
                 extras_->profile_limits.data());

@@ -68,7 +68,14 @@ class ModelEnsemble {
   // applied then; with a catch-up after every sample (replay recommends after each window) it is
   // the per-sample scoring. The pending sums are divided by the usage level at the catch-up, not
   // each sample's: the level has a day's half-life, so within an hour it moves by < 3 %.
-  void observe(double usage, Seconds time, Seconds length = kCostUnit);
+  void observe(double usage, Seconds time, Seconds length = kCostUnit) {
+    if (!(usage >= 0 && usage <= 1.7976931348623157e308)) return;  // NaN, < 0, inf
+    if (extras_ || histogram_.empty() || (stale_ && time >= close_at_)) [[unlikely]] {
+      observe_rarely(usage, time, length);
+      return;
+    }
+    observe_lazily(usage, time, length);
+  }
   // Brings the costs and limits up to date (see observe); nothing when no sample came since.
   void catch_up();
 
@@ -110,10 +117,41 @@ class ModelEnsemble {
   Pending& pending() { return *reinterpret_cast<Pending*>(block_.get()); }
   const Pending& pending() const { return *reinterpret_cast<const Pending*>(block_.get()); }
   std::size_t pending_bytes() const { return lazy() ? sizeof(Pending) : 0; }
+  void observe_rarely(double usage, Seconds time, Seconds length);
   void observe_eagerly(double usage, Seconds time, Seconds length);
-  void observe_lazily(double usage, Seconds time, Seconds length);
+  // The default's path (see observe): the histogram rows get the sample, the costs two sums.
+  [[gnu::always_inline]] void observe_lazily(double usage, Seconds time, Seconds length) {
+    if (models_ > 1) {  // one model: nothing to choose between, no costs and no level to keep
+      const double decay = decay_over(time - histogram_.last_time());
+      level_ = decay * level_ + (1 - decay) * usage;
+      Pending& p = pending();
+      if (usage > p.lowest_limit) [[unlikely]] {
+        score_overrun(usage, decay, length);
+      } else {
+        const double weight = weight_of(length);
+        p.decay *= decay;
+        p.weight = decay * p.weight + weight;
+        p.usage = decay * p.usage + weight * usage;
+      }
+    }
+    // The first sample after a catch-up takes its weight exactly, the others carry it.
+    if (stale_) {
+      histogram_.add_carried_sample(usage, time, config_->half_lives);
+    } else {
+      open_period(usage, time);
+    }
+  }
+  void open_period(double usage, Seconds time);
+  void score_overrun(double usage, double decay, Seconds length);
   void fold_pending();
-  double decay_over(Seconds gap);
+  // 2^(-gap / cost_half_life), the costs' and the level's decay over a gap between samples,
+  // kept for the last gap (samples come at one period: an exp2 only when the gap changes).
+  double decay_over(Seconds gap) {
+    if (gap != decay_gap_) [[unlikely]]
+      set_decay_gap(gap);
+    return decay_;
+  }
+  void set_decay_gap(Seconds gap);
   // A window's weight in cost units (a multiplication: no division per sample).
   static double weight_of(Seconds length) {
     constexpr double kPerSecond = 1.0 / kCostUnit;
@@ -156,6 +194,7 @@ class ModelEnsemble {
   std::unique_ptr<std::byte[]> block_;
   std::unique_ptr<Extras> extras_;  // daily profile and figure sums, only when configured
   double level_ = 0;                // running usage level that makes costs unit-free
+  Seconds close_at_ = 0;            // the period close: the hour after the first stale sample's
   Seconds decay_gap_ = 0;           // the gap decay_ is for
   double decay_ = 1;                // 2^(-decay_gap_ / cost_half_life)
 };

@@ -16,12 +16,11 @@ int slot_of(std::int32_t day) { return static_cast<int>(((day % 7) + 7) % 7); }
 
 static_assert(PeakMemory::kDays == 7, "slot_of assumes a week of slots");
 
-void PeakMemory::observe(double peak, Seconds time) {
+void PeakMemory::observe_record(double peak, Seconds time) {
   if (!std::isfinite(peak) || peak <= 0) return;
   const std::int32_t day = day_of(time);
   const int i = slot_of(day);
-  // Most windows are no record of their day: then they are under the floor (which holds the
-  // day's peak) and change nothing, so the week is not scanned.
+  // A window under its day's peak changes nothing, so the week is not scanned.
   if (day_[i] == day && peak <= peak_[i]) return;
   const double before = floor(time);
   if (day_[i] != day) {

@@ -30,8 +30,16 @@ class PeakMemory {
   static constexpr int kDays = 7;
 
   // A window peak (bytes) of the window starting at `time`; non-finite or non-positive peaks
-  // are ignored (missing samples).
-  void observe(double peak, Seconds time);
+  // are ignored (missing samples). Inline: most windows are no record of their day, and then
+  // they are under the day's peak and change nothing (one division, one compare).
+  void observe(double peak, Seconds time) {
+    if (time >= 0 && time / kDay <= INT32_MAX) {  // else the out-of-line path's floor division
+      const auto day = static_cast<std::int32_t>(time / kDay);
+      const int i = day % kDays;
+      if (day_[i] == day && peak <= peak_[i]) return;
+    }
+    observe_record(peak, time);
+  }
   // The largest peak of the last `days` days (today and days - 1 before it), 0 if none.
   double floor(Seconds now, int days = kDays) const;
   // The largest surprise of the last `days` days.
@@ -46,6 +54,7 @@ class PeakMemory {
               const std::array<std::int32_t, kDays>& days);
 
  private:
+  void observe_record(double peak, Seconds time);
   std::array<float, kDays> peak_{};
   std::array<float, kDays> surprise_{};
   static constexpr std::int32_t kEmpty = INT32_MIN;  // a slot no day has used
