@@ -68,7 +68,7 @@ class ModelEnsemble {
   // applied then; with a catch-up after every sample (replay recommends after each window) it is
   // the per-sample scoring. The pending sums are divided by the usage level at the catch-up, not
   // each sample's: the level has a day's half-life, so within an hour it moves by < 3 %.
-  void observe(double usage, Seconds time, Seconds length = kCostUnit) {
+  [[gnu::always_inline]] void observe(double usage, Seconds time, Seconds length = kCostUnit) {
     if (!(usage >= 0 && usage <= 1.7976931348623157e308)) return;  // NaN, < 0, inf
     if (extras_ || histogram_.empty() || (stale_ && time >= close_at_)) [[unlikely]] {
       observe_rarely(usage, time, length);
