@@ -134,7 +134,8 @@ namespace {
 constexpr std::string_view kCheckpointTag = "default5";
 }  // namespace
 
-// The whole state, exactly: both ensembles (histograms, limits, costs), the OOM floor, the
+// The whole state, exactly: both ensembles (histograms with their carried weights, limits,
+// costs, the scoring sums pending since the last catch-up), the OOM floor, the
 // update rules' state (the last window's CPU, the requests last applied, the CPU hold, memory's
 // last change), the day of hourly target maxima that decreases wait on and the week of daily
 // memory peaks.
