@@ -1,0 +1,556 @@
+// Evaluation of the parsed tree: CEL's runtime semantics for the supported subset, with errors as
+// values (so && and || can absorb them) and a step budget.
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <regex>
+#include <stdexcept>
+
+#include "embedded/cel/ast.h"
+#include "embedded/cel/cel.h"
+#include "embedded/cel/parser.h"
+
+namespace tailor::embedded::cel {
+namespace {
+
+using Int = std::int64_t;
+using Uint = std::uint64_t;
+using ListPtr = std::shared_ptr<const List>;
+using MapPtr = std::shared_ptr<const Map>;
+
+struct CostExceeded {};
+
+const char* kNoOverload = "no such overload";
+
+Value no_overload() { return Value::error(kNoOverload); }
+
+std::string format_double(double d) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, d);
+  return std::string(buf, r.ptr);
+}
+
+std::size_t code_points(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+const std::regex& compiled_regex(const std::string& pattern) {
+  thread_local std::map<std::string, std::regex> cache;
+  auto it = cache.find(pattern);
+  if (it == cache.end()) {
+    if (cache.size() > 256) cache.clear();
+    it = cache.emplace(pattern, std::regex(pattern)).first;
+  }
+  return it->second;
+}
+
+Value arithmetic_int(const std::string& op, Int a, Int b) {
+  Int r = 0;
+  bool overflow = false;
+  if (op == "+") overflow = __builtin_add_overflow(a, b, &r);
+  if (op == "-") overflow = __builtin_sub_overflow(a, b, &r);
+  if (op == "*") overflow = __builtin_mul_overflow(a, b, &r);
+  if (op == "/" || op == "%") {
+    if (b == 0) return Value::error(op == "/" ? "division by zero" : "modulus by zero");
+    if (a == std::numeric_limits<Int>::min() && b == -1) return Value::error("integer overflow");
+    r = op == "/" ? a / b : a % b;
+  }
+  return overflow ? Value::error("integer overflow") : Value::integer(r);
+}
+
+Value arithmetic_uint(const std::string& op, Uint a, Uint b) {
+  Uint r = 0;
+  bool overflow = false;
+  if (op == "+") overflow = __builtin_add_overflow(a, b, &r);
+  if (op == "-") overflow = __builtin_sub_overflow(a, b, &r);
+  if (op == "*") overflow = __builtin_mul_overflow(a, b, &r);
+  if (op == "/" || op == "%") {
+    if (b == 0) return Value::error(op == "/" ? "division by zero" : "modulus by zero");
+    r = op == "/" ? a / b : a % b;
+  }
+  return overflow ? Value::error("unsigned integer overflow") : Value::unsigned_integer(r);
+}
+
+Value arithmetic(const std::string& op, const Value& a, const Value& b) {
+  if (a.is<Int>() && b.is<Int>()) return arithmetic_int(op, a.as<Int>(), b.as<Int>());
+  if (a.is<Uint>() && b.is<Uint>()) return arithmetic_uint(op, a.as<Uint>(), b.as<Uint>());
+  if (a.is<double>() && b.is<double>() && op != "%") {
+    double x = a.as<double>(), y = b.as<double>();
+    return Value::real(op == "+" ? x + y : op == "-" ? x - y : op == "*" ? x * y : x / y);
+  }
+  if (op == "+" && a.is<std::string>() && b.is<std::string>())
+    return Value::string(a.as<std::string>() + b.as<std::string>());
+  if (op == "+" && a.is<ListPtr>() && b.is<ListPtr>()) {
+    List l = a.items();
+    l.insert(l.end(), b.items().begin(), b.items().end());
+    return Value::list(std::move(l));
+  }
+  return no_overload();
+}
+
+Value relation(const std::string& op, const Value& a, const Value& b) {
+  if (op == "==") return Value::boolean(equal(a, b));
+  if (op == "!=") return Value::boolean(!equal(a, b));
+  std::optional<int> c = compare(a, b);
+  if (!c) {
+    bool nan = (a.is<double>() && std::isnan(a.as<double>())) ||
+               (b.is<double>() && std::isnan(b.as<double>()));
+    bool numbers = (a.is<Int>() || a.is<Uint>() || a.is<double>()) &&
+                   (b.is<Int>() || b.is<Uint>() || b.is<double>());
+    return nan && numbers ? Value::boolean(false) : no_overload();
+  }
+  if (op == "<") return Value::boolean(*c < 0);
+  if (op == "<=") return Value::boolean(*c <= 0);
+  if (op == ">") return Value::boolean(*c > 0);
+  return Value::boolean(*c >= 0);
+}
+
+Value membership(const Value& item, const Value& container) {
+  if (container.is<ListPtr>()) {
+    for (const Value& e : container.items())
+      if (equal(e, item)) return Value::boolean(true);
+    return Value::boolean(false);
+  }
+  if (container.is<MapPtr>()) return Value::boolean(find_key(container.entries(), item) != nullptr);
+  return no_overload();
+}
+
+std::string key_text(const Value& key) {
+  return key.is<std::string>() ? key.as<std::string>() : to_string(key);
+}
+
+Value index(const Value& container, const Value& key) {
+  if (container.is<MapPtr>()) {
+    if (!(key.is<std::string>() || key.is<Int>() || key.is<Uint>() || key.is<bool>() ||
+          key.is<double>()))
+      return no_overload();
+    const Value* v = find_key(container.entries(), key);
+    return v ? *v : Value::error("no such key: " + key_text(key));
+  }
+  if (!container.is<ListPtr>()) return no_overload();
+  const List& l = container.items();
+  Int i = 0;
+  if (key.is<Int>()) {
+    i = key.as<Int>();
+  } else if (key.is<Uint>() && key.as<Uint>() <= static_cast<Uint>(INT64_MAX)) {
+    i = static_cast<Int>(key.as<Uint>());
+  } else if (key.is<double>() && std::trunc(key.as<double>()) == key.as<double>() &&
+             std::fabs(key.as<double>()) < 9.2e18) {
+    i = static_cast<Int>(key.as<double>());
+  } else {
+    return key.is<Uint>() || key.is<double>() ? Value::error("unsupported index value")
+                                              : no_overload();
+  }
+  if (i < 0 || static_cast<Uint>(i) >= l.size())
+    return Value::error("index '" + std::to_string(i) + "' out of range in list size '" +
+                        std::to_string(l.size()) + "'");
+  return l[static_cast<std::size_t>(i)];
+}
+
+Value to_int(const Value& v) {
+  if (v.is<Int>()) return v;
+  if (v.is<Uint>())
+    return v.as<Uint>() > static_cast<Uint>(INT64_MAX)
+               ? Value::error("range error")
+               : Value::integer(static_cast<Int>(v.as<Uint>()));
+  if (v.is<double>()) {
+    double d = v.as<double>();
+    if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0))
+      return Value::error("range error");
+    return Value::integer(static_cast<Int>(d));
+  }
+  if (v.is<std::string>()) {
+    const std::string& s = v.as<std::string>();
+    Int out = 0;
+    auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+    if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty())
+      return Value::error("cannot convert \"" + s + "\" to int");
+    return Value::integer(out);
+  }
+  return no_overload();
+}
+
+Value to_uint(const Value& v) {
+  if (v.is<Uint>()) return v;
+  if (v.is<Int>())
+    return v.as<Int>() < 0 ? Value::error("range error")
+                           : Value::unsigned_integer(static_cast<Uint>(v.as<Int>()));
+  if (v.is<double>()) {
+    double d = v.as<double>();
+    if (!(d > -1.0 && d < 18446744073709551616.0)) return Value::error("range error");
+    return Value::unsigned_integer(static_cast<Uint>(d));
+  }
+  if (v.is<std::string>()) {
+    const std::string& s = v.as<std::string>();
+    Uint out = 0;
+    auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+    if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty())
+      return Value::error("cannot convert \"" + s + "\" to uint");
+    return Value::unsigned_integer(out);
+  }
+  return no_overload();
+}
+
+Value to_double(const Value& v) {
+  if (v.is<double>()) return v;
+  if (v.is<Int>()) return Value::real(static_cast<double>(v.as<Int>()));
+  if (v.is<Uint>()) return Value::real(static_cast<double>(v.as<Uint>()));
+  if (v.is<std::string>()) {
+    const std::string& s = v.as<std::string>();
+    char* end = nullptr;
+    double d = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size())
+      return Value::error("cannot convert \"" + s + "\" to double");
+    return Value::real(d);
+  }
+  return no_overload();
+}
+
+Value to_text(const Value& v) {
+  if (v.is<std::string>()) return v;
+  if (v.is<Int>()) return Value::string(std::to_string(v.as<Int>()));
+  if (v.is<Uint>()) return Value::string(std::to_string(v.as<Uint>()));
+  if (v.is<double>()) return Value::string(format_double(v.as<double>()));
+  if (v.is<bool>()) return Value::string(v.as<bool>() ? "true" : "false");
+  return no_overload();
+}
+
+Value to_bool(const Value& v) {
+  if (v.is<bool>()) return v;
+  if (v.is<std::string>()) {
+    static const std::map<std::string, bool> names = {
+        {"1", true},  {"t", true},  {"true", true},   {"TRUE", true},   {"True", true},
+        {"0", false}, {"f", false}, {"false", false}, {"FALSE", false}, {"False", false}};
+    auto it = names.find(v.as<std::string>());
+    if (it != names.end()) return Value::boolean(it->second);
+    return Value::error("cannot convert \"" + v.as<std::string>() + "\" to bool");
+  }
+  return no_overload();
+}
+
+std::string ascii_case(std::string s, bool upper) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x80)
+      c = static_cast<char>(upper ? std::toupper(c) : std::tolower(c));
+  return s;
+}
+
+class Evaluator {
+ public:
+  Evaluator(const Value& self, const Value* old_self, std::uint64_t limit)
+      : self_(self), old_self_(old_self), limit_(limit) {}
+
+  Value eval(const Node& n) {
+    spend(1);
+    switch (n.kind) {
+      case Node::Kind::Literal:
+        return n.value;
+      case Node::Kind::Ident:
+        return lookup(n.name);
+      case Node::Kind::Select:
+        return select(n, false);
+      case Node::Kind::Has:
+        return select(n, true);
+      case Node::Kind::List:
+        return list(n);
+      case Node::Kind::Map:
+        return map(n);
+      case Node::Kind::Macro:
+        return macro(n);
+      case Node::Kind::Call:
+        return call(n);
+    }
+    return no_overload();
+  }
+
+ private:
+  void spend(std::uint64_t n) {
+    cost_ += n;
+    if (cost_ > limit_) throw CostExceeded{};
+  }
+
+  Value lookup(const std::string& name) {
+    for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
+      if (it->first == name) return it->second;
+    if (name == "self") return self_;
+    if (name == "oldSelf" && old_self_) return *old_self_;
+    return Value::error("no such attribute: " + name);
+  }
+
+  Value select(const Node& n, bool presence) {
+    Value target = eval(*n.kids[0]);
+    if (target.is_error()) return target;
+    if (!target.is<MapPtr>()) {
+      return Value::error("type '" + type_name(target) + "' does not support field selection");
+    }
+    const Value* v = find_key(target.entries(), Value::string(n.name));
+    if (presence) return Value::boolean(v != nullptr);
+    return v ? *v : Value::error("no such key: " + n.name);
+  }
+
+  Value list(const Node& n) {
+    List l;
+    for (const auto& k : n.kids) {
+      Value v = eval(*k);
+      if (v.is_error()) return v;
+      l.push_back(std::move(v));
+    }
+    return Value::list(std::move(l));
+  }
+
+  Value map(const Node& n) {
+    Map m;
+    for (std::size_t i = 0; i + 1 < n.kids.size(); i += 2) {
+      Value k = eval(*n.kids[i]);
+      if (k.is_error()) return k;
+      Value v = eval(*n.kids[i + 1]);
+      if (v.is_error()) return v;
+      if (!(k.is<std::string>() || k.is<Int>() || k.is<Uint>() || k.is<bool>()))
+        return Value::error("unsupported key type");
+      if (find_key(m, k)) return Value::error("Failed with repeated key");
+      m.emplace_back(std::move(k), std::move(v));
+    }
+    return Value::map(std::move(m));
+  }
+
+  // The elements a macro ranges over: a list's items, a map's keys.
+  static std::optional<List> range_of(const Value& v) {
+    if (v.is<ListPtr>()) return v.items();
+    if (!v.is<MapPtr>()) return std::nullopt;
+    List keys;
+    for (const auto& [k, e] : v.entries()) keys.push_back(k);
+    return keys;
+  }
+
+  Value with_var(const std::string& var, const Value& x, const Node& body) {
+    locals_.emplace_back(var, x);
+    Value r = eval(body);
+    locals_.pop_back();
+    return r;
+  }
+
+  Value macro(const Node& n) {
+    Value range = eval(*n.kids[0]);
+    if (range.is_error()) return range;
+    std::optional<List> items = range_of(range);
+    if (!items) return no_overload();
+    const std::string& m = n.name;
+    if (m == "all" || m == "exists") return quantifier(n, *items, m == "all");
+    if (m == "exists_one") {
+      int count = 0;
+      for (const Value& x : *items) {
+        Value r = with_var(n.var, x, *n.kids[1]);
+        if (r.is_error()) return r;
+        if (!r.is<bool>()) return no_overload();
+        count += r.as<bool>();
+      }
+      return Value::boolean(count == 1);
+    }
+    List out;
+    for (const Value& x : *items) {
+      if (m == "filter" || n.kids.size() == 3) {
+        Value keep = with_var(n.var, x, *n.kids[1]);
+        if (keep.is_error()) return keep;
+        if (!keep.is<bool>()) return no_overload();
+        if (!keep.as<bool>()) continue;
+      }
+      if (m == "filter") {
+        out.push_back(x);
+        continue;
+      }
+      Value r = with_var(n.var, x, *n.kids.back());
+      if (r.is_error()) return r;
+      out.push_back(std::move(r));
+    }
+    return Value::list(std::move(out));
+  }
+
+  // all: false wins over errors; exists: true wins over errors (CEL's commutative logic).
+  Value quantifier(const Node& n, const List& items, bool all) {
+    std::optional<Value> error;
+    for (const Value& x : items) {
+      Value r = with_var(n.var, x, *n.kids[1]);
+      if (r.is<bool>()) {
+        if (r.as<bool>() != all) return Value::boolean(!all);
+      } else if (!error) {
+        error = r.is_error() ? r : no_overload();
+      }
+    }
+    return error ? *error : Value::boolean(all);
+  }
+
+  Value logic(const Node& n) {
+    bool is_and = n.name == "&&";
+    Value a = eval(*n.kids[0]);
+    if (a.is<bool>() && a.as<bool>() != is_and) return a;
+    Value b = eval(*n.kids[1]);
+    if (b.is<bool>() && b.as<bool>() != is_and) return b;
+    if (a.is_error()) return a;
+    if (b.is_error()) return b;
+    if (!a.is<bool>() || !b.is<bool>()) return no_overload();
+    return Value::boolean(is_and);
+  }
+
+  Value call(const Node& n) {
+    if (n.name == "&&" || n.name == "||") return logic(n);
+    if (n.name == "_?_:_") {
+      Value c = eval(*n.kids[0]);
+      if (c.is_error()) return c;
+      if (!c.is<bool>()) return no_overload();
+      return eval(*n.kids[c.as<bool>() ? 1 : 2]);
+    }
+    std::vector<Value> args;
+    for (const auto& k : n.kids) {
+      args.push_back(eval(*k));
+      if (args.back().is_error()) return args.back();
+    }
+    return apply(n.name, args);
+  }
+
+  Value apply(const std::string& f, const std::vector<Value>& a) {
+    if (f == "!_") return a[0].is<bool>() ? Value::boolean(!a[0].as<bool>()) : no_overload();
+    if (f == "-_") {
+      if (a[0].is<Int>()) return arithmetic_int("-", 0, a[0].as<Int>());
+      if (a[0].is<double>()) return Value::real(-a[0].as<double>());
+      return no_overload();
+    }
+    if (f == "+" || f == "-" || f == "*" || f == "/" || f == "%") {
+      if (a[0].is<std::string>() || a[0].is<ListPtr>()) spend(size_of(a[0]) + size_of(a[1]));
+      return arithmetic(f, a[0], a[1]);
+    }
+    if (f == "==" || f == "!=" || f == "<" || f == "<=" || f == ">" || f == ">=")
+      return relation(f, a[0], a[1]);
+    if (f == "in") {
+      spend(size_of(a[1]));
+      return membership(a[0], a[1]);
+    }
+    if (f == "_[_]") return index(a[0], a[1]);
+    if (f == "size") return size(a[0]);
+    if (f == "int") return to_int(a[0]);
+    if (f == "uint") return to_uint(a[0]);
+    if (f == "double") return to_double(a[0]);
+    if (f == "string") return to_text(a[0]);
+    if (f == "bool") return to_bool(a[0]);
+    if (f == "dyn") return a[0];
+    return strings(f, a);
+  }
+
+  static Uint size_of(const Value& v) {
+    if (v.is<std::string>()) return v.as<std::string>().size();
+    if (v.is<ListPtr>()) return v.items().size();
+    if (v.is<MapPtr>()) return v.entries().size();
+    return 0;
+  }
+
+  static Value size(const Value& v) {
+    if (v.is<std::string>())
+      return Value::integer(static_cast<Int>(code_points(v.as<std::string>())));
+    if (v.is<ListPtr>() || v.is<MapPtr>()) return Value::integer(static_cast<Int>(size_of(v)));
+    return no_overload();
+  }
+
+  Value strings(const std::string& f, const std::vector<Value>& a) {
+    if (f == "join") return join(a);
+    if (!a[0].is<std::string>()) return no_overload();
+    const std::string& s = a[0].as<std::string>();
+    spend(s.size() / 10 + 1);
+    if (f == "lowerAscii" || f == "upperAscii")
+      return Value::string(ascii_case(s, f == "upperAscii"));
+    if (f == "trim") {
+      std::size_t b = s.find_first_not_of(" \t\n\v\f\r"), e = s.find_last_not_of(" \t\n\v\f\r");
+      return Value::string(b == std::string::npos ? "" : s.substr(b, e - b + 1));
+    }
+    if (!a[1].is<std::string>()) return no_overload();
+    const std::string& t = a[1].as<std::string>();
+    if (f == "startsWith")
+      return Value::boolean(s.compare(0, t.size(), t) == 0 && s.size() >= t.size());
+    if (f == "endsWith")
+      return Value::boolean(s.size() >= t.size() &&
+                            s.compare(s.size() - t.size(), t.size(), t) == 0);
+    if (f == "contains") return Value::boolean(s.find(t) != std::string::npos);
+    if (f == "matches") {
+      spend(s.size() * (t.size() + 1) / 10);
+      try {
+        return Value::boolean(std::regex_search(s, compiled_regex(t)));
+      } catch (const std::regex_error& e) {
+        return Value::error(std::string("invalid regular expression: ") + e.what());
+      }
+    }
+    return no_overload();
+  }
+
+  Value join(const std::vector<Value>& a) {
+    if (!a[0].is<ListPtr>() || (a.size() == 2 && !a[1].is<std::string>())) return no_overload();
+    std::string sep = a.size() == 2 ? a[1].as<std::string>() : "", out;
+    for (const Value& e : a[0].items()) {
+      if (!e.is<std::string>()) return no_overload();
+      if (&e != &a[0].items().front()) out += sep;
+      out += e.as<std::string>();
+      spend(e.as<std::string>().size() / 10 + 1);
+    }
+    return Value::string(out);
+  }
+
+  const Value& self_;
+  const Value* old_self_;
+  std::uint64_t limit_;
+  std::uint64_t cost_ = 0;
+  std::vector<std::pair<std::string, Value>> locals_;
+};
+
+bool names_old_self(const Node& n) {
+  if (n.kind == Node::Kind::Ident && n.name == "oldSelf") return true;
+  for (const auto& k : n.kids)
+    if (names_old_self(*k)) return true;
+  return false;
+}
+
+// cel-go's report: position (line:column, 1-based) and the source line with a caret under it.
+std::string located(std::string_view source, std::size_t pos, const std::string& message) {
+  pos = std::min(pos, source.size());
+  std::size_t line_start = source.rfind('\n', pos == 0 ? 0 : pos - 1);
+  line_start = (line_start == std::string_view::npos || pos == 0) ? 0 : line_start + 1;
+  if (pos > 0 && source[pos - 1] == '\n') line_start = pos;
+  std::size_t line =
+      1 + static_cast<std::size_t>(std::count(
+              source.begin(), source.begin() + static_cast<std::ptrdiff_t>(line_start), '\n'));
+  std::size_t column = pos - line_start;
+  std::size_t end = source.find('\n', line_start);
+  std::string_view text =
+      source.substr(line_start, end == std::string_view::npos ? end : end - line_start);
+  return "ERROR: <input>:" + std::to_string(line) + ":" + std::to_string(column + 1) + ": " +
+         message + "\n | " + std::string(text) + "\n | " + std::string(column, '.') + "^";
+}
+
+}  // namespace
+
+Program::Program(std::shared_ptr<const Node> root, bool uses_old_self, Limits limits)
+    : root_(std::move(root)), uses_old_self_(uses_old_self), limits_(limits) {}
+
+Value Program::evaluate(const Value& self, const Value* old_self) const {
+  try {
+    return Evaluator(self, old_self, limits_.cost_limit).eval(*root_);
+  } catch (const CostExceeded&) {
+    return Value::error("operation cancelled: actual cost limit exceeded");
+  }
+}
+
+Compiled compile(std::string_view source, const Limits& limits) {
+  if (source.size() > limits.max_source_bytes) {
+    return {nullptr, "ERROR: <input>:1:1: expression code point size exceeds limit: size: " +
+                         std::to_string(source.size()) + ", limit " +
+                         std::to_string(limits.max_source_bytes)};
+  }
+  try {
+    std::shared_ptr<const Node> root = parse(source, limits.max_depth);
+    bool old_self = names_old_self(*root);
+    return {std::make_shared<const Program>(root, old_self, limits), ""};
+  } catch (const SyntaxError& e) {
+    return {nullptr, located(source, e.pos, e.what())};
+  }
+}
+
+}  // namespace tailor::embedded::cel
