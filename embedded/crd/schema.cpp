@@ -4,6 +4,7 @@
 #include <map>
 #include <regex>
 
+#include "embedded/crd/rules.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded::crd {
@@ -92,6 +93,7 @@ void check_node(const bj::value& node, const std::string& path, const std::strin
                    path + ".type"});
   }
   check_pattern(s, path, out);
+  check_rules(s, path, out);
   check_children(s, path, out);
 }
 
@@ -339,6 +341,7 @@ std::vector<FieldCause> structural_errors(const bj::value& schema, const std::st
                    "Invalid value: \"" + type + "\": must be object at the root", path + ".type"});
   }
   check_pattern(s, path, out);
+  check_rules(s, path, out);
   check_children(s, path, out);
   return out;
 }

@@ -1,0 +1,32 @@
+// x-kubernetes-validations: the CEL rules of a CRD schema node, compiled when the CRD is written
+// (refused with kube-apiserver's "compilation failed" messages) and evaluated on each custom
+// object with `self` bound to the node's value (and `oldSelf` to the stored one, on updates), with
+// kube-apiserver's field errors when a rule fails.
+#pragma once
+
+#include <boost/json/fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "embedded/storage/status_error.h"
+
+namespace tailor::embedded::crd {
+
+// Why the rules of schema node (at path) cannot be used: empty, uncompilable, unknown reason.
+void check_rules(const boost::json::object& node, const std::string& path,
+                 std::vector<FieldCause>& out);
+
+// The failed rules of object's schema (old: the stored object on update), after the schema's
+// other violations (existing): rules are not run when those include a type error or an unsupported
+// value, and kube-apiserver's "some validation rules were not checked" cause is added instead.
+void append_rule_violations(std::vector<FieldCause>& existing, const boost::json::object& object,
+                            const boost::json::object* old, const boost::json::object& schema);
+
+// Runs the node's rules against value (old: the value at the same place in the stored object, null
+// on create); path "" is the object's root. Rules naming oldSelf run only when old is given.
+// Returns false once a rule ran out of its cost limit: no further rules may run.
+bool evaluate_rules(const boost::json::value& value, const boost::json::value* old,
+                    const boost::json::object& node, const std::string& path,
+                    std::vector<FieldCause>& out);
+
+}  // namespace tailor::embedded::crd
