@@ -552,7 +552,8 @@ const Signature kFunctions[] = {
 };
 
 bool known_function(const Node& n) {
-  if (n.name.find('_') != std::string::npos || n.name == "&&" || n.name == "||") return true;
+  static const std::set<std::string> internal = {"_?_:_", "_[_]", "!_", "-_", "&&", "||"};
+  if (internal.count(n.name) && !n.receiver) return true;
   for (const Signature& s : kFunctions)
     if (n.name == s.name && n.receiver == s.receiver && n.kids.size() == s.args) return true;
   static const std::set<std::string> ops = {

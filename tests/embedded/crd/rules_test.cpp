@@ -41,6 +41,40 @@ TEST(CrdRules, EvaluationErrorsAreFieldErrorsNamingTheRule) {
             "self.size()\n");
 }
 
+// Upstream VPA's startupBoost.cpu rules: (self.type == 'Factor') == has(self.factor), and the
+// same for Quantity.
+TEST(CrdRules, UpstreamVpaStartupBoostRules) {
+  bj::object schema = bj::parse(R"json({"type": "object", "properties": {"spec": {"type": "object",
+      "properties": {"cpu": {"type": "object",
+        "properties": {"type": {"type": "string"}, "factor": {"type": "integer"},
+                       "quantity": {"x-kubernetes-int-or-string": true}},
+        "x-kubernetes-validations": [
+          {"rule": "(self.type == 'Factor') == has(self.factor)",
+           "message": "factor is required when type is Factor and forbidden otherwise"},
+          {"rule": "(self.type == 'Quantity') == has(self.quantity)",
+           "message": "quantity is required when type is Quantity and forbidden otherwise"}]
+}
+}
+}
+}
+})json")
+                          .as_object();
+  auto check = [&](const std::string& cpu) {
+    std::vector<FieldCause> out;
+    append_rule_violations(out, bj::parse(R"({"spec": {"cpu": )" + cpu + "}}").as_object(), nullptr,
+                           schema);
+    return messages(out);
+  };
+  EXPECT_EQ(check(R"({"type": "Factor", "factor": 2})"), "");
+  EXPECT_EQ(check(R"({"type": "Quantity", "quantity": "500m"})"), "");
+  EXPECT_EQ(check(R"({"type": "Factor"})"),
+            "spec.cpu: Invalid value: factor is required when type is Factor and forbidden "
+            "otherwise\n");
+  EXPECT_EQ(check(R"({"type": "Factor", "factor": 2, "quantity": 1})"),
+            "spec.cpu: Invalid value: quantity is required when type is Quantity and forbidden "
+            "otherwise\n");
+}
+
 TEST(CrdRules, NumbersAreDoublesAsTheSchemaTypesThem) {
   std::string props = R"({"ratio": {"type": "number"}, "count": {"type": "integer"}})";
   EXPECT_EQ(messages(run("self.ratio / 2.0 == 0.5 && self.count / 2 == 1",
