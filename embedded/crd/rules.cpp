@@ -105,10 +105,13 @@ cel::Value typed(const bj::value& v, const bj::object* schema) {
   return cel::from_json(v);
 }
 
+// The object's root is the nil field path, which Go prints as "<nil>".
+std::string shown_path(const std::string& path) { return path.empty() ? "<nil>" : path; }
+
 std::string join_path(const std::string& path, const std::string& field_path) {
   std::string child =
       field_path.empty() || field_path[0] != '.' ? field_path : field_path.substr(1);
-  if (child.empty()) return path;
+  if (child.empty()) return shown_path(path);
   return path.empty() ? child : path + "." + child;
 }
 
@@ -241,7 +244,7 @@ bool evaluate_rules(const bj::value& value, const bj::value* old, const bj::obje
                            "': no further validation rules will be run due to call cost exceeds "
                            "limit for rule: " +
                            shown_rule,
-                       path});
+                       shown_path(path)});
         return false;
       }
       std::string detail =
@@ -251,7 +254,8 @@ bool evaluate_rules(const bj::value& value, const bj::value* old, const bj::obje
                     "macro signature for rule: " +
                     shown_rule
               : e + " evaluating rule: " + shown_rule;
-      out.push_back({"FieldValueInvalid", "Invalid value: " + type + ": " + detail, path});
+      out.push_back(
+          {"FieldValueInvalid", "Invalid value: " + type + ": " + detail, shown_path(path)});
       continue;
     }
     if (result.is<bool>() && result.as<bool>()) continue;
@@ -259,7 +263,7 @@ bool evaluate_rules(const bj::value& value, const bj::value* old, const bj::obje
       out.push_back({"FieldValueInvalid",
                      "Invalid value: " + type + ": rule did not evaluate to a bool (" +
                          cel::type_name(result) + ") for rule: " + shown_rule,
-                     path});
+                     shown_path(path)});
       continue;
     }
     out.push_back(failure(value, rule, path, detail_of(rule, self, old_self.get())));

@@ -75,6 +75,20 @@ TEST(CrdRules, UpstreamVpaStartupBoostRules) {
             "otherwise\n");
 }
 
+TEST(CrdRules, RootRulesSeeTheWholeObjectAtTheNilPath) {
+  bj::object schema = bj::parse(R"json({"type": "object",
+      "x-kubernetes-validations": [{"rule": "self.metadata.name.startsWith('a')"},
+                                   {"rule": "has(self.spec)", "fieldPath": ".spec"}],
+      "properties": {"spec": {"type": "object"}}})json")
+                          .as_object();
+  std::vector<FieldCause> out;
+  append_rule_violations(out, bj::parse(R"({"metadata": {"name": "b"}})").as_object(), nullptr,
+                         schema);
+  EXPECT_EQ(messages(out),
+            "<nil>: Invalid value: failed rule: self.metadata.name.startsWith('a')\n"
+            "spec: Invalid value: failed rule: has(self.spec)\n");
+}
+
 TEST(CrdRules, NumbersAreDoublesAsTheSchemaTypesThem) {
   std::string props = R"({"ratio": {"type": "number"}, "count": {"type": "integer"}})";
   EXPECT_EQ(messages(run("self.ratio / 2.0 == 0.5 && self.count / 2 == 1",
