@@ -31,7 +31,8 @@ class Program {
   bool uses_old_self() const { return uses_old_self_; }
   // The expression's value with self (and oldSelf, when not null) bound; an Error value when
   // evaluation fails (no such key, no such overload, overflow, cost limit exceeded, ...).
-  Value evaluate(const Value& self, const Value* old_self) const;
+  // cost, when given, receives the steps spent (the limit plus one when it was exceeded).
+  Value evaluate(const Value& self, const Value* old_self, std::uint64_t* cost = nullptr) const;
 
  private:
   std::shared_ptr<const Node> root_;

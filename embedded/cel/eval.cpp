@@ -243,6 +243,8 @@ class Evaluator {
   Evaluator(const Value& self, const Value* old_self, std::uint64_t limit)
       : self_(self), old_self_(old_self), limit_(limit) {}
 
+  std::uint64_t cost() const { return cost_; }
+
   Value eval(const Node& n) {
     spend(1);
     switch (n.kind) {
@@ -530,12 +532,16 @@ std::string located(std::string_view source, std::size_t pos, const std::string&
 Program::Program(std::shared_ptr<const Node> root, bool uses_old_self, Limits limits)
     : root_(std::move(root)), uses_old_self_(uses_old_self), limits_(limits) {}
 
-Value Program::evaluate(const Value& self, const Value* old_self) const {
+Value Program::evaluate(const Value& self, const Value* old_self, std::uint64_t* cost) const {
+  Evaluator evaluator(self, old_self, limits_.cost_limit);
+  Value result;
   try {
-    return Evaluator(self, old_self, limits_.cost_limit).eval(*root_);
+    result = evaluator.eval(*root_);
   } catch (const CostExceeded&) {
-    return Value::error("operation cancelled: actual cost limit exceeded");
+    result = Value::error("operation cancelled: actual cost limit exceeded");
   }
+  if (cost) *cost = evaluator.cost();
+  return result;
 }
 
 Compiled compile(std::string_view source, const Limits& limits) {

@@ -165,8 +165,8 @@ const bj::object* member(const bj::object& o, std::string_view key) {
 // Rules at every node, parents before children (as kube-apiserver's CEL validator walks);
 // returns false once the cost limit stopped evaluation.
 bool walk(const bj::value& value, const bj::value* old, const bj::object& schema,
-          const std::string& path, std::vector<FieldCause>& out) {
-  if (!evaluate_rules(value, old, schema, path, out)) return false;
+          const std::string& path, std::vector<FieldCause>& out, std::uint64_t& budget) {
+  if (!evaluate_rules(value, old, schema, path, out, budget)) return false;
   std::string prefix = path.empty() ? "" : path + ".";
   if (value.is_object()) {
     const bj::object* props = member(schema, "properties");
@@ -177,14 +177,15 @@ bool walk(const bj::value& value, const bj::value* old, const bj::object& schema
       if (!s) s = additional;
       if (!s) continue;
       const bj::value* old_child = old_object ? old_object->if_contains(k) : nullptr;
-      if (!walk(child, old_child, *s, prefix + std::string(k), out)) return false;
+      if (!walk(child, old_child, *s, prefix + std::string(k), out, budget)) return false;
     }
   } else if (value.is_array()) {
     const bj::object* items = member(schema, "items");
     const bj::array& a = value.as_array();
     for (std::size_t i = 0; items && i < a.size(); ++i) {
       // Items of atomic lists have no old counterpart: their transition rules do not run.
-      if (!walk(a[i], nullptr, *items, path + "[" + std::to_string(i) + "]", out)) return false;
+      if (!walk(a[i], nullptr, *items, path + "[" + std::to_string(i) + "]", out, budget))
+        return false;
     }
   }
   return true;
@@ -203,7 +204,7 @@ void check_rules(const bj::object& node, const std::string& path, std::vector<Fi
 }
 
 void append_rule_violations(std::vector<FieldCause>& existing, const bj::object& object,
-                            const bj::object* old, const bj::object& schema) {
+                            const bj::object* old, const bj::object& schema, std::uint64_t budget) {
   if (!has_rules(schema)) return;
   for (const FieldCause& c : existing) {
     if (c.reason == "FieldValueNotSupported" || c.reason == "FieldValueTypeInvalid") {
@@ -216,11 +217,11 @@ void append_rule_violations(std::vector<FieldCause>& existing, const bj::object&
     }
   }
   bj::value old_value = old ? bj::value(*old) : bj::value();
-  walk(bj::value(object), old ? &old_value : nullptr, schema, "", existing);
+  walk(bj::value(object), old ? &old_value : nullptr, schema, "", existing, budget);
 }
 
 bool evaluate_rules(const bj::value& value, const bj::value* old, const bj::object& node,
-                    const std::string& path, std::vector<FieldCause>& out) {
+                    const std::string& path, std::vector<FieldCause>& out, std::uint64_t& budget) {
   const bj::value* rules = node.if_contains("x-kubernetes-validations");
   if (!rules || !rules->is_array() || rules->as_array().empty() || value.is_null()) return true;
   cel::Value self = typed(value, &node);
@@ -233,7 +234,17 @@ bool evaluate_rules(const bj::value& value, const bj::value* old, const bj::obje
     cel::Compiled c = compiled(text_at(rule, "rule"));
     if (!c.program) continue;                               // refused when the CRD was written
     if (c.program->uses_old_self() && !old_self) continue;  // a transition rule, on create
-    cel::Value result = c.program->evaluate(self, old_self.get());
+    std::uint64_t cost = 0;
+    cel::Value result = c.program->evaluate(self, old_self.get(), &cost);
+    if (cost > budget) {
+      out.push_back({"FieldValueInvalid",
+                     "Invalid value: " + type +
+                         ": validation failed due to running out of cost budget, no further "
+                         "validation rules will be run",
+                     shown_path(path)});
+      return false;
+    }
+    budget -= cost;
     std::string shown_rule = trimmed(text_at(rule, "message"));
     if (shown_rule.empty()) shown_rule = trimmed(text_at(rule, "rule"));
     if (result.is_error()) {

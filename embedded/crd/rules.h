@@ -5,12 +5,16 @@
 #pragma once
 
 #include <boost/json/fwd.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "embedded/storage/status_error.h"
 
 namespace tailor::embedded::crd {
+
+// kube-apiserver's budget for all the rules run on one write (RuntimeCELCostBudget).
+constexpr std::uint64_t kRuleCostBudget = 10000000;
 
 // Why the rules of schema node (at path) cannot be used: empty, uncompilable, unknown reason.
 void check_rules(const boost::json::object& node, const std::string& path,
@@ -20,13 +24,15 @@ void check_rules(const boost::json::object& node, const std::string& path,
 // other violations (existing): rules are not run when those include a type error or an unsupported
 // value, and kube-apiserver's "some validation rules were not checked" cause is added instead.
 void append_rule_violations(std::vector<FieldCause>& existing, const boost::json::object& object,
-                            const boost::json::object* old, const boost::json::object& schema);
+                            const boost::json::object* old, const boost::json::object& schema,
+                            std::uint64_t budget = kRuleCostBudget);
 
 // Runs the node's rules against value (old: the value at the same place in the stored object, null
-// on create); path "" is the object's root. Rules naming oldSelf run only when old is given.
-// Returns false once a rule ran out of its cost limit: no further rules may run.
+// on create); path "" is the object's root. Rules naming oldSelf run only when old is given. Each
+// rule's cost is taken from budget. Returns false once a rule ran out of its cost limit or the
+// budget ran out: no further rules may run.
 bool evaluate_rules(const boost::json::value& value, const boost::json::value* old,
                     const boost::json::object& node, const std::string& path,
-                    std::vector<FieldCause>& out);
+                    std::vector<FieldCause>& out, std::uint64_t& budget);
 
 }  // namespace tailor::embedded::crd

@@ -109,6 +109,20 @@ TEST(CrdRules, CostLimitStopsAllFurtherRules) {
             "self.l.all(a, self.l.all(b, self.l.all(c, true)))");
 }
 
+TEST(CrdRules, TheWritesBudgetIsSharedByAllRules) {
+  bj::object schema = bj::parse(R"json({"type": "object", "properties": {"items": {"type": "array",
+      "items": {"type": "integer", "x-kubernetes-validations": [{"rule": "self + 1 > self"}]}}}})json")
+                          .as_object();
+  bj::object object = bj::parse(R"({"items": [1, 2, 3, 4, 5]})").as_object();
+  std::vector<FieldCause> out;
+  append_rule_violations(out, object, nullptr, schema, 1000);
+  EXPECT_EQ(messages(out), "");
+  append_rule_violations(out, object, nullptr, schema, 12);  // about 5 steps a rule
+  EXPECT_EQ(messages(out),
+            "items[2]: Invalid value: \"integer\": validation failed due to running out of cost "
+            "budget, no further validation rules will be run\n");
+}
+
 TEST(CrdRules, TypeErrorsBlockTheRules) {
   std::vector<FieldCause> causes =
       run("false", "{}", "{}", {{"FieldValueTypeInvalid", "Invalid value: ...", "spec.x"}});
