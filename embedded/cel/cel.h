@@ -5,6 +5,9 @@
 // Expressions are checked for syntax and undeclared names when compiled, and refused when longer
 // or deeper than the limits; evaluation stops once it has spent its cost limit. There is no static
 // type checker: a type mismatch is an evaluation error ("no such overload"), never a crash.
+// Not covered: bytes, timestamps and durations, type values (type(), int == type(1)), optionals,
+// unknowns (partial evaluation), string formatting and most of Kubernetes' libraries (quantity,
+// url, ip, lists, sets); matches() uses ECMAScript regular expressions where cel-go uses RE2.
 #pragma once
 
 #include <cstdint>
