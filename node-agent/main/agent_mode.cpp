@@ -183,12 +183,12 @@ struct NodeServices {
                                    metrics)),
         images(cri::connect_image_service({options.runtime_endpoint})),
         cgroups{options.cgroup_root, detect_cgroup_version(options.cgroup_root)},
-        resources(*cri, {cgroups, options.cgroup_driver}),
+        pod_api(runtime::rest_pod_api(client)),
+        pod_runtime(*cri, *images, *pod_api, runtime_options(options, cgroups)),
+        resources(*cri, {cgroups, options.cgroup_driver, &pod_runtime}),
         status(client),
         events(recorder),
         checkpoint(store),
-        pod_api(runtime::rest_pod_api(client)),
-        pod_runtime(*cri, *images, *pod_api, runtime_options(options, cgroups)),
         terminations(pod_runtime) {}
 
   static runtime::PodRuntimeOptions runtime_options(const AgentOptions& options,
@@ -203,12 +203,14 @@ struct NodeServices {
   std::unique_ptr<cri::RuntimeService> cri;
   std::unique_ptr<cri::ImageService> images;
   cri::CgroupLayout cgroups;
+  std::unique_ptr<runtime::PodApi> pod_api;
+  // Runs the pods, and restarts a container whose resize needs it (resizePolicy
+  // RestartContainer): the resize path below holds it as its restarter.
+  runtime::PodRuntime pod_runtime;
   allocation::CriPodResources resources;
   allocation::RestPodStatusWriter status;
   RecorderEvents events;
   FileCheckpoint checkpoint;
-  std::unique_ptr<runtime::PodApi> pod_api;
-  runtime::PodRuntime pod_runtime;
   Terminations terminations;
   // Failed pods already seen running nothing (nothing starts a container of a pod that is not
   // allocated, so one look is enough). Touched on the manager loop's thread only.
