@@ -249,8 +249,10 @@ class GrpcImageService final : public ImageService {
         [this](auto* c, const auto& r, auto* p) { return stub_->ImageStatus(c, r, p); }, endpoint_);
     if (!response.has_image() || response.image().id().empty()) return std::nullopt;
     const auto& found = response.image();
-    return ImageInfo{
-        found.id(), {found.repo_tags().begin(), found.repo_tags().end()}, found.size()};
+    ImageInfo out{found.id(), {found.repo_tags().begin(), found.repo_tags().end()}, found.size()};
+    if (found.has_uid()) out.uid = found.uid().value();
+    out.username = found.username();
+    return out;
   }
 
  private:

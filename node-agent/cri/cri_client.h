@@ -79,6 +79,10 @@ struct ContainerSpec {
   std::map<std::string, std::string> labels;
   std::map<std::string, std::string> annotations;
   LinuxResources resources;
+  // The process's uid and primary gid (securityContext runAsUser / runAsGroup); the image's
+  // user when unset.
+  std::optional<std::int64_t> run_as_user;
+  std::optional<std::int64_t> run_as_group;
 };
 
 enum class ContainerState { Created, Running, Exited, Unknown };
@@ -145,6 +149,10 @@ struct ImageInfo {
   std::string id;
   std::vector<std::string> repo_tags;
   std::uint64_t size = 0;
+  // The user the image runs as: a numeric uid, else a user name; neither when the image names
+  // none (root).
+  std::optional<std::int64_t> uid;
+  std::string username;
 };
 
 class ImageService {

@@ -83,8 +83,10 @@ void fill(v1::ContainerConfig& out, const ContainerSpec& in) {
   copy_map(*out.mutable_labels(), in.labels);
   copy_map(*out.mutable_annotations(), in.annotations);
   fill(*out.mutable_linux()->mutable_resources(), in.resources);
-  auto& namespaces = *out.mutable_linux()->mutable_security_context()->mutable_namespace_options();
-  namespaces.set_pid(v1::CONTAINER);
+  auto& security = *out.mutable_linux()->mutable_security_context();
+  security.mutable_namespace_options()->set_pid(v1::CONTAINER);
+  if (in.run_as_user) security.mutable_run_as_user()->set_value(*in.run_as_user);
+  if (in.run_as_group) security.mutable_run_as_group()->set_value(*in.run_as_group);
 }
 
 void fill(v1::ContainerFilter& out, const ContainerFilter& in) {

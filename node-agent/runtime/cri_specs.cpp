@@ -70,6 +70,11 @@ cri::CgroupValues pod_cgroup_values_for(const kube::Pod& pod, const PodAllocatio
   return cri::pod_cgroup_values(amounts, overhead, kube::pod_qos(pod));
 }
 
+SecurityIdentity container_identity(const RuntimePod& pod, const std::string& name) {
+  const ContainerRunSpec* run = run_spec_of(pod.run, name);
+  return effective_identity(pod.run.security, run ? run->security : SecurityIdentity{});
+}
+
 cri::PodSandboxSpec sandbox_spec(const RuntimePod& runtime_pod, const PodRuntimeOptions& options) {
   const kube::Pod& pod = runtime_pod.pod;
   cri::PodSandboxSpec out;
@@ -104,6 +109,9 @@ cri::ContainerSpec container_spec(const RuntimePod& runtime_pod, const kube::Con
   out.labels[kLabelContainerName] = container.name;
   out.annotations["io.kubernetes.container.restartCount"] = std::to_string(attempt);
   out.resources = cri::to_linux_resources(cri::container_cgroup_values(amounts));
+  const SecurityIdentity identity = container_identity(runtime_pod, container.name);
+  out.run_as_user = identity.run_as_user;
+  out.run_as_group = identity.run_as_group;
   return out;
 }
 

@@ -1,7 +1,7 @@
 // The CRI specs the embedded pod runtime sends, built as the kubelet builds them (pure): the
 // sandbox (kubelet labels, network mode NODE, cgroup parent), the containers (attempt, log path,
-// labels that let an agent restart find them again, resources from the allocation), and the pod
-// cgroup's place and values.
+// labels that let an agent restart find them again, resources from the allocation, uid and gid
+// from the securityContext), and the pod cgroup's place and values.
 #pragma once
 
 #include <string>
@@ -29,6 +29,9 @@ cri::ResourceAmounts container_amounts(const kube::Container& container,
                                        const PodAllocation& allocated);
 // Pod-level cgroup values (ResourceConfigForPod) for the containers' amounts and the overhead.
 cri::CgroupValues pod_cgroup_values_for(const kube::Pod& pod, const PodAllocation& allocated);
+
+// The identity container `name` runs with: its securityContext over the pod's.
+SecurityIdentity container_identity(const RuntimePod& pod, const std::string& name);
 
 cri::PodSandboxSpec sandbox_spec(const RuntimePod& pod, const PodRuntimeOptions& options);
 // `image_id`: the runtime's id of the locally resolved image.

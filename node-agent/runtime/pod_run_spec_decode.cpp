@@ -61,6 +61,35 @@ std::vector<std::pair<std::string, std::string>> env(const bj::object& container
   return out;
 }
 
+std::optional<std::int64_t> integer_member(const bj::object& object, std::string_view key,
+                                           const std::string& path) {
+  const auto* value = member(object, key);
+  if (!value) return std::nullopt;
+  if (!value->is_int64() && !value->is_uint64()) {
+    throw kube::DecodeError(path + "." + std::string(key), "expected an integer");
+  }
+  return value->to_number<std::int64_t>();
+}
+
+std::optional<bool> bool_member(const bj::object& object, std::string_view key,
+                                const std::string& path) {
+  const auto* value = member(object, key);
+  if (!value) return std::nullopt;
+  if (!value->is_bool())
+    throw kube::DecodeError(path + "." + std::string(key), "expected a boolean");
+  return value->get_bool();
+}
+
+// runAsUser, runAsGroup and runAsNonRoot of a pod's or a container's securityContext.
+SecurityIdentity security_identity(const bj::object& owner, const std::string& path) {
+  const auto* value = member(owner, "securityContext");
+  if (!value) return {};
+  const std::string here = path.empty() ? "securityContext" : path + ".securityContext";
+  const auto& context = as_object(*value, here);
+  return {integer_member(context, "runAsUser", here), integer_member(context, "runAsGroup", here),
+          bool_member(context, "runAsNonRoot", here)};
+}
+
 ContainerRunSpec container_run_spec(const bj::value& value, const std::string& path) {
   const auto& container = as_object(value, path);
   ContainerRunSpec out;
@@ -69,6 +98,7 @@ ContainerRunSpec container_run_spec(const bj::value& value, const std::string& p
   out.args = strings(container, "args", path);
   out.env = env(container, path);
   out.image_pull_policy = string_member(container, "imagePullPolicy", path);
+  out.security = security_identity(container, path);
   return out;
 }
 
@@ -93,6 +123,7 @@ PodRunSpec run_spec(const bj::value& root) {
     if (seconds < 0) throw kube::DecodeError("spec.terminationGracePeriodSeconds", "must be >= 0");
     out.termination_grace_period_seconds = seconds;
   }
+  out.security = security_identity(spec, "spec");
   return out;
 }
 

@@ -29,6 +29,7 @@
 #include "node-agent/cri/container_restarter.h"
 #include "node-agent/cri/cri_client.h"
 #include "node-agent/cri/pod_cgroup.h"
+#include "node-agent/runtime/security_context.h"
 
 namespace tailor::kube {
 class RestClient;
@@ -43,11 +44,13 @@ struct ContainerRunSpec {
   std::vector<std::string> args{};
   std::vector<std::pair<std::string, std::string>> env{};  // literal values only
   std::string image_pull_policy{};  // informational: images are never pulled here
+  SecurityIdentity security{};      // the container's securityContext
 };
 
 struct PodRunSpec {
   std::vector<ContainerRunSpec> containers{};
   std::int64_t termination_grace_period_seconds = 30;
+  SecurityIdentity security{};  // the pod's securityContext
 };
 
 // A pod as the embedded runtime sees it: the model plus the run spec, decoded from one JSON.

@@ -38,9 +38,9 @@ void ContainerStarter::start_attempt(PodRecord& rec, const RuntimePod& pod,
                                      const kube::Container& container, std::uint32_t attempt,
                                      const cri::ResourceAmounts& amounts, const Attempts& attempts,
                                      ObservedContainer& observed) {
-  const auto image_id = resolve_image(rec, container, observed);
-  if (!image_id) return;
-  const auto id = create(rec, pod, container, attempt, *image_id, amounts, observed);
+  const auto image = resolve_image(rec, container, observed);
+  if (!image || !may_run(pod, container, *image, observed)) return;
+  const auto id = create(rec, pod, container, attempt, image->id, amounts, observed);
   if (!id) return;
   start_created(*id, observed);
   observed.current = status_of(rec, *id);
@@ -66,9 +66,19 @@ cri::ContainerStatus ContainerStarter::status_of(PodRecord& rec, const std::stri
   return status;
 }
 
-std::optional<std::string> ContainerStarter::resolve_image(PodRecord& rec,
-                                                           const kube::Container& container,
-                                                           ObservedContainer& observed) {
+bool ContainerStarter::may_run(const RuntimePod& pod, const kube::Container& container,
+                               const cri::ImageInfo& image, ObservedContainer& observed) {
+  const auto violation = run_as_non_root_violation(pod.pod, container.name,
+                                                   container_identity(pod, container.name), image);
+  if (!violation) return true;
+  observed.waiting_reason = "CreateContainerConfigError";
+  observed.waiting_message = *violation;
+  return false;
+}
+
+std::optional<cri::ImageInfo> ContainerStarter::resolve_image(PodRecord& rec,
+                                                              const kube::Container& container,
+                                                              ObservedContainer& observed) {
   const auto image = images_.image_status(container.image);
   if (!image) {
     const int failures = rec.pull_failures[container.name]++;
@@ -82,7 +92,7 @@ std::optional<std::string> ContainerStarter::resolve_image(PodRecord& rec,
   rec.pull_failures.erase(container.name);
   observed.image = image->repo_tags.empty() ? container.image : image->repo_tags.front();
   rec.images[container.name] = observed.image;
-  return image->id;
+  return image;
 }
 
 std::optional<std::string> ContainerStarter::create(

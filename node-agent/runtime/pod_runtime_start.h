@@ -1,6 +1,7 @@
 // Starting a pod's containers in the embedded runtime, as the kubelet's pod workers do: the image
 // resolved locally only (a missing image is a pull failure, never a pull), the container created
-// in the pod's sandbox with the resources the node allocated, then started; older dead attempts
+// in the pod's sandbox with the resources the node allocated and the securityContext's uid and
+// gid (runAsNonRoot checked first, as the kubelet does), then started; older dead attempts
 // removed (the kubelet keeps one for lastState). Failures are not thrown: they become the
 // container's waiting reason and message, which the pod status reports.
 #pragma once
@@ -49,10 +50,13 @@ class ContainerStarter {
   cri::ContainerStatus status_of(PodRecord& rec, const std::string& id);
 
  private:
-  // The runtime's id of the container's image; nullopt (ErrImagePull, ImagePullBackOff in
+  // The container's image as the runtime has it; nullopt (ErrImagePull, ImagePullBackOff in
   // `observed`) when the node does not have it.
-  std::optional<std::string> resolve_image(PodRecord& rec, const kube::Container& container,
-                                           ObservedContainer& observed);
+  std::optional<cri::ImageInfo> resolve_image(PodRecord& rec, const kube::Container& container,
+                                              ObservedContainer& observed);
+  // False (CreateContainerConfigError in `observed`) when runAsNonRoot forbids running it.
+  bool may_run(const RuntimePod& pod, const kube::Container& container, const cri::ImageInfo& image,
+               ObservedContainer& observed);
   // The new container's id; nullopt (CreateContainerError in `observed`) when it was not made.
   std::optional<std::string> create(PodRecord& rec, const RuntimePod& pod,
                                     const kube::Container& container, std::uint32_t attempt,

@@ -298,7 +298,8 @@ std::string to_string(const CgroupFiles& f) {
   return s.str();
 }
 
-CgroupFiles read_container_cgroup(const PodView& pod, const std::string& container) {
+std::filesystem::path container_cgroup_dir(const PodView& pod, const std::string& container,
+                                           const std::string& controller) {
   const ContainerView* c = pod.container(container);
   if (!c || c->container_id.empty()) {
     throw std::runtime_error("no started container " + container + " in " + pod.summary());
@@ -308,12 +309,25 @@ CgroupFiles read_container_cgroup(const PodView& pod, const std::string& contain
   if (pod.qos_class == "BestEffort") relative /= "besteffort";
   relative /= "pod" + pod.uid;
   relative /= c->container_id;
-  const fs::path cpu = kCgroupRoot / "cpu" / relative;
-  const fs::path memory = kCgroupRoot / "memory" / relative;
+  return kCgroupRoot / controller / relative;
+}
+
+CgroupFiles read_container_cgroup(const PodView& pod, const std::string& container) {
+  const fs::path cpu = container_cgroup_dir(pod, container, "cpu");
+  const fs::path memory = container_cgroup_dir(pod, container, "memory");
   return {.cpu_shares = read_number(cpu / "cpu.shares"),
           .cpu_quota = read_number(cpu / "cpu.cfs_quota_us"),
           .cpu_period = read_number(cpu / "cpu.cfs_period_us"),
           .memory_limit = read_number(memory / "memory.limit_in_bytes")};
+}
+
+std::vector<int> container_processes(const PodView& pod, const std::string& container) {
+  const fs::path procs = container_cgroup_dir(pod, container, "cpu") / "cgroup.procs";
+  std::ifstream in(procs);
+  if (!in) throw std::runtime_error("cannot read " + procs.string());
+  std::vector<int> out;
+  for (int pid = 0; in >> pid;) out.push_back(pid);
+  return out;
 }
 
 CgroupFiles expected_container_cgroup(const Resources& requests, const Resources& limits) {

@@ -116,6 +116,11 @@ std::string to_string(const CgroupFiles& files);
 // Reads /sys/fs/cgroup/{cpu,memory}/kubepods[/burstable|/besteffort]/pod<uid>/<container id>.
 // Throws std::runtime_error naming the file when it is missing.
 CgroupFiles read_container_cgroup(const PodView& pod, const std::string& container);
+// The container's cgroup directory below /sys/fs/cgroup/<controller> (v1, cgroupfs driver).
+std::filesystem::path container_cgroup_dir(const PodView& pod, const std::string& container,
+                                           const std::string& controller);
+// The host pids of the container's processes (its cgroup.procs).
+std::vector<int> container_processes(const PodView& pod, const std::string& container);
 // The files a container with these requests/limits should have (memory unlimited when absent).
 CgroupFiles expected_container_cgroup(const Resources& requests, const Resources& limits);
 
