@@ -39,6 +39,7 @@ const char* kUsage =
     "admission webhook, acts on VerticalPodAutoscaler objects too (--watch-vpa=true), and the\n"
     "agents stream usage to it over mutual TLS (each with its node's certificate,\n"
     "DIR/usage-tls); --controller-arg / --agent-arg pass extra flags to those processes.\n"
+    "Container logs go to DIR/pod-logs (kubectl logs reads them through tailor-cluster).\n"
     "down stops everything and removes the containers and cgroups it made; logs stay in DIR.\n"
     "Both need root.\n";
 
@@ -112,6 +113,10 @@ fs::path node_dir(const fs::path& dir, int index) {
   return dir / ("node-" + std::to_string(index));
 }
 
+// The container logs of every node (the agents write them, tailor-cluster serves them as
+// pods/log): one machine, one directory, kept with the other logs by `down`.
+fs::path pod_log_dir(const fs::path& dir) { return dir / "pod-logs"; }
+
 struct Started {
   std::vector<std::string> nodes;
   std::vector<fs::path> watched_pid_files;  // must stay up while we wait
@@ -141,7 +146,9 @@ void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs:
                                         "--node-allocatable",
                                         sizes[i - 1],
                                         "--metrics-bind-address",
-                                        "127.0.0.1:0"};
+                                        "127.0.0.1:0",
+                                        "--pod-log-dir",
+                                        pod_log_dir(dir).string()};
     if (!usage_endpoint.empty()) {
       command.push_back("--usage-endpoint=" + usage_endpoint);
       const auto tls = agent_usage_tls_flags(dir, node_name(i));
@@ -222,10 +229,10 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
     fs::remove(dir / "kubeconfig");
     // A port of its own for the cluster's life: a restarted tailor-cluster (same CA, token and
     // objects from DIR/cluster) is where every kubeconfig already points.
-    start_supervised(
-        {cluster.string(), "--dir", (dir / "cluster").string(), "--port",
-         std::to_string(free_port()), "--write-kubeconfig", (dir / "kubeconfig").string()},
-        dir / "cluster.log", dir / "cluster.pid");
+    start_supervised({cluster.string(), "--dir", (dir / "cluster").string(), "--port",
+                      std::to_string(free_port()), "--write-kubeconfig",
+                      (dir / "kubeconfig").string(), "--pod-log-dir", pod_log_dir(dir).string()},
+                     dir / "cluster.log", dir / "cluster.pid");
     wait_for_file(dir / "kubeconfig", dir / "cluster.pid", dir / "cluster.log");
     // Before the controller: its policy and checkpoint informers list these from the start.
     install_chart_crds(dir / "kubeconfig", crds);

@@ -157,6 +157,10 @@ void ApiHandler::serve(kube::http::Exchange& exchange) {
     exchange.respond((*h)(c));
     return;
   }
+  if (const StreamingHandler* h =
+          options_.extensions.streaming_handler(*c.target.resource, c.target.subresource)) {
+    return (*h)(c, exchange);
+  }
   // Only status is served generically; other subresources need their handler.
   if (!c.target.subresource.empty() &&
       (c.target.subresource != "status" || !c.target.resource->has_subresource("status"))) {

@@ -13,6 +13,12 @@ const SubresourceHandler* ApiExtensions::handler(const ResourceInfo& resource,
   return it == handlers.end() ? nullptr : &it->second;
 }
 
+const StreamingHandler* ApiExtensions::streaming_handler(const ResourceInfo& resource,
+                                                         const std::string& subresource) const {
+  auto it = streaming.find(subresource_key(resource, subresource));
+  return it == streaming.end() ? nullptr : &it->second;
+}
+
 std::string subresource_key(const ResourceInfo& resource, const std::string& subresource) {
   std::string key = resource.resource;
   if (!resource.group.empty()) key += "." + resource.group;

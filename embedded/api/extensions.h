@@ -52,6 +52,9 @@ using AdmissionPlugin = std::function<void(AdmissionRequest&)>;
 // Serves every verb on a subresource (or, keyed with an empty subresource, on a virtual
 // resource); throws StatusError for verbs it does not serve.
 using SubresourceHandler = std::function<kube::http::ServerResponse(const RestContext&)>;
+// Serves a subresource that answers by streaming (pods/log with follow): it responds or streams
+// on the exchange itself.
+using StreamingHandler = std::function<void(const RestContext&, kube::http::Exchange&)>;
 // A protobuf body (magic "k8s\0" + runtime.Unknown) as the JSON object it encodes.
 using ProtobufDecoder =
     std::function<boost::json::object(const ResourceInfo&, std::string_view body)>;
@@ -61,12 +64,15 @@ struct ApiExtensions {
   std::vector<AdmissionPlugin> validating{};
   // Key: subresource_key(resource, subresource), e.g. "pods/resize", "deployments.apps/scale".
   std::map<std::string, SubresourceHandler> handlers{};
+  std::map<std::string, StreamingHandler> streaming{};  // same keys
   ProtobufDecoder protobuf{};
 
   // Mutating plugins, then validating ones; the first rejection throws.
   void admit(AdmissionRequest& request) const;
   const SubresourceHandler* handler(const ResourceInfo& resource,
                                     const std::string& subresource) const;
+  const StreamingHandler* streaming_handler(const ResourceInfo& resource,
+                                            const std::string& subresource) const;
 };
 
 // "pods/resize" for the core group, "<resource>.<group>/<subresource>" otherwise.

@@ -8,7 +8,7 @@
 int main(int argc, char** argv) {
   using namespace tailor::kube;
   std::string kubeconfig, client_cert_kubeconfig, dir, nodes_file, address = "127.0.0.1";
-  std::string sync = "full";
+  std::string sync = "full", pod_log_dir;
   int port = 6443;
   bool plain_http = false;
   config::Schema schema("tailor-cluster", "Embedded single-process Kubernetes API server.");
@@ -29,6 +29,10 @@ int main(int argc, char** argv) {
                       "power loss) or normal (after the write: survives a crash of this process)."},
              &sync);
   schema.add({.flag = "nodes", .help = "YAML file of simulated nodes to register."}, &nodes_file);
+  schema.add({.flag = "pod-log-dir",
+              .help = "Directory the node agents on this machine write container logs to (their "
+                      "--pod-log-dir), served as pods/log. Without it pods/log is refused."},
+             &pod_log_dir);
   schema.add({.flag = "insecure-http", .help = "Serve plain HTTP instead of HTTPS."}, &plain_http);
   try {
     if (schema.parse(argc, argv) == config::ParseResult::Help) {
@@ -53,7 +57,8 @@ int main(int argc, char** argv) {
                                        .sync = sync == "full" ? tailor::embedded::SyncMode::Full
                                                               : tailor::embedded::SyncMode::Normal,
                                        .tls = !plain_http,
-                                       .nodes_file = nodes_file});
+                                       .nodes_file = nodes_file,
+                                       .pod_log_dir = pod_log_dir});
     cluster.start();
     if (!kubeconfig.empty()) cluster.write_kubeconfig(kubeconfig);
     if (!client_cert_kubeconfig.empty()) {

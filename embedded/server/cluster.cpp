@@ -121,6 +121,7 @@ void Cluster::start() {
   api.bearer_token = impl_->token;
   ObjectStore& store = impl_->store;
   add_pod_resize(api.extensions, store);
+  add_pod_logs(api.extensions, impl_->options.pod_log_dir);
   add_quota_and_limit_ranges(api.extensions, store);
   add_protobuf_bodies(api.extensions);
   add_access_reviews(api.extensions);

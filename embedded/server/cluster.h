@@ -24,7 +24,10 @@ struct ClusterOptions {
   std::string dir{};               // state directory ("" : keep everything in memory)
   SyncMode sync = SyncMode::Full;  // how DIR/objects.db commits reach the disk
   bool tls = true;
-  std::string nodes_file{};   // simulated nodes (see simulated_nodes.h); "" : none
+  std::string nodes_file{};  // simulated nodes (see simulated_nodes.h); "" : none
+  // Where the node agents on this machine write container logs (their --pod-log-dir): served
+  // as pods/log. "" : pods/log answers that logs are not served.
+  std::string pod_log_dir{};
   bool control_loops = true;  // scheduler, workload controllers, garbage collector
   ApiOptions api{};           // api.bearer_token "" : one is generated
   StoreOptions store{};

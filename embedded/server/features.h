@@ -13,6 +13,8 @@ namespace tailor::embedded {
 
 // resize/: pods/resize (GET, PUT, PATCH) with KEP-1287's validation.
 void add_pod_resize(ApiExtensions& extensions, ObjectStore& store);
+// logs/: pods/log from the node agents' container log files below `log_dir` ("" : refused).
+void add_pod_logs(ApiExtensions& extensions, std::string log_dir);
 // quota/: ResourceQuota and LimitRange admission on pod create and resize, quota status.
 void add_quota_and_limit_ranges(ApiExtensions& extensions, ObjectStore& store);
 // quota/: status.used recounted when pods are deleted or end.

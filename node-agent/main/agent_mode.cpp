@@ -197,6 +197,7 @@ struct NodeServices {
     out.node_name = options.node_name;
     out.cgroups = cgroups;
     out.driver = options.cgroup_driver;
+    out.log_root = options.pod_log_dir;
     return out;
   }
 

@@ -115,6 +115,12 @@ void add_agent_options(kube::config::Schema& schema, AgentOptions& o) {
               .yaml_key = "cgroupRoot",
               .help = "Mount point of the cgroup hierarchies (v1 or v2 is detected)."},
              &o.cgroup_root);
+  schema.add({.flag = "pod-log-dir",
+              .yaml_key = "podLogDir",
+              .help = "Embedded mode: the directory the runtime writes container logs to, in the "
+                      "kubelet's layout (NAMESPACE_POD_UID/CONTAINER/ATTEMPT.log); tailor-cluster "
+                      "serves pods/log from it when given the same --pod-log-dir."},
+             &o.pod_log_dir);
   add_enum<kube::ResourceList>(
       schema,
       {.flag = "node-allocatable",

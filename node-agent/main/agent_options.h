@@ -6,6 +6,8 @@
 //   --checkpoint-dir DIR          checkpointDir         (/var/lib/tailor-node-agent)
 //   --actuation agent|kubelet     actuation             (kubelet: observe and report only)
 //   --cgroup-driver cgroupfs|systemd, --cgroup-root DIR   cgroupDriver, cgroupRoot
+//   --pod-log-dir DIR             podLogDir             (/var/log/pods; embedded mode: where the
+//                                                        runtime writes container logs)
 //   --node-allocatable cpu=2,memory=2Gi                 nodeAllocatable ("" : the Node's)
 //   --cpu-manager-policy none|static, --memory-manager-policy none|static
 //   --resize-retry-period 60s     resizeRetryPeriod     (safety-net retry of Deferred resizes)
@@ -41,6 +43,7 @@ struct AgentOptions {
   Actuation actuation = Actuation::Kubelet;
   cri::CgroupDriver cgroup_driver = cri::CgroupDriver::Cgroupfs;
   std::string cgroup_root = "/sys/fs/cgroup";
+  std::string pod_log_dir = "/var/log/pods";
   kube::ResourceList node_allocatable;  // empty: read from the Node object
   allocation::CpuManagerPolicy cpu_manager_policy = allocation::CpuManagerPolicy::None;
   allocation::MemoryManagerPolicy memory_manager_policy = allocation::MemoryManagerPolicy::None;

@@ -21,14 +21,15 @@ TEST(AgentOptions, Defaults) {
   EXPECT_EQ(o.actuation, Actuation::Kubelet);  // never write what a kubelet owns by default
   EXPECT_EQ(o.cgroup_driver, cri::CgroupDriver::Cgroupfs);
   EXPECT_TRUE(o.node_allocatable.empty());
+  EXPECT_EQ(o.pod_log_dir, "/var/log/pods");             // the kubelet's
   EXPECT_THROW(validate(o), kube::config::ConfigError);  // no node name
 }
 
 TEST(AgentOptions, Flags) {
-  const AgentOptions o =
-      parse({"--node-name", "n1", "--actuation=agent", "--cgroup-driver", "systemd",
-             "--node-allocatable", "cpu=2,memory=2Gi", "--cpu-manager-policy", "static",
-             "--resize-retry-period", "30s", "--checkpoint-dir", "/tmp/x"});
+  const AgentOptions o = parse({"--node-name", "n1", "--actuation=agent", "--cgroup-driver",
+                                "systemd", "--node-allocatable", "cpu=2,memory=2Gi",
+                                "--cpu-manager-policy", "static", "--resize-retry-period", "30s",
+                                "--checkpoint-dir", "/tmp/x", "--pod-log-dir", "/tmp/logs"});
   EXPECT_EQ(o.node_name, "n1");
   EXPECT_EQ(o.actuation, Actuation::Agent);
   EXPECT_EQ(o.cgroup_driver, cri::CgroupDriver::Systemd);
@@ -36,6 +37,7 @@ TEST(AgentOptions, Flags) {
                                                     {"memory", kube::Quantity::parse("2Gi")}}));
   EXPECT_EQ(o.cpu_manager_policy, allocation::CpuManagerPolicy::Static);
   EXPECT_EQ(o.resize_retry_period, std::chrono::seconds(30));
+  EXPECT_EQ(o.pod_log_dir, "/tmp/logs");
   EXPECT_NO_THROW(validate(o));
 }
 
