@@ -79,7 +79,10 @@ class DisruptionController : public WatchLoop {
     }
     kube::TimePoint now = system_now();
     bj::object disrupted;
-    for (const auto& [name, when] : object_at(pdb, "status.disruptedPods")) {
+    for (const auto& entry : object_at(pdb, "status.disruptedPods")) {
+      // The key and value by name, not as a structured binding: C++20 lets no lambda capture one.
+      const std::string_view name = entry.key();
+      const bj::value& when = entry.value();
       auto t = when.is_string() ? kube::try_parse_rfc3339(when.as_string()) : std::nullopt;
       bool pending = std::any_of(pods.begin(), pods.end(), [&](const ObjectPtr& p) {
         return meta_string(*p, "name") == name && !is_terminating(*p);
