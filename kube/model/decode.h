@@ -5,6 +5,8 @@
 // Errors: any bad input (malformed or truncated JSON, wrong types, out-of-range numbers,
 // invalid quantities) throws DecodeError, whose message starts with the JSON path, e.g.
 // "spec.containers[1].resources.limits.memory: quantities must match ...".
+// Control characters quoted from the input (in a value or a key) are written as \xNN, so what()
+// holds the whole message.
 //
 // The on-demand parser only validates what it reads: bytes inside skipped (unknown) fields are
 // checked for string/bracket structure and UTF-8, not fully. The API server only sends valid

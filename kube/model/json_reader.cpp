@@ -1,13 +1,38 @@
 #include "kube/model/json_reader.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <limits>
 
 namespace tailor::kube {
 
+namespace {
+// Control characters as \xNN: a detail or key quoted from the input may hold any byte, and a NUL
+// would cut the message short wherever what() is read as a C string (logs, events, conditions).
+std::string printable(std::string text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  auto control = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; };
+  if (std::none_of(text.begin(), text.end(), control)) return text;
+  std::string out;
+  for (const char c : text) {
+    if (!control(c)) {
+      out += c;
+      continue;
+    }
+    const auto byte = static_cast<unsigned char>(c);
+    out += "\\x";
+    out += kHex[byte >> 4];
+    out += kHex[byte & 15];
+  }
+  return out;
+}
+}  // namespace
+
 DecodeError::DecodeError(std::string path, std::string detail)
-    : std::runtime_error(""), path_(std::move(path)), detail_(std::move(detail)) {
+    : std::runtime_error(""),
+      path_(printable(std::move(path))),
+      detail_(printable(std::move(detail))) {
   rebuild();
 }
 
@@ -25,7 +50,7 @@ bool plain_identifier(std::string_view name) {
 }  // namespace
 
 void DecodeError::add_field(std::string_view name) {
-  prepend(plain_identifier(name) ? std::string(name) : "[" + std::string(name) + "]");
+  prepend(plain_identifier(name) ? std::string(name) : "[" + printable(std::string(name)) + "]");
 }
 
 void DecodeError::add_index(std::size_t index) { prepend("[" + std::to_string(index) + "]"); }
@@ -97,8 +122,11 @@ std::string_view token_text(od::value& v) {
 bool looks_integral(od::value& v) {
   od::json_type type;
   if (v.type().get(type) || type != od::json_type::number) return false;
-  std::string_view token = token_text(v);
-  return !token.empty() && token.find_first_of(".eE") == std::string_view::npos;
+  std::string_view digits = token_text(v);
+  if (!digits.empty() && digits.front() == '-') digits.remove_prefix(1);
+  // Only digits: the raw token runs to the next structural character, so a number followed by
+  // junk ("1\0") reaches here too, and is malformed rather than large.
+  return !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
 // Keeps error messages readable when a huge value is the problem.

@@ -551,5 +551,21 @@ TEST(DecodeLease, ReadsSpec) {
   EXPECT_EQ(lease.spec.lease_transitions, 4);
 }
 
+// Found by fuzz/kube_objects: a number run into NUL bytes was called out of range, and the NULs
+// quoted from it ended what() after the path.
+TEST(DecodeError, MalformedNumberIsNotOutOfRangeAndItsBytesArePrintable) {
+  const char kJson[] = "{\"metadata\": {\"generation\": 9999999999999999\0\0\0009999}}";
+  const std::string json(kJson, sizeof kJson - 1);
+  const std::string message = pod_error(json);
+  EXPECT_THAT(message, StartsWith("metadata.generation: "));
+  EXPECT_THAT(message, HasSubstr("9999999999999999\\x00\\x00\\x009999"));
+  EXPECT_THAT(message, ::testing::Not(HasSubstr("out of range")));
+}
+
+TEST(DecodeError, ControlBytesOfAKeyArePrintable) {
+  EXPECT_EQ(pod_error(R"({"metadata":{"labels":{"a\u0000b":5}}})"),
+            "metadata.labels[a\\x00b]: expected a string, got number 5");
+}
+
 }  // namespace
 }  // namespace tailor::kube
