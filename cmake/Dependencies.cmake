@@ -10,6 +10,13 @@ find_package(Protobuf REQUIRED)
 find_package(gRPC CONFIG REQUIRED)
 find_package(Armadillo REQUIRED)
 find_package(SQLite3 REQUIRED)  # tailor-cluster's object database (libsqlite3-dev)
+# RE2 (libre2-dev): CRD schema patterns with Go regexp's syntax and linear-time matching. Debian
+# ships no CMake package for it; its pkg-config file would add -pthread to every file of a target.
+find_library(RE2_LIBRARY re2 REQUIRED)
+find_path(RE2_INCLUDE_DIR re2/re2.h REQUIRED)
+add_library(RE2::re2 UNKNOWN IMPORTED)
+set_target_properties(RE2::re2 PROPERTIES IMPORTED_LOCATION ${RE2_LIBRARY}
+  INTERFACE_INCLUDE_DIRECTORIES ${RE2_INCLUDE_DIR})
 if(TAILOR_BUILD_TESTS)
   find_package(GTest REQUIRED)
   include(GoogleTest)

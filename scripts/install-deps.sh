@@ -9,7 +9,7 @@ build_packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libboost1.81-dev libboost-json1.81-dev libboost-program-options1.81-dev
   libarmadillo-dev libspdlog-dev libyaml-cpp-dev prometheus-cpp-dev libssl-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libsimdjson-dev zlib1g-dev libsqlite3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libsimdjson-dev zlib1g-dev libsqlite3-dev libre2-dev
 )
 # Real peers the tests run against (containerd + runc for CRI, kubectl, Prometheus); tzdata's
 # /usr/share/zoneinfo for CronJob spec.timeZone.

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 
 #include "embedded/crd/rules.h"
+#include "embedded/crd/schema_pattern.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded::crd {
@@ -62,12 +62,10 @@ void check_children(const bj::object& s, const std::string& path, std::vector<Fi
 void check_pattern(const bj::object& s, const std::string& path, std::vector<FieldCause>& out) {
   const bj::value* p = s.if_contains("pattern");
   if (!p || !p->is_string()) return;
-  try {
-    std::regex compiled{std::string(p->as_string())};
-  } catch (const std::regex_error& e) {
+  if (std::string why = pattern_error(std::string(p->as_string())); !why.empty()) {
     out.push_back({"FieldValueInvalid",
                    "Invalid value: " + bj::serialize(*p) +
-                       ": must be a valid regular expression, but isn't: " + e.what(),
+                       ": must be a valid regular expression, but isn't: " + why,
                    path + ".pattern"});
   }
 }
@@ -303,23 +301,13 @@ class Validator {
   void pattern(const bj::value& v, const bj::object& s, const std::string& path) {
     const bj::value* p = s.if_contains("pattern");
     if (!p || !p->is_string()) return;
-    std::string text(v.as_string());
-    try {
-      if (std::regex_search(text, compiled(std::string(p->as_string())))) return;
-    } catch (const std::regex_error&) {
-      return;  // rejected when the CRD was written (see check_pattern)
-    }
+    const std::string pattern(p->as_string());
+    // An invalid pattern was refused when the CRD was written (check_pattern).
+    if (pattern_matches(pattern, v.as_string()).value_or(true)) return;
     causes.push_back({"FieldValueInvalid",
                       "Invalid value: " + shown(v) + ": " + path + " in body should match '" +
                           std::string(p->as_string()) + "'",
                       path});
-  }
-
-  static const std::regex& compiled(const std::string& pattern) {
-    thread_local std::map<std::string, std::regex> cache;
-    auto it = cache.find(pattern);
-    if (it == cache.end()) it = cache.emplace(pattern, std::regex(pattern)).first;
-    return it->second;
   }
 };
 

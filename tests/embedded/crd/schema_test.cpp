@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <string>
+#include <vector>
 
 namespace tailor::embedded::crd {
 namespace {
@@ -171,9 +173,32 @@ TEST(Structural, NamesEveryProblemWithItsPath) {
   EXPECT_EQ(got[3], p + ".properties[list].items: Required value: must be specified");
   EXPECT_EQ(got[4], p + ".properties[bad].type: Unsupported value: \"map\": supported values: "
                         "\"array\", \"boolean\", \"integer\", \"number\", \"object\", \"string\"");
-  EXPECT_TRUE(got[5].starts_with(p + ".properties[re].pattern: Invalid value: \"(\": must be a "
-                                     "valid regular expression, but isn't"))
-      << got[5];
+  EXPECT_EQ(got[5], p + ".properties[re].pattern: Invalid value: \"(\": must be a valid regular "
+                        "expression, but isn't: error parsing regexp: missing closing ): `(`");
+}
+
+// Found by fuzz/crd_schema: std::regex recursed once per character of the value, so one long
+// string in a custom object overflowed the server's stack. Patterns are Go's regexp (RE2 here):
+// linear in the text, no recursion over it.
+TEST(Violations, ALongValueIsMatchedAgainstAPatternWithoutExhaustingTheStack) {
+  const bj::object schema =
+      parse(R"({"type":"object","properties":{"v":{"type":"string","pattern":"^(a|b)*$"}}})");
+  const std::string long_value(std::size_t{1} << 20, 'a');
+  EXPECT_TRUE(violations(bj::object{{"v", long_value}}, schema).empty());
+  const std::vector<FieldCause> causes = violations(bj::object{{"v", long_value + "c"}}, schema);
+  ASSERT_EQ(causes.size(), 1u);
+  EXPECT_EQ(causes[0].field, "v");
+}
+
+TEST(Structural, PatternsAreGoRegexpSyntax) {
+  auto pattern_causes = [](const char* pattern) {
+    bj::object schema{{"type", "object"},
+                      {"properties", {{"v", {{"type", "string"}, {"pattern", pattern}}}}}};
+    return structural_errors(schema, "s").size();
+  };
+  EXPECT_EQ(pattern_causes("^[a-z]+(?:-[a-z]+)*$"), 0u);
+  EXPECT_EQ(pattern_causes("(?P<name>x)\\d"), 0u);
+  EXPECT_EQ(pattern_causes("a{2,1}"), 1u);
 }
 
 TEST(Structural, RequiresASchemaAndAnObjectRoot) {

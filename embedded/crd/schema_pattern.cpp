@@ -1,0 +1,78 @@
+#include "embedded/crd/schema_pattern.h"
+
+#include <re2/re2.h>
+
+#include <map>
+#include <memory>
+
+namespace tailor::embedded::crd {
+namespace {
+
+// Go's regexp/syntax ErrorCode texts for RE2's codes.
+std::string go_error_code(RE2::ErrorCode code) {
+  switch (code) {
+    case RE2::ErrorBadEscape:
+      return "invalid escape sequence";
+    case RE2::ErrorBadCharClass:
+      return "invalid character class";
+    case RE2::ErrorBadCharRange:
+      return "invalid character class range";
+    case RE2::ErrorMissingBracket:
+      return "missing closing ]";
+    case RE2::ErrorMissingParen:
+      return "missing closing )";
+    case RE2::ErrorUnexpectedParen:
+      return "unexpected )";
+    case RE2::ErrorTrailingBackslash:
+      return "trailing backslash at end of expression";
+    case RE2::ErrorRepeatArgument:
+      return "missing argument to repetition operator";
+    case RE2::ErrorRepeatSize:
+      return "invalid repeat count";
+    case RE2::ErrorRepeatOp:
+      return "invalid nested repetition operator";
+    case RE2::ErrorBadPerlOp:
+      return "invalid or unsupported Perl syntax";
+    case RE2::ErrorBadUTF8:
+      return "invalid UTF-8";
+    case RE2::ErrorBadNamedCapture:
+      return "invalid named capture";
+    case RE2::ErrorPatternTooLarge:
+      return "expression too large";
+    default:
+      return "regexp/syntax: internal error";
+  }
+}
+
+std::unique_ptr<RE2> compile(const std::string& pattern) {
+  RE2::Options options;
+  options.set_log_errors(false);  // the error goes to the client, not to stderr
+  return std::make_unique<RE2>(pattern, options);
+}
+
+// Compiled patterns per thread; the patterns are those of the served CRDs, so a few. Dropped
+// wholesale past a bound, so CRD churn cannot grow it without limit.
+const RE2& compiled(const std::string& pattern) {
+  constexpr std::size_t kMaxCached = 256;
+  thread_local std::map<std::string, std::unique_ptr<RE2>, std::less<>> cache;
+  auto it = cache.find(pattern);
+  if (it != cache.end()) return *it->second;
+  if (cache.size() >= kMaxCached) cache.clear();
+  return *cache.emplace(pattern, compile(pattern)).first->second;
+}
+
+}  // namespace
+
+std::string pattern_error(const std::string& pattern) {
+  const std::unique_ptr<RE2> re = compile(pattern);
+  if (re->ok()) return "";
+  return "error parsing regexp: " + go_error_code(re->error_code()) + ": `" + re->error_arg() + "`";
+}
+
+std::optional<bool> pattern_matches(const std::string& pattern, std::string_view text) {
+  const RE2& re = compiled(pattern);
+  if (!re.ok()) return std::nullopt;
+  return RE2::PartialMatch(text, re);
+}
+
+}  // namespace tailor::embedded::crd
