@@ -91,9 +91,12 @@ void DecayingHistogram::widen_range(int bucket) {
 void DecayingHistogram::load_weight(int bucket, double weight) {
   if (bucket < 0 || bucket >= options_->num_buckets() || !(weight >= 0)) return;
   slot(bucket) += static_cast<float>(weight);
-  total_weight_ += weight;
   min_bucket_ = std::min(min_bucket_, bucket);
   max_bucket_ = std::max(max_bucket_, bucket);
+}
+
+void DecayingHistogram::load_total_weight(double total) {
+  if (total >= 0) total_weight_ += total;
 }
 
 void DecayingHistogram::set_reference(Seconds reference) {

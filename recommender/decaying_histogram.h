@@ -49,8 +49,11 @@ class DecayingHistogram {
   const HistogramOptions& options() const { return *options_; }
 
   // Checkpoint restore (VPA's LoadFromCheckpoint): adds raw weight to a bucket in
-  // [0, num_buckets), then the reference the weights are relative to is set.
+  // [0, num_buckets) and the checkpoint's total to the total weight as it was saved (summing the
+  // rescaled bucket weights instead drifted it by rounding at every restore), then the reference
+  // the weights are relative to is set.
   void load_weight(int bucket, double weight);
+  void load_total_weight(double total);
   void set_reference(Seconds reference);
 
   // Bucket weight as VPA would hold it (0 outside the stored range).

@@ -36,6 +36,17 @@ TEST(Checkpoint, RoundTripKeepsTheRecommendation) {
   EXPECT_FALSE(restored.add_cpu_sample(kDay, 0.5, 1.0));  // older than the checkpoint
 }
 
+// Found by fuzz/recommender_checkpoint: the restored total weight was the sum of the rescaled
+// bucket weights, a rounding away from the saved total, so every restart drifted it by an ulp.
+TEST(Checkpoint, RestoreKeepsTheSavedTotalWeightExactly) {
+  const std::string text =
+      "v1;1000;2740;30;0;7.6134303836996118;4:10000,5:1001,6:499,7:750,8:998,9:750,10:1249,"
+      "11:1249;86400;1.0080544613196576;19:10000";
+  VpaContainerModel restored;
+  restored.load(parse_checkpoint(text));
+  EXPECT_EQ(format_checkpoint(restored.save()), text);
+}
+
 TEST(Checkpoint, WeightsAreScaledToTenThousand) {
   DecayingHistogram h(cpu_histogram_options(), kDay);
   h.add_sample(0.015, 3.0, 0);
