@@ -7,6 +7,7 @@
 #include <string>
 
 #include "embedded/api/api_handler.h"
+#include "embedded/api/create_defaults.h"
 #include "embedded/api/tables.h"
 #include "embedded/storage/object_meta.h"
 #include "kube/http/server.h"
@@ -85,8 +86,6 @@ inline constexpr const char* kTableType = "application/json;as=Table;v=v1;g=meta
 // Accept asks for a meta.k8s.io Table.
 bool wants_table(const kube::http::ServerRequest& request);
 TableRequest table_request(const RestContext& c);
-// What the server fills in on create (pod status Pending, namespace phase Active, ...).
-void apply_create_defaults(const ResourceInfo& resource, bj::object& object);
 // Opaque list continuation: the last key returned and the list's resourceVersion.
 std::string encode_continue(const std::string& last_key, std::uint64_t resource_version);
 std::pair<std::string, std::uint64_t> decode_continue(const std::string& token);
