@@ -5,11 +5,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <cmath>
 #include <stdexcept>
 
 #include "controller/usage/streamed_containers.h"
 #include "controller/usage/usage_feed.h"
+#include "controller/usage/usage_report.h"
 #include "kube/client/rate_limiter.h"
 #include "kube/observe/log.h"
 #include "kube/observe/metrics.h"
@@ -20,29 +20,6 @@ namespace tailor::controller::usage {
 namespace {
 
 namespace pb = tailor::usage::v1;
-
-// Beyond any machine Kubernetes runs on: 100,000 cores, 1 PiB.
-constexpr double kMaxCores = 1e5;
-constexpr double kMaxBytes = 1125899906842624.0;
-constexpr std::int64_t kMaxFutureMs = 5 * 60 * 1000;
-
-bool sane(double v, double max) { return std::isfinite(v) && v >= 0 && v <= max; }
-
-UsageWindow from_proto(const std::string& node, const pb::ContainerWindow& w) {
-  return {.node = node,
-          .ns = w.container().namespace_(),
-          .pod = w.container().pod(),
-          .pod_uid = w.container().pod_uid(),
-          .container = w.container().container(),
-          .start_unix_ms = w.start_unix_ms(),
-          .end_unix_ms = w.end_unix_ms(),
-          .samples = w.samples(),
-          .cpu_cores_mean = w.cpu_cores_mean(),
-          .cpu_cores_max = w.cpu_cores_max(),
-          .memory_working_set_max_bytes = static_cast<double>(w.memory_working_set_max_bytes()),
-          .memory_peak_bytes = static_cast<double>(w.memory_peak_bytes()),
-          .oom_kills = w.oom_kills()};
-}
 
 std::shared_ptr<grpc::ServerCredentials> credentials(const UsageServerOptions& o) {
   if (o.insecure) return grpc::InsecureServerCredentials();
@@ -91,41 +68,7 @@ RejectionCounters& rejection_counters() {
   return counters;
 }
 
-// Who a stream speaks for, fixed when it opens: the certificate's node (nullopt: none), or with
-// --usage-insecure whatever each report claims.
-struct Reporter {
-  bool insecure = false;
-  std::optional<std::string> node;
-
-  // The node to check a report's windows against; nullopt when the report claims a node other
-  // than the certificate's (an agent sends its own --node-name: a mismatch is a misconfigured
-  // or forged client).
-  std::optional<std::string> node_of(const pb::UsageReport& report) const {
-    if (insecure) return report.node();
-    if (!report.node().empty() && report.node() != *node) return std::nullopt;
-    return node;
-  }
-};
-
 }  // namespace
-
-std::string window_problem(const UsageWindow& w, std::int64_t now_unix_ms) {
-  if (w.ns.empty() || w.pod.empty() || w.container.empty()) {
-    return "the window names no namespace, pod or container";
-  }
-  if (w.samples == 0) return "the window has no samples";
-  if (w.start_unix_ms <= 0 || w.end_unix_ms < w.start_unix_ms) {
-    return "the window's start and end are out of order";
-  }
-  if (w.end_unix_ms > now_unix_ms + kMaxFutureMs) return "the window ends in the future";
-  if (!sane(w.cpu_cores_mean, kMaxCores) || !sane(w.cpu_cores_max, kMaxCores)) {
-    return "CPU usage is negative, not a number or absurd";
-  }
-  if (!sane(w.memory_working_set_max_bytes, kMaxBytes) || !sane(w.memory_peak_bytes, kMaxBytes)) {
-    return "memory usage is negative or absurd";
-  }
-  return "";
-}
 
 std::string usage_bind_address(const std::string& flag, const std::string& pod_ip,
                                int port_number) {
@@ -187,7 +130,7 @@ struct UsageServer::Impl final : pb::UsageService::Service {
       ++reports;
       const std::optional<std::string> node = reporter.node_of(report);
       for (const pb::ContainerWindow& w : report.windows()) {
-        UsageWindow window = from_proto(node.value_or(""), w);
+        UsageWindow window = window_from_proto(node.value_or(""), w);
         if (const auto problem = judge(node, window, budget)) {
           reject(*problem);
           continue;

@@ -40,6 +40,7 @@ struct UsageWindow {
 
 // Why a window is unusable ("" when it is fine). `now_unix_ms` bounds how far in the future a
 // window may end (clock skew between nodes is tolerated up to a few minutes).
+// (usage_report.cpp, with the rest of reading a report.)
 std::string window_problem(const UsageWindow& window, std::int64_t now_unix_ms);
 
 using UsageSink = std::function<void(const UsageWindow&)>;
