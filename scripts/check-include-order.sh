@@ -10,7 +10,7 @@ root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
 
 # Component: the components its files may include besides their own. A folder missing here (tests,
-# bench, proto's generated code) is not checked.
+# bench, fuzz, proto's generated code) is not checked.
 rules='
 kube:
 policy: kube
@@ -48,7 +48,7 @@ if ! find "${present[@]}" -type f \( -name '*.h' -o -name '*.cpp' \) -print0 | s
         m = split(kv[2], names, " ")
         for (j = 1; j <= m; j++) allowed[kv[1], names[j]] = 1
       }
-      known["node-agent"] = 1; known["proto"] = 1; known["tests"] = 1; known["bench"] = 1
+      known["node-agent"] = 1; known["proto"] = 1; known["tests"] = 1; known["bench"] = 1; known["fuzz"] = 1
       bad = 0
     }
     /^[ \t]*#[ \t]*include[ \t]*"/ {

@@ -14,11 +14,12 @@ build_packages=(
 # Real peers the tests run against (containerd + runc for CRI, kubectl, Prometheus); tzdata's
 # /usr/share/zoneinfo for CronJob spec.timeZone.
 peer_packages=(openssl prometheus containerd runc busybox-static tzdata)
-# clang-format for the format check of `make test` (scripts/check-format.sh); Go, sprig, YAML and
-# gojsonschema, the libraries of Helm's template engine, for tests/tools/helm-render (the chart
-# tests render the chart with it; scripts/build-helm-render.sh).
-check_packages=(clang-format golang-go golang-github-masterminds-sprig-dev golang-k8s-sigs-yaml-dev
-  golang-github-xeipuuv-gojsonschema-dev)
+# clang-format for the format check of `make test` (scripts/check-format.sh); clang-14 with its
+# runtime libraries (libFuzzer, the sanitizers) for the fuzz pass (scripts/run-fuzz.sh); Go, sprig,
+# YAML and gojsonschema, the libraries of Helm's template engine, for tests/tools/helm-render (the
+# chart tests render the chart with it; scripts/build-helm-render.sh).
+check_packages=(clang-format clang-14 libclang-rt-14-dev golang-go golang-github-masterminds-sprig-dev
+  golang-k8s-sigs-yaml-dev golang-github-xeipuuv-gojsonschema-dev)
 # `make image` (scripts/image/build.sh): buildah writes the OCI archive; the CA bundle goes in it.
 image_packages=(buildah ca-certificates)
 

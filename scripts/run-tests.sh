@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs the whole suite: the tree's checks (clang-format, include order), every test of the release
-# build, the unit tests again under ASan + UBSan, and the unit tests that start threads under TSan.
+# build, the unit tests again under ASan + UBSan, the unit tests that start threads under TSan, and
+# every libFuzzer target of fuzz/ for FUZZ_SECONDS (default 30) each on its corpus (clang).
 # Prints each pass's summary; exits non-zero on any failure, after running every pass.
 set -uo pipefail
 build_dir=${1:-build}
 asan_dir=${2:-build-asan}
 tsan_dir=${3:-build-tsan}
+fuzz_dir=${4:-build-fuzz}
 jobs=$(nproc)
 gen=()
 command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
@@ -34,4 +36,20 @@ sanitizer_pass "$asan_dir" address unit-tests unit || status=1
 # uninstrumented libraries, each with its reason in the file.
 export TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
 sanitizer_pass "$tsan_dir" thread thread-tests unit-threads || status=1
+
+# fuzz_pass DIR: the fuzz targets built with clang (libFuzzer), each run on its committed corpus.
+# A machine without clang fails this pass; it is never skipped.
+fuzz_pass() {
+  local dir=$1
+  pass "fuzz: every target for ${FUZZ_SECONDS:-30}s on its corpus"
+  if ! command -v clang++-14 >/dev/null 2>&1; then
+    echo "fuzz: clang++-14 is missing (scripts/install-deps.sh installs clang-14)"
+    return 1
+  fi
+  CC=clang-14 CXX=clang++-14 cmake -S . -B "$dir" "${gen[@]}" -DCMAKE_BUILD_TYPE=Debug \
+    -DTAILOR_FUZZ=ON -DTAILOR_BUILD_TESTS=OFF -DTAILOR_BUILD_BENCH=OFF >/dev/null || return 1
+  cmake --build "$dir" --target fuzz-targets -j "$jobs" || return 1
+  bash scripts/run-fuzz.sh "$dir" "${FUZZ_SECONDS:-30}"
+}
+fuzz_pass "$fuzz_dir" || status=1
 exit $status
