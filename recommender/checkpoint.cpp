@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "recommender/decaying_histogram.h"
@@ -78,6 +79,11 @@ HistogramCheckpoint save_histogram(const DecayingHistogram& h) {
 void load_histogram(const HistogramCheckpoint& c, DecayingHistogram& h) {
   if (!std::isfinite(c.total_weight) || c.total_weight < 0) {
     throw CheckpointError("checkpoint: histogram total weight must be finite and >= 0");
+  }
+  // Bucket weights are floats: a larger total would restore as infinite weights, whose next save
+  // is NaN (found by fuzz/recommender_checkpoint).
+  if (c.total_weight > std::numeric_limits<float>::max()) {
+    throw CheckpointError("checkpoint: histogram total weight must be at most 3.4e38 (a float)");
   }
   double sum = 0;
   for (auto [bucket, weight] : c.bucket_weights) {

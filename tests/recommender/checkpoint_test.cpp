@@ -47,6 +47,20 @@ TEST(Checkpoint, RestoreKeepsTheSavedTotalWeightExactly) {
   EXPECT_EQ(format_checkpoint(restored.save()), text);
 }
 
+// Found by fuzz/recommender_checkpoint: a total weight beyond a float restored as infinite bucket
+// weights, and the next save cast NaN to an integer.
+TEST(Checkpoint, ATotalWeightBeyondAFloatIsRefused) {
+  const std::string text =
+      "v1;1000;2740;30;0;7.2e67;4:8000,2:8017,6:399,47:6109,11:20000;86400;1.000576;19:10000";
+  VpaContainerModel restored;
+  try {
+    restored.load(parse_checkpoint(text));
+    ADD_FAILURE() << "restored";
+  } catch (const CheckpointError& e) {
+    EXPECT_STREQ(e.what(), "checkpoint: histogram total weight must be at most 3.4e38 (a float)");
+  }
+}
+
 TEST(Checkpoint, WeightsAreScaledToTenThousand) {
   DecayingHistogram h(cpu_histogram_options(), kDay);
   h.add_sample(0.015, 3.0, 0);
