@@ -97,7 +97,7 @@ void load_histogram(const HistogramCheckpoint& c, DecayingHistogram& h) {
   if (c.total_weight == 0) throw CheckpointError("checkpoint: bucket weights but zero total");
   const double ratio = c.total_weight / sum;
   for (auto [bucket, weight] : c.bucket_weights) h.load_weight(bucket, weight * ratio);
-  h.load_total_weight(c.total_weight);  // exactly the saved total, as VPA's totalWeight += ...
+  h.finish_load(c.total_weight);  // the saved total exactly, as VPA's totalWeight += ...
   h.set_reference(c.reference);
 }
 

@@ -95,8 +95,9 @@ void DecayingHistogram::load_weight(int bucket, double weight) {
   max_bucket_ = std::max(max_bucket_, bucket);
 }
 
-void DecayingHistogram::load_total_weight(double total) {
-  if (total >= 0) total_weight_ += total;
+void DecayingHistogram::finish_load(double total_weight) {
+  if (total_weight >= 0) total_weight_ += total_weight;
+  update_min_and_max();
 }
 
 void DecayingHistogram::set_reference(Seconds reference) {

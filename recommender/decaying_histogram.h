@@ -49,11 +49,12 @@ class DecayingHistogram {
   const HistogramOptions& options() const { return *options_; }
 
   // Checkpoint restore (VPA's LoadFromCheckpoint): adds raw weight to a bucket in
-  // [0, num_buckets) and the checkpoint's total to the total weight as it was saved (summing the
-  // rescaled bucket weights instead drifted it by rounding at every restore), then the reference
-  // the weights are relative to is set.
+  // [0, num_buckets); finish_load then adds the checkpoint's total as it was saved (summing the
+  // rescaled bucket weights drifted it by rounding at every restore) and narrows the range to
+  // the buckets with weight (a zero-weight bucket loaded below the others made the histogram look
+  // empty); then the reference the weights are relative to is set.
   void load_weight(int bucket, double weight);
-  void load_total_weight(double total);
+  void finish_load(double total_weight);
   void set_reference(Seconds reference);
 
   // Bucket weight as VPA would hold it (0 outside the stored range).

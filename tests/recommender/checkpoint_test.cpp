@@ -61,6 +61,17 @@ TEST(Checkpoint, ATotalWeightBeyondAFloatIsRefused) {
   }
 }
 
+// Found by fuzz/recommender_checkpoint: a zero-weight bucket listed below the others left the
+// restored histogram's range starting at an empty bucket, so it read as empty and saved none.
+TEST(Checkpoint, AZeroWeightBucketDoesNotEmptyTheRestoredHistogram) {
+  const std::string text =
+      "v1;1000;2740;30;0;7.613430383699611;84:8000,11:0;86400;1.0080544613196576;19:100";
+  VpaContainerModel restored;
+  restored.load(parse_checkpoint(text));
+  EXPECT_EQ(format_checkpoint(restored.save()),
+            "v1;1000;2740;30;0;7.6134303836996109;84:10000;86400;1.0080544613196576;19:10000");
+}
+
 TEST(Checkpoint, WeightsAreScaledToTenThousand) {
   DecayingHistogram h(cpu_histogram_options(), kDay);
   h.add_sample(0.015, 3.0, 0);
