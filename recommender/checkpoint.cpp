@@ -63,8 +63,10 @@ HistogramCheckpoint parse_histogram(const std::string& reference, const std::str
 HistogramCheckpoint save_histogram(const DecayingHistogram& h) {
   HistogramCheckpoint c;
   c.reference = h.reference();
-  c.total_weight = h.total_weight();
+  // A histogram with no bucket above epsilon saves no total: a restore would drop it anyway (as
+  // VPA's LoadFromCheckpoint ignores a total without weights), so the save is what restores.
   if (h.empty()) return c;
+  c.total_weight = h.total_weight();
   double max = 0;
   for (int b = h.min_bucket(); b <= h.max_bucket(); ++b) max = std::max(max, h.bucket_weight(b));
   if (!(max > 0)) return c;
@@ -93,7 +95,11 @@ void load_histogram(const HistogramCheckpoint& c, DecayingHistogram& h) {
     }
     sum += weight;
   }
-  if (sum == 0) return;
+  if (sum == 0) {
+    // As VPA's decaying histogram: the reference is kept even when there are no weights.
+    if (c.reference != 0) h.set_reference(c.reference);
+    return;
+  }
   if (c.total_weight == 0) throw CheckpointError("checkpoint: bucket weights but zero total");
   const double ratio = c.total_weight / sum;
   for (auto [bucket, weight] : c.bucket_weights) h.load_weight(bucket, weight * ratio);

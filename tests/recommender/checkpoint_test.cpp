@@ -72,6 +72,22 @@ TEST(Checkpoint, AZeroWeightBucketDoesNotEmptyTheRestoredHistogram) {
             "v1;1000;2740;30;0;7.6134303836996109;84:10000;86400;1.0080544613196576;19:10000");
 }
 
+// Found by fuzz/recommender_checkpoint: a histogram whose weights are all below epsilon saved its
+// total without buckets, and the restore dropped the total and the reference, so the next save
+// differed. Now the save carries what a restore keeps: the reference, no total.
+TEST(Checkpoint, AHistogramWithoutWeightsSavesWhatItRestores) {
+  const std::string text =
+      "v1;1000;2740;30;0;72222222222226118;4:8000,2:8017,6:389,47:6109,11:2086400;41;0.0000576;"
+      "19:10000";
+  VpaContainerModel once;
+  once.load(parse_checkpoint(text));
+  const std::string saved = format_checkpoint(once.save());
+  EXPECT_TRUE(saved.ends_with(";41;0;")) << saved;
+  VpaContainerModel twice;
+  twice.load(parse_checkpoint(saved));
+  EXPECT_EQ(format_checkpoint(twice.save()), saved);
+}
+
 TEST(Checkpoint, WeightsAreScaledToTenThousand) {
   DecayingHistogram h(cpu_histogram_options(), kDay);
   h.add_sample(0.015, 3.0, 0);
