@@ -1,6 +1,7 @@
 #include "embedded/api/patch.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <optional>
 
@@ -50,8 +51,16 @@ std::vector<std::string> pointer_tokens(std::string_view pointer) {
 std::size_t array_index(const bj::array& a, const std::string& token, bool allow_end,
                         std::string_view path) {
   if (allow_end && token == "-") return a.size();
-  bool digits = !token.empty() && std::all_of(token.begin(), token.end(), ::isdigit);
-  std::size_t i = digits ? std::stoul(token) : a.size() + 1;
+  // Past the array's size whenever it is not a plain index, or one too large for size_t (stoul
+  // threw out_of_range there, a 500; found by fuzz/embedded_patches).
+  std::size_t i = a.size() + 1;
+  const bool digits = !token.empty() && std::all_of(token.begin(), token.end(),
+                                                    [](char c) { return c >= '0' && c <= '9'; });
+  if (digits) {
+    std::size_t parsed = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), parsed);
+    if (ec == std::errc() && end == token.data() + token.size()) i = parsed;
+  }
   if (i > a.size() || (!allow_end && i == a.size())) {
     throw StatusError(
         422, "Invalid",

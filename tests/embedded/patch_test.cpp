@@ -65,6 +65,21 @@ TEST(JsonPatch, FailuresAreStatusErrors) {
   }
 }
 
+// Found by fuzz/embedded_patches: an index beyond size_t escaped as std::out_of_range (a 500),
+// not the 422 of any other index out of range.
+TEST(JsonPatch, AnIndexBeyondSizeTIsOutOfRange) {
+  try {
+    json_patch(bj::parse(R"({"a":[1,2]})"),
+               bj::parse(R"([{"op":"add","path":"/a/444444444444444444444444","value":3}])"));
+    ADD_FAILURE() << "accepted";
+  } catch (const StatusError& e) {
+    EXPECT_EQ(e.code(), 422);
+    EXPECT_EQ(e.message(),
+              "the server rejected our request due to an error in our request: index out of "
+              "range at \"/a/444444444444444444444444\"");
+  }
+}
+
 TEST(JsonPatch, MoreThanTenThousandOperationsAreTooLarge) {
   bj::array ops;
   for (int i = 0; i < 10001; ++i)
