@@ -38,4 +38,5 @@ for t in "${targets[@]}"; do
     status=1
   fi
 done
+((status == 0)) && rm -rf "$scratch"
 exit $status
