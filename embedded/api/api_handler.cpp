@@ -2,6 +2,8 @@
 
 #include "embedded/api/resources.h"
 #include "embedded/api/rest.h"
+#include "embedded/auth/impersonation.h"
+#include "embedded/auth/request_attributes.h"
 #include "embedded/discovery/discovery.h"
 
 namespace tailor::embedded {
@@ -73,6 +75,14 @@ bool authenticated(const kube::http::ServerRequest& request, const std::string& 
   return request.header("Authorization") == "Bearer " + token;
 }
 
+RequestAttributes attributes_of(const kube::http::ServerRequest& request, UserInfo user) {
+  RequestAttributes a =
+      request_attributes({request.method, request.path, request.query_param("watch"),
+                          request.query_param("fieldSelector")});
+  a.user = std::move(user);
+  return a;
+}
+
 }  // namespace
 
 ApiHandler::ApiHandler(ObjectStore& store, ApiOptions options)
@@ -88,6 +98,23 @@ void ApiHandler::handle(kube::http::Exchange& exchange) {
   }
 }
 
+// Authentication, impersonation, then authorization of what the URL asks, before any routing
+// (a forbidden request learns nothing of what exists, and a forbidden write leaves no trace).
+UserInfo ApiHandler::authenticate(const kube::http::ServerRequest& request) const {
+  const ApiExtensions& x = options_.extensions;
+  if (!x.authenticate) {
+    if (!authenticated(request, options_.bearer_token)) throw unauthorized();
+    return {};
+  }
+  UserInfo user = x.authenticate(request);
+  if (!x.authorize) return user;
+  user = impersonate(std::move(user), request, x.authorize);
+  RequestAttributes attributes = attributes_of(request, user);
+  AuthorizationDecision decision = x.authorize(attributes);
+  if (!decision.allowed) throw forbidden(attributes, decision.reason);
+  return user;
+}
+
 void ApiHandler::serve(kube::http::Exchange& exchange) {
   const kube::http::ServerRequest& request = exchange.request();
   const std::string& path = request.path;
@@ -95,7 +122,7 @@ void ApiHandler::serve(kube::http::Exchange& exchange) {
     exchange.respond({200, {{"Content-Type", "text/plain; charset=utf-8"}}, "ok"});
     return;
   }
-  if (!authenticated(request, options_.bearer_token)) throw unauthorized();
+  UserInfo user = authenticate(request);
   if (request.body.size() > options_.max_body_bytes) {
     // apiserver's limitedReadBody: errors.NewRequestEntityTooLargeError("limit is N").
     throw StatusError(
@@ -151,7 +178,7 @@ void ApiHandler::serve(kube::http::Exchange& exchange) {
     exchange.respond(discovery_response(legacy_resource_list(group, version)));
     return;
   }
-  RestContext c{store_, options_, request, resolve_stored(group, version, rest)};
+  RestContext c{store_, options_, request, resolve_stored(group, version, rest), std::move(user)};
   if (const SubresourceHandler* h =
           options_.extensions.handler(*c.target.resource, c.target.subresource)) {
     exchange.respond((*h)(c));

@@ -16,7 +16,8 @@
 namespace tailor::embedded {
 
 struct ApiOptions {
-  std::string bearer_token{};  // "" : no authentication
+  // "" : no authentication, unless extensions.authenticate is set (then that decides).
+  std::string bearer_token{};
   std::chrono::milliseconds bookmark_interval{60000};
   std::chrono::seconds default_watch_timeout{1800};
   std::function<kube::TimePoint()> clock{};      // ages in Tables; unset: system clock
@@ -31,6 +32,7 @@ class ApiHandler {
 
  private:
   void serve(kube::http::Exchange& exchange);
+  UserInfo authenticate(const kube::http::ServerRequest& request) const;
   ObjectStore& store_;
   ApiOptions options_;
 };

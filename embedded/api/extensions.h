@@ -1,7 +1,8 @@
 // Where features outside api/ plug into the REST handler: admission plugins (pod resize rules,
 // quota and LimitRange, CRD schema validation, mutating webhooks), handlers for subresources
 // other than status (resize, eviction, binding, scale) and for virtual resources
-// (selfsubjectaccessreviews), and the decoder of Kubernetes protobuf request bodies.
+// (selfsubjectaccessreviews), the decoder of Kubernetes protobuf request bodies, and
+// authentication and authorization (auth/).
 #pragma once
 
 #include <boost/json/fwd.hpp>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "embedded/api/field_validation.h"
+#include "embedded/auth/rbac_rules.h"
 #include "embedded/storage/resource_info.h"
 #include "kube/http/server.h"
 
@@ -58,6 +60,10 @@ using StreamingHandler = std::function<void(const RestContext&, kube::http::Exch
 // A protobuf body (magic "k8s\0" + runtime.Unknown) as the JSON object it encodes.
 using ProtobufDecoder =
     std::function<boost::json::object(const ResourceInfo&, std::string_view body)>;
+// Who sent the request; throws StatusError 401.
+using Authenticator = std::function<UserInfo(const kube::http::ServerRequest&)>;
+// Whether the request's user may do what it asks.
+using Authorizer = std::function<AuthorizationDecision(const RequestAttributes&)>;
 
 struct ApiExtensions {
   std::vector<AdmissionPlugin> mutating{};  // in order, before all validating plugins
@@ -66,6 +72,10 @@ struct ApiExtensions {
   std::map<std::string, SubresourceHandler> handlers{};
   std::map<std::string, StreamingHandler> streaming{};  // same keys
   ProtobufDecoder protobuf{};
+  // Unset: ApiOptions::bearer_token (or any verified client certificate) is the administrator.
+  Authenticator authenticate{};
+  // Unset: everyone may do everything.
+  Authorizer authorize{};
 
   // Mutating plugins, then validating ones; the first rejection throws.
   void admit(AdmissionRequest& request) const;

@@ -118,6 +118,16 @@ Table kinds() {
   t.emplace("authorization.k8s.io/v1/selfsubjectaccessreviews",
             object({}, {{"spec", &self_subject_access_review_spec()},
                         {"status", &subject_access_review_status()}}));
+  t.emplace("authorization.k8s.io/v1/subjectaccessreviews",
+            object({}, {{"spec", &subject_access_review_spec()},
+                        {"status", &subject_access_review_status()}}));
+  t.emplace("rbac.authorization.k8s.io/v1/roles", object({}, {{"rules", &policy_rule()}}));
+  t.emplace("rbac.authorization.k8s.io/v1/clusterroles",
+            object({}, {{"rules", &policy_rule()}, {"aggregationRule", &aggregation_rule()}}));
+  for (const char* bindings : {"rolebindings", "clusterrolebindings"}) {
+    t.emplace(std::string("rbac.authorization.k8s.io/v1/") + bindings,
+              object({}, {{"subjects", &subject()}, {"roleRef", &role_ref()}}));
+  }
   // A definition's schema is open-ended (JSONSchemaProps, x-kubernetes-* extensions).
   t.emplace("apiextensions.k8s.io/v1/customresourcedefinitions", object({"spec", "status"}));
   t.emplace("admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",

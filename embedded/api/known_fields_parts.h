@@ -87,4 +87,11 @@ const KnownFields& self_subject_access_review_spec();
 const KnownFields& subject_access_review_status();
 const KnownFields& mutating_webhook();
 
+// rbac.authorization.k8s.io/v1, SubjectAccessReview (known_fields_rbac.cpp)
+const KnownFields& policy_rule();
+const KnownFields& aggregation_rule();
+const KnownFields& subject();
+const KnownFields& role_ref();
+const KnownFields& subject_access_review_spec();
+
 }  // namespace tailor::embedded::known

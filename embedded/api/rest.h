@@ -33,6 +33,7 @@ struct RestContext {
   const ApiOptions& options;
   const kube::http::ServerRequest& request;
   Target target;
+  UserInfo user{};  // who sent the request (after impersonation)
   kube::TimePoint now() const;
 };
 

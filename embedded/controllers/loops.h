@@ -23,6 +23,7 @@ std::unique_ptr<ControlLoop> make_job_controller(ObjectStore& store, SharedExten
 std::unique_ptr<ControlLoop> make_cronjob_controller(ObjectStore& store, SharedExtensions ext);
 std::unique_ptr<ControlLoop> make_garbage_collector(ObjectStore& store);
 std::unique_ptr<ControlLoop> make_disruption_controller(ObjectStore& store);
+std::unique_ptr<ControlLoop> make_clusterrole_aggregation(ObjectStore& store);
 
 // pods/binding: sets spec.nodeName and PodScheduled=True; 409 Conflict when already bound or
 // when uid (if given) names another pod.

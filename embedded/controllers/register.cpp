@@ -34,6 +34,7 @@ std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
   loops.push_back(make_garbage_collector(store));
   loops.push_back(make_disruption_controller(store));
   loops.push_back(make_quota_controller(store));
+  loops.push_back(make_clusterrole_aggregation(store));
   return loops;
 }
 

@@ -20,9 +20,10 @@ bj::array verbs(const ResourceInfo& r) {
   return {"create", "delete", "get", "list", "patch", "update", "watch"};
 }
 
-// Eviction and binding are POSTed; the others are read and written like the object.
+// Eviction, binding and token are POSTed; the others are read and written like the object.
 bj::array subresource_verbs(const std::string& subresource) {
-  if (subresource == "eviction" || subresource == "binding") return {"create"};
+  if (subresource == "eviction" || subresource == "binding" || subresource == "token")
+    return {"create"};
   return {"get", "patch", "update"};
 }
 
@@ -34,6 +35,8 @@ bj::object subresource_kind(const ResourceInfo& r, const std::string& subresourc
   if (subresource == "eviction")
     return {{"group", "policy"}, {"version", "v1"}, {"kind", "Eviction"}};
   if (subresource == "binding") return {{"group", ""}, {"version", "v1"}, {"kind", "Binding"}};
+  if (subresource == "token")
+    return {{"group", "authentication.k8s.io"}, {"version", "v1"}, {"kind", "TokenRequest"}};
   if (subresource == "scale")
     return {{"group", "autoscaling"}, {"version", "v1"}, {"kind", "Scale"}};
   return {{"group", r.group}, {"version", r.version}, {"kind", r.kind}};

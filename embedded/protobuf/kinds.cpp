@@ -3,11 +3,13 @@
 #include <array>
 
 #include "proto/k8s/apps.pb.h"
+#include "proto/k8s/authentication.pb.h"
 #include "proto/k8s/authorization.pb.h"
 #include "proto/k8s/autoscaling.pb.h"
 #include "proto/k8s/batch.pb.h"
 #include "proto/k8s/core.pb.h"
 #include "proto/k8s/policy.pb.h"
+#include "proto/k8s/rbac.pb.h"
 
 namespace tailor::embedded {
 namespace {
@@ -18,6 +20,8 @@ namespace batch = ::k8s::io::api::batch::v1;
 namespace authorization = ::k8s::io::api::authorization::v1;
 namespace autoscaling = ::k8s::io::api::autoscaling::v1;
 namespace policy = ::k8s::io::api::policy::v1;
+namespace rbac = ::k8s::io::api::rbac::v1;
+namespace authentication = ::k8s::io::api::authentication::v1;
 
 struct ProtobufKind {
   std::string_view api_version;
@@ -26,8 +30,8 @@ struct ProtobufKind {
 };
 
 // Naming each default instance also keeps its generated code linked in.
-const std::array<ProtobufKind, 13>& kinds() {
-  static const std::array<ProtobufKind, 13> table{{
+const std::array<ProtobufKind, 18>& kinds() {
+  static const std::array<ProtobufKind, 18> table{{
       {"v1", "Namespace", &core::Namespace::default_instance()},
       {"v1", "ConfigMap", &core::ConfigMap::default_instance()},
       {"v1", "Secret", &core::Secret::default_instance()},
@@ -43,6 +47,13 @@ const std::array<ProtobufKind, 13>& kinds() {
       {"policy/v1", "PodDisruptionBudget", &policy::PodDisruptionBudget::default_instance()},
       {"authorization.k8s.io/v1", "SelfSubjectAccessReview",
        &authorization::SelfSubjectAccessReview::default_instance()},
+      {"authentication.k8s.io/v1", "TokenRequest",
+       &authentication::TokenRequest::default_instance()},
+      {"rbac.authorization.k8s.io/v1", "Role", &rbac::Role::default_instance()},
+      {"rbac.authorization.k8s.io/v1", "ClusterRole", &rbac::ClusterRole::default_instance()},
+      {"rbac.authorization.k8s.io/v1", "RoleBinding", &rbac::RoleBinding::default_instance()},
+      {"rbac.authorization.k8s.io/v1", "ClusterRoleBinding",
+       &rbac::ClusterRoleBinding::default_instance()},
   }};
   return table;
 }

@@ -9,6 +9,8 @@
 #include <stdexcept>
 
 #include "embedded/api/resources.h"
+#include "embedded/auth/bootstrap_policy.h"
+#include "embedded/auth/token_claims.h"
 #include "embedded/server/features.h"
 #include "embedded/server/simulated_nodes.h"
 #include "embedded/storage/object_meta.h"
@@ -79,6 +81,7 @@ struct Cluster::Impl {
   ClusterOptions options;
   kube::http::CertificateAndKey ca;
   std::string token;
+  std::unique_ptr<SigningKey> signing_key;
   ObjectStore store;
   std::unique_ptr<ApiHandler> handler;
   std::unique_ptr<kube::http::Server> server;
@@ -104,6 +107,18 @@ struct Cluster::Impl {
       }
     }
     if (!options.api.bearer_token.empty()) token = options.api.bearer_token;
+    load_or_create_signing_key();
+  }
+
+  // The key ServiceAccount tokens are signed with: tokens stay valid across restarts.
+  void load_or_create_signing_key() {
+    fs::path file = options.dir.empty() ? fs::path() : fs::path(options.dir) / "sa.key";
+    if (!file.empty() && fs::exists(file)) {
+      signing_key = std::make_unique<SigningKey>(SigningKey::from_pem(read_file(file)));
+      return;
+    }
+    signing_key = std::make_unique<SigningKey>(SigningKey::generate());
+    if (!file.empty()) write_private_file(file, signing_key->private_pem());
   }
 };
 
@@ -114,6 +129,7 @@ Cluster::~Cluster() { stop(); }
 void Cluster::start() {
   impl_->load_or_create_identity();
   create_initial_namespaces(impl_->store);
+  create_bootstrap_policy(impl_->store);
   if (!impl_->options.nodes_file.empty()) {
     register_simulated_nodes(impl_->store, impl_->options.nodes_file);
   }
@@ -125,6 +141,12 @@ void Cluster::start() {
   add_quota_and_limit_ranges(api.extensions, store);
   add_protobuf_bodies(api.extensions);
   add_access_reviews(api.extensions);
+  add_authentication_and_rbac(api.extensions, store,
+                              {.admin_token = impl_->token,
+                               .signing_key = impl_->signing_key.get(),
+                               .issuer = kServiceAccountIssuer,
+                               .audiences = {kServiceAccountIssuer},
+                               .clock = api.clock});
   add_eviction_and_binding(api.extensions, store);
   add_custom_resources(api.extensions, store);
   add_mutating_webhooks(api.extensions, store);
@@ -169,6 +191,7 @@ std::uint16_t Cluster::port() const { return impl_->server->port(); }
 std::string Cluster::url() const { return impl_->server->url(); }
 const std::string& Cluster::ca_pem() const { return impl_->ca.cert_pem; }
 const std::string& Cluster::token() const { return impl_->token; }
+const SigningKey& Cluster::service_account_signing_key() const { return *impl_->signing_key; }
 ObjectStore& Cluster::store() { return impl_->store; }
 
 // The kubeconfig around one user entry (the lines under `user:`, indented by four spaces).

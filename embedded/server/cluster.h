@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "embedded/api/api_handler.h"
+#include "embedded/auth/jwt.h"
 #include "embedded/storage/object_store.h"
 #include "embedded/storage/sqlite_persistence.h"
 
@@ -51,7 +52,9 @@ class Cluster {
   std::uint16_t port() const;
   std::string url() const;
   const std::string& ca_pem() const;
-  const std::string& token() const;
+  const std::string& token() const;  // the administrator's (user tailor-admin, system:masters)
+  // Signs ServiceAccount tokens (DIR/sa.key with a state directory); after start().
+  const SigningKey& service_account_signing_key() const;
   ObjectStore& store();
   // A kubeconfig (YAML) with the CA, the URL and the token; context "tailor".
   std::string kubeconfig() const;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "embedded/api/extensions.h"
+#include "embedded/auth/authenticator.h"
 #include "embedded/controllers/control_loop.h"
 #include "embedded/storage/object_store.h"
 
@@ -19,9 +20,14 @@ void add_pod_logs(ApiExtensions& extensions, std::string log_dir);
 void add_quota_and_limit_ranges(ApiExtensions& extensions, ObjectStore& store);
 // quota/: status.used recounted when pods are deleted or end.
 std::unique_ptr<ControlLoop> make_quota_controller(ObjectStore& store);
-// protobuf/: Kubernetes protobuf request bodies; selfsubjectaccessreviews.
+// protobuf/: Kubernetes protobuf request bodies.
 void add_protobuf_bodies(ApiExtensions& extensions);
+// auth/: selfsubjectaccessreviews and subjectaccessreviews, answered by extensions.authorize.
 void add_access_reviews(ApiExtensions& extensions);
+// auth/: who sends each request (client certificates, the administrator's token, ServiceAccount
+// tokens), RBAC over the store, and serviceaccounts/{name}/token.
+void add_authentication_and_rbac(ApiExtensions& extensions, ObjectStore& store,
+                                 AuthenticatorOptions options);
 // controllers/: pods/eviction (PodDisruptionBudgets), pods/binding, the scale subresource of
 // workloads, and the workloads' defaulting and selector validation.
 void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store);

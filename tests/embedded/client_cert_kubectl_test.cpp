@@ -38,7 +38,17 @@ TEST_F(ClientCertKubectlTest, KubeconfigHoldsACertificateAndNoToken) {
 
 TEST_F(ClientCertKubectlTest, CertificateSignedByTheClusterCaIsLetIn) {
   cluster_->write_client_kubeconfig((dir_ / "cert.yaml").string(), "jane", {"devs"});
+  // Authenticated as jane (CN) in devs (O): RBAC grants her nothing until a binding names her
+  // group.
   KubectlResult r = kubectl_with("cert.yaml", "get ns");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "Error from server (Forbidden): namespaces is forbidden: User \"jane\" cannot list "
+            "resource \"namespaces\" in API group \"\" at the cluster scope\n");
+  ASSERT_EQ(
+      kubectl("create clusterrolebinding devs --clusterrole=cluster-admin --group=devs").exit_code,
+      0);
+  r = kubectl_with("cert.yaml", "get ns");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.starts_with("NAME              STATUS   AGE\ndefault           Active   "))
       << r.out;
@@ -87,7 +97,8 @@ TEST_F(ClientCertKubectlTest, AnotherCaWithTheClusterTokenIsLetIn) {
 }
 
 TEST_F(ClientCertKubectlTest, CertificateStaysValidAcrossARestartWithTheStateDirectory) {
-  const std::string issued = cluster_->client_kubeconfig("jane", {"devs"});
+  // In system:masters, so that RBAC lets her read namespaces without a binding.
+  const std::string issued = cluster_->client_kubeconfig("jane", {"system:masters"});
   ClusterOptions options = cluster_options();
   options.dir = (dir_ / "state").string();
   cluster_.reset();  // first: a second server on the same state directory is refused

@@ -1,0 +1,170 @@
+#include "embedded/auth/jwt.h"
+
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
+#include <openssl/sha.h>
+
+#include <boost/json.hpp>
+#include <stdexcept>
+#include <vector>
+
+namespace tailor::embedded {
+
+namespace bj = boost::json;
+
+struct SigningKey::Key {
+  EVP_PKEY* pkey = nullptr;
+  ~Key() { EVP_PKEY_free(pkey); }
+};
+
+namespace {
+
+constexpr std::string_view kAlphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+using Bio = std::unique_ptr<BIO, decltype(&BIO_free)>;
+using DigestContext = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
+
+std::string public_key_id(EVP_PKEY* pkey) {
+  int size = i2d_PUBKEY(pkey, nullptr);
+  if (size <= 0) throw std::runtime_error("cannot encode the signing key's public part");
+  std::vector<unsigned char> der(static_cast<std::size_t>(size));
+  unsigned char* p = der.data();
+  i2d_PUBKEY(pkey, &p);
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(der.data(), der.size(), digest);
+  return base64url_encode({reinterpret_cast<const char*>(digest), sizeof digest});
+}
+
+DigestContext digest_context() {
+  DigestContext ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!ctx) throw std::runtime_error("out of memory for a signature");
+  return ctx;
+}
+
+}  // namespace
+
+SigningKey::SigningKey(std::unique_ptr<Key> key)
+    : key_(std::move(key)), key_id_(public_key_id(key_->pkey)) {}
+SigningKey::~SigningKey() = default;
+SigningKey::SigningKey(SigningKey&&) noexcept = default;
+SigningKey& SigningKey::operator=(SigningKey&&) noexcept = default;
+
+SigningKey SigningKey::generate() {
+  auto key = std::make_unique<Key>();
+  key->pkey = EVP_RSA_gen(2048);
+  if (!key->pkey) throw std::runtime_error("cannot generate the service account signing key");
+  return SigningKey(std::move(key));
+}
+
+SigningKey SigningKey::from_pem(const std::string& pem) {
+  Bio bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), BIO_free);
+  auto key = std::make_unique<Key>();
+  key->pkey = bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr;
+  if (!key->pkey || EVP_PKEY_get_base_id(key->pkey) != EVP_PKEY_RSA) {
+    throw std::runtime_error("the service account signing key is not an RSA private key in PEM");
+  }
+  return SigningKey(std::move(key));
+}
+
+std::string SigningKey::private_pem() const {
+  Bio bio(BIO_new(BIO_s_mem()), BIO_free);
+  if (!bio ||
+      PEM_write_bio_PrivateKey(bio.get(), key_->pkey, nullptr, nullptr, 0, nullptr, nullptr) != 1) {
+    throw std::runtime_error("cannot write the service account signing key");
+  }
+  char* data = nullptr;
+  long size = BIO_get_mem_data(bio.get(), &data);
+  return {data, static_cast<std::size_t>(size)};
+}
+
+std::string SigningKey::sign(std::string_view data) const {
+  DigestContext ctx = digest_context();
+  std::size_t size = 0;
+  const auto* in = reinterpret_cast<const unsigned char*>(data.data());
+  if (EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key_->pkey) != 1 ||
+      EVP_DigestSign(ctx.get(), nullptr, &size, in, data.size()) != 1) {
+    throw std::runtime_error("cannot sign a service account token");
+  }
+  std::string signature(size, '\0');
+  if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &size, in,
+                     data.size()) != 1) {
+    throw std::runtime_error("cannot sign a service account token");
+  }
+  signature.resize(size);
+  return signature;
+}
+
+bool SigningKey::verify(std::string_view data, std::string_view signature) const {
+  DigestContext ctx = digest_context();
+  return EVP_DigestVerifyInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key_->pkey) == 1 &&
+         EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()),
+                          signature.size(), reinterpret_cast<const unsigned char*>(data.data()),
+                          data.size()) == 1;
+}
+
+std::string base64url_encode(std::string_view data) {
+  std::string out;
+  unsigned bits = 0;
+  int count = 0;
+  for (unsigned char c : data) {
+    bits = (bits << 8) | c;
+    count += 8;
+    while (count >= 6) {
+      count -= 6;
+      out += kAlphabet[(bits >> count) & 63];
+    }
+  }
+  if (count > 0) out += kAlphabet[(bits << (6 - count)) & 63];
+  return out;
+}
+
+std::optional<std::string> base64url_decode(std::string_view text) {
+  std::string out;
+  unsigned bits = 0;
+  int count = 0;
+  for (char c : text) {
+    std::size_t v = kAlphabet.find(c);
+    if (v == std::string_view::npos) return std::nullopt;
+    bits = (bits << 6) | static_cast<unsigned>(v);
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      out += static_cast<char>((bits >> count) & 255);
+    }
+  }
+  if (count >= 6) return std::nullopt;  // one character alone cannot end a group
+  return out;
+}
+
+std::string encode_jwt(const SigningKey& key, const bj::object& claims) {
+  const bj::object header{{"alg", "RS256"}, {"kid", key.key_id()}};
+  const std::string input =
+      base64url_encode(bj::serialize(header)) + "." + base64url_encode(bj::serialize(claims));
+  return input + "." + base64url_encode(key.sign(input));
+}
+
+std::optional<bj::object> verified_claims(const SigningKey& key, std::string_view token) {
+  const std::size_t first = token.find('.');
+  const std::size_t second = first == std::string_view::npos ? first : token.find('.', first + 1);
+  if (second == std::string_view::npos || token.find('.', second + 1) != std::string_view::npos)
+    return std::nullopt;
+  std::optional<std::string> header = base64url_decode(token.substr(0, first));
+  std::optional<std::string> payload =
+      base64url_decode(token.substr(first + 1, second - first - 1));
+  std::optional<std::string> signature = base64url_decode(token.substr(second + 1));
+  if (!header || !payload || !signature) return std::nullopt;
+  bj::error_code ec;
+  bj::value h = bj::parse(*header, ec);
+  if (ec || !h.is_object() || h.get_object().if_contains("alg") == nullptr ||
+      h.get_object().at("alg") != "RS256")
+    return std::nullopt;
+  if (!key.verify(token.substr(0, second), *signature)) return std::nullopt;
+  bj::value claims = bj::parse(*payload, ec);
+  if (ec || !claims.is_object()) return std::nullopt;
+  return std::move(claims.get_object());
+}
+
+}  // namespace tailor::embedded

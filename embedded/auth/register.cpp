@@ -1,0 +1,35 @@
+#include <stdexcept>
+
+#include "embedded/api/resources.h"
+#include "embedded/auth/access_review.h"
+#include "embedded/auth/authenticator.h"
+#include "embedded/auth/rbac_authorizer.h"
+#include "embedded/auth/stored_objects.h"
+#include "embedded/auth/token_request.h"
+#include "embedded/server/features.h"
+
+namespace tailor::embedded {
+
+void add_access_reviews(ApiExtensions& extensions) {
+  // Virtual resources: their handlers are keyed with an empty subresource.
+  extensions
+      .handlers[subresource_key(builtin("authorization.k8s.io", "selfsubjectaccessreviews"), "")] =
+      serve_self_subject_access_review;
+  extensions
+      .handlers[subresource_key(builtin("authorization.k8s.io", "subjectaccessreviews"), "")] =
+      serve_subject_access_review;
+}
+
+void add_authentication_and_rbac(ApiExtensions& extensions, ObjectStore& store,
+                                 AuthenticatorOptions options) {
+  const TokenIssuer issuer{options.signing_key, options.issuer, options.audiences};
+  extensions.handlers["serviceaccounts/token"] = token_request_handler(issuer);
+  extensions.authenticate = [&store, options](const kube::http::ServerRequest& request) {
+    return authenticate(store, options, request);
+  };
+  extensions.authorize = [&store](const RequestAttributes& request) {
+    return authorize_rbac(store, request);
+  };
+}
+
+}  // namespace tailor::embedded
