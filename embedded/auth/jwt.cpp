@@ -1,9 +1,11 @@
 #include "embedded/auth/jwt.h"
 
 #include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
-#include <openssl/rsa.h>
 #include <openssl/sha.h>
 
 #include <boost/json.hpp>
@@ -38,6 +40,42 @@ std::string public_key_id(EVP_PKEY* pkey) {
   return base64url_encode({reinterpret_cast<const char*>(digest), sizeof digest});
 }
 
+using Signature = std::unique_ptr<ECDSA_SIG, decltype(&ECDSA_SIG_free)>;
+constexpr std::size_t kCoordinate = 32;  // P-256: r and s are 32 bytes each in a JWS
+
+// OpenSSL's DER ECDSA-Sig-Value as JWS wants it (RFC 7518 3.4): r || s, fixed width.
+std::string raw_signature(const unsigned char* der, std::size_t size) {
+  Signature sig(d2i_ECDSA_SIG(nullptr, &der, static_cast<long>(size)), ECDSA_SIG_free);
+  if (!sig) throw std::runtime_error("cannot read an ECDSA signature");
+  std::string out(2 * kCoordinate, '\0');
+  auto* p = reinterpret_cast<unsigned char*>(out.data());
+  if (BN_bn2binpad(ECDSA_SIG_get0_r(sig.get()), p, kCoordinate) < 0 ||
+      BN_bn2binpad(ECDSA_SIG_get0_s(sig.get()), p + kCoordinate, kCoordinate) < 0) {
+    throw std::runtime_error("cannot write an ECDSA signature");
+  }
+  return out;
+}
+
+// The other way; nullopt when the size is not that of a P-256 signature.
+std::optional<std::vector<unsigned char>> der_signature(std::string_view raw) {
+  if (raw.size() != 2 * kCoordinate) return std::nullopt;
+  const auto* p = reinterpret_cast<const unsigned char*>(raw.data());
+  Signature sig(ECDSA_SIG_new(), ECDSA_SIG_free);
+  BIGNUM* r = BN_bin2bn(p, kCoordinate, nullptr);
+  BIGNUM* s = BN_bin2bn(p + kCoordinate, kCoordinate, nullptr);
+  if (!sig || !r || !s || ECDSA_SIG_set0(sig.get(), r, s) != 1) {
+    BN_free(r);
+    BN_free(s);
+    return std::nullopt;
+  }
+  int size = i2d_ECDSA_SIG(sig.get(), nullptr);
+  if (size <= 0) return std::nullopt;
+  std::vector<unsigned char> der(static_cast<std::size_t>(size));
+  unsigned char* out = der.data();
+  i2d_ECDSA_SIG(sig.get(), &out);
+  return der;
+}
+
 DigestContext digest_context() {
   DigestContext ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   if (!ctx) throw std::runtime_error("out of memory for a signature");
@@ -54,7 +92,7 @@ SigningKey& SigningKey::operator=(SigningKey&&) noexcept = default;
 
 SigningKey SigningKey::generate() {
   auto key = std::make_unique<Key>();
-  key->pkey = EVP_RSA_gen(2048);
+  key->pkey = EVP_EC_gen("P-256");
   if (!key->pkey) throw std::runtime_error("cannot generate the service account signing key");
   return SigningKey(std::move(key));
 }
@@ -63,8 +101,10 @@ SigningKey SigningKey::from_pem(const std::string& pem) {
   Bio bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), BIO_free);
   auto key = std::make_unique<Key>();
   key->pkey = bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr;
-  if (!key->pkey || EVP_PKEY_get_base_id(key->pkey) != EVP_PKEY_RSA) {
-    throw std::runtime_error("the service account signing key is not an RSA private key in PEM");
+  if (!key->pkey || EVP_PKEY_get_base_id(key->pkey) != EVP_PKEY_EC ||
+      EVP_PKEY_get_bits(key->pkey) != 256) {
+    throw std::runtime_error(
+        "the service account signing key is not a P-256 EC private key in PEM");
   }
   return SigningKey(std::move(key));
 }
@@ -88,21 +128,20 @@ std::string SigningKey::sign(std::string_view data) const {
       EVP_DigestSign(ctx.get(), nullptr, &size, in, data.size()) != 1) {
     throw std::runtime_error("cannot sign a service account token");
   }
-  std::string signature(size, '\0');
-  if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &size, in,
-                     data.size()) != 1) {
+  std::vector<unsigned char> der(size);
+  if (EVP_DigestSign(ctx.get(), der.data(), &size, in, data.size()) != 1) {
     throw std::runtime_error("cannot sign a service account token");
   }
-  signature.resize(size);
-  return signature;
+  return raw_signature(der.data(), size);
 }
 
 bool SigningKey::verify(std::string_view data, std::string_view signature) const {
+  std::optional<std::vector<unsigned char>> der = der_signature(signature);
+  if (!der) return false;
   DigestContext ctx = digest_context();
   return EVP_DigestVerifyInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key_->pkey) == 1 &&
-         EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()),
-                          signature.size(), reinterpret_cast<const unsigned char*>(data.data()),
-                          data.size()) == 1;
+         EVP_DigestVerify(ctx.get(), der->data(), der->size(),
+                          reinterpret_cast<const unsigned char*>(data.data()), data.size()) == 1;
 }
 
 std::string base64url_encode(std::string_view data) {
@@ -140,7 +179,7 @@ std::optional<std::string> base64url_decode(std::string_view text) {
 }
 
 std::string encode_jwt(const SigningKey& key, const bj::object& claims) {
-  const bj::object header{{"alg", "RS256"}, {"kid", key.key_id()}};
+  const bj::object header{{"alg", "ES256"}, {"kid", key.key_id()}};
   const std::string input =
       base64url_encode(bj::serialize(header)) + "." + base64url_encode(bj::serialize(claims));
   return input + "." + base64url_encode(key.sign(input));
@@ -159,7 +198,7 @@ std::optional<bj::object> verified_claims(const SigningKey& key, std::string_vie
   bj::error_code ec;
   bj::value h = bj::parse(*header, ec);
   if (ec || !h.is_object() || h.get_object().if_contains("alg") == nullptr ||
-      h.get_object().at("alg") != "RS256")
+      h.get_object().at("alg") != "ES256")
     return std::nullopt;
   if (!key.verify(token.substr(0, second), *signature)) return std::nullopt;
   bj::value claims = bj::parse(*payload, ec);

@@ -1,4 +1,4 @@
-// ServiceAccount tokens: RS256 signatures made and checked with OpenSSL, and the claims' checks
+// ServiceAccount tokens: ES256 signatures made and checked with OpenSSL, and the claims' checks
 // (issuer, audience, expiry with go-jose's 60-s leeway, subject) — a forged, expired, premature or
 // misaddressed token is refused.
 #include <gtest/gtest.h>
@@ -53,7 +53,7 @@ TEST(JwtTest, SignedClaimsVerify) {
   ASSERT_TRUE(back);
   EXPECT_EQ(*back, claims());
   const bj::value header = bj::parse(*base64url_decode(token.substr(0, token.find('.'))));
-  EXPECT_EQ(header.at("alg"), "RS256");
+  EXPECT_EQ(header.at("alg"), "ES256");
   EXPECT_EQ(header.at("kid"), bj::value(key().key_id()));
 }
 
@@ -77,6 +77,11 @@ TEST(JwtTest, ForgeriesAreRefused) {
   // alg none, no signature.
   EXPECT_FALSE(verified_claims(
       key(), base64url_encode(R"({"alg":"none"})") + token.substr(dot, last - dot) + "."));
+  // A signature of the wrong size, and one flipped bit.
+  EXPECT_FALSE(verified_claims(key(), token.substr(0, last + 1) + "AAAA"));
+  std::string flipped = *base64url_decode(token.substr(last + 1));
+  flipped[5] = static_cast<char>(flipped[5] ^ 1);
+  EXPECT_FALSE(verified_claims(key(), token.substr(0, last + 1) + base64url_encode(flipped)));
   // Not three parts, bad characters.
   EXPECT_FALSE(verified_claims(key(), "abc"));
   EXPECT_FALSE(verified_claims(key(), token + ".x"));
