@@ -1,5 +1,6 @@
-// ApiHandler: the Kubernetes REST API over an ObjectStore, as an http::Handler — authentication
-// (bearer token or verified client certificate), discovery, OpenAPI for kubectl apply, and
+// ApiHandler: the Kubernetes REST API over an ObjectStore, as an http::Handler — authentication,
+// impersonation and authorization (ApiExtensions' hooks, auth/; without them a bearer token or a
+// verified client certificate lets everything in), discovery, OpenAPI for kubectl apply, and
 // list/get/create/update/patch/delete/watch of the built-in resources (with Tables for kubectl).
 #pragma once
 
