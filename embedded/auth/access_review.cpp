@@ -147,6 +147,31 @@ kube::http::ServerResponse serve_self_subject_access_review(const RestContext& c
   return json_response(201, bj::serialize(review));
 }
 
+bj::object user_info_json(const UserInfo& user) {
+  bj::object info{{"username", user.name}};
+  if (!user.uid.empty()) info["uid"] = user.uid;
+  bj::array groups;
+  for (const std::string& g : user.groups) groups.emplace_back(g);
+  if (!groups.empty()) info["groups"] = std::move(groups);
+  bj::object extra;
+  for (const auto& [key, values] : user.extra) {
+    bj::array v;
+    for (const std::string& s : values) v.emplace_back(s);
+    extra[key] = std::move(v);
+  }
+  if (!extra.empty()) info["extra"] = std::move(extra);
+  return info;
+}
+
+kube::http::ServerResponse serve_self_subject_review(const RestContext& c) {
+  review_body(c);  // the method and apiVersion checked; the body asks nothing more
+  bj::object answer{{"kind", "SelfSubjectReview"},
+                    {"apiVersion", "authentication.k8s.io/v1"},
+                    {"metadata", bj::object{{"creationTimestamp", kube::format_rfc3339(c.now())}}},
+                    {"status", bj::object{{"userInfo", user_info_json(c.user)}}}};
+  return json_response(201, bj::serialize(answer));
+}
+
 kube::http::ServerResponse serve_subject_access_review(const RestContext& c) {
   bj::object review = review_subject_access(review_body(c), c.options.extensions.authorize);
   return json_response(201, bj::serialize(review));

@@ -1,5 +1,6 @@
 // authorization.k8s.io/v1 SelfSubjectAccessReview ("may I do this?", kubectl auth can-i) and
-// SubjectAccessReview ("may this user do this?"), answered by the cluster's authorizer.
+// SubjectAccessReview ("may this user do this?"), answered by the cluster's authorizer;
+// authentication.k8s.io/v1 SelfSubjectReview ("who am I?", kubectl auth whoami).
 #pragma once
 
 #include <boost/json/fwd.hpp>
@@ -23,5 +24,9 @@ boost::json::object review_subject_access(boost::json::object review, const Auth
 // 201 and the answered review.
 kube::http::ServerResponse serve_self_subject_access_review(const RestContext& c);
 kube::http::ServerResponse serve_subject_access_review(const RestContext& c);
+kube::http::ServerResponse serve_self_subject_review(const RestContext& c);
+
+// The review's status.userInfo as the authenticator saw the requester.
+boost::json::object user_info_json(const UserInfo& user);
 
 }  // namespace tailor::embedded

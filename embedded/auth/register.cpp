@@ -18,6 +18,8 @@ void add_access_reviews(ApiExtensions& extensions) {
   extensions
       .handlers[subresource_key(builtin("authorization.k8s.io", "subjectaccessreviews"), "")] =
       serve_subject_access_review;
+  extensions.handlers[subresource_key(builtin("authentication.k8s.io", "selfsubjectreviews"), "")] =
+      serve_self_subject_review;
 }
 
 void add_authentication_and_rbac(ApiExtensions& extensions, ObjectStore& store,

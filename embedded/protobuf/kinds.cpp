@@ -30,8 +30,8 @@ struct ProtobufKind {
 };
 
 // Naming each default instance also keeps its generated code linked in.
-const std::array<ProtobufKind, 18>& kinds() {
-  static const std::array<ProtobufKind, 18> table{{
+const std::array<ProtobufKind, 19>& kinds() {
+  static const std::array<ProtobufKind, 19> table{{
       {"v1", "Namespace", &core::Namespace::default_instance()},
       {"v1", "ConfigMap", &core::ConfigMap::default_instance()},
       {"v1", "Secret", &core::Secret::default_instance()},
@@ -49,6 +49,8 @@ const std::array<ProtobufKind, 18>& kinds() {
        &authorization::SelfSubjectAccessReview::default_instance()},
       {"authentication.k8s.io/v1", "TokenRequest",
        &authentication::TokenRequest::default_instance()},
+      {"authentication.k8s.io/v1", "SelfSubjectReview",
+       &authentication::SelfSubjectReview::default_instance()},
       {"rbac.authorization.k8s.io/v1", "Role", &rbac::Role::default_instance()},
       {"rbac.authorization.k8s.io/v1", "ClusterRole", &rbac::ClusterRole::default_instance()},
       {"rbac.authorization.k8s.io/v1", "RoleBinding", &rbac::RoleBinding::default_instance()},

@@ -22,7 +22,8 @@ void add_quota_and_limit_ranges(ApiExtensions& extensions, ObjectStore& store);
 std::unique_ptr<ControlLoop> make_quota_controller(ObjectStore& store);
 // protobuf/: Kubernetes protobuf request bodies.
 void add_protobuf_bodies(ApiExtensions& extensions);
-// auth/: selfsubjectaccessreviews and subjectaccessreviews, answered by extensions.authorize.
+// auth/: selfsubjectaccessreviews and subjectaccessreviews, answered by extensions.authorize;
+// selfsubjectreviews (who the requester is).
 void add_access_reviews(ApiExtensions& extensions);
 // auth/: who sends each request (client certificates, the administrator's token, ServiceAccount
 // tokens), RBAC over the store, and serviceaccounts/{name}/token.

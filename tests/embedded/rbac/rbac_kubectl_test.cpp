@@ -73,6 +73,15 @@ TEST_F(RbacKubectlTest, CanIAnswersFromTheServiceAccountsRole) {
   EXPECT_EQ(can_i(token, "get /metrics"), "no\n");
   EXPECT_EQ(can_i(token, "list clusterroles"), "no\n");
   EXPECT_EQ(can_i(token, "create selfsubjectaccessreviews.authorization.k8s.io"), "yes\n");
+  // Who the token is, as kubectl auth whoami asks.
+  KubectlResult who = as(token, "auth whoami -o json");
+  ASSERT_EQ(who.exit_code, 0) << who.err;
+  const bj::value info = bj::parse(who.out).at("status").at("userInfo");
+  EXPECT_EQ(info.at("username"), "system:serviceaccount:default:bot");
+  EXPECT_EQ(info.at("groups"), bj::parse(R"(["system:serviceaccounts",)"
+                                         R"("system:serviceaccounts:default",)"
+                                         R"("system:authenticated"])"));
+  EXPECT_EQ(info.at("uid"), bj::value(kubectl("get sa bot -o jsonpath={.metadata.uid}").out));
   // The administrator may do everything.
   EXPECT_EQ(kubectl("auth can-i '*' '*' --all-namespaces").out, "yes\n");
 }
