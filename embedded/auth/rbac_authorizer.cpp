@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <boost/json.hpp>
 
-#include "embedded/api/resources.h"
 #include "embedded/auth/stored_objects.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded {
 namespace {
+
+// Past this many parsed revisions a cache starts again (deleted objects' entries go with it).
+constexpr std::size_t kMaxParsed = 20000;
 
 const ResourceInfo& rbac(const char* resource) { return builtin(kRbacGroup, resource); }
 
@@ -19,51 +21,44 @@ std::string describe(const Subject& s, const std::string& binding_ns) {
   return s.kind + " \"" + s.name + "\"";
 }
 
+bool privileged(const UserInfo& user) {
+  return std::find(user.groups.begin(), user.groups.end(), kSystemMasters) != user.groups.end();
+}
+
 struct Search {
-  const ObjectStore& store;
+  const RbacAuthorizer& rbac;
   const RequestAttributes& request;
   std::vector<std::string> errors{};
   std::string allowed_by{};
 
-  // The rules of the role a binding refers to; an error noted when it is missing.
-  std::vector<PolicyRule> role_rules(const std::string& kind, const std::string& name,
-                                     const std::string& binding_ns) {
-    const bool cluster = kind == "ClusterRole";
-    const ResourceInfo& r = rbac(cluster ? "clusterroles" : "roles");
-    ObjectPtr role = find_object(store, r, cluster ? "" : binding_ns, name);
-    if (!role) {
-      errors.push_back(std::string(cluster ? "clusterrole" : "role") + "." + kRbacGroup + " \"" +
-                       name + "\" not found");
-      return {};
-    }
-    return rules_of(*role);
-  }
-
   // Whether the binding applies to the user and its role allows the request.
-  bool visit(const bj::object& binding, bool cluster_binding) {
-    const std::string ns = cluster_binding ? "" : meta_string(binding, "namespace");
-    std::vector<Subject> subjects = subjects_of(binding);
-    auto subject = std::find_if(subjects.begin(), subjects.end(), [&](const Subject& s) {
-      return subject_applies(s, request.user, ns);
+  bool visit(const RbacAuthorizer::Binding& b, bool cluster_binding) {
+    auto subject = std::find_if(b.subjects.begin(), b.subjects.end(), [&](const Subject& s) {
+      return subject_applies(s, request.user, b.ns);
     });
-    if (subject == subjects.end()) return false;
-    const std::string kind = string_at(binding, "roleRef.kind");
-    if (cluster_binding && kind != "ClusterRole") return false;
-    std::vector<PolicyRule> rules = role_rules(kind, string_at(binding, "roleRef.name"), ns);
-    if (std::none_of(rules.begin(), rules.end(),
+    if (subject == b.subjects.end()) return false;
+    if (cluster_binding && b.role_kind != "ClusterRole") return false;
+    std::shared_ptr<const RbacAuthorizer::Rules> rules =
+        rbac.role_rules(b.role_kind, b.role_name, b.ns);
+    if (!rules) {
+      errors.push_back(std::string(b.role_kind == "ClusterRole" ? "clusterrole" : "role") + "." +
+                       kRbacGroup + " \"" + b.role_name + "\" not found");
+      return false;
+    }
+    if (std::none_of(rules->begin(), rules->end(),
                      [&](const PolicyRule& rule) { return rule_allows(request, rule); }))
       return false;
-    const std::string name = meta_string(binding, "name");
-    allowed_by = std::string(cluster_binding ? "ClusterRoleBinding \"" + name + "\""
-                                             : "RoleBinding \"" + name + "/" + ns + "\"") +
-                 " of " + kind + " \"" + string_at(binding, "roleRef.name") + "\" to " +
-                 describe(*subject, ns);
+    allowed_by = (cluster_binding ? "ClusterRoleBinding \"" + b.name + "\""
+                                  : "RoleBinding \"" + b.name + "/" + b.ns + "\"") +
+                 " of " + b.role_kind + " \"" + b.role_name + "\" to " + describe(*subject, b.ns);
     return true;
   }
 
-  bool any(const std::vector<ObjectPtr>& bindings, bool cluster) {
-    return std::any_of(bindings.begin(), bindings.end(),
-                       [&](const ObjectPtr& b) { return visit(*b, cluster); });
+  bool any(bool cluster, const std::string& ns) {
+    for (const StoredPtr& stored : rbac.bindings(cluster, ns)) {
+      if (visit(*rbac.binding(*stored), cluster)) return true;
+    }
+    return false;
   }
 
   // utilerrors.NewAggregate's text: one error alone, several in brackets.
@@ -75,18 +70,70 @@ struct Search {
   }
 };
 
-bool privileged(const UserInfo& user) {
-  return std::find(user.groups.begin(), user.groups.end(), kSystemMasters) != user.groups.end();
+template <class Map>
+typename Map::mapped_type::second_type cached(Map& map, const std::string& key,
+                                              std::uint64_t revision) {
+  auto it = map.find(key);
+  return it != map.end() && it->second.first == revision ? it->second.second : nullptr;
+}
+
+template <class Map, class Value>
+void keep(Map& map, const std::string& key, std::uint64_t revision, Value value) {
+  if (map.size() >= kMaxParsed) map.clear();
+  map[key] = {revision, std::move(value)};
 }
 
 }  // namespace
 
-AuthorizationDecision authorize_rbac(const ObjectStore& store, const RequestAttributes& request) {
+std::vector<StoredPtr> RbacAuthorizer::bindings(bool cluster, const std::string& ns) const {
+  return store_
+      .list(rbac(cluster ? "clusterrolebindings" : "rolebindings"), ns,
+            [](const StoredObject&) { return true; })
+      .items;
+}
+
+std::shared_ptr<const RbacAuthorizer::Binding> RbacAuthorizer::binding(
+    const StoredObject& stored) const {
+  const std::string key = stored.ns() + "/" + stored.name();
+  {
+    std::lock_guard lock(mu_);
+    if (auto b = cached(bindings_, key, stored.resource_version())) return b;
+  }
+  const bj::object o = stored.object();
+  auto b = std::make_shared<const Binding>(Binding{meta_string(o, "name"), stored.ns(),
+                                                   string_at(o, "roleRef.kind"),
+                                                   string_at(o, "roleRef.name"), subjects_of(o)});
+  std::lock_guard lock(mu_);
+  keep(bindings_, key, stored.resource_version(), b);
+  return b;
+}
+
+std::shared_ptr<const RbacAuthorizer::Rules> RbacAuthorizer::role_rules(
+    const std::string& kind, const std::string& name, const std::string& ns) const {
+  const bool cluster = kind == "ClusterRole";
+  if (!cluster && kind != "Role") return nullptr;
+  StoredPtr stored;
+  try {
+    stored = store_.get_stored(rbac(cluster ? "clusterroles" : "roles"), cluster ? "" : ns, name);
+  } catch (const StatusError& e) {
+    if (e.code() == 404) return nullptr;
+    throw;
+  }
+  const std::string key = kind + "/" + stored->ns() + "/" + name;
+  {
+    std::lock_guard lock(mu_);
+    if (auto r = cached(roles_, key, stored->resource_version())) return r;
+  }
+  auto rules = std::make_shared<const Rules>(rules_of(stored->object()));
+  std::lock_guard lock(mu_);
+  keep(roles_, key, stored->resource_version(), rules);
+  return rules;
+}
+
+AuthorizationDecision RbacAuthorizer::authorize(const RequestAttributes& request) const {
   if (privileged(request.user)) return {true, ""};
-  Search search{store, request};
-  if (search.any(store.list_objects(rbac("clusterrolebindings"), ""), true) ||
-      (!request.ns.empty() &&
-       search.any(store.list_objects(rbac("rolebindings"), request.ns), false)))
+  Search search{*this, request};
+  if (search.any(true, "") || (!request.ns.empty() && search.any(false, request.ns)))
     return {true, "RBAC: allowed by " + search.allowed_by};
   return {false, search.errors.empty() ? "" : "RBAC: " + search.error_text()};
 }

@@ -1,3 +1,4 @@
+#include <memory>
 #include <stdexcept>
 
 #include "embedded/api/resources.h"
@@ -29,8 +30,9 @@ void add_authentication_and_rbac(ApiExtensions& extensions, ObjectStore& store,
   extensions.authenticate = [&store, options](const kube::http::ServerRequest& request) {
     return authenticate(store, options, request);
   };
-  extensions.authorize = [&store](const RequestAttributes& request) {
-    return authorize_rbac(store, request);
+  auto rbac = std::make_shared<const RbacAuthorizer>(store);
+  extensions.authorize = [rbac](const RequestAttributes& request) {
+    return rbac->authorize(request);
   };
 }
 
