@@ -47,6 +47,8 @@ struct AdmissionRequest {
   // the plugin that knows the schema fails the fields it does not declare
   // (check_pruned_apply_fields in apply_patch.h), whatever fieldValidation says.
   const boost::json::object* apply_patch = nullptr;
+  // Who asks (null for the control loops' own writes): RBAC's escalation checks read it.
+  const UserInfo* user = nullptr;
 };
 
 // Throws StatusError to reject (with Kubernetes' code, reason and message).

@@ -208,6 +208,7 @@ std::vector<std::string> admit(const RestContext& c, AdmissionOperation op, bj::
   request.field_validation = field_validation(c);
   request.patch = patch;
   request.strict_errors = std::move(deferred);
+  request.user = &c.user;
   bj::value apply_patch;
   if (media_type(c.request.header("Content-Type")) == "application/apply-patch+yaml" &&
       !known_fields(t.url_resource())) {

@@ -4,6 +4,7 @@
 #include "embedded/api/resources.h"
 #include "embedded/auth/access_review.h"
 #include "embedded/auth/authenticator.h"
+#include "embedded/auth/escalation.h"
 #include "embedded/auth/rbac_authorizer.h"
 #include "embedded/auth/stored_objects.h"
 #include "embedded/auth/token_request.h"
@@ -34,6 +35,7 @@ void add_authentication_and_rbac(ApiExtensions& extensions, ObjectStore& store,
   extensions.authorize = [rbac](const RequestAttributes& request) {
     return rbac->authorize(request);
   };
+  extensions.validating.push_back(rbac_escalation_check(extensions.authorize, store));
 }
 
 }  // namespace tailor::embedded

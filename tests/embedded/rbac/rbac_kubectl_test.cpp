@@ -280,3 +280,80 @@ TEST_F(RbacKubectlTest, TokensSurviveARestartWithTheStateDirectory) {
 
 }  // namespace
 }  // namespace tailor::embedded::testing
+
+namespace tailor::embedded::testing {
+namespace {
+
+// Escalation prevention: who may write roles and bindings grants only what they hold.
+class RbacEscalationTest : public RbacKubectlTest {
+ protected:
+  std::string role_writer() {
+    EXPECT_EQ(kubectl("create sa writer").exit_code, 0);
+    EXPECT_EQ(kubectl("create role role-writer --verb=create,get,update,patch "
+                      "--resource=roles.rbac.authorization.k8s.io,"
+                      "rolebindings.rbac.authorization.k8s.io,configmaps")
+                  .exit_code,
+              0);
+    EXPECT_EQ(kubectl("create rolebinding writer --role=role-writer "
+                      "--serviceaccount=default:writer")
+                  .exit_code,
+              0);
+    return token_for("writer");
+  }
+};
+
+constexpr const char* kWriter =
+    "user \"system:serviceaccount:default:writer\" (groups=[\"system:serviceaccounts\" "
+    "\"system:serviceaccounts:default\" \"system:authenticated\"]) is attempting to grant RBAC "
+    "permissions not currently held:\n";
+
+TEST_F(RbacEscalationTest, ARoleGrantsOnlyWhatItsWriterHolds) {
+  const std::string token = role_writer();
+  KubectlResult r = as(token, "create role wider --verb=get,delete --resource=configmaps,pods");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, std::string("Error from server (Forbidden): roles.rbac.authorization.k8s.io "
+                               "\"wider\" is forbidden: ") +
+                       kWriter +
+                       "{APIGroups:[\"\"], Resources:[\"configmaps\"], Verbs:[\"delete\"]}\n"
+                       "{APIGroups:[\"\"], Resources:[\"pods\"], Verbs:[\"get\" \"delete\"]}\n");
+  EXPECT_NE(kubectl("get role wider").exit_code, 0);
+  r = as(token, "create role same --verb=get,create --resource=configmaps");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Labels and annotations change without a check; the rules with one.
+  EXPECT_EQ(as(token, "label role same team=a").exit_code, 0);
+  r = as(token,
+         "patch role same --type=json "
+         "-p='[{\"op\":\"add\",\"path\":\"/rules/0/verbs/-\",\"value\":\"delete\"}]'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(kWriter), std::string::npos) << r.err;
+  EXPECT_EQ(kubectl("get role same -o jsonpath={.rules[0].verbs}").out, R"(["get","create"])");
+}
+
+TEST_F(RbacEscalationTest, ABindingNeedsItsRolesPermissionsOrTheBindVerb) {
+  const std::string token = role_writer();
+  KubectlResult r = as(token, "create rolebinding give-edit --clusterrole=edit --user=mallory");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(std::string("rolebindings.rbac.authorization.k8s.io \"give-edit\" is "
+                                   "forbidden: ") +
+                       kWriter),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(kubectl("get rolebinding give-edit").exit_code, 0);
+  // A role within what the writer holds may be bound; the bind verb allows any.
+  ASSERT_EQ(kubectl("create role readers --verb=get --resource=configmaps").exit_code, 0);
+  EXPECT_EQ(as(token, "create rolebinding give-readers --role=readers --user=mallory").exit_code,
+            0);
+  ASSERT_EQ(kubectl("create clusterrole bind-edit --verb=bind "
+                    "--resource=clusterroles.rbac.authorization.k8s.io --resource-name=edit")
+                .exit_code,
+            0);
+  ASSERT_EQ(kubectl("create rolebinding writer-binds --clusterrole=bind-edit "
+                    "--serviceaccount=default:writer")
+                .exit_code,
+            0);
+  r = as(token, "create rolebinding give-edit --clusterrole=edit --user=mallory");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace tailor::embedded::testing
