@@ -471,6 +471,20 @@ std::string E2eCluster::controller_log_tail(int lines) const {
   return out;
 }
 
+std::vector<PodView> E2eCluster::all_pods() {
+  const bj::value list = bj::parse(client_->list({kube::resources::kPods, ""}));
+  std::vector<PodView> out;
+  for (const bj::value& item : array_at(list.as_object(), "items")) {
+    out.push_back(pod_view(item.as_object()));
+  }
+  return out;
+}
+
+Resources E2eCluster::node_allocatable(const std::string& node) {
+  const bj::value n = bj::parse(client_->get({kube::resources::kNodes, "", node}));
+  return resources_of(object_at(object_at(n.as_object(), "status"), "allocatable"));
+}
+
 void E2eCluster::label_node(const std::string& node, const std::string& key,
                             const std::optional<std::string>& value) {
   bj::object labels{{key, value ? bj::value(*value) : bj::value(nullptr)}};

@@ -151,6 +151,11 @@ class E2eCluster {
   // The last lines of DIR/controller.log, for failure messages.
   std::string controller_log_tail(int lines = 30) const;
 
+  // Every pod of the cluster (all namespaces, deleted ones included), and a node's
+  // status.allocatable: what the fault campaign's node-wide invariants are computed from.
+  std::vector<PodView> all_pods();
+  Resources node_allocatable(const std::string& node);
+
   // Sets (value) or removes (nullopt) a label on a node.
   void label_node(const std::string& node, const std::string& key,
                   const std::optional<std::string>& value);

@@ -42,19 +42,24 @@ ControllerProcess running_controller(const E2eCluster& cluster) {
   if (pid <= 1 || !alive(pid)) {
     throw std::runtime_error("tailor-controller (" + pid_file.string() + ") is not running");
   }
-  ControllerProcess p{.pid = pid, .argv = {}};
+  return {.pid = pid, .argv = command_line(pid)};
+}
+
+std::vector<std::string> command_line(pid_t pid) {
+  std::vector<std::string> argv;
   const std::string cmdline = read_all("/proc/" + std::to_string(pid) + "/cmdline");
   std::size_t begin = 0;
   while (begin < cmdline.size()) {
     const std::size_t end = cmdline.find('\0', begin);
-    p.argv.push_back(cmdline.substr(begin, end - begin));
+    argv.push_back(cmdline.substr(begin, end - begin));
     if (end == std::string::npos) break;
     begin = end + 1;
   }
-  if (p.argv.empty()) throw std::runtime_error("tailor-controller has no command line");
+  if (argv.empty())
+    throw std::runtime_error("process " + std::to_string(pid) + " has no command line");
   // /proc shows the binary as started; make it absolute in case it was relative.
-  p.argv[0] = fs::read_symlink("/proc/" + std::to_string(pid) + "/exe").string();
-  return p;
+  argv[0] = fs::read_symlink("/proc/" + std::to_string(pid) + "/exe").string();
+  return argv;
 }
 
 std::vector<std::string> with_flag(std::vector<std::string> argv, const std::string& flag,
@@ -145,6 +150,15 @@ void pause_controller_supervisor(const E2eCluster& cluster) {
 
 void resume_controller_supervisor(const E2eCluster& cluster) {
   signal_controller_supervisor(cluster, SIGCONT);
+}
+
+pid_t live_pid(const fs::path& pid_file) {
+  try {
+    const pid_t pid = static_cast<pid_t>(std::stol(read_all(pid_file)));
+    return pid > 1 && alive(pid) ? pid : 0;
+  } catch (const std::exception&) {
+    return 0;  // missing, empty or being rewritten
+  }
 }
 
 bool stop_process(pid_t pid, int signal, std::chrono::seconds timeout) {

@@ -43,6 +43,14 @@ ControllerProcess restarted_controller(const E2eCluster& cluster, pid_t old,
 void pause_controller_supervisor(const E2eCluster& cluster);
 void resume_controller_supervisor(const E2eCluster& cluster);
 
+// A process's command line (from /proc), argv[0] made the absolute path of its binary, so that a
+// relaunch runs exactly what was running. Throws std::runtime_error when it cannot be read.
+std::vector<std::string> command_line(pid_t pid);
+
+// The live process a pid file names (DIR/cluster.pid, DIR/node-N/agent.pid, ...), or 0 when the
+// file is missing or unreadable or its process is gone (a zombie counts as gone).
+pid_t live_pid(const std::filesystem::path& pid_file);
+
 // Sends `signal` and waits until the process is gone; false after `timeout`.
 bool stop_process(pid_t pid, int signal, std::chrono::seconds timeout);
 
