@@ -28,9 +28,9 @@ run() {
 
 case $size in
   quick) reps=1 pods=20000 watchers=10 updates=1000 policies=1000 passes=2 calls=5 repeats=1 \
-         agent_seconds=10 agent_resizes=5 store_pods=300 idle=500 ;;
+         agent_seconds=10 agent_resizes=5 store_pods=300 idle=500 fault_runs=10 ;;
   full) reps=5 pods=100000 watchers=100 updates=10000 policies=10000 passes=8 calls=20 repeats=5 \
-        agent_seconds=60 agent_resizes=20 store_pods=2000 idle=2500 ;;
+        agent_seconds=60 agent_resizes=20 store_pods=2000 idle=2500 fault_runs=220 ;;
   *) echo "run-bench: BENCH_SIZE must be quick or full, not '$size'" >&2; exit 2 ;;
 esac
 gb=(--benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true)
@@ -48,8 +48,9 @@ run controller_api_calls "$bin/bench_controller_api_calls" "$calls"
 if [[ $EUID -eq 0 ]]; then
   run controller_latency "$bin/bench_controller_latency" "$repeats"
   run node_agent_latency "$bin/bench_node_agent_latency" "$agent_seconds" "$agent_resizes"
+  run fault_campaign "$bin/bench_fault_campaign" --runs "$fault_runs" --seed 1601
 else
-  echo "=== controller_latency, node_agent_latency: not run (they start containerd: run as root)"
+  echo "=== controller_latency, node_agent_latency, fault_campaign: not run (they start containerd: run as root)"
   failed+=(containerd-benchmarks-need-root)
 fi
 

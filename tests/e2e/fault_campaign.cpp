@@ -172,7 +172,8 @@ struct Scenario {
   std::vector<std::string> restarts{};  // containers that must restart once
   std::size_t process = 0;              // index into processes()
   Fault fault = Fault::Kill;
-  milliseconds delay{0}, pause{0};
+  milliseconds delay{0};  // after the resize was issued; negative: before it
+  milliseconds pause{0};
 };
 
 int pick(std::mt19937_64& rng, int lo, int hi, int step) {
@@ -210,6 +211,20 @@ std::pair<PodWant, std::vector<std::string>> draw_resize(std::mt19937_64& rng, c
   return {next, restarts};
 }
 
+// When the fault comes, relative to issuing the resize: before it (the resize meets a process
+// that is stopped, dead or starting again), within its first half second (admission, checkpoint,
+// actuation), or later (the controller's next pass, status writes, a resize already done).
+milliseconds draw_moment(std::mt19937_64& rng, bool managed) {
+  switch (rng() % 3) {
+    case 0:
+      return milliseconds(-pick(rng, 10, 1000, 10));
+    case 1:
+      return milliseconds(pick(rng, 0, 500, 10));
+    default:
+      return milliseconds(pick(rng, 500, managed ? 4000 : 2500, 50));
+  }
+}
+
 Scenario draw_scenario(std::mt19937_64& rng, int run, const std::vector<CampaignPod>& pods,
                        const std::map<std::string, PodWant>& desired, std::size_t processes) {
   Scenario s{.run = run};
@@ -218,7 +233,7 @@ Scenario draw_scenario(std::mt19937_64& rng, int run, const std::vector<Campaign
   s.process = rng() % processes;
   s.fault = rng() % 2 ? Fault::Kill : Fault::Stop;
   // The controller acts on its next pass (every 2 s) after the policy changed: a wider window.
-  s.delay = milliseconds(pick(rng, 0, pods[s.pod].managed ? 4000 : 2500, 50));
+  s.delay = draw_moment(rng, pods[s.pod].managed);
   s.pause = milliseconds(pick(rng, 200, 3000, 100));
   return s;
 }
@@ -238,8 +253,8 @@ std::string describe(const Scenario& s, const std::vector<CampaignPod>& pods,
   o << (pods[s.pod].managed ? "pin policy of " : "resize ") << pods[s.pod].key
     << describe(s.resize);
   if (!s.restarts.empty()) o << " (restart asked)";
-  o << "; " << (s.fault == Fault::Kill ? "kill " : "stop ") << procs[s.process].name << " at +"
-    << s.delay.count() << " ms";
+  o << "; " << (s.fault == Fault::Kill ? "kill " : "stop ") << procs[s.process].name << " at "
+    << (s.delay.count() >= 0 ? "+" : "") << s.delay.count() << " ms";
   if (s.fault == Fault::Stop) o << " for " << s.pause.count() << " ms";
   return o.str();
 }
@@ -567,6 +582,26 @@ class Campaign {
     }
   }
 
+  // A user retries while the API server is away (killed, stopped, starting again); the patch
+  // replaces values, so sending it twice is harmless. An answer that refuses it is returned.
+  std::string issue_retrying(const Scenario& s) {
+    const auto deadline = Clock::now() + 60s;
+    while (true) {
+      std::string error;
+      try {
+        issue(s);
+        return "";
+      } catch (const kube::ApiError& e) {
+        if (e.code() < 500) return std::string("the resize was refused: ") + e.what();
+        error = e.what();
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      if (Clock::now() > deadline) return "the resize could not be sent for 60 s: " + error;
+      std::this_thread::sleep_for(200ms);
+    }
+  }
+
   void issue(const Scenario& s) {
     const CampaignPod& p = work_.pods[s.pod];
     if (p.managed) {
@@ -584,16 +619,18 @@ class Campaign {
     const std::string what = describe(s, work_.pods, procs_);
     const CampaignPod& p = work_.pods[s.pod];
     const auto started = Clock::now();
-    try {
-      issue(s);
-    } catch (const std::exception& e) {
-      record(s, what, {std::string("the resize was refused: ") + e.what()});
-      return;
+    std::string fault_error;
+    std::thread injector([&] {
+      std::this_thread::sleep_for(std::max(s.delay, milliseconds(0)));
+      fault_error = inject(procs_[s.process], s.fault, s.pause);
+    });
+    std::this_thread::sleep_for(std::max(-s.delay, milliseconds(0)));
+    const std::string issue_error = issue_retrying(s);
+    injector.join();
+    for (const std::string& error : {fault_error, issue_error}) {
+      if (!error.empty()) record(s, what, {error});
     }
-    std::this_thread::sleep_for(s.delay);
-    if (std::string error = inject(procs_[s.process], s.fault, s.pause); !error.empty()) {
-      record(s, what, {error});
-    }
+    if (!issue_error.empty()) return;
     ++result_.faults[(s.fault == Fault::Kill ? "kill " : "stop ") + procs_[s.process].name];
     std::map<std::string, std::map<std::string, int>> at_least;
     for (const std::string& c : s.restarts) {

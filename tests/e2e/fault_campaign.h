@@ -5,7 +5,9 @@
 //     (minAllowed = maxAllowed) the controller applies in place to a Deployment's pod;
 //   - a process: tailor-cluster, tailor-controller, a node's tailor-node-agent or its containerd;
 //   - a fault: SIGKILL, or SIGSTOP and SIGCONT after a pause;
-//   - the moment: that long after the resize was issued.
+//   - the moment, relative to issuing the resize: up to 1 s before it (the resize meets a process
+//     that is stopped or starting again; the patch is retried while the API server is away),
+//     within its first half second, or later (up to 2.5 s; 4 s for the controller's pass).
 // Killed processes come back by themselves (`tailor supervise`), except containerd, which the
 // campaign starts again with its own command line, as its service manager would. Once settled
 // (or after the settle timeout) the invariants are checked:
