@@ -159,6 +159,9 @@ PodView pod_view(const bj::object& pod) {
       c.actual_limits = resources_of(object_at(actual, "limits"));
       c.restart_count = static_cast<int>(int_at(s, "restartCount"));
       c.running = object_at(s, "state").contains("running");
+      const bj::value* last = object_at(s, "lastState").if_contains("terminated");
+      c.last_terminated = last && last->is_object();
+      c.last_started = c.last_terminated && !string_at(last->as_object(), "startedAt").empty();
     }
   }
   out.conditions = conditions_of(array_at(status, "conditions"));

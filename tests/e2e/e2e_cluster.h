@@ -58,6 +58,10 @@ struct ContainerView {
   Resources actual_requests{}, actual_limits{};  // status.containerStatuses[].resources
   int restart_count = 0;
   bool running = false;
+  // lastState.terminated: the attempt before this one, and whether it ever ran (a start the
+  // runtime lost, e.g. containerd killed during StartContainer, has no startedAt).
+  bool last_terminated = false;
+  bool last_started = false;
 };
 
 struct ConditionView {

@@ -459,6 +459,16 @@ std::vector<std::string> overcommitted_nodes(const Snapshot& s) {
   return out;
 }
 
+bool restarted_as_asked(const ContainerView& c, const std::string& id_before, int restarts_before,
+                        bool restart_asked) {
+  const int attempts = c.restart_count - restarts_before;
+  if (!restart_asked) return attempts == 0 && c.container_id == id_before;
+  if (c.container_id == id_before) return false;
+  // One new run; an attempt between whose start the runtime lost (it never ran) is counted by
+  // restartCount as the kubelet counts it, but restarted nothing.
+  return attempts == 1 || (attempts == 2 && c.last_terminated && !c.last_started);
+}
+
 std::vector<std::string> invariant_breaks(
     const Snapshot& s, const std::string& ns, const std::vector<CampaignPod>& pods,
     const std::map<std::string, PodBaseline>& before, const std::map<std::string, PodWant>& desired,
@@ -481,10 +491,7 @@ std::vector<std::string> invariant_breaks(
       if (!c) continue;
       const bool restart_asked =
           asked != restarted.end() && std::count(asked->second.begin(), asked->second.end(), name);
-      const int want = id_restarts.second + (restart_asked ? 1 : 0);
-      const bool id_ok = restart_asked ? c->container_id != id_restarts.first
-                                       : c->container_id == id_restarts.first;
-      if (c->restart_count != want || !id_ok) {
+      if (!restarted_as_asked(*c, id_restarts.first, id_restarts.second, restart_asked)) {
         out.push_back(p.key + "/" + name + ": restartCount " + std::to_string(id_restarts.second) +
                       " -> " + std::to_string(c->restart_count) + ", container " +
                       id_restarts.first.substr(0, 12) + " -> " + c->container_id.substr(0, 12) +
@@ -648,7 +655,8 @@ class Campaign {
     }
     if (options_.log) {
       *options_.log << "run " << run << ": " << what << "; " << (breaks.empty() ? "ok" : "BROKEN")
-                    << " after " << took.count() << " ms" << std::endl;
+                    << " after " << took.count() << " ms" << (breaks.empty() ? "" : ": ")
+                    << join(breaks) << std::endl;
     }
     if (!breaks.empty()) record(s, what, breaks);
     take_baseline();  // the next run starts from what is there now

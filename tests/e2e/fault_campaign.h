@@ -13,7 +13,8 @@
 // (or after the settle timeout) the invariants are checked:
 //   - no pod lost: the same pods, same uids, none deleting;
 //   - no container restarted that was not asked to: container ids and restartCount unchanged,
-//     except a container whose RestartContainer resource was resized (exactly one restart);
+//     except a container whose RestartContainer resource was resized (exactly one new run; see
+//     restarted_as_asked);
 //   - on each node, the sum of the allocated requests <= the node's allocatable;
 //   - desired = allocated = actual = the container's cgroup files, no resize condition left,
 //     and desired = what was asked (the patch, or the controller's pinned target).
@@ -95,6 +96,12 @@ std::string cgroup_key(const PodView& pod, const std::string& container);
 // differ from `want`, or fewer restarts than `restarts_at_least`.
 std::vector<std::string> settle_gaps(const Snapshot& s, const PodView& pod, const PodWant& want,
                                      const std::map<std::string, int>& restarts_at_least);
+
+// No container restarted that was not asked to: unasked, the same container id and restartCount;
+// asked, a new container that is the only run since (restartCount + 1, or + 2 when the attempt in
+// between never ran: a start the runtime lost, which the kubelet counts too).
+bool restarted_as_asked(const ContainerView& c, const std::string& id_before, int restarts_before,
+                        bool restart_asked);
 
 // The invariants after a run (see the top of this file); empty when they all hold.
 // `restarted` names the containers of `p` asked to restart in this run.

@@ -75,6 +75,23 @@ TEST(FaultCampaignChecks, AnUnaskedRestartIsABreak) {
   EXPECT_EQ(breaks(s, {{"p", {"app"}}}).size(), 1u);
 }
 
+// containerd killed during the restart's StartContainer: that attempt never ran, the next did.
+TEST(FaultCampaignChecks, AnAttemptThatNeverRanIsNoSecondRestart) {
+  Snapshot s = settled();
+  ContainerView& c = s.pods[0].containers[0];
+  c.restart_count = 2;
+  c.container_id = "c3";
+  c.last_terminated = true;
+  c.last_started = false;
+  EXPECT_EQ(breaks(s, {{"p", {"app"}}}).size(), 0u);
+  EXPECT_EQ(breaks(s).size(), 1u);  // not asked: still a restart
+  c.last_started = true;            // it ran: two restarts for one asked
+  EXPECT_EQ(breaks(s, {{"p", {"app"}}}).size(), 1u);
+  c.restart_count = 3;
+  c.last_started = false;
+  EXPECT_EQ(breaks(s, {{"p", {"app"}}}).size(), 1u);
+}
+
 TEST(FaultCampaignChecks, AnAskedRestartThatDidNotHappenIsABreak) {
   EXPECT_EQ(breaks(settled(), {{"p", {"app"}}}).size(), 1u);
 }
