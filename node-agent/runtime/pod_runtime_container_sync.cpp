@@ -23,7 +23,15 @@ ObservedContainer observe(ContainerStarter& starter, PodRecord& rec,
   return observed;
 }
 
+// A container whose state the runtime lost (containerd killed while it was being started or
+// stopped loads it back as UNKNOWN) is always restarted, as the kubelet does: left alone it would
+// never run again.
+bool lost(const ObservedContainer& observed) {
+  return observed.current->state == cri::ContainerState::Unknown;
+}
+
 bool restartable(const kube::Pod& pod, const ObservedContainer& observed) {
+  if (lost(observed)) return true;
   return observed.current->state == cri::ContainerState::Exited &&
          should_restart(pod.spec.restart_policy, observed.current->exit_code);
 }
@@ -92,6 +100,11 @@ ObservedContainer sync_container(ContainerStarter& starter, const PodRuntimeOpti
     return observed;
   }
   backoff.restarted(now);
+  // Stopped first, as the kubelet kills an unknown container before its restart: whether it still
+  // runs is unknown, and two must never run.
+  if (lost(observed)) {
+    starter.stop_lost(attempts.front().id, pod.run.termination_grace_period_seconds);
+  }
   ObservedContainer restarted{.name = container.name, .image = observed.image};
   restarted.previous = observed.current;
   starter.start_attempt(rec, pod, container, attempts.front().attempt + 1, amounts, attempts,

@@ -59,6 +59,14 @@ void ContainerStarter::start_created(const std::string& id, ObservedContainer& o
   }
 }
 
+void ContainerStarter::stop_lost(const std::string& id, std::int64_t grace_seconds) {
+  try {
+    runtime_.stop_container(id, grace_seconds);
+  } catch (const cri::CriError& e) {
+    kube::log::error(e, "Stopping a container in unknown state failed", {{"container", id}});
+  }
+}
+
 cri::ContainerStatus ContainerStarter::status_of(PodRecord& rec, const std::string& id) {
   if (auto it = rec.exited.find(id); it != rec.exited.end()) return it->second;
   cri::ContainerStatus status = runtime_.container_status(id);

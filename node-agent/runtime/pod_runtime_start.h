@@ -46,6 +46,10 @@ class ContainerStarter {
   // Starts a container the runtime holds as created; a failure is RunContainerError.
   void start_created(const std::string& id, ObservedContainer& observed);
 
+  // Stops container `id`, whose state the runtime lost, before its next attempt starts; a
+  // failure is logged and the restart goes on (the kubelet's order).
+  void stop_lost(const std::string& id, std::int64_t grace_seconds);
+
   // The runtime's status of container `id`; an exited attempt's is remembered in `rec`.
   cri::ContainerStatus status_of(PodRecord& rec, const std::string& id);
 

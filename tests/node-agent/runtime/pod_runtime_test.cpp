@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <fstream>
 
@@ -234,6 +235,24 @@ TEST_F(PodRuntimeTest, RestartsByPolicyWithCrashLoopBackOff) {
   // The kubelet keeps one dead container for lastState; older ones are removed.
   EXPECT_FALSE(cri_.containers.contains(first));
   EXPECT_EQ(cri_.containers.size(), 2u);
+}
+
+// containerd killed while a container was being stopped or started loads it back in state
+// UNKNOWN (its task lost). As the kubelet does, such a container is always restarted, stopped
+// first so that two never run; left alone it stayed ContainerStatusUnknown and its pod Pending
+// for good (the fault campaign: seed 1601, containerd killed 190 ms into a RestartContainer
+// resize).
+TEST_F(PodRuntimeTest, AContainerInUnknownStateIsStoppedAndStartedAgain) {
+  sync();
+  const std::string lost = cri_.latest("app").status.id;
+  cri_.containers.at(lost).status.state = cri::ContainerState::Unknown;
+  sync();
+  EXPECT_EQ(cri_.latest("app").spec.attempt, 1u);
+  EXPECT_EQ(cri_.latest("app").status.state, cri::ContainerState::Running);
+  EXPECT_NE(std::find(cri_.calls.begin(), cri_.calls.end(), "StopContainer " + lost + " 3"),
+            cri_.calls.end());
+  EXPECT_EQ(api_.last_container().at("restartCount"), 1);
+  EXPECT_EQ(api_.last_status().at("phase"), "Running");
 }
 
 TEST_F(PodRuntimeTest, TerminalPhasesFollowTheRestartPolicy) {
