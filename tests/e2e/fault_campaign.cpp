@@ -649,7 +649,7 @@ class Campaign {
     ++result_.runs;
     std::vector<std::string> breaks = invariant_breaks(last_, options_.ns, work_.pods, baseline_,
                                                        work_.desired, {{p.key, s.restarts}});
-    if (!unsettled.empty() && breaks.empty()) {
+    if (!unsettled.empty()) {
       breaks.push_back("did not settle within " + std::to_string(options_.settle_timeout.count()) +
                        " s: " + join(unsettled));
     }
