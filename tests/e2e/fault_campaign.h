@@ -63,6 +63,9 @@ struct Want {
 };
 using PodWant = std::map<std::string, Want>;  // container -> resources
 
+// Resources as a YAML flow map ("{cpu: 50m, memory: 64Mi}"), for manifests and messages.
+std::string flow(const Resources& r);
+
 // A workload pod as the campaign knows it: found by name, or by name prefix for the
 // Deployment's pod.
 struct CampaignPod {
