@@ -58,20 +58,18 @@ std::string_view to_string(PodStep step) {
   return "";
 }
 
-PodDecision decide(const PodInputs& given) {
-  // A container OOM-killed lately keeps at least its memory: a copy only for such pods.
-  std::optional<PodInputs> held;
-  if (std::ranges::any_of(given.pod->status->container_statuses, [](const ContainerStatusFacts& s) {
-        return s.oom_killed_at.has_value();
-      })) {
-    held = given;
-    if (!hold_memory_after_oom(*given.pod, held->recommendations, given.now, given.rule.oom_hold)) {
-      held.reset();
-    }
-  }
-  const PodInputs& in = held ? *held : given;
+PodDecision decide(PodInputs in) {
   Eligibility allowed = eligibility(*in.pod, in.policy->mode);
   if (!allowed.any()) return {PodStep::Nothing, allowed.reason};
+  if (in.rule.mode == UpdateRule::Mode::StrategyDecides) {
+    if (allowed.in_place) {
+      in.recommendations = std::move(in.decided);
+    } else {
+      in.rule.mode = UpdateRule::Mode::Target;  // a restart is spent by the target rule only
+    }
+  }
+  // A container OOM-killed lately keeps at least its memory.
+  hold_memory_after_oom(*in.pod, in.recommendations, in.now, in.rule.oom_hold);
   bool settled = false;
   if (in.in_flight) {
     if (auto followed = follow(in, allowed)) return *followed;

@@ -28,6 +28,10 @@ struct PodInputs {
   std::optional<kube::TimePoint> last_change{};
   ResizeState* in_flight = nullptr;  // the tracked resize of this pod, if any (advanced here)
   UpdateRule rule{};
+  // UpdateRule::Mode::StrategyDecides: per container, the requests the strategy's update rule
+  // chose for this pod as target (capped like the recommendations; no bounds). Used instead of
+  // the recommendations when the pod can be resized in place.
+  std::vector<policy::RecommendedContainerResources> decided{};
 };
 
 enum class PodStep {
@@ -47,6 +51,8 @@ struct PodDecision {
   bool forget_in_flight = false;  // the tracked resize settled: drop its state
 };
 
-PodDecision decide(const PodInputs& in);
+// By value: the inputs are the caller's temporaries, and decide() adjusts them (the OOM hold, the
+// strategy's requests) without a copy per pod.
+PodDecision decide(PodInputs in);
 
 }  // namespace tailor::actuator

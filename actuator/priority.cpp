@@ -43,6 +43,8 @@ std::string_view to_string(UpdateReason reason) {
       return "OOMKilled";
     case UpdateReason::RelativeChange:
       return "RelativeChange";
+    case UpdateReason::StrategyRule:
+      return "StrategyRule";
   }
   return "";
 }
@@ -92,7 +94,14 @@ UpdatePriority update_priority_view(const UpdateView& in, const UpdateRule& rule
     }
     out.relative_change += std::abs((t.target - t.request).as_double() / t.request.as_double());
   }
-  if (out.outside_bounds) {
+  if (rule.mode == UpdateRule::Mode::StrategyDecides) {
+    // The targets are the strategy's chosen requests: every difference is a change it wants.
+    if (oom) {
+      out.reason = UpdateReason::OomKilled;
+    } else if (out.relative_change > 0) {
+      out.reason = UpdateReason::StrategyRule;
+    }
+  } else if (out.outside_bounds) {
     out.reason = UpdateReason::OutsideBounds;
   } else if (oom) {
     out.reason = UpdateReason::OomKilled;

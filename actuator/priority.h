@@ -4,6 +4,12 @@
 //  - else when the last change (or the pod's start) is at least min_age ago and the relative
 //    change, summed over cpu and memory of |Σ request − Σ target| / Σ request, is at least
 //    min_relative_change.
+// Or, in mode StrategyDecides, for a pod that can be resized in place: the recommendations'
+// targets are the requests the strategy's own update rule chose for this pod
+// (ModelRegistry::decide, the rule replay scores), and any change of a controlled request is
+// wanted now (reason StrategyRule); the OOM reason, the OOM hold, the caps and the budget are
+// the same. A pod that can only be recreated keeps the target rule above: a restart is not
+// spent on every move the strategy would make in place.
 // Memory of a container OOM-killed within oom_hold is never lowered (hold_memory_after_oom).
 // Order: scale-ups first, then pods outside their bounds, then the larger relative change.
 #pragma once
@@ -21,6 +27,11 @@
 namespace tailor::actuator {
 
 struct UpdateRule {
+  enum class Mode {
+    Target,           // change to the target by the rule above
+    StrategyDecides,  // in place: the strategy's update rule chose the requests
+  };
+  Mode mode = Mode::Target;
   // In place costs no restart, so Tailor waits far less than VPA's 12 h between changes.
   std::chrono::seconds min_age{std::chrono::hours(1)};
   double min_relative_change = 0.10;
@@ -31,7 +42,7 @@ struct UpdateRule {
   std::chrono::seconds oom_hold{std::chrono::hours(72)};
 };
 
-enum class UpdateReason { None, OutsideBounds, OomKilled, RelativeChange };
+enum class UpdateReason { None, OutsideBounds, OomKilled, RelativeChange, StrategyRule };
 std::string_view to_string(UpdateReason reason);
 
 struct UpdatePriority {

@@ -88,11 +88,13 @@ ContainerScore replay_strategy(const ContainerSeries& s, const StrategyFactory& 
     if (timeline)
       timeline->push_back({w.start, w.avg_cpu, w.max_mem, req.cpu_cores, req.memory_bytes});
     const Seconds end = w.start + s.window;
-    strategy->observe(usage_sample(w, s.window), req);
+    const UsageSample sample = usage_sample(w, s.window);
+    strategy->observe(sample, req);
     if (oom) strategy->on_oom(w.start, req.memory_bytes, req.memory_bytes);
     const Recommendation r = strategy->recommend(end);
     if (timeline) timeline->back().target = r.target;
-    const auto update = strategy->update(r, req, end, end - pod_start);
+    // As the live controller asks it (ModelRegistry::decide): with this pod's own last period.
+    const auto update = strategy->decide(r, req, end, end - pod_start, pod_usage(sample));
     if (!update) continue;
     const Resources next = floor_at(*update, config.min_resources);
     if (next == req) continue;

@@ -23,6 +23,17 @@ struct UsageSample {
   double cpu_peak_cores = 0;
 };
 
+// One pod's last sample period, as its update rule sees it: the mean CPU and the CPU peak
+// (< 0: no period yet).
+struct PodUsage {
+  double cpu_cores = -1;
+  double cpu_peak_cores = -1;
+  friend bool operator==(const PodUsage&, const PodUsage&) = default;
+};
+inline PodUsage pod_usage(const UsageSample& s) {
+  return {s.cpu_cores, s.cpu_peak_cores < s.cpu_cores ? s.cpu_cores : s.cpu_peak_cores};
+}
+
 // The samples behind a model (what a checkpoint's status shows).
 struct SampleSpan {
   Seconds first = 0;
@@ -55,10 +66,22 @@ class Strategy {
   virtual void on_oom(Seconds time, double request_bytes, double limit_bytes) = 0;
   virtual Recommendation recommend(Seconds now) = 0;
   // The update rule: the requests to apply now to a pod running with `request` since
-  // `pod_age` ago, or nullopt to leave it alone.
-  virtual std::optional<Resources> update(const Recommendation& r, const Resources& request,
-                                          Seconds now, Seconds pod_age) = 0;
-  // Tells the strategy what was applied (its update rule may keep state).
+  // `pod_age` ago (its start or its last change), or nullopt to leave it alone. `last` is that
+  // pod's own last sample period: a model learns from all of a workload's pods, but a burst is
+  // one pod's, and another pod's quiet period must not hide it. Side-effect free: replay and
+  // the live controller (its leader and its standbys alike) ask it, and only applied() changes
+  // the rule's state.
+  virtual std::optional<Resources> decide(const Recommendation& r, const Resources& request,
+                                          Seconds now, Seconds pod_age,
+                                          const PodUsage& last) const = 0;
+  // decide() for the pod whose periods the strategy observed last (replay: the only one).
+  std::optional<Resources> update(const Recommendation& r, const Resources& request, Seconds now,
+                                  Seconds pod_age) const {
+    return decide(r, request, now, pod_age, last_usage());
+  }
+  // The last period observed, as PodUsage (none for a strategy that does not keep it).
+  virtual PodUsage last_usage() const { return {}; }
+  // Tells the strategy what was applied (its update rule may keep state: hold timers start).
   virtual void applied(const Resources& /*request*/, Seconds /*now*/) {}
   virtual std::size_t state_bytes() const = 0;
 

@@ -92,10 +92,10 @@ bool TailoredStrategy::may_decrease(double target, double recent_max, double req
 }
 
 Resources TailoredStrategy::next_request(const Recommendation& r, const Resources& request,
-                                         Seconds now) const {
+                                         Seconds now, double last_cpu) const {
   Resources next = request;
   const Resources& t = r.target;
-  next.cpu_cores = next_cpu_request(config_->cpu_rule, request.cpu_cores, t.cpu_cores, last_cpu_,
+  next.cpu_cores = next_cpu_request(config_->cpu_rule, request.cpu_cores, t.cpu_cores, last_cpu,
                                     now < cpu_hold_until_);
   // No memory decrease while an OOM bump is held: the kill showed the limit was too low.
   if (t.memory_bytes > request.memory_bytes * (1 + config_->memory_up_threshold) ||
@@ -107,9 +107,10 @@ Resources TailoredStrategy::next_request(const Recommendation& r, const Resource
   return next;
 }
 
-std::optional<Resources> TailoredStrategy::update(const Recommendation& r, const Resources& request,
-                                                  Seconds now, Seconds) {
-  Resources next = next_request(r, request, now);
+std::optional<Resources> TailoredStrategy::decide(const Recommendation& r, const Resources& request,
+                                                  Seconds now, Seconds,
+                                                  const PodUsage& last) const {
+  Resources next = next_request(r, request, now, last.cpu_cores);
   if (next == request) return std::nullopt;
   return next;
 }

@@ -104,16 +104,19 @@ class TailoredStrategy final : public Strategy {
   void observe(const UsageSample& sample, const Resources& request) override;
   void on_oom(Seconds time, double request_bytes, double limit_bytes) override;
   Recommendation recommend(Seconds now) override;
-  std::optional<Resources> update(const Recommendation& r, const Resources& request, Seconds now,
-                                  Seconds pod_age) override;
+  std::optional<Resources> decide(const Recommendation& r, const Resources& request, Seconds now,
+                                  Seconds pod_age, const PodUsage& last) const override;
+  PodUsage last_usage() const override { return {last_cpu_, last_cpu_}; }
   void applied(const Resources& request, Seconds now) override;
   std::size_t state_bytes() const override;
   std::string save() const override;
   void restore(std::string_view checkpoint) override;
   SampleSpan samples() const override { return span_.span(); }
 
-  // The request the rule would move to from `request` (keeps a resource that may not go down).
-  Resources next_request(const Recommendation& r, const Resources& request, Seconds now) const;
+  // The request the rule would move to from `request` (keeps a resource that may not go down),
+  // `last_cpu` being the pod's last period's mean CPU (< 0: none).
+  Resources next_request(const Recommendation& r, const Resources& request, Seconds now,
+                         double last_cpu) const;
 
  private:
   // Buckets of detail per histogram row (EnsembleHistogram), sized so that a container's whole

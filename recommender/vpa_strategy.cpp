@@ -21,8 +21,8 @@ class VpaStrategy final : public Strategy {
     model_.record_oom(time, request_bytes);
   }
   Recommendation recommend(Seconds) override { return vpa_recommend(model_, estimator_); }
-  std::optional<Resources> update(const Recommendation& r, const Resources& request, Seconds,
-                                  Seconds pod_age) override {
+  std::optional<Resources> decide(const Recommendation& r, const Resources& request, Seconds,
+                                  Seconds pod_age, const PodUsage&) const override {
     if (!vpa_should_apply(rule_, request, r, pod_age)) return std::nullopt;
     return r.target;
   }

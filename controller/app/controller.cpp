@@ -367,6 +367,9 @@ void Controller::Impl::resize(const PodAction& a, const PolicyObject* policy, ku
                             .requested_totals = a.totals};
     state.quota_refusals.erase(a.policy);
     state.refused_resizes.erase(a.uid);
+    for (const auto& [container, requests] : a.applied) {
+      models.applied({a.policy, container}, requests, to_seconds(now));
+    }
     ++stats.resizes;
     controller_metrics().resize("requested");
     annotate(a, policy::in_place_annotations(a.policy_api));

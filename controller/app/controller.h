@@ -26,7 +26,10 @@ struct ControllerOptions {
   double update_burst = 10;
   // Memory held after an OOM kill for as long as the default strategy holds its bump, whichever
   // strategy runs: the actuator then agrees with the recommender on how long a kill counts.
+  // In place, the strategy's own update rule decides (what replay scores); recreations keep
+  // the target rule.
   actuator::UpdateRule update_rule{
+      .mode = actuator::UpdateRule::Mode::StrategyDecides,
       .oom_hold = std::chrono::seconds(recommender::TailoredConfig{}.oom_hold)};
   double eviction_tolerance = 0.5;
   ClusterViewOptions view{};

@@ -53,6 +53,49 @@ PolicyStatus next_status(const PolicyObject& p, const recommendation::ModelRegis
   return s;
 }
 
+// The requests the strategy's update rule chooses for each of the pod's containers that has a
+// recommendation (ModelRegistry::decide, the rule replay scores), as targets capped like the
+// recommendation. A request the rule leaves is the pod's own quantity, so rounding never makes
+// a change the rule did not choose.
+std::vector<policy::RecommendedContainerResources> decided_for_pod(
+    const actuator::PodFacts& pod, const PolicyObject& p,
+    const std::vector<policy::RecommendedContainerResources>& recommendations,
+    const actuator::LimitRangeItem* limit_range, const recommendation::ModelRegistry& models,
+    std::optional<kube::TimePoint> last_change, kube::TimePoint now) {
+  std::vector<policy::RecommendedContainerResources> out;
+  const auto since = last_change ? last_change : pod.started;
+  const recommender::Seconds age = since ? to_seconds(now) - to_seconds(*since) : 0;
+  for (const policy::RecommendedContainerResources& r : recommendations) {
+    const kube::Container* c = pod.find_container(r.container_name);
+    if (!c) continue;
+    const recommender::Resources request = to_resources(c->resources.requests);
+    kube::ResourceList target;
+    for (std::string_view resource : {kube::kResourceCpu, kube::kResourceMemory}) {
+      if (const kube::Quantity* q = kube::find_resource(c->resources.requests, resource)) {
+        target.insert_or_assign(std::string(resource), *q);
+      }
+    }
+    const auto next = models.decide({p.key, r.container_name}, pod_key(pod), pod.uid, request,
+                                    to_seconds(now), age);
+    if (next) {
+      const kube::ResourceList chosen = to_resource_list(*next);
+      if (next->cpu_cores != request.cpu_cores) {
+        target.insert_or_assign(std::string(kube::kResourceCpu),
+                                *kube::find_resource(chosen, kube::kResourceCpu));
+      }
+      if (next->memory_bytes != request.memory_bytes) {
+        target.insert_or_assign(std::string(kube::kResourceMemory),
+                                *kube::find_resource(chosen, kube::kResourceMemory));
+      }
+    }
+    policy::RecommendedContainerResources d{
+        .container_name = r.container_name, .target = target, .uncapped_target = target};
+    out.push_back(actuator::cap_recommendation(
+        d, *c, policy::container_policy_for(*p.effective, r.container_name), limit_range));
+  }
+  return out;
+}
+
 }  // namespace
 
 // The policy's recommendations capped for each of the pod's containers (with the namespace's
@@ -169,17 +212,22 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     const actuator::PodFacts& pod = *in.pods[i];
     const EffectivePolicy& policy = *in.policies[pi].effective;
     const actuator::LimitRangeItem* lr = limit_range_of(pod);
-    return actuator::PodInputs{
-        .pod = &pod,
-        .policy = &policy,
-        .recommendations = capped_for_pod(pod.containers(), policy, recs[pi], lr),
-        .limit_range = lr,
-        .largest_allocatable = in.largest_allocatable,
-        .hpa_resources = hpa.pod_resources[i],
-        .now = in.now,
-        .last_change = last,
-        .in_flight = in_flight,
-        .rule = in.update_rule};
+    auto capped = capped_for_pod(pod.containers(), policy, recs[pi], lr);
+    std::vector<policy::RecommendedContainerResources> decided;
+    if (in.update_rule.mode == actuator::UpdateRule::Mode::StrategyDecides) {
+      decided = decided_for_pod(pod, in.policies[pi], capped, lr, models, last, in.now);
+    }
+    return actuator::PodInputs{.pod = &pod,
+                               .policy = &policy,
+                               .recommendations = std::move(capped),
+                               .limit_range = lr,
+                               .largest_allocatable = in.largest_allocatable,
+                               .hpa_resources = hpa.pod_resources[i],
+                               .now = in.now,
+                               .last_change = last,
+                               .in_flight = in_flight,
+                               .rule = in.update_rule,
+                               .decided = std::move(decided)};
   };
   // Counted by the chains' workload keys (hashed: 100,000 lookups per pass), ordered once after.
   std::unordered_map<std::string_view, actuator::WorkloadReplicas> replicas;
@@ -263,6 +311,9 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
               .plan;
       action.body = plan.body();
       action.totals = actuator::requests_after(*pod.spec, plan);
+      for (const actuator::ContainerChange& c : plan.changes) {
+        action.applied.emplace_back(c.name, to_resources(c.after.requests));
+      }
     }
     out.actions.push_back(std::move(action));
   }

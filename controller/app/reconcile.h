@@ -77,7 +77,10 @@ struct PodAction {
   std::string body{};              // Resize: the PATCH body of pods/{name}/resize
   std::string reason{};            // for events and logs
   kube::ResourceList totals{};     // Resize: the pod's requested totals after it
-  std::int64_t generation = 0;     // the pod's metadata.generation the action was decided on
+  // Resize: each changed container's requests after it, told to its model once the API accepts
+  // the resize (ModelRegistry::applied), so the strategy's rule starts its timers.
+  std::vector<std::pair<std::string, recommender::Resources>> applied{};
+  std::int64_t generation = 0;  // the pod's metadata.generation the action was decided on
 };
 
 struct PassResult {

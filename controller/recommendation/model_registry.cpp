@@ -1,6 +1,7 @@
 #include "controller/recommendation/model_registry.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace tailor::controller::recommendation {
 
@@ -27,6 +28,12 @@ void ModelRegistry::observe_model(Model& m, const UsageSample& sample, const Res
   m.last_seen = std::max(m.last_seen, sample.start + sample.length);
 }
 
+void ModelRegistry::observe_period(Model& m, PodWindows& p, const UsageSample& sample,
+                                   const Resources& request) {
+  observe_model(m, sample, request);
+  p.last = recommender::pod_usage(sample);
+}
+
 void ModelRegistry::observe_window(const ContainerModelKey& key, const std::string& pod,
                                    const recommender::MeasuredWindow& window,
                                    const Resources& request) {
@@ -48,8 +55,8 @@ void ModelRegistry::observe_window(const ContainerModelKey& key, const std::stri
   // finished, with the request of its own last window.
   const Seconds starts_in = window.start_ms / 1000 / sample_period_ * sample_period_;
   for (const recommender::TraceWindow& period : done) {
-    observe_model(m, recommender::usage_sample(period, sample_period_),
-                  period.start >= starts_in ? request : p.request);
+    observe_period(m, p, recommender::usage_sample(period, sample_period_),
+                   period.start >= starts_in ? request : p.request);
   }
   p.request = request;
   p.last_end = window.end_ms / 1000;
@@ -91,6 +98,32 @@ std::optional<Recommendation> ModelRegistry::recommend(const ContainerModelKey& 
   auto it = models_.find(key);
   if (it == models_.end()) return std::nullopt;
   return it->second.strategy->recommend(now);
+}
+
+std::optional<Resources> ModelRegistry::decide(const ContainerModelKey& key, const std::string& pod,
+                                               const std::string& uid, const Resources& request,
+                                               Seconds now, Seconds pod_age) const {
+  std::lock_guard lock(mutex_);
+  auto it = models_.find(key);
+  if (it == models_.end()) return std::nullopt;
+  const Model& m = it->second;
+  // The agent's windows carry the uid (window_source); a history's or metrics API's do not.
+  recommender::PodUsage last;
+  Seconds last_end = INT64_MIN;
+  for (const std::string& source : {pod + "/" + uid, pod + "/"}) {
+    auto p = m.pods.find(source);
+    if (p != m.pods.end() && p->second.last.cpu_cores >= 0 && p->second.last_end > last_end) {
+      last = p->second.last;
+      last_end = p->second.last_end;
+    }
+  }
+  return m.strategy->decide(m.strategy->recommend(now), request, now, pod_age, last);
+}
+
+void ModelRegistry::applied(const ContainerModelKey& key, const Resources& request, Seconds now) {
+  std::lock_guard lock(mutex_);
+  auto it = models_.find(key);
+  if (it != models_.end()) it->second.strategy->applied(request, now);
 }
 
 std::vector<std::string> ModelRegistry::containers(const std::string& policy) const {

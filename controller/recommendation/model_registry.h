@@ -55,6 +55,18 @@ class ModelRegistry {
   void on_oom(const ContainerModelKey& key, Seconds time, double request_bytes, double limit_bytes);
   // nullopt until the container has been observed.
   std::optional<Recommendation> recommend(const ContainerModelKey& key, Seconds now) const;
+  // The strategy's update rule for one pod's container (Strategy::decide): the requests to run
+  // with from now on, or nullopt to leave them. `pod` is "namespace/name" and `uid` its uid: the
+  // pod's own last period (from its agent's windows, else from any other source of its
+  // windows) is what a burst is judged on. `pod_age`: since the pod's start or last change.
+  // Changes no rule state (a standby's refresh asks too; the target it computes on the way is
+  // the one the pass's status shows); nullopt also for an unknown container.
+  std::optional<Resources> decide(const ContainerModelKey& key, const std::string& pod,
+                                  const std::string& uid, const Resources& request, Seconds now,
+                                  Seconds pod_age) const;
+  // A resize to `request` of one of the container's pods was accepted at `now`: the strategy's
+  // update rule starts its timers (a raise's hold, memory's wait), as replay's does.
+  void applied(const ContainerModelKey& key, const Resources& request, Seconds now);
   std::vector<std::string> containers(const std::string& policy) const;
 
   void forget_policy(const std::string& policy);
@@ -86,6 +98,7 @@ class ModelRegistry {
     recommender::SamplePeriodFold fold;
     Resources request;  // with the open period's last window
     Seconds last_end = 0;
+    recommender::PodUsage last{};  // the pod's last completed period, for its update rule
   };
   struct Model {
     std::unique_ptr<recommender::Strategy> strategy;
@@ -94,6 +107,8 @@ class ModelRegistry {
   };
   Model& model(const ContainerModelKey& key);
   static void observe_model(Model& m, const UsageSample& sample, const Resources& request);
+  static void observe_period(Model& m, PodWindows& p, const UsageSample& sample,
+                             const Resources& request);
 
   std::shared_ptr<const recommender::StrategyFactory> factory_;
   Seconds sample_period_;

@@ -63,8 +63,8 @@ class RecordingStrategy final : public Strategy {
     r.target = {2.0, 3 * kGiB};
     return r;
   }
-  std::optional<Resources> update(const Recommendation&, const Resources&, Seconds,
-                                  Seconds) override {
+  std::optional<Resources> decide(const Recommendation&, const Resources&, Seconds, Seconds,
+                                  const PodUsage&) const override {
     return std::nullopt;  // never resize: only a new pod changes requests
   }
   std::size_t state_bytes() const override { return 0; }
