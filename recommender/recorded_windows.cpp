@@ -126,9 +126,9 @@ void read_recording(std::istream& in, const std::vector<std::string_view>& heade
     auto [it, added] = folds.try_emplace(row.container, out.size(), SamplePeriodFold{});
     if (added) out.push_back({.container = row.container, .window = kSamplePeriod});
     try {
-      for (const TraceWindow& w : it->second.second.fold(row.window)) {
-        out[it->second.first].windows.push_back(w);
-      }
+      ContainerSeries& series = out[it->second.first];
+      for (const TraceWindow& w : it->second.second.fold(row.window)) series.windows.push_back(w);
+      series.measured.push_back(row.window);
     } catch (const UsageWindowError& e) {
       diag.reject(where, e.what());
     }

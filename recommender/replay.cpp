@@ -2,16 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <optional>
 
 #include "recommender/sample_period.h"
 
 namespace tailor::recommender {
 namespace {
-
-bool starts_new_pod(const TraceWindow* previous, const TraceWindow& w, Seconds window,
-                    Seconds max_gap) {
-  return previous != nullptr && w.start - (previous->start + window) > max_gap;
-}
 
 void score_window(ContainerScore& c, const TraceWindow& w, const Resources& req, Seconds window) {
   ++c.scored_windows;
@@ -61,50 +58,100 @@ ContainerScore replay_as_run(const ContainerSeries& s, const ReplayConfig& confi
   return c;
 }
 
+namespace {
+
+// One container's replay under a strategy, period by period.
+class StrategyReplay {
+ public:
+  StrategyReplay(const ContainerSeries& s, const StrategyFactory& factory,
+                 const ReplayConfig& config, std::vector<TimelinePoint>* timeline)
+      : s_(s),
+        config_(config),
+        timeline_(timeline),
+        strategy_(factory.create()),
+        warm_end_(s.windows.front().start + config.warm_up),
+        req_(initial_requests(s, config.min_resources)),
+        pod_start_(s.windows.front().start) {
+    c_.container = s.container;
+  }
+
+  // The sample periods: a recording's windows folded with the requests in force, as the live
+  // controller folds them (a window far over its request ends its period early); a trace's rows
+  // as they are.
+  ContainerScore run() {
+    if (s_.measured.empty()) {
+      for (const TraceWindow& w : s_.windows) period(w);
+    } else {
+      SamplePeriodFold fold;
+      for (const MeasuredWindow& m : s_.measured) {
+        // The rule is asked once the window's periods are in, as the live controller asks it
+        // after a window arrived (one window may complete two: the part before a burst, and it).
+        const std::vector<TraceWindow> done = fold.fold(m, req_.cpu_cores);
+        for (std::size_t i = 0; i < done.size(); ++i) period(done[i], i + 1 == done.size());
+      }
+      if (auto last = fold.close()) period(*last);
+    }
+    c_.state_bytes = strategy_->state_bytes();
+    return std::move(c_);
+  }
+
+ private:
+  void period(const TraceWindow& w, bool decide = true) {
+    const Seconds length = w.length > 0 ? w.length : s_.window;
+    if (previous_end_ && w.start - *previous_end_ > config_.max_gap) {
+      // An admission webhook gives the new pod the current target.
+      req_ = floor_at(strategy_->recommend(w.start).target, config_.min_resources);
+      strategy_->applied(req_, w.start);
+      pod_start_ = w.start;
+    }
+    const Seconds end = w.start + length;
+    previous_end_ = end;
+    const bool scored = w.start >= warm_end_;
+    const bool oom = is_oom(w, req_);
+    if (scored) {
+      score_window(c_, w, req_, length);
+      if (oom) ++c_.ooms;
+    }
+    if (timeline_)
+      timeline_->push_back({w.start, w.avg_cpu, w.max_mem, req_.cpu_cores, req_.memory_bytes});
+    const UsageSample sample = usage_sample(w, length);
+    strategy_->observe(sample, req_);
+    if (oom) strategy_->on_oom(w.start, req_.memory_bytes, req_.memory_bytes);
+    const Recommendation r = strategy_->recommend(end);
+    if (timeline_) timeline_->back().target = r.target;
+    if (!decide) return;
+    // As the live controller asks it (ModelRegistry::decide): with this pod's own last period.
+    const auto update = strategy_->decide(r, req_, end, end - pod_start_, pod_usage(sample));
+    if (!update) return;
+    const Resources next = floor_at(*update, config_.min_resources);
+    if (next == req_) return;
+    req_ = next;
+    strategy_->applied(req_, end);
+    pod_start_ = end;
+    if (scored) ++c_.resizes;
+  }
+
+  const ContainerSeries& s_;
+  const ReplayConfig& config_;
+  std::vector<TimelinePoint>* timeline_;
+  std::unique_ptr<Strategy> strategy_;
+  ContainerScore c_;
+  Seconds warm_end_;
+  Resources req_;
+  Seconds pod_start_;
+  std::optional<Seconds> previous_end_;
+};
+
+}  // namespace
+
 ContainerScore replay_strategy(const ContainerSeries& s, const StrategyFactory& factory,
                                const ReplayConfig& config, std::vector<TimelinePoint>* timeline) {
-  ContainerScore c;
-  c.container = s.container;
-  if (s.windows.empty()) return c;
-  auto strategy = factory.create();
-  const Seconds warm_end = s.windows.front().start + config.warm_up;
-  Resources req = initial_requests(s, config.min_resources);
-  Seconds pod_start = s.windows.front().start;
-  const TraceWindow* previous = nullptr;
-  for (const TraceWindow& w : s.windows) {
-    if (starts_new_pod(previous, w, s.window, config.max_gap)) {
-      // An admission webhook gives the new pod the current target.
-      req = floor_at(strategy->recommend(w.start).target, config.min_resources);
-      strategy->applied(req, w.start);
-      pod_start = w.start;
-    }
-    previous = &w;
-    const bool scored = w.start >= warm_end;
-    const bool oom = is_oom(w, req);
-    if (scored) {
-      score_window(c, w, req, s.window);
-      if (oom) ++c.ooms;
-    }
-    if (timeline)
-      timeline->push_back({w.start, w.avg_cpu, w.max_mem, req.cpu_cores, req.memory_bytes});
-    const Seconds end = w.start + s.window;
-    const UsageSample sample = usage_sample(w, s.window);
-    strategy->observe(sample, req);
-    if (oom) strategy->on_oom(w.start, req.memory_bytes, req.memory_bytes);
-    const Recommendation r = strategy->recommend(end);
-    if (timeline) timeline->back().target = r.target;
-    // As the live controller asks it (ModelRegistry::decide): with this pod's own last period.
-    const auto update = strategy->decide(r, req, end, end - pod_start, pod_usage(sample));
-    if (!update) continue;
-    const Resources next = floor_at(*update, config.min_resources);
-    if (next == req) continue;
-    req = next;
-    strategy->applied(req, end);
-    pod_start = end;
-    if (scored) ++c.resizes;
+  if (s.windows.empty()) {
+    ContainerScore c;
+    c.container = s.container;
+    return c;
   }
-  c.state_bytes = strategy->state_bytes();
-  return c;
+  return StrategyReplay(s, factory, config, timeline).run();
 }
 
 ScoreRow summarize(const std::string& strategy, const std::string& update_rule,

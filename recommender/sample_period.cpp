@@ -15,6 +15,9 @@ Seconds period_of(std::int64_t ms, Seconds period) {
   return (ms % period_ms < 0 ? q - 1 : q) * period;
 }
 
+Seconds floor_seconds(std::int64_t ms) { return ms / 1000 - (ms % 1000 < 0 ? 1 : 0); }
+Seconds ceil_seconds(std::int64_t ms) { return -floor_seconds(-ms); }
+
 void check_value(double v, const char* name) {
   if (!std::isfinite(v) || v < 0) {
     throw UsageWindowError(std::string("usage window: ") + name + " is " +
@@ -50,21 +53,31 @@ SamplePeriodFold::SamplePeriodFold(Seconds period) : period_(period) {
   }
 }
 
-std::vector<TraceWindow> SamplePeriodFold::fold(const MeasuredWindow& w) {
+std::vector<TraceWindow> SamplePeriodFold::fold(const MeasuredWindow& w, double cpu_request) {
   check(w, last_end_ms_);
   std::vector<TraceWindow> done;
   // Of a window overlapping the one before (readings over windows longer than their spacing),
   // only the part after it is new: its mean counts there, its peaks too (they may have come
   // before, but a peak is never hidden).
   std::int64_t t = std::max(w.start_ms, last_end_ms_);
+  if (cpu_request > 0 && w.cpu_mean_cores >= kEarlyCloseRatio * cpu_request) {
+    // A change of load (kEarlyCloseRatio): the period so far, then the window on its own.
+    if (open_) {
+      end_ms_ = std::min(end_ms_, t);
+      done.push_back(take());
+    }
+    open(t, w.end_ms);
+    add(t, w.end_ms, w);
+    done.push_back(take());
+    cut_ms_ = w.end_ms;
+    last_end_ms_ = w.end_ms;
+    return done;
+  }
   while (t < w.end_ms) {
     const Seconds period = period_of(t, period_);
-    if (open_ && period != start_) done.push_back(take());
-    if (!open_) {
-      open_ = true;
-      start_ = period;
-    }
     const std::int64_t period_end_ms = (period + period_) * 1000;
+    if (open_ && end_ms_ != period_end_ms) done.push_back(take());
+    if (!open_) open(std::max(period * 1000, cut_ms_), period_end_ms);
     const std::int64_t until = std::min(w.end_ms, period_end_ms);
     add(t, until, w);
     if (until == period_end_ms) done.push_back(take());
@@ -72,6 +85,14 @@ std::vector<TraceWindow> SamplePeriodFold::fold(const MeasuredWindow& w) {
   }
   last_end_ms_ = w.end_ms;
   return done;
+}
+
+// A period from `from_ms` to `end_ms`: a whole aligned period, or a part of one an early end
+// cut (then from the cut, or from the window that ended it).
+void SamplePeriodFold::open(std::int64_t from_ms, std::int64_t end_ms) {
+  open_ = true;
+  end_ms_ = end_ms;
+  start_ = floor_seconds(from_ms);
 }
 
 void SamplePeriodFold::add(std::int64_t from_ms, std::int64_t to_ms, const MeasuredWindow& w) {
@@ -86,6 +107,10 @@ void SamplePeriodFold::add(std::int64_t from_ms, std::int64_t to_ms, const Measu
 TraceWindow SamplePeriodFold::take() {
   TraceWindow out;
   out.start = start_;
+  const Seconds end = ceil_seconds(end_ms_);
+  // A whole aligned period keeps length 0 (the series' window, as before any early end).
+  if (end - start_ != period_ || end_ms_ % 1000 != 0)
+    out.length = std::max<Seconds>(1, end - start_);
   // Rounding in the weighted sum may put the mean of equal windows a hair above their peak.
   out.avg_cpu = std::min(cpu_core_ms_ / covered_ms_, cpu_peak_);
   out.max_cpu = cpu_peak_;
@@ -103,12 +128,12 @@ std::optional<TraceWindow> SamplePeriodFold::close() {
 
 std::optional<Seconds> SamplePeriodFold::open_period_end() const {
   if (!open_) return std::nullopt;
-  return start_ + period_;
+  return ceil_seconds(end_ms_);
 }
 
 UsageSample usage_sample(const TraceWindow& w, Seconds length) {
   return {.start = w.start,
-          .length = length,
+          .length = w.length > 0 ? w.length : length,
           .cpu_cores = w.avg_cpu,
           .memory_peak_bytes = w.max_mem,
           .cpu_peak_cores = std::max(w.max_cpu, w.avg_cpu)};

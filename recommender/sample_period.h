@@ -26,24 +26,22 @@ namespace tailor::recommender {
 // epoch, so every source and every replica cuts the same periods.
 inline constexpr Seconds kSamplePeriod = 300;
 
-// One container's usage over one measured window, times in Unix milliseconds. CPU: the mean
-// rate over the window and the highest rate sampled in it; memory: the highest usage seen in it
-// (0 = no memory reading).
-struct MeasuredWindow {
-  std::int64_t start_ms = 0;
-  std::int64_t end_ms = 0;
-  double cpu_mean_cores = 0;
-  double cpu_peak_cores = 0;
-  double memory_peak_bytes = 0;
-  friend bool operator==(const MeasuredWindow&, const MeasuredWindow&) = default;
-};
-
 // A window that cannot be folded: its duration is not positive, a value is NaN, infinite or
 // negative, or it does not end after the window folded before it.
 class UsageWindowError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
 };
+
+// A window whose mean CPU is at least kEarlyCloseRatio times the CPU request the pod ran with
+// ends the period early (SamplePeriodFold::fold). Why: the period is there to average a
+// window's noise around a request, and no noise doubles a request's worth of CPU over a whole
+// window (a 5-minute window's p95 is typically 1.1-1.4 x its mean, a 15 s window's mean varies a
+// little more). Such a window is a change of load, the pod is throttled while it lasts, and
+// waiting for the period's end would leave it so for up to 5 minutes before the model and the
+// update rule (the strategy's burst rule) see it. Replay folds a recording with the requests it
+// sets, the live controller with the pod's: both cut the same periods.
+inline constexpr double kEarlyCloseRatio = 2.0;
 
 // The period being filled from one container's windows.
 class SamplePeriodFold {
@@ -59,8 +57,12 @@ class SamplePeriodFold {
   // and counting it in both never hides a peak from the period that had it (a memory peak missed
   // is an OOM kill; one counted twice is at most one period's slack). A period is complete once
   // a window reaches its end; periods no window touched are gaps and yield nothing.
+  // `cpu_request`: the CPU request the pod ran with during `w` (0: none). A window at least
+  // kEarlyCloseRatio times over it ends the period early: the part before it is completed as it
+  // stands, the window is a period of its own, and the rest of the period after it is one more.
+  // Such a part starts where it was cut (TraceWindow::start) and has its own `length`.
   // Throws UsageWindowError, saying what is wrong, and keeps its state then.
-  std::vector<TraceWindow> fold(const MeasuredWindow& w);
+  std::vector<TraceWindow> fold(const MeasuredWindow& w, double cpu_request = 0);
   // The open period, if any window has touched it, as it stands (for a container gone quiet):
   // returned and forgotten.
   std::optional<TraceWindow> close();
@@ -69,11 +71,14 @@ class SamplePeriodFold {
 
  private:
   void add(std::int64_t from_ms, std::int64_t to_ms, const MeasuredWindow& w);
+  void open(std::int64_t from_ms, std::int64_t end_ms);
   TraceWindow take();
 
   Seconds period_;
   bool open_ = false;
-  Seconds start_ = 0;
+  Seconds start_ = 0;                // of the open period (aligned, or where it was cut)
+  std::int64_t end_ms_ = 0;          // of the open period
+  std::int64_t cut_ms_ = INT64_MIN;  // the end of the last period ended early
   double covered_ms_ = 0;
   double cpu_core_ms_ = 0;  // mean CPU times covered time, summed
   double cpu_peak_ = 0;
@@ -83,7 +88,7 @@ class SamplePeriodFold {
 
 // The model's input for one period: its start, the period's length, the mean CPU, the CPU peak
 // and the memory peak. `length` is the whole period even when windows covered part of it, as a
-// trace row stands for its whole window.
+// trace row stands for its whole window; a period cut early has its own (TraceWindow::length).
 UsageSample usage_sample(const TraceWindow& w, Seconds length);
 
 }  // namespace tailor::recommender

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,21 @@ struct TraceWindow {
   double max_mem = 0;  // 0 = missing sample
   double cpu_limit = 0;
   double memory_limit = 0;
+  // 0: the series' window. A sample period ended early (recommender/sample_period.h) and the
+  // rest of it after that have their own, shorter length.
+  Seconds length = 0;
+};
+
+// One container's usage over one measured window, times in Unix milliseconds. CPU: the mean
+// rate over the window and the highest rate sampled in it; memory: the highest usage seen in it
+// (0 = no memory reading).
+struct MeasuredWindow {
+  std::int64_t start_ms = 0;
+  std::int64_t end_ms = 0;
+  double cpu_mean_cores = 0;
+  double cpu_peak_cores = 0;
+  double memory_peak_bytes = 0;
+  friend bool operator==(const MeasuredWindow&, const MeasuredWindow&) = default;
 };
 
 struct ContainerSeries {
@@ -28,6 +44,10 @@ struct ContainerSeries {
   Seconds window = 300;
   bool has_limits = false;
   std::vector<TraceWindow> windows;  // strictly ascending start
+  // A recording's windows as measured (recommender/recorded_windows.h); `windows` then holds
+  // them folded without requests. Replay folds these itself, with the requests it sets, as the
+  // live controller folds a pod's windows with the pod's (sample_period.h, kEarlyCloseRatio).
+  std::vector<MeasuredWindow> measured{};
 };
 
 // Google 2019 normalized units (docs/scoring.md, section 2.1): 1 NCU = 100 cores,

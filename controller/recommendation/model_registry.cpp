@@ -34,9 +34,10 @@ void ModelRegistry::observe_period(Model& m, PodWindows& p, const UsageSample& s
   p.last = recommender::pod_usage(sample);
 }
 
-void ModelRegistry::observe_window(const ContainerModelKey& key, const std::string& pod,
-                                   const recommender::MeasuredWindow& window,
-                                   const Resources& request) {
+std::optional<Seconds> ModelRegistry::observe_window(const ContainerModelKey& key,
+                                                     const std::string& pod,
+                                                     const recommender::MeasuredWindow& window,
+                                                     const Resources& request) {
   std::lock_guard lock(mutex_);
   const bool known = models_.contains(key);
   Model& m = model(key);
@@ -45,7 +46,7 @@ void ModelRegistry::observe_window(const ContainerModelKey& key, const std::stri
   PodWindows& p = it->second;
   std::vector<recommender::TraceWindow> done;
   try {
-    done = p.fold.fold(window);
+    done = p.fold.fold(window, request.cpu_cores);
   } catch (...) {
     if (created) m.pods.erase(it);
     if (!known) models_.erase(key);
@@ -54,15 +55,18 @@ void ModelRegistry::observe_window(const ContainerModelKey& key, const std::stri
   // A completed period the window started in ran with this window's request; one it only
   // finished, with the request of its own last window.
   const Seconds starts_in = window.start_ms / 1000 / sample_period_ * sample_period_;
+  std::optional<Seconds> completed;
   for (const recommender::TraceWindow& period : done) {
-    observe_period(m, p, recommender::usage_sample(period, sample_period_),
-                   period.start >= starts_in ? request : p.request);
+    const UsageSample sample = recommender::usage_sample(period, sample_period_);
+    observe_period(m, p, sample, period.start >= starts_in ? request : p.request);
+    completed = sample.start + sample.length;
   }
   p.request = request;
   p.last_end = window.end_ms / 1000;
   // Seen now, though its period may still be open: an idle sweep must not drop the model, and
   // its open period with it, before that period completes.
   m.last_seen = std::max(m.last_seen, p.last_end);
+  return completed;
 }
 
 std::size_t ModelRegistry::close_periods(Seconds cutoff) {

@@ -44,10 +44,13 @@ class ModelRegistry {
   // One window of a pod's container, from one source (`pod` names the pod and the source: each
   // source's windows come in time order, but a history can come after a stream's first windows).
   // Folded into that pod's open sample period; each period it completes is observed, with the
-  // request of the period's last window. Throws recommender::UsageWindowError, saying why, for a
-  // window the fold refuses; nothing changes then.
-  void observe_window(const ContainerModelKey& key, const std::string& pod,
-                      const recommender::MeasuredWindow& window, const Resources& request);
+  // request of the period's last window. Returns the end of the last period the window completed
+  // (Unix seconds; nullopt: none), when the pod's update rule has something new to judge.
+  // Throws recommender::UsageWindowError, saying why, for a window the fold refuses; nothing
+  // changes then.
+  std::optional<Seconds> observe_window(const ContainerModelKey& key, const std::string& pod,
+                                        const recommender::MeasuredWindow& window,
+                                        const Resources& request);
   // Pods whose last window ended before `cutoff` (gone, or silent): their open periods are
   // observed as they stand and their folds forgotten. Returns how many periods were observed.
   std::size_t close_periods(Seconds cutoff);
