@@ -23,8 +23,13 @@ struct World {
       recommendation("app", "cpu=1,memory=100Mi", "cpu=500m,memory=50Mi", "cpu=2,memory=1Gi")};
   std::optional<ResizeState> in_flight{};
 
+  // The strategy's chosen requests (UpdateRule::Mode::StrategyDecides when not empty).
+  std::vector<policy::RecommendedContainerResources> decided{};
+
   PodDecision decide_at(int minute) {
     const PodFacts facts = pod_facts(pod);
+    UpdateRule rule;
+    if (!decided.empty()) rule.mode = UpdateRule::Mode::StrategyDecides;
     return decide(PodInputs{&facts,
                             &policy,
                             recs,
@@ -33,7 +38,9 @@ struct World {
                             {},
                             at(minute),
                             std::nullopt,
-                            in_flight ? &*in_flight : nullptr});
+                            in_flight ? &*in_flight : nullptr,
+                            rule,
+                            decided});
   }
 };
 
@@ -69,6 +76,63 @@ TEST(Decide, NeverLowersTheMemoryOfARecentlyOomKilledContainer) {
   PodDecision later = w.decide_at(6 + 72 * 60);
   EXPECT_EQ(later.step, PodStep::Resize) << later.reason;
   EXPECT_NE(later.plan.body().find(R"("memory":"279Mi")"), std::string::npos) << later.plan.body();
+}
+
+// In place, the strategy's own rule decides: its requests are applied as they are, whatever the
+// target rule would say (here: within the bounds, a minute old), and no change it did not choose
+// is made.
+TEST(Decide, StrategyDecidesInPlace) {
+  World w;
+  w.recs = {
+      recommendation("app", "cpu=105m,memory=100Mi", "cpu=50m,memory=50Mi", "cpu=2,memory=1Gi")};
+  w.decided = {recommendation("app", "cpu=360m,memory=100Mi")};
+  PodDecision d = w.decide_at(1);
+  EXPECT_EQ(d.step, PodStep::Resize) << d.reason;
+  EXPECT_EQ(d.reason, "StrategyRule");
+  EXPECT_TRUE(d.priority.scale_up);
+  EXPECT_NE(d.plan.body().find(R"("requests":{"cpu":"360m","memory":"100Mi"})"), std::string::npos)
+      << d.plan.body();
+  w.decided = {recommendation("app", "cpu=100m,memory=100Mi")};  // the pod's own requests
+  EXPECT_EQ(w.decide_at(1).step, PodStep::Nothing);
+  // The target rule would resize now (outside the bounds); the strategy keeps the requests.
+  w.recs = {
+      recommendation("app", "cpu=1,memory=100Mi", "cpu=500m,memory=50Mi", "cpu=2,memory=1Gi")};
+  EXPECT_EQ(w.decide_at(1).step, PodStep::Nothing);
+}
+
+// A pod that can only be recreated is not evicted for each move the strategy makes in place: the
+// target rule decides (here: within the bounds, so nothing).
+TEST(Decide, StrategyDecidesNotForRecreations) {
+  World w;
+  w.policy.mode = UpdateMode::Recreate;
+  w.recs = {
+      recommendation("app", "cpu=105m,memory=100Mi", "cpu=50m,memory=50Mi", "cpu=2,memory=1Gi")};
+  w.decided = {recommendation("app", "cpu=360m,memory=100Mi")};
+  EXPECT_EQ(w.decide_at(1).step, PodStep::Nothing);
+  w.recs = {
+      recommendation("app", "cpu=1,memory=100Mi", "cpu=500m,memory=50Mi", "cpu=2,memory=1Gi")};
+  PodDecision d = w.decide_at(1);
+  EXPECT_EQ(d.step, PodStep::Recreate);
+  EXPECT_EQ(d.reason, "OutsideBounds");
+}
+
+// The OOM hold stands under the strategy's rule too: memory of a container killed lately is not
+// lowered, and the kill is the reason.
+TEST(Decide, StrategyDecidesKeepsTheOomHold) {
+  World w;
+  w.pod = running_pod({container("app", "cpu=100m,memory=300Mi", "cpu=200m,memory=300Mi")});
+  kube::ContainerStatus s;
+  s.name = "app";
+  s.restart_count = 1;
+  s.last_state.terminated =
+      kube::ContainerStateTerminated{137, 0, "OOMKilled", "", "", "2026-01-01T00:05:00Z"};
+  w.pod.status.container_statuses.push_back(s);
+  w.decided = {recommendation("app", "cpu=100m,memory=200Mi")};
+  EXPECT_EQ(w.decide_at(10).step, PodStep::Nothing);
+  w.decided = {recommendation("app", "cpu=100m,memory=450Mi")};
+  PodDecision d = w.decide_at(10);
+  EXPECT_EQ(d.step, PodStep::Resize);
+  EXPECT_EQ(d.reason, "OOMKilled");
 }
 
 TEST(Decide, ModesDecideTheWay) {

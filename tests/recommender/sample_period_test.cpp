@@ -148,6 +148,40 @@ TEST(SamplePeriodFold, RefusesWindowsItCannotFoldAndSaysWhy) {
   }
 }
 
+// kEarlyCloseRatio: a window at least twice over the CPU request ends the period early; the part
+// before it, the window, and the rest of the period after it are periods of their own lengths.
+TEST(SamplePeriodFold, AWindowFarOverTheRequestEndsThePeriodEarly) {
+  SamplePeriodFold fold;
+  EXPECT_TRUE(fold.fold(window(0, 15, 1, 1, 5), 1).empty());
+  EXPECT_TRUE(fold.fold(window(15, 30, 1.99, 2, 5), 1).empty());  // under twice: noise
+  std::vector<TraceWindow> done = fold.fold(window(30, 45, 3, 4, 6), 1.5);
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(done[0].start, 0);
+  EXPECT_EQ(done[0].length, 30);
+  EXPECT_DOUBLE_EQ(done[0].avg_cpu, (1 + 1.99) / 2);
+  EXPECT_EQ(done[1].start, 30);
+  EXPECT_EQ(done[1].length, 15);
+  EXPECT_DOUBLE_EQ(done[1].avg_cpu, 3);
+  EXPECT_DOUBLE_EQ(done[1].max_cpu, 4);
+  EXPECT_DOUBLE_EQ(done[1].max_mem, 6);
+  EXPECT_EQ(usage_sample(done[1], kSamplePeriod).length, 15);
+  // The rest of the period, from the cut.
+  EXPECT_TRUE(fold.fold(window(45, 60, 1, 1, 5), 1.5).empty());
+  EXPECT_EQ(fold.open_period_end(), std::optional<Seconds>(300));
+  done = fold.fold(window(290, 310, 1, 1, 5), 1.5);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].start, 45);
+  EXPECT_EQ(done[0].length, 255);
+  // The next period is whole again (length 0: the series' window).
+  done = fold.fold(window(590, 610, 1, 1, 5), 1.5);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].start, 300);
+  EXPECT_EQ(done[0].length, 0);
+  // No request (0): nothing is far over it.
+  SamplePeriodFold unrequested;
+  EXPECT_TRUE(unrequested.fold(window(0, 15, 50, 50, 5), 0).empty());
+}
+
 TEST(SamplePeriodFold, KeepsTimeOrderAcrossClose) {
   SamplePeriodFold fold;
   fold.fold(window(0, 15, 1, 1, 1));

@@ -43,9 +43,10 @@ struct AppUsage {
 // A whole core (1.2 at the peak of each minute) and 400 MiB: more than the 100m/100Mi requested.
 inline constexpr AppUsage kBusyApp{1.0, 1.2, 400.0 * 1024 * 1024};
 
-// Two hours of minute windows of `usage`, ending at the last 5-minute boundary: the models see
-// them as 25 sample periods (the first window's period included, as it ends on a boundary).
-inline constexpr int kFedPeriods = 25;
+// Two hours of minute windows of `usage`, ending at the last 5-minute boundary. kBusyApp's are
+// ten times the pod's 100m CPU request, so each ends its sample period early
+// (recommender/sample_period.h, kEarlyCloseRatio): the models see 121 periods, one a window.
+inline constexpr int kFedPeriods = 121;
 inline void feed_usage(Controller& c, const AppUsage& usage) {
   const std::int64_t now = usage::unix_now_ms() / 300'000 * 300'000;
   for (std::int64_t end = now - 2 * 3600 * 1000; end <= now; end += 60'000) {

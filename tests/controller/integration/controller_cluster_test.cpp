@@ -120,9 +120,15 @@ class ControllerClusterTest
 // Live and replay see the same inputs (issue 14, point 5), end to end: agent windows through
 // Controller::on_usage, recorded by --record-usage, and the recording through `tailor replay`'s
 // path give the policy's published target. The default strategy: its model does not depend on
-// the requests the pod ran with, which replay decides for itself.
+// the requests the pod ran with, which replay decides for itself, as long as no window is twice
+// over them (that ends a sample period early, sample_period.h): the pod is given 2 cores first,
+// more than twice the usage below, and replay starts at the first period's peak, above half of it.
 TEST_F(ControllerClusterTest, PublishesWhatAReplayOfItsRecordingRecommends) {
   apply_policy("Off");
+  auto resized =
+      kubectl(R"(patch pod web-1 --subresource resize -p '{"spec":{"containers":[{"name":"app",)"
+              R"("resources":{"requests":{"cpu":"2"},"limits":{"cpu":"2"}}}]}}')");
+  ASSERT_EQ(resized.exit_code, 0) << resized.err;
   ControllerOptions o;
   o.view.watch_vpa = false;
   o.record_usage = nodes_file() + ".usage.csv";

@@ -108,5 +108,60 @@ TEST(ModelRegistryWindows, ForgettingAPolicyDropsItsOpenPeriods) {
   EXPECT_EQ(r.size(), 0u);  // and no model came back from them
 }
 
+// A window twice over the pod's CPU request ends its period early: the model and the pod's rule
+// see the burst within the window, not at the period's end.
+TEST(ModelRegistryWindows, AWindowFarOverTheRequestEndsItsPeriod) {
+  ModelRegistry r(tailored());
+  const ContainerModelKey k{"shop/web", "app"};
+  EXPECT_EQ(r.observe_window(k, "shop/web-0/uid0", agent(kT0, 0.5), kRequest), std::nullopt);
+  EXPECT_EQ(r.observe_window(k, "shop/web-0/uid0", agent(kT0 + 15, 1.9), kRequest), std::nullopt);
+  // 2 cores on a 1-core request: the 30 s before it, and the window itself, are periods.
+  EXPECT_EQ(r.observe_window(k, "shop/web-0/uid0", agent(kT0 + 30, 2.0), kRequest),
+            std::optional<Seconds>(kT0 + 45));
+  EXPECT_EQ(count(r, k), 2);
+  EXPECT_EQ(r.samples(k)->last, kT0 + 30);
+}
+
+// The strategy's rule is asked per pod, with that pod's own last period: one pod's burst raises
+// that pod, and the quiet pod beside it keeps its request. Asking changes nothing; an applied
+// raise starts the rule's hold.
+TEST(ModelRegistryWindows, DecidesEachPodOnItsOwnLastPeriod) {
+  ModelRegistry r(tailored());
+  const ContainerModelKey k{"shop/web", "app"};
+  Seconds t = kT0;
+  for (; t < kT0 + 6 * 3600; t += 15) {
+    r.observe_window(k, "shop/web-0/uid0", agent(t, 0.5), kRequest);
+    r.observe_window(k, "shop/web-1/uid1", agent(t, 0.5), kRequest);
+  }
+  const Resources request{.cpu_cores = 0.6, .memory_bytes = 512 * kMiB};
+  r.observe_window(k, "shop/web-0/uid0", agent(t, 0.5), request);
+  ASSERT_TRUE(r.observe_window(k, "shop/web-1/uid1", agent(t, 2.0), request));
+  const Seconds now = t + 15;
+  const auto busy = r.decide(k, "shop/web-1", "uid1", request, now, 3600);
+  ASSERT_TRUE(busy);
+  EXPECT_DOUBLE_EQ(busy->cpu_cores, 2.0 * 1.2);  // the burst's mean + 20 %
+  const auto quiet = r.decide(k, "shop/web-0", "uid0", request, now, 3600);
+  EXPECT_TRUE(!quiet || quiet->cpu_cores <= request.cpu_cores);
+  // Side-effect free: the same answer again, no sample added.
+  const long samples = count(r, k);
+  EXPECT_EQ(r.decide(k, "shop/web-1", "uid1", request, now, 3600), busy);
+  EXPECT_EQ(count(r, k), samples);
+  EXPECT_EQ(r.decide(k, "shop/web-9", "uid9", request, now, 3600),
+            r.decide(k, "shop/web-0", "uid0", request, now, 3600));  // no period: no burst
+  EXPECT_EQ(r.decide({"shop/other", "app"}, "shop/web-1", "uid1", request, now, 0), std::nullopt);
+  // Raised and told (after an earlier resize to `request`): for the rule's 30 minutes, a quiet
+  // period does not lower it.
+  r.applied(k, request, now - 3600);
+  r.applied(k, *busy, now);
+  for (Seconds q = now; q < now + 600; q += 15) {
+    r.observe_window(k, "shop/web-1/uid1", agent(q, 0.5), *busy);
+  }
+  const auto held = r.decide(k, "shop/web-1", "uid1", *busy, now + 600, 600);
+  EXPECT_TRUE(!held || held->cpu_cores >= busy->cpu_cores);
+  const auto after = r.decide(k, "shop/web-1", "uid1", *busy, now + 3600, 3600);
+  ASSERT_TRUE(after);
+  EXPECT_LT(after->cpu_cores, busy->cpu_cores);
+}
+
 }  // namespace
 }  // namespace tailor::controller::recommendation
