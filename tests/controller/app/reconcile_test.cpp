@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "kube/model/decode.h"
 #include "policy/decode.h"
 #include "policy/status.h"
@@ -230,6 +233,53 @@ TEST_F(ReconcileTest, ForgetsStateOfPodsThatAreGone) {
   EXPECT_TRUE(state_.refused_resizes.empty());
   EXPECT_TRUE(state_.resizes.empty());
   EXPECT_TRUE(state_.last_change.empty());
+}
+
+// The controller's mode: in place, the default strategy's own rule decides each pod on its own
+// last period. Two pods of one workload at their 100m level; web-1's last window bursts to a
+// whole core (ten times its request: the window is a period of its own) and only web-1 is
+// raised, at once, to the burst's mean + 20 %; the action carries what the model is told once the
+// API accepts it. The status keeps the model's target and bounds.
+TEST_F(ReconcileTest, StrategyDecidesEachPodInPlace) {
+  recommendation::ModelRegistry models(
+      std::shared_ptr<const recommender::StrategyFactory>(recommender::make_default_strategy()));
+  const recommender::Resources request{.cpu_cores = 0.1, .memory_bytes = 100 * kMiB};
+  const std::int64_t end_ms = to_seconds(kStart + std::chrono::hours(2)) * 1000;
+  for (std::int64_t at = end_ms - 2 * 3600 * 1000; at < end_ms; at += 15'000) {
+    const bool burst = at + 15'000 == end_ms;
+    for (const char* pod : {"web-1", "web-2"}) {
+      const double cpu = burst && std::string(pod) == "web-1" ? 1.0 : 0.1;
+      models.observe_window({"shop/web", "app"}, std::string("shop/") + pod + "/uid-" + pod,
+                            {.start_ms = at,
+                             .end_ms = at + 15'000,
+                             .cpu_mean_cores = cpu,
+                             .cpu_peak_cores = cpu,
+                             .memory_peak_bytes = 80 * kMiB},
+                            request);
+    }
+  }
+  PassInputs in = inputs({vsp("InPlaceOrRecreate")}, {pod("web-1"), pod("web-2")});
+  in.update_rule.mode = actuator::UpdateRule::Mode::StrategyDecides;
+  PassResult r = reconcile(in, models, state_);
+  std::map<std::string, const PodAction*> by_pod;
+  for (const PodAction& a : r.actions) by_pod[a.name] = &a;
+  ASSERT_TRUE(by_pod.contains("web-1"));
+  const PodAction& raised = *by_pod.at("web-1");
+  EXPECT_EQ(raised.kind, PodAction::Kind::Resize);
+  EXPECT_EQ(raised.reason, "StrategyRule");
+  EXPECT_NE(raised.body.find(R"("requests":{"cpu":"1200m")"), std::string::npos) << raised.body;
+  ASSERT_EQ(raised.applied.size(), 1u);
+  EXPECT_EQ(raised.applied[0].first, "app");
+  EXPECT_DOUBLE_EQ(raised.applied[0].second.cpu_cores, 1.2);
+  // web-2 is not raised to the burst: it moves to the model's level at most (its memory to the
+  // model's minimum, above its 100Mi).
+  if (by_pod.contains("web-2")) {
+    const PodAction& level = *by_pod.at("web-2");
+    EXPECT_LT(kube::find_resource(level.totals, "cpu")->as_double(), 0.2) << level.body;
+  }
+  ASSERT_EQ(r.statuses.size(), 1u);
+  const auto& rec = r.statuses[0].status.recommendation->container_recommendations.at(0);
+  EXPECT_LT(kube::find_resource(rec.target, "cpu")->as_double(), 0.2);  // the level, not the burst
 }
 
 TEST_F(ReconcileTest, RateLimitHoldsUpdatesBack) {
