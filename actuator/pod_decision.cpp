@@ -65,7 +65,9 @@ PodDecision decide(PodInputs in) {
     if (allowed.in_place) {
       in.recommendations = std::move(in.decided);
     } else {
-      in.rule.mode = UpdateRule::Mode::Target;  // a restart is spent by the target rule only
+      // A restart is spent by the target rule only, with VPA's patience.
+      in.rule.mode = UpdateRule::Mode::Target;
+      in.rule.min_age = std::max(in.rule.min_age, in.rule.recreate_min_age);
     }
   }
   // A container OOM-killed lately keeps at least its memory.

@@ -34,6 +34,10 @@ struct UpdateRule {
   Mode mode = Mode::Target;
   // In place costs no restart, so Tailor waits far less than VPA's 12 h between changes.
   std::chrono::seconds min_age{std::chrono::hours(1)};
+  // StrategyDecides: a pod that can only be recreated waits VPA's 12 h (its updater's
+  // podLifetimeUpdateThreshold) before a change within the bounds, since a recreation costs a
+  // restart; the controller also widens those bounds while the model is young (reconcile.cpp).
+  std::chrono::seconds recreate_min_age{std::chrono::hours(12)};
   double min_relative_change = 0.10;
   // After an OOM kill a container's memory is not lowered for this long, whatever the model
   // says: a model that has not heard of the kill yet, or whose bump has decayed, must not take

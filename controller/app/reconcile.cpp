@@ -1,6 +1,7 @@
 #include "controller/app/reconcile.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -94,6 +95,39 @@ std::vector<policy::RecommendedContainerResources> decided_for_pod(
         d, *c, policy::container_policy_for(*p.effective, r.container_name), limit_range));
   }
   return out;
+}
+
+// VPA's confidence in a model, in days (its recommender's getConfidence): the days its samples
+// span, at most the days of samples it has.
+double confidence_days(const recommender::SampleSpan& s, recommender::Seconds period) {
+  const double span = static_cast<double>(s.last - s.first) / recommender::kDay;
+  const double covered = static_cast<double>(s.count) * static_cast<double>(period) /
+                         static_cast<double>(recommender::kDay);
+  return std::max(0.0, std::min(span, covered));
+}
+
+// The bounds a recreation is judged by: VPA's widening of a young model's bounds (its
+// recommender's confidence multipliers: upper x (1 + 1/c), lower x (1 + 0.001/c)^-2, c in
+// days), so that a fresh workload is not evicted on hours of data (issue 15: three evictions in
+// 81 s) while its in-place resizes follow the strategy's rule. No confidence: no bounds.
+void widen_for_recreation(policy::RecommendedContainerResources& r, double confidence) {
+  auto scale = [](kube::ResourceList& list, double factor) {
+    for (std::string_view resource : {kube::kResourceCpu, kube::kResourceMemory}) {
+      const kube::Quantity* q = kube::find_resource(list, resource);
+      if (!q) continue;
+      recommender::Resources v;
+      (resource == kube::kResourceCpu ? v.cpu_cores : v.memory_bytes) = q->as_double() * factor;
+      const kube::ResourceList scaled = to_resource_list(v);
+      list.insert_or_assign(std::string(resource), *kube::find_resource(scaled, resource));
+    }
+  };
+  if (!(confidence > 0)) {
+    scale(r.lower_bound, 0);
+    scale(r.upper_bound, 0);  // zero: no upper bound (actuator/priority.cpp)
+    return;
+  }
+  scale(r.lower_bound, std::pow(1 + 0.001 / confidence, -2));
+  scale(r.upper_bound, 1 + 1 / confidence);
 }
 
 }  // namespace
@@ -216,6 +250,11 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     std::vector<policy::RecommendedContainerResources> decided;
     if (in.update_rule.mode == actuator::UpdateRule::Mode::StrategyDecides) {
       decided = decided_for_pod(pod, in.policies[pi], capped, lr, models, last, in.now);
+      // The recommendations now serve recreations only (in place, `decided` does).
+      for (policy::RecommendedContainerResources& r : capped) {
+        const auto samples = models.samples({in.policies[pi].key, r.container_name});
+        widen_for_recreation(r, samples ? confidence_days(*samples, models.sample_period()) : 0);
+      }
     }
     return actuator::PodInputs{.pod = &pod,
                                .policy = &policy,
