@@ -118,7 +118,8 @@ void widen_for_recreation(policy::RecommendedContainerResources& r, double confi
       recommender::Resources v;
       (resource == kube::kResourceCpu ? v.cpu_cores : v.memory_bytes) = q->as_double() * factor;
       const kube::ResourceList scaled = to_resource_list(v);
-      list.insert_or_assign(std::string(resource), *kube::find_resource(scaled, resource));
+      const kube::Quantity* value = kube::find_resource(scaled, resource);  // none for 0
+      list.insert_or_assign(std::string(resource), value ? *value : kube::Quantity());
     }
   };
   if (!(confidence > 0)) {

@@ -288,11 +288,11 @@ TEST_F(ReconcileTest, StrategyDecidesEachPodInPlace) {
 // model has ten minutes of a whole core: in place it is lowered now; by recreation it is left
 // alone (within the widened bounds, younger than 12 h) until the model has days of samples.
 TEST_F(ReconcileTest, RecreationsWaitForConfidenceWhileInPlaceMovesNow) {
-  auto fed = [&](recommender::Seconds minutes) {
+  auto fed = [&](recommender::Seconds seconds) {
     auto models = std::make_unique<recommendation::ModelRegistry>(
         std::shared_ptr<const recommender::StrategyFactory>(recommender::make_default_strategy()));
     const std::int64_t end_ms = to_seconds(kStart + std::chrono::hours(2)) * 1000;
-    for (std::int64_t at = end_ms - minutes * 60'000; at < end_ms; at += 15'000) {
+    for (std::int64_t at = end_ms - seconds * 1000; at < end_ms; at += 15'000) {
       models->observe_window({"shop/web", "app"}, "shop/web-1/uid-web-1",
                              {.start_ms = at,
                               .end_ms = at + 15'000,
@@ -314,7 +314,10 @@ TEST_F(ReconcileTest, RecreationsWaitForConfidenceWhileInPlaceMovesNow) {
     in.update_rule.mode = actuator::UpdateRule::Mode::StrategyDecides;
     return in;
   };
-  auto young = fed(10);
+  // One window, one period: no confidence, no bounds, nothing a recreation is wanted for.
+  TrackedState first;
+  EXPECT_TRUE(reconcile(with("Recreate"), *fed(15), first).actions.empty());
+  auto young = fed(10 * 60);
   PassResult in_place = reconcile(with("InPlaceOrRecreate"), *young, state_);
   ASSERT_EQ(in_place.actions.size(), 1u);
   EXPECT_EQ(in_place.actions[0].kind, PodAction::Kind::Resize);
@@ -329,7 +332,7 @@ TEST_F(ReconcileTest, RecreationsWaitForConfidenceWhileInPlaceMovesNow) {
   ASSERT_EQ(evicted.actions.size(), 1u);
   EXPECT_EQ(evicted.actions[0].kind, PodAction::Kind::Recreate);
   // Three days of samples: the bounds are close to the model's again, and 2 cores is over them.
-  auto sure = fed(3 * 24 * 60);
+  auto sure = fed(3 * 24 * 3600);
   TrackedState later;
   const PassResult r = reconcile(with("Recreate"), *sure, later);
   ASSERT_EQ(r.actions.size(), 1u);
