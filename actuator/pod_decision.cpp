@@ -89,6 +89,13 @@ PodDecision decide(PodInputs in) {
   }
   out.reason = std::string(to_string(priority.reason));
   if (!allowed.in_place) {
+    // A replacement the same as the pod (the limits or caps leave nothing to change: a
+    // RequestsOnly request at its limit) would be evicted again at once, forever.
+    const ResizePlan same = plan_for(in);
+    if (same.blocked.empty() && same.empty()) {
+      out.reason = "the recommendation is what the pod already has within its limits";
+      return out;
+    }
     out.step = PodStep::Recreate;
     if (!allowed.reason.empty()) out.reason += "; " + allowed.reason;
     return out;

@@ -135,6 +135,28 @@ TEST(Decide, StrategyDecidesKeepsTheOomHold) {
   EXPECT_EQ(d.reason, "OOMKilled");
 }
 
+// A recreation that would give the pod what it has (RequestsOnly: the request already at its
+// limit, the target above it) is not made: the replacement would be evicted again, forever.
+TEST(Decide, NoRecreationThatChangesNothing) {
+  World w;
+  w.policy.mode = UpdateMode::Recreate;
+  w.pod = running_pod({container("app", "cpu=100m,memory=100Mi", "cpu=100m,memory=200Mi")});
+  w.policy.container_policies = {
+      policy::EffectiveContainerPolicy{"*",
+                                       policy::ContainerMode::Auto,
+                                       {},
+                                       {},
+                                       {"cpu", "memory"},
+                                       policy::ControlledValues::RequestsOnly}};
+  w.recs = {
+      recommendation("app", "cpu=115m,memory=100Mi", "cpu=105m,memory=50Mi", "cpu=2,memory=1Gi")};
+  PodDecision d = w.decide_at(1);
+  EXPECT_EQ(d.step, PodStep::Nothing) << d.reason;
+  w.recs = {
+      recommendation("app", "cpu=115m,memory=150Mi", "cpu=105m,memory=120Mi", "cpu=2,memory=1Gi")};
+  EXPECT_EQ(w.decide_at(1).step, PodStep::Recreate);  // memory can still grow
+}
+
 TEST(Decide, ModesDecideTheWay) {
   World w;
   w.policy.mode = UpdateMode::Recreate;

@@ -23,8 +23,10 @@ constexpr seconds kStart{120};           // both replicas scheduled and Ready
 constexpr seconds kWatched{10 * 60};     // the issue's first 10 minutes
 constexpr const char* kApp = "app=app";  // the Deployment's pods
 
-// Two burners capped at 100m by their limit, requesting a fifth of it: steady load, far above
-// the request from the first window on.
+// Two burners capped at 100m by their limit, requesting a fifth of it: far above the request
+// from the first window on. The policy controls requests only, so the limit, and with it the
+// load, stays put (a burner's demand follows a limit scaled with its request: each replacement
+// would then use more and be judged anew, the load would not be steady).
 constexpr const char* kDeployment = R"(apiVersion: apps/v1
 kind: Deployment
 metadata: {name: app}
@@ -52,6 +54,9 @@ metadata: {name: app}
 spec:
   targetRef: {apiVersion: apps/v1, kind: Deployment, name: app}
   updatePolicy: {mode: Recreate, minReplicas: 1}
+  resourcePolicy:
+    containerPolicies:
+    - {containerName: "*", controlledValues: RequestsOnly}
 )";
 
 TEST(EvictionChurn, AFreshRecreateDeploymentIsEvictedAtMostOncePerPod) {
