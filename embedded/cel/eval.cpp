@@ -1,12 +1,14 @@
 // Evaluation of the parsed tree: CEL's runtime semantics for the supported subset, with errors as
 // values (so && and || can absorb them) and a step budget.
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "embedded/cel/ast.h"
 #include "embedded/cel/cel.h"
 #include "embedded/cel/operators.h"
 #include "embedded/cel/parser.h"
+#include "embedded/cel/regexp.h"
 
 namespace tailor::embedded::cel {
 namespace {
@@ -255,11 +257,8 @@ class Evaluator {
     if (f == "contains") return Value::boolean(s.find(t) != std::string::npos);
     if (f == "matches") {
       spend(s.size() * (t.size() + 1) / 10);
-      try {
-        return Value::boolean(std::regex_search(s, compiled_regex(t)));
-      } catch (const std::regex_error& e) {
-        return Value::error(std::string("invalid regular expression: ") + e.what());
-      }
+      if (std::optional<bool> found = regexp_matches(t, s)) return Value::boolean(*found);
+      return Value::error("invalid regular expression: " + regexp_error(t));
     }
     return no_overload();
   }

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <regex>
 
 namespace tailor::embedded::cel {
 namespace {
@@ -32,16 +31,6 @@ std::size_t code_points(const std::string& s) {
   std::size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
   return n;
-}
-
-const std::regex& compiled_regex(const std::string& pattern) {
-  thread_local std::map<std::string, std::regex> cache;
-  auto it = cache.find(pattern);
-  if (it == cache.end()) {
-    if (cache.size() > 256) cache.clear();
-    it = cache.emplace(pattern, std::regex(pattern)).first;
-  }
-  return it->second;
 }
 
 Value arithmetic_int(const std::string& op, Int a, Int b) {

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <regex>
 #include <string>
 
 #include "embedded/cel/value.h"
@@ -12,8 +11,6 @@ namespace tailor::embedded::cel {
 
 Value no_overload();
 std::size_t code_points(const std::string& utf8);
-// Compiled once per thread; throws std::regex_error for a bad pattern.
-const std::regex& compiled_regex(const std::string& pattern);
 Value arithmetic_int(const std::string& op, std::int64_t a, std::int64_t b);
 // op: + - * / % on two ints, two uints, two doubles (no %), strings and lists (+).
 Value arithmetic(const std::string& op, const Value& a, const Value& b);

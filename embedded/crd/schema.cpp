@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "embedded/cel/regexp.h"
 #include "embedded/crd/rules.h"
-#include "embedded/crd/schema_pattern.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded::crd {
@@ -62,7 +62,7 @@ void check_children(const bj::object& s, const std::string& path, std::vector<Fi
 void check_pattern(const bj::object& s, const std::string& path, std::vector<FieldCause>& out) {
   const bj::value* p = s.if_contains("pattern");
   if (!p || !p->is_string()) return;
-  if (std::string why = pattern_error(std::string(p->as_string())); !why.empty()) {
+  if (std::string why = cel::regexp_error(std::string(p->as_string())); !why.empty()) {
     out.push_back({"FieldValueInvalid",
                    "Invalid value: " + bj::serialize(*p) +
                        ": must be a valid regular expression, but isn't: " + why,
@@ -303,7 +303,7 @@ class Validator {
     if (!p || !p->is_string()) return;
     const std::string pattern(p->as_string());
     // An invalid pattern was refused when the CRD was written (check_pattern).
-    if (pattern_matches(pattern, v.as_string()).value_or(true)) return;
+    if (cel::regexp_matches(pattern, v.as_string()).value_or(true)) return;
     causes.push_back({"FieldValueInvalid",
                       "Invalid value: " + shown(v) + ": " + path + " in body should match '" +
                           std::string(p->as_string()) + "'",

@@ -110,5 +110,15 @@ TEST(CelLimits, BadRegularExpressionIsAnError) {
       << v.as<Error>().message;
 }
 
+// RE2, as cel-go matches: linear in the text. libstdc++'s std::regex recursed once per character,
+// so a rule's matches() over one long string in a custom object took the server's stack.
+TEST(CelLimits, MatchesALongStringWithoutExhaustingTheStack) {
+  Compiled c = compile("self.matches('^(a|b)*$')");
+  ASSERT_NE(c.program, nullptr) << c.error;
+  Value v = c.program->evaluate(Value::string(std::string(1 << 17, 'a')), nullptr);
+  ASSERT_FALSE(v.is_error()) << v.as<Error>().message;
+  EXPECT_TRUE(v.as<bool>());
+}
+
 }  // namespace
 }  // namespace tailor::embedded::cel

@@ -1,11 +1,11 @@
-#include "embedded/crd/schema_pattern.h"
+#include "embedded/cel/regexp.h"
 
 #include <re2/re2.h>
 
 #include <map>
 #include <memory>
 
-namespace tailor::embedded::crd {
+namespace tailor::embedded::cel {
 namespace {
 
 // Go's regexp/syntax ErrorCode texts for RE2's codes.
@@ -63,16 +63,16 @@ const RE2& compiled(const std::string& pattern) {
 
 }  // namespace
 
-std::string pattern_error(const std::string& pattern) {
+std::string regexp_error(const std::string& pattern) {
   const std::unique_ptr<RE2> re = compile(pattern);
   if (re->ok()) return "";
   return "error parsing regexp: " + go_error_code(re->error_code()) + ": `" + re->error_arg() + "`";
 }
 
-std::optional<bool> pattern_matches(const std::string& pattern, std::string_view text) {
+std::optional<bool> regexp_matches(const std::string& pattern, std::string_view text) {
   const RE2& re = compiled(pattern);
   if (!re.ok()) return std::nullopt;
   return RE2::PartialMatch(text, re);
 }
 
-}  // namespace tailor::embedded::crd
+}  // namespace tailor::embedded::cel
