@@ -346,7 +346,7 @@ std::string format_rfc3339_in(kube::TimePoint t, const TimeZone& zone) {
   std::string text = kube::format_rfc3339(kube::TimePoint(whole + offset));
   if (offset == seconds(0)) return text;
   auto abs_minutes = duration_cast<minutes>(offset < seconds(0) ? -offset : offset).count();
-  char suffix[24];  // room for any long long hours, so the compiler can prove no truncation
+  char suffix[32];  // room for any two long longs, so the compiler can prove no truncation
   std::snprintf(suffix, sizeof suffix, "%c%02lld:%02lld", offset < seconds(0) ? '-' : '+',
                 static_cast<long long>(abs_minutes / 60), static_cast<long long>(abs_minutes % 60));
   return text.substr(0, text.size() - 1) + suffix;
