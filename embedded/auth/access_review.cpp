@@ -4,6 +4,7 @@
 #include <string>
 
 #include "embedded/api/rest.h"
+#include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded {
 namespace {
@@ -39,16 +40,6 @@ void validate_spec(const bj::object& review, const std::string& kind) {
                     "resourceAttributes must be specified",
                     "spec.resourceAttributes"}});
   }
-}
-
-std::vector<std::string> strings_at(const bj::object& o, std::string_view key) {
-  std::vector<std::string> out;
-  const bj::value* v = o.if_contains(key);
-  if (!v || !v->is_array()) return out;
-  for (const bj::value& s : v->get_array()) {
-    if (s.is_string()) out.emplace_back(s.get_string());
-  }
-  return out;
 }
 
 // What the spec asks, as the authorizer reads a request.
@@ -126,7 +117,7 @@ bj::object review_subject_access(bj::object review, const Authorizer& authorize)
   const bj::object& spec = spec_of(review);
   UserInfo user{.name = string_at(spec, "user"),
                 .uid = string_at(spec, "uid"),
-                .groups = strings_at(spec, "groups")};
+                .groups = strings_of(spec, "groups")};
   if (user.name.empty() && user.groups.empty()) {
     throw invalid(
         kGroup, "SubjectAccessReview", "",
@@ -135,7 +126,7 @@ bj::object review_subject_access(bj::object review, const Authorizer& authorize)
   }
   if (const bj::value* extra = spec.if_contains("extra"); extra && extra->is_object()) {
     for (const auto& [key, values] : extra->get_object()) {
-      if (values.is_array()) user.extra[std::string(key)] = strings_at(extra->get_object(), key);
+      if (values.is_array()) user.extra[std::string(key)] = strings_of(extra->get_object(), key);
     }
   }
   RequestAttributes asked = attributes_of(spec, user);

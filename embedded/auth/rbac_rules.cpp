@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <boost/json.hpp>
 
+#include "embedded/storage/object_meta.h"
+
 namespace tailor::embedded {
 namespace {
 
@@ -37,21 +39,6 @@ bool non_resource_url_matches(const PolicyRule& rule, const std::string& path) {
       return true;
   }
   return false;
-}
-
-std::vector<std::string> strings_of(const bj::object& o, std::string_view key) {
-  std::vector<std::string> out;
-  const bj::value* v = o.if_contains(key);
-  if (!v || !v->is_array()) return out;
-  for (const bj::value& s : v->get_array()) {
-    if (s.is_string()) out.emplace_back(s.get_string());
-  }
-  return out;
-}
-
-std::string string_of(const bj::object& o, std::string_view key) {
-  const bj::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : "";
 }
 
 bj::array json_strings(const std::vector<std::string>& list) {
@@ -120,7 +107,7 @@ std::vector<Subject> subjects_of(const bj::object& binding) {
   for (const bj::value& s : subjects->get_array()) {
     if (!s.is_object()) continue;
     const bj::object& o = s.get_object();
-    out.push_back({string_of(o, "kind"), string_of(o, "name"), string_of(o, "namespace")});
+    out.push_back({string_at(o, "kind"), string_at(o, "name"), string_at(o, "namespace")});
   }
   return out;
 }

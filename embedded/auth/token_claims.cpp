@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 
 #include "embedded/auth/user.h"
+#include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded {
 namespace {
@@ -15,11 +16,6 @@ std::int64_t unix_seconds(kube::TimePoint t) {
 }
 
 bj::object identity_json(const ObjectIdentity& o) { return {{"name", o.name}, {"uid", o.uid}}; }
-
-std::string string_of(const bj::object& o, std::string_view key) {
-  const bj::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : "";
-}
 
 std::optional<std::int64_t> number_of(const bj::object& o, std::string_view key) {
   const bj::value* v = o.if_contains(key);
@@ -59,19 +55,19 @@ bool current(const bj::object& claims, kube::TimePoint now) {
 
 std::optional<TokenSubject> subject_of(const bj::object& k8s) {
   TokenSubject s;
-  s.ns = string_of(k8s, "namespace");
+  s.ns = string_at(k8s, "namespace");
   const bj::object* sa = object_of(k8s, "serviceaccount");
   if (s.ns.empty() || !sa) return std::nullopt;
-  s.service_account = {string_of(*sa, "name"), string_of(*sa, "uid")};
+  s.service_account = {string_at(*sa, "name"), string_at(*sa, "uid")};
   if (s.service_account.name.empty() || s.service_account.uid.empty()) return std::nullopt;
   for (const char* kind : {"Pod", "Secret"}) {
     std::string key = kind == std::string("Pod") ? "pod" : "secret";
     if (const bj::object* bound = object_of(k8s, key)) {
       s.bound_kind = kind;
-      s.bound = {string_of(*bound, "name"), string_of(*bound, "uid")};
+      s.bound = {string_at(*bound, "name"), string_at(*bound, "uid")};
     }
   }
-  if (const bj::object* node = object_of(k8s, "node")) s.node_name = string_of(*node, "name");
+  if (const bj::object* node = object_of(k8s, "node")) s.node_name = string_at(*node, "name");
   return s;
 }
 
@@ -99,14 +95,14 @@ bj::object token_claims(const TokenSubject& subject, const TokenGrant& grant) {
 std::optional<TokenSubject> check_token_claims(const bj::object& claims, const std::string& issuer,
                                                const std::vector<std::string>& audiences,
                                                kube::TimePoint now) {
-  if (string_of(claims, "iss") != issuer || !audience_matches(claims, audiences) ||
+  if (string_at(claims, "iss") != issuer || !audience_matches(claims, audiences) ||
       !current(claims, now)) {
     return std::nullopt;
   }
   const bj::object* k8s = object_of(claims, "kubernetes.io");
   if (!k8s) return std::nullopt;
   std::optional<TokenSubject> s = subject_of(*k8s);
-  if (!s || string_of(claims, "sub") != service_account_user_name(s->ns, s->service_account.name))
+  if (!s || string_at(claims, "sub") != service_account_user_name(s->ns, s->service_account.name))
     return std::nullopt;
   return s;
 }

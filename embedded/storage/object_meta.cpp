@@ -50,6 +50,16 @@ std::string string_at(const bj::value& value, std::string_view dotted_path) {
   return value.is_object() ? string_at(value.as_object(), dotted_path) : "";
 }
 
+std::vector<std::string> strings_of(const bj::object& object, std::string_view key) {
+  std::vector<std::string> out;
+  const bj::value* v = object.if_contains(key);
+  if (!v || !v->is_array()) return out;
+  for (const bj::value& s : v->get_array()) {
+    if (s.is_string()) out.emplace_back(s.get_string());
+  }
+  return out;
+}
+
 std::string new_uid() {
   std::uint64_t hi = random_u64(), lo = random_u64();
   hi = (hi & ~0xF000ULL) | 0x4000ULL;              // version 4

@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tailor::embedded {
 
@@ -18,6 +19,9 @@ const bj::value* find_path(const bj::object& object, std::string_view dotted_pat
 // The string at a dotted path; "" when absent, not a string, or (value form) not an object.
 std::string string_at(const bj::object& object, std::string_view dotted_path);
 std::string string_at(const bj::value& value, std::string_view dotted_path);
+// The string items of an array field (one key, taken whole: dots and all); non-strings skipped,
+// empty when absent or not an array.
+std::vector<std::string> strings_of(const bj::object& object, std::string_view key);
 // A random RFC 4122 version 4 UUID.
 std::string new_uid();
 // Five characters as Kubernetes appends to generateName.
