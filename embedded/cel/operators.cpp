@@ -136,6 +136,16 @@ Value index(const Value& container, const Value& key) {
   return l[static_cast<std::size_t>(i)];
 }
 
+// int(string) and uint(string): the whole string, in base 10, or CEL's conversion error.
+template <typename T>
+Value parse_whole(const std::string& s, const char* type, Value (*make)(T)) {
+  T out = 0;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty())
+    return Value::error("cannot convert \"" + s + "\" to " + type);
+  return make(out);
+}
+
 Value to_int(const Value& v) {
   if (v.is<Int>()) return v;
   if (v.is<Uint>())
@@ -148,14 +158,7 @@ Value to_int(const Value& v) {
       return Value::error("range error");
     return Value::integer(static_cast<Int>(d));
   }
-  if (v.is<std::string>()) {
-    const std::string& s = v.as<std::string>();
-    Int out = 0;
-    auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-    if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty())
-      return Value::error("cannot convert \"" + s + "\" to int");
-    return Value::integer(out);
-  }
+  if (v.is<std::string>()) return parse_whole<Int>(v.as<std::string>(), "int", Value::integer);
   return no_overload();
 }
 
@@ -169,14 +172,8 @@ Value to_uint(const Value& v) {
     if (!(d > -1.0 && d < 18446744073709551616.0)) return Value::error("range error");
     return Value::unsigned_integer(static_cast<Uint>(d));
   }
-  if (v.is<std::string>()) {
-    const std::string& s = v.as<std::string>();
-    Uint out = 0;
-    auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-    if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty())
-      return Value::error("cannot convert \"" + s + "\" to uint");
-    return Value::unsigned_integer(out);
-  }
+  if (v.is<std::string>())
+    return parse_whole<Uint>(v.as<std::string>(), "uint", Value::unsigned_integer);
   return no_overload();
 }
 
