@@ -38,15 +38,21 @@ std::string summary_of(std::string_view body) {
 }
 
 // The request body as JSON. Nesting deeper than kube-apiserver's limit gets its message: the
-// serializer's kind sniffing (encoding/json) fails first, so the object is "unrecognized".
+// serializer's kind sniffing (encoding/json) fails first, so the object is "unrecognized". A
+// number out of float64's range passes the sniffing and fails the decoding into the object.
 bj::value parse_json(const RestContext& c) {
   const std::string& body = c.request.body;
   boost::system::error_code ec;
   bj::value v = parse_json_text(body, ec);
+  const ResourceInfo& r = c.target.url_resource();
+  if (ec == number_out_of_range()) {
+    throw bad_request(r.kind + " in version \"" + r.version + "\" cannot be handled as a " +
+                      r.kind + ": " + go_json_error(body, ec));
+  }
   if (std::string go = go_json_error(body, ec); !go.empty()) {
-    throw bad_request(
-        "the object provided is unrecognized (must be of type " + c.target.url_resource().kind +
-        "): couldn't get version/kind; json parse error: " + go + " (" + summary_of(body) + ")");
+    throw bad_request("the object provided is unrecognized (must be of type " + r.kind +
+                      "): couldn't get version/kind; json parse error: " + go + " (" +
+                      summary_of(body) + ")");
   }
   if (ec) throw bad_request("the body of the request is not valid JSON: " + ec.message());
   return v;
