@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 
 #include "kube/http/base64.h"
+#include "kube/model/json_value.h"
 
 namespace tailor::controller::webhook {
 namespace {
@@ -22,7 +23,11 @@ const bj::object& object_at(const bj::object& o, std::string_view key) {
 
 bj::object parse_object(std::string_view text, const char* what) {
   boost::system::error_code ec;
-  bj::value v = bj::parse(text, ec);
+  bj::value v = kube::json::parse_value(text, ec);
+  if (ec == kube::json::number_out_of_range()) {
+    throw ReviewError(std::string(what) +
+                      " holds a number out of range: " + kube::json::out_of_range_number(text));
+  }
   if (ec) throw ReviewError(std::string(what) + " is not valid JSON: " + ec.message());
   if (!v.is_object()) throw ReviewError(std::string(what) + " is not a JSON object");
   return std::move(v.as_object());
@@ -149,7 +154,7 @@ std::string with_annotations(std::string_view patch_json, std::string_view pod_j
   bj::array ops;
   if (!patch_json.empty()) {
     boost::system::error_code ec;
-    bj::value v = bj::parse(patch_json, ec);
+    bj::value v = kube::json::parse_value(patch_json, ec);
     if (ec || !v.is_array()) throw ReviewError("the patch is not a JSON Patch array");
     ops = std::move(v.as_array());
   }

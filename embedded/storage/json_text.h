@@ -1,10 +1,9 @@
 // Parsing JSON text as kube-apiserver does: nesting up to 10,000 levels (encoding/json's
 // maxNestingDepth, which sigs.k8s.io/json and the serializers' kind sniffing share), where
-// Boost.JSON stops at 32 by default, and numbers read as strconv.ParseFloat reads them: a zero
-// mantissa is zero whatever its exponent (Boost.JSON 1.81 makes 0e400 NaN and refuses 0e9999999999
-// outright), and a number beyond float64's range (1e999) is refused, where Boost.JSON would store
-// Infinity. Every parse of a request body or of stored text goes through here, so that an object
-// accepted once can be read back and holds no NaN or Infinity.
+// Boost.JSON stops at 32 by default, and numbers as strconv.ParseFloat reads them
+// (kube/model/json_value.h: 0e400 is 0, 1e999 is refused, never NaN or Infinity). Every parse of a
+// request body or of stored text goes through here, so that an object accepted once can be read
+// back.
 #pragma once
 
 #include <boost/json/parse.hpp>
@@ -23,7 +22,8 @@ boost::json::value parse_json_text(std::string_view text, boost::system::error_c
 // Throws boost::system::system_error as boost::json::parse does.
 boost::json::value parse_json_text(std::string_view text);
 
-// The error parse_json_text sets for a number strconv.ParseFloat refuses with ErrRange.
+// The error parse_json_text sets for a number strconv.ParseFloat refuses with ErrRange
+// (kube::json::number_out_of_range()).
 boost::system::error_code number_out_of_range();
 
 // The message encoding/json gives for a parse error that has one of its own (nesting too deep:

@@ -44,6 +44,8 @@ TEST(AdmissionReview, RejectsWhatIsNotAReview) {
       {R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"})",
        "the AdmissionReview has no request"},
       {review(R"({"kind":{"kind":"Pod"}})"), "the AdmissionReview request has no uid"},
+      {review(R"({"uid":"u","object":{"spec":{"x":1e999}}})"),
+       "the AdmissionReview holds a number out of range: 1e999"},
   };
   for (const Case& c : cases) {
     try {
@@ -53,6 +55,15 @@ TEST(AdmissionReview, RejectsWhatIsNotAReview) {
       EXPECT_EQ(std::string(e.what()).substr(0, c.message.size()), c.message) << c.body;
     }
   }
+}
+
+// kube-apiserver reads 0e400 as 0 (strconv.ParseFloat); Boost.JSON alone made it NaN, which the
+// pod's JSON then carried as null.
+TEST(AdmissionReview, ZeroMantissaWithAHugeExponentIsZero) {
+  AdmissionRequest r = parse_admission_review(
+      review(R"({"uid":"u","object":{"spec":{"terminationGracePeriodSeconds":0e400}}})"));
+  EXPECT_EQ(bj::parse(r.object_json).at("spec").at("terminationGracePeriodSeconds").as_double(),
+            0.0);
 }
 
 TEST(AdmissionReview, ResponseCarriesTheBase64Patch) {

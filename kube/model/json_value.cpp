@@ -1,0 +1,173 @@
+#include "kube/model/json_value.h"
+
+#include <algorithm>
+#include <boost/json/basic_parser_impl.hpp>
+#include <boost/json/error.hpp>
+#include <boost/json/value_stack.hpp>
+#include <charconv>
+#include <cmath>
+#include <optional>
+
+namespace tailor::kube::json {
+namespace {
+
+namespace bj = boost::json;
+
+class JsonValueCategory : public boost::system::error_category {
+ public:
+  const char* name() const noexcept override { return "tailor.kube.json_value"; }
+  std::string message(int) const override { return "number out of range"; }
+};
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// A JSON number's digits before its exponent are all zeros: strconv.ParseFloat gives ±0 for any
+// exponent (0 × 10^n), where Boost.JSON computes 0 × inf = NaN.
+bool zero_mantissa(std::string_view number) {
+  for (char c : number) {
+    if (c == 'e' || c == 'E') break;
+    if (is_digit(c) && c != '0') return false;
+  }
+  return true;
+}
+
+// The correctly rounded value when it is finite: Boost.JSON's fast path may round a number near
+// float64's largest up to Infinity where ParseFloat does not.
+std::optional<double> exact_finite(std::string_view number) {
+  double d = 0;
+  auto [end, err] = std::from_chars(number.data(), number.data() + number.size(), d);
+  if (err != std::errc() || end != number.data() + number.size() || !std::isfinite(d)) return {};
+  return d;
+}
+
+// Boost.JSON's value-building handler (detail::handler) with encoding/json's reading of numbers.
+struct KubeValueHandler {
+  static constexpr std::size_t max_object_size = bj::object::max_size();
+  static constexpr std::size_t max_array_size = bj::array::max_size();
+  static constexpr std::size_t max_key_size = bj::string::max_size();
+  static constexpr std::size_t max_string_size = bj::string::max_size();
+
+  bj::value_stack st;
+  std::string number;  // the parts of a number the parser delivered before its last
+
+  KubeValueHandler(bj::storage_ptr sp, unsigned char* buffer, std::size_t size)
+      : st(std::move(sp), buffer, size) {}
+
+  bool on_document_begin(bj::error_code&) { return true; }
+  bool on_document_end(bj::error_code&) { return true; }
+  bool on_object_begin(bj::error_code&) { return true; }
+  bool on_object_end(std::size_t n, bj::error_code&) { return st.push_object(n), true; }
+  bool on_array_begin(bj::error_code&) { return true; }
+  bool on_array_end(std::size_t n, bj::error_code&) { return st.push_array(n), true; }
+  bool on_key_part(bj::string_view s, std::size_t, bj::error_code&) {
+    return st.push_chars(s), true;
+  }
+  bool on_key(bj::string_view s, std::size_t, bj::error_code&) { return st.push_key(s), true; }
+  bool on_string_part(bj::string_view s, std::size_t, bj::error_code&) {
+    return st.push_chars(s), true;
+  }
+  bool on_string(bj::string_view s, std::size_t, bj::error_code&) {
+    return st.push_string(s), true;
+  }
+  bool on_number_part(bj::string_view s, bj::error_code&) {
+    return number.append(s.data(), s.size()), true;
+  }
+  bool on_int64(std::int64_t i, bj::string_view, bj::error_code&) {
+    number.clear();
+    return st.push_int64(i), true;
+  }
+  bool on_uint64(std::uint64_t u, bj::string_view, bj::error_code&) {
+    number.clear();
+    return st.push_uint64(u), true;
+  }
+  bool on_double(double d, bj::string_view last, bj::error_code& ec) {
+    number.append(last.data(), last.size());
+    std::optional<double> value = read_double(d, number);
+    number.clear();
+    if (!value) {
+      ec = number_out_of_range();
+      return false;
+    }
+    return st.push_double(*value), true;
+  }
+  bool on_bool(bool b, bj::error_code&) { return st.push_bool(b), true; }
+  bool on_null(bj::error_code&) { return st.push_null(), true; }
+  bool on_comment_part(bj::string_view, bj::error_code&) { return true; }
+  bool on_comment(bj::string_view, bj::error_code&) { return true; }
+
+  // Boost.JSON's double d of the number's text as strconv.ParseFloat has it; none when out of
+  // range.
+  static std::optional<double> read_double(double d, std::string_view text) {
+    if (std::isfinite(d)) return d;
+    if (zero_mantissa(text)) return text.front() == '-' ? -0.0 : 0.0;
+    return exact_finite(text);
+  }
+};
+
+bj::value parse_once(std::string_view text, boost::system::error_code& ec,
+                     const bj::parse_options& options) {
+  unsigned char temp[BOOST_JSON_STACK_BUFFER_SIZE];
+  bj::basic_parser<KubeValueHandler> parser(options, bj::storage_ptr(), temp, sizeof temp);
+  parser.handler().st.reset();
+  std::size_t used = parser.write_some(false, text.data(), text.size(), ec);
+  if (!ec && used < text.size()) ec = bj::error::extra_data;
+  if (ec) return nullptr;
+  return parser.handler().st.release();
+}
+
+// Calls fn(number) for each number of JSON text, in order, until fn returns true.
+template <class Fn>
+void find_number(std::string_view text, Fn fn) {
+  scan_outside_strings(text, [&](std::size_t i) {
+    if (text[i] != '-' && !is_digit(text[i])) return i;
+    std::size_t end = std::min(text.find_first_not_of("0123456789+-.eE", i), text.size());
+    return fn(text.substr(i, end - i)) ? std::string_view::npos : end - 1;
+  });
+}
+
+// Exponents past Boost.JSON's int range (0e9999999999) cut to 100000000: as far out of float64's
+// range, and past the digits any body holds, so each number reads as before.
+std::string with_exponents_cut(std::string_view text) {
+  constexpr std::string_view kCut = "100000000";
+  std::string out;
+  std::size_t copied = 0;
+  find_number(text, [&](std::string_view number) {
+    std::size_t e = number.find_first_of("eE");
+    if (e == std::string_view::npos) return false;
+    std::size_t digits = number.find_first_not_of("+-0", e + 1);
+    if (digits == std::string_view::npos || number.size() - digits <= kCut.size()) return false;
+    std::size_t at = static_cast<std::size_t>(number.data() - text.data()) + digits;
+    out.append(text.substr(copied, at - copied)).append(kCut);
+    copied = static_cast<std::size_t>(number.data() - text.data()) + number.size();
+    return false;
+  });
+  return out.append(text.substr(copied));
+}
+
+}  // namespace
+
+boost::system::error_code number_out_of_range() {
+  static const JsonValueCategory category;
+  return {1, category};
+}
+
+boost::json::value parse_value(std::string_view text, boost::system::error_code& ec,
+                               const boost::json::parse_options& options) {
+  bj::value v = parse_once(text, ec, options);
+  if (ec != bj::error::exponent_overflow) return v;
+  ec.clear();
+  return parse_once(with_exponents_cut(text), ec, options);
+}
+
+std::string out_of_range_number(std::string_view text) {
+  std::string found;
+  find_number(text, [&](std::string_view number) {
+    boost::system::error_code ec;
+    (void)parse_value(number, ec);
+    if (ec == number_out_of_range()) found = number;
+    return !found.empty();
+  });
+  return found;
+}
+
+}  // namespace tailor::kube::json

@@ -1,0 +1,46 @@
+// Parsing JSON text into Boost.JSON values with numbers read as Go's encoding/json reads them
+// (strconv.ParseFloat), so that every process judges a number as kube-apiserver does: a zero
+// mantissa is ±0 whatever its exponent (Boost.JSON 1.81 makes 0e400 NaN and refuses
+// 0e9999999999), and a number beyond float64's range (1e999) is an error (Boost.JSON would give
+// Infinity). No NaN or Infinity ever comes out.
+#pragma once
+
+#include <boost/json/parse_options.hpp>
+#include <boost/json/value.hpp>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace tailor::kube::json {
+
+// Sets ec on malformed text, text nested deeper than options.max_depth (error::too_deep) or a
+// number out of float64's range (number_out_of_range()).
+boost::json::value parse_value(std::string_view text, boost::system::error_code& ec,
+                               const boost::json::parse_options& options = {});
+
+// The error parse_value sets for a number strconv.ParseFloat refuses with ErrRange.
+boost::system::error_code number_out_of_range();
+
+// The first number of the text that parse_value refuses as out of range, as written; empty when
+// there is none.
+std::string out_of_range_number(std::string_view text);
+
+// Calls fn(i) at each character of JSON text outside its strings; fn returns the last index it
+// read (i when it read only that character), or npos to stop.
+template <class Fn>
+void scan_outside_strings(std::string_view text, Fn fn) {
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (i = fn(i); i == std::string_view::npos) {
+      return;
+    }
+  }
+}
+
+}  // namespace tailor::kube::json
