@@ -8,6 +8,8 @@
 #include <optional>
 #include <tuple>
 
+#include "kube/model/json_value.h"
+
 namespace tailor::controller::usage {
 namespace {
 
@@ -54,7 +56,10 @@ double sample_value(const bj::value& v) {
 
 std::int64_t sample_time_ms(const bj::value& v) {
   if (!v.is_number()) throw PrometheusError("a sample time is not a number");
-  return std::llround(v.to_number<double>() * 1000);
+  const double ms = v.to_number<double>() * 1000;
+  // llround of a value past int64 is unspecified.
+  if (!(std::abs(ms) < 9e18)) throw PrometheusError("a sample time is out of range");
+  return std::llround(ms);
 }
 
 ContainerSeries series_of(const bj::object& entry, const PrometheusHistoryOptions& o) {
@@ -77,7 +82,7 @@ ContainerSeries series_of(const bj::object& entry, const PrometheusHistoryOption
 
 bj::object answer_of(std::string_view body) {
   boost::system::error_code ec;
-  bj::value v = bj::parse(body, ec);
+  bj::value v = kube::json::parse_value(body, ec);
   if (ec || !v.is_object()) throw PrometheusError("the answer is not a JSON object");
   bj::object& o = v.get_object();
   const std::string status = label(o, "status");

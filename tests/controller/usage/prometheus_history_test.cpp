@@ -124,6 +124,10 @@ TEST(PrometheusHistory, UnusableAnswersAreNamed) {
        "a sample value is not a number"},
       {R"({"status":"success","data":{"resultType":"matrix","result":[{"values":[["1","2"]]}]}})",
        "a sample time is not a number"},
+      {R"({"status":"success","data":{"resultType":"matrix","result":[{"values":[[1e999,"2"]]}]}})",
+       "the answer is not a JSON object"},
+      {R"({"status":"success","data":{"resultType":"matrix","result":[{"values":[[1e300,"2"]]}]}})",
+       "a sample time is out of range"},
       {R"({"status":"success","data":{"resultType":"matrix","result":[{"values":[[1]]}]}})",
        "a sample is not a [time, value] pair"},
   };
