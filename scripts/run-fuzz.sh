@@ -4,18 +4,23 @@
 # inputs go to a scratch directory, never into the committed corpus. Exits non-zero when a target
 # crashes, breaks an invariant, leaks, times out on an input, or has no binary or no corpus; the
 # crashing input is kept under the scratch directory and its path printed.
-#   scripts/run-fuzz.sh BUILD_DIR [SECONDS]
+# Each run explores from a random seed, which it prints; FUZZ_SEED=N runs every target from seed
+# N instead, to replay a run (the first mutations are the same; a timed run is not otherwise
+# deterministic, so the kept input is what reproduces a finding).
+#   [FUZZ_SEED=N] scripts/run-fuzz.sh BUILD_DIR [SECONDS]
 set -uo pipefail
 build_dir=${1:?usage: scripts/run-fuzz.sh BUILD_DIR [SECONDS]}
 seconds=${2:-30}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/tailor-fuzz.XXXXXX")
+seed_flag=()
+[[ -n ${FUZZ_SEED:-} ]] && seed_flag=("-seed=$FUZZ_SEED")
 
 targets=()
 for source in fuzz/*.cpp; do targets+=("$(basename "$source" .cpp)"); done
 ((${#targets[@]})) || { echo "run-fuzz: no targets in fuzz/"; exit 1; }
 
 status=0
-printf '%-24s %10s %10s %8s %s\n' target runs exec/s corpus result
+printf '%-24s %10s %10s %8s %10s %s\n' target runs exec/s corpus seed result
 for t in "${targets[@]}"; do
   binary=$build_dir/fuzz/fuzz_$t corpus=fuzz/corpus/$t
   if [[ ! -x $binary ]]; then echo "run-fuzz: $binary was not built"; status=1; continue; fi
@@ -23,16 +28,18 @@ for t in "${targets[@]}"; do
   mkdir -p "$scratch/$t/new" "$scratch/$t/crash"
   log=$scratch/$t/log
   # -timeout: an input that takes this long is itself a finding (one request stalls a server).
-  "$binary" -max_total_time="$seconds" -timeout=25 -print_final_stats=1 \
+  "$binary" "${seed_flag[@]}" -max_total_time="$seconds" -timeout=25 -print_final_stats=1 \
     -artifact_prefix="$scratch/$t/crash/" "$scratch/$t/new" "$corpus" >"$log" 2>&1
   rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   size=$(find "$scratch/$t/new" "$corpus" -type f | wc -l)
+  seed=$(sed -n 's/^INFO: Seed: *//p' "$log")
+  row=$(printf '%-24s %10s %10s %8s %10s' "$t" "${runs:-?}" "${speed:-?}" "$size" "${seed:-?}")
   if ((rc == 0)); then
-    printf '%-24s %10s %10s %8s ok\n' "$t" "${runs:-?}" "${speed:-?}" "$size"
+    echo "$row ok"
   else
-    printf '%-24s %10s %10s %8s FAILED (exit %d)\n' "$t" "${runs:-?}" "${speed:-?}" "$size" "$rc"
+    echo "$row FAILED (exit $rc)"
     grep -E 'ERROR|fuzz invariant|SUMMARY|Test unit written|uncaught exception|what\(\)' "$log" | head -20
     echo "run-fuzz: full log $log; crashing input under $scratch/$t/crash/"
     status=1
