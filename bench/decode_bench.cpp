@@ -9,6 +9,7 @@
 #include "bench/boost_dom_decoder.h"
 #include "bench/pod_list_generator.h"
 #include "kube/model/decode.h"
+#include "kube/model/json_value.h"
 
 namespace {
 
@@ -111,18 +112,33 @@ void BM_DecodePodList_BoostJsonDom(benchmark::State& state) {
 }
 BENCHMARK(BM_DecodePodList_BoostJsonDom)->Unit(benchmark::kMillisecond);
 
-// Lower bound of the baseline: Boost.JSON's parse to a DOM alone.
-void BM_ParseOnly_BoostJsonDom(benchmark::State& state) {
+template <class Parse>
+void parse_only(benchmark::State& state, Parse parse) {
   const std::string& json = pod_list_json();
   std::size_t items = 0;
   for (auto _ : state) {
-    boost::json::value dom = boost::json::parse(json);
+    boost::json::value dom = parse(json);
     items = dom.as_object().at("items").as_array().size();
     benchmark::DoNotOptimize(dom);
   }
   report(state, items);
 }
+
+// Lower bound of the baseline: Boost.JSON's parse to a DOM alone.
+void BM_ParseOnly_BoostJsonDom(benchmark::State& state) {
+  parse_only(state, [](const std::string& json) { return boost::json::parse(json); });
+}
 BENCHMARK(BM_ParseOnly_BoostJsonDom)->Unit(benchmark::kMillisecond);
+
+// The same DOM with numbers read as encoding/json reads them (kube/model/json_value.h), the parse
+// of every body and stored object in tailor-cluster.
+void BM_ParseOnly_KubeJsonValue(benchmark::State& state) {
+  parse_only(state, [](const std::string& json) {
+    boost::system::error_code ec;
+    return tailor::kube::json::parse_value(json, ec);
+  });
+}
+BENCHMARK(BM_ParseOnly_KubeJsonValue)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

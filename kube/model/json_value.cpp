@@ -81,8 +81,9 @@ struct KubeValueHandler {
     return st.push_uint64(u), true;
   }
   bool on_double(double d, bj::string_view last, bj::error_code& ec) {
-    number.append(last.data(), last.size());
-    std::optional<double> value = read_double(d, number);
+    std::string_view text(last.data(), last.size());
+    if (!number.empty()) text = number.append(text);
+    std::optional<double> value = read_double(d, text);
     number.clear();
     if (!value) {
       ec = number_out_of_range();
