@@ -6,6 +6,7 @@
 #include <map>
 #include <shared_mutex>
 
+#include "embedded/storage/json_text.h"
 #include "embedded/storage/object_meta.h"
 #include "embedded/storage/watch_state.h"
 #include "kube/model/time.h"
@@ -173,7 +174,7 @@ struct ObjectStore::Impl {
   static bj::object parsed(const PersistedObject& row) {
     bj::value v;
     try {
-      v = bj::parse(row.json);
+      v = parse_json_text(row.json);  // as deep as the API accepted it
     } catch (const std::exception& e) {
       throw std::runtime_error("stored " + row.resource + " " + row.key +
                                " is not valid JSON: " + e.what());

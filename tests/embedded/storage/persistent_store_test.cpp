@@ -165,6 +165,25 @@ TEST_F(PersistentStoreTest, CustomResourcesWaitForTheirTypeToBeAdopted) {
   EXPECT_EQ(store->get_stored(kWidgets, "a", "w")->resource_version(), 2u);
 }
 
+// An object nests as deep as the API accepts (10,000 levels); a restart reads it back, where
+// Boost.JSON's default limit of 32 made the whole store refuse to load.
+TEST_F(PersistentStoreTest, DeeplyNestedObjectIsReloaded) {
+  bj::object deep = object("a", "deep");
+  bj::value nested = 0.5;
+  for (int i = 0; i < 1000; ++i) nested = bj::object{{"x", std::move(nested)}};
+  deep["spec"] = std::move(nested);
+  std::vector<std::string> before;
+  {
+    auto store = open();
+    store->create(kNamespaces, object("", "a"));
+    store->create(kConfigMaps, deep);
+    before = texts(*store, kConfigMaps);
+  }
+  std::unique_ptr<ObjectStore> store;
+  ASSERT_EQ(error_of([&] { store = open(); }), "no error");
+  EXPECT_EQ(texts(*store, kConfigMaps), before);
+}
+
 TEST_F(PersistentStoreTest, GarbageFileIsAnErrorNamingIt) {
   std::ofstream(db_) << std::string(8192, 'x');
   std::string error = error_of([&] { open(); });
