@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "embedded/storage/json_text.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded {
@@ -192,14 +193,15 @@ bj::object cpu_utilization_metric(const bj::value& percent) {
                                                         {"averageUtilization", percent}}}}}};
 }
 
-// Removes the annotation and returns its JSON array (empty when absent or not an array).
+// Removes the annotation and returns its JSON array (empty when absent, not an array, or not JSON
+// as the API server reads it: 1e999 would otherwise be stored as Infinity).
 bj::array take_array(bj::object& annotations, std::string_view key) {
   const bj::value* v = annotations.if_contains(key);
   if (!v) return {};
   bj::array out;
   if (v->is_string()) {
     boost::system::error_code ec;
-    bj::value parsed = bj::parse(v->as_string(), ec);
+    bj::value parsed = parse_json_text(v->as_string(), ec);
     if (!ec && parsed.is_array()) out = std::move(parsed.as_array());
   }
   annotations.erase(key);
@@ -238,7 +240,7 @@ bj::object hpa_v1_to_v2(const bj::object& v1) {
   bj::value behavior;
   if (behavior_text && behavior_text->is_string()) {
     boost::system::error_code ec;
-    behavior = bj::parse(behavior_text->as_string(), ec);
+    behavior = parse_json_text(behavior_text->as_string(), ec);
     if (ec || !behavior.is_object()) behavior = nullptr;
   }
   annotations.erase(kBehavior);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "embedded/storage/json_text.h"
+
 namespace tailor::embedded {
 namespace {
 
@@ -110,6 +112,18 @@ TEST(HpaConversion, V2ToV1DropsStaleRoundTripAnnotations) {
       R"({"autoscaling.alpha.kubernetes.io/metrics":"[]","autoscaling.alpha.kubernetes.io/conditions":"x"})",
       "[" + cpu(60) + "]"));
   EXPECT_EQ(hpa_v2_to_v1(v2), parse(v1_hpa("", R"(,"targetCPUUtilizationPercentage":60)")));
+}
+
+// kube-apiserver's conversion reads these annotations with encoding/json: 1e999 is no number
+// there. Read as Infinity, it was stored, and the stored text ("Infinity") could not be read back;
+// an annotation that does not parse is ignored, as any other malformed one.
+TEST(HpaConversion, AnnotationWithANumberOutOfRangeIsIgnored) {
+  bj::object v2 = hpa_v1_to_v2(parse(v1_hpa(
+      R"({"autoscaling.alpha.kubernetes.io/behavior":"{\"scaleDown\":{\"stabilizationWindowSeconds\":1e999}}",)"
+      R"("autoscaling.alpha.kubernetes.io/conditions":"[{\"type\":\"AbleToScale\",\"status\":\"True\",\"x\":-1e400}]"})",
+      "")));
+  EXPECT_EQ(v2, parse(v2_hpa("", "[" + cpu(80) + "]")));
+  EXPECT_NO_THROW(parse_json_text(bj::serialize(v2)));
 }
 
 }  // namespace
