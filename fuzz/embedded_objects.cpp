@@ -3,13 +3,16 @@
 // fields dropped, server defaults applied, validated (a refusal is a 400 or 422), and stored
 // as serialised text (embedded/storage/stored_object.h). Invariants: what is stored reads back as
 // the same object; a pod the server accepts is one the controller and node agent can decode
-// (kube/model/decode.h), since they act on every stored pod.
+// (kube/model/decode.h), since they act on every stored pod; the parse never reads NaN or
+// Infinity (encoding/json has neither) and names the number it refuses as out of range.
 #include <boost/json.hpp>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "embedded/api/create_defaults.h"
 #include "embedded/api/known_fields.h"
@@ -27,6 +30,22 @@ namespace {
 namespace bj = boost::json;
 namespace embedded = tailor::embedded;
 using tailor::fuzz::check;
+
+// Walks the value without recursion (it may nest 10,000 levels).
+bool all_numbers_finite(const bj::value& root) {
+  std::vector<const bj::value*> pending{&root};
+  while (!pending.empty()) {
+    const bj::value* v = pending.back();
+    pending.pop_back();
+    if (v->is_double() && !std::isfinite(v->get_double())) return false;
+    if (v->is_array()) {
+      for (const bj::value& e : v->get_array()) pending.push_back(&e);
+    } else if (v->is_object()) {
+      for (const auto& member : v->get_object()) pending.push_back(&member.value());
+    }
+  }
+  return true;
+}
 
 // What the server keeps of a body it accepts; false when it refuses it with a 422.
 bool accepted(const embedded::ResourceInfo& r, std::string_view body, bj::object o) {
@@ -65,6 +84,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bj::value v = embedded::parse_json_text(body, ec);
   const std::string go = embedded::go_json_error(body, ec);
   check(go.empty() || ec, "only a parse error has encoding/json's message", go);
+  check(ec != embedded::number_out_of_range() || go.find("number  into") == std::string::npos,
+        "a number out of range is named", go);
+  check(ec || all_numbers_finite(v), "a parsed body holds no NaN or Infinity", body);
   if (ec || !v.is_object()) return 0;
   for (const auto& [group, version, resource] : {std::tuple{"", "v1", "pods"},
                                                  {"", "v1", "nodes"},
