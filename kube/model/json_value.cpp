@@ -126,8 +126,9 @@ void find_number(std::string_view text, Fn fn) {
   });
 }
 
-// Exponents past Boost.JSON's int range (0e9999999999) cut to 100000000: as far out of float64's
-// range, and past the digits any body holds, so each number reads as before.
+// Exponents of nine digits or more (Boost.JSON refuses those past 214748364: 0e999999999) cut to
+// 100000000: as far out of float64's range, and past the digits any body holds, so each number
+// reads as before.
 std::string with_exponents_cut(std::string_view text) {
   constexpr std::string_view kCut = "100000000";
   std::string out;
@@ -136,7 +137,7 @@ std::string with_exponents_cut(std::string_view text) {
     std::size_t e = number.find_first_of("eE");
     if (e == std::string_view::npos) return false;
     std::size_t digits = number.find_first_not_of("+-0", e + 1);
-    if (digits == std::string_view::npos || number.size() - digits <= kCut.size()) return false;
+    if (digits == std::string_view::npos || number.size() - digits < kCut.size()) return false;
     std::size_t at = static_cast<std::size_t>(number.data() - text.data()) + digits;
     out.append(text.substr(copied, at - copied)).append(kCut);
     copied = static_cast<std::size_t>(number.data() - text.data()) + number.size();

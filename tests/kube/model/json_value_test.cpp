@@ -32,8 +32,10 @@ INSTANTIATE_TEST_SUITE_P(
     Numbers, JsonValueNumberTest,
     ::testing::Values(ReadNumber{"0e400", 0.0}, ReadNumber{"-0e400", -0.0},
                       ReadNumber{"0.0e999", 0.0}, ReadNumber{"-0.000E+999", -0.0},
-                      ReadNumber{"0e99999999999999999999", 0.0}, ReadNumber{"1e-999", 0.0},
-                      ReadNumber{"-1e-400", -0.0}, ReadNumber{"1e-99999999999999999999", 0.0},
+                      ReadNumber{"0e99999999999999999999", 0.0}, ReadNumber{"0e999999999", 0.0},
+                      ReadNumber{"-1e-999999999", -0.0}, ReadNumber{"1e-214748365", 0.0},
+                      ReadNumber{"1e-999", 0.0}, ReadNumber{"-1e-400", -0.0},
+                      ReadNumber{"1e-99999999999999999999", 0.0},
                       ReadNumber{"1.7976931348623157e308", 1.7976931348623157e308},
                       ReadNumber{"4.9e-324", 4.9e-324}, ReadNumber{"0", 0.0},
                       ReadNumber{"-0.0", -0.0}, ReadNumber{"1.5", 1.5},
@@ -61,6 +63,8 @@ INSTANTIATE_TEST_SUITE_P(Numbers, JsonValueRefusedTest,
                          ::testing::Values(RefusedNumber{"1e999"}, RefusedNumber{"-1e400"},
                                            RefusedNumber{"1.7976931348623159e308"},
                                            RefusedNumber{"1e99999999999999999999"},
+                                           RefusedNumber{"1e999999999"},
+                                           RefusedNumber{"1e214748365"},
                                            RefusedNumber{"123456789e301"}));
 
 TEST(JsonValue, OtherErrorsAreBoostJsonsOwn) {
