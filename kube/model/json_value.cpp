@@ -31,13 +31,18 @@ bool zero_mantissa(std::string_view number) {
   return true;
 }
 
-// The correctly rounded value when it is finite: Boost.JSON's fast path may round a number near
-// float64's largest up to Infinity where ParseFloat does not.
-std::optional<double> exact_finite(std::string_view number) {
+// The number's text as strconv.ParseFloat reads it: correctly rounded (Boost.JSON 1.81's default
+// parse is not: about a third of 17-digit mantissas land an ulp or more away), an underflow is ±0,
+// and none when past float64's range. approx, Boost.JSON's reading, tells an underflow from an
+// overflow (from_chars reports both as out of range).
+std::optional<double> parse_float(double approx, std::string_view number) {
+  const bool negative = number.front() == '-';
+  if (zero_mantissa(number)) return negative ? -0.0 : 0.0;
   double d = 0;
   auto [end, err] = std::from_chars(number.data(), number.data() + number.size(), d);
-  if (err != std::errc() || end != number.data() + number.size() || !std::isfinite(d)) return {};
-  return d;
+  if (err == std::errc() && end == number.data() + number.size()) return d;
+  if (err == std::errc::result_out_of_range && std::abs(approx) < 1) return negative ? -0.0 : 0.0;
+  return std::nullopt;
 }
 
 // Boost.JSON's value-building handler (detail::handler) with encoding/json's reading of numbers.
@@ -83,7 +88,7 @@ struct KubeValueHandler {
   bool on_double(double d, bj::string_view last, bj::error_code& ec) {
     std::string_view text(last.data(), last.size());
     if (!number.empty()) text = number.append(text);
-    std::optional<double> value = read_double(d, text);
+    std::optional<double> value = parse_float(d, text);
     number.clear();
     if (!value) {
       ec = number_out_of_range();
@@ -95,14 +100,6 @@ struct KubeValueHandler {
   bool on_null(bj::error_code&) { return st.push_null(), true; }
   bool on_comment_part(bj::string_view, bj::error_code&) { return true; }
   bool on_comment(bj::string_view, bj::error_code&) { return true; }
-
-  // Boost.JSON's double d of the number's text as strconv.ParseFloat has it; none when out of
-  // range.
-  static std::optional<double> read_double(double d, std::string_view text) {
-    if (std::isfinite(d)) return d;
-    if (zero_mantissa(text)) return text.front() == '-' ? -0.0 : 0.0;
-    return exact_finite(text);
-  }
 };
 
 bj::value parse_once(std::string_view text, boost::system::error_code& ec,

@@ -1,8 +1,8 @@
 // Parsing JSON text into Boost.JSON values with numbers read as Go's encoding/json reads them
-// (strconv.ParseFloat), so that every process judges a number as kube-apiserver does: a zero
-// mantissa is ±0 whatever its exponent (Boost.JSON 1.81 makes 0e400 NaN and refuses
-// 0e9999999999), and a number beyond float64's range (1e999) is an error (Boost.JSON would give
-// Infinity). No NaN or Infinity ever comes out.
+// (strconv.ParseFloat), so that every process judges a number as kube-apiserver does: correctly
+// rounded (Boost.JSON 1.81's default parse is not), a zero mantissa ±0 whatever its exponent
+// (Boost.JSON makes 0e400 NaN and refuses 0e9999999999), and a number beyond float64's range
+// (1e999) an error (Boost.JSON would give Infinity). No NaN or Infinity ever comes out.
 #pragma once
 
 #include <boost/json/parse_options.hpp>
