@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <iostream>
 #include <string>
 #include <vector>
@@ -6,6 +8,7 @@
 #include "cli/corpus_command.h"
 #include "cli/demo_command.h"
 #include "cli/replay_command.h"
+#include "cli/report_command.h"
 #include "cli/supervise.h"
 #include "kube/observe/version.h"
 
@@ -15,6 +18,8 @@ const char* kUsage =
     "Verbs:\n"
     "  demo              Tailor's main job on a local cluster, to the end (tailor demo --help)\n"
     "  replay TRACE...   score recommenders on usage traces (tailor replay --help)\n"
+    "  report            per workload under a policy: requests, recommendation, OOMs, cost\n"
+    "                    (tailor report --help)\n"
     "  corpus --out DIR  write the synthetic trace corpus replay is judged on (tailor corpus -h)\n"
     "  cluster up|down   a local cluster on real containerd (tailor cluster --help)\n"
     "  version           print the version (the chart's appVersion; also --version)\n";
@@ -37,6 +42,9 @@ int main(int argc, char** argv) {
   }
   if (verb == "demo") return tailor::cli::run_demo(args, std::cout, std::cerr);
   if (verb == "replay") return tailor::cli::run_replay(args, std::cout, std::cerr);
+  if (verb == "report") {
+    return tailor::cli::run_report(args, std::cout, std::cerr, ::isatty(STDOUT_FILENO) != 0);
+  }
   if (verb == "corpus") return tailor::cli::run_corpus(args, std::cout, std::cerr);
   if (verb == "cluster") return tailor::cli::run_cluster(args, std::cout, std::cerr);
   // Internal: how `cluster up` keeps its processes running (cli/supervise.h).

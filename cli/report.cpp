@@ -4,33 +4,10 @@
 #include <cstdio>
 #include <ostream>
 
+#include "cli/json_text.h"
 #include "recommender/vpa_knobs.h"
 
 namespace tailor::cli {
-namespace {
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
-std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      q += buf;
-      continue;
-    }
-    q += c;
-  }
-  return q + '"';
-}
-
-}  // namespace
 
 void print_table(std::ostream& out, const std::vector<recommender::ScoreRow>& rows) {
   // VPA variants are named as written ("vpa:memory-percentile=0.95"): the column fits them.
@@ -82,14 +59,16 @@ void write_json(std::ostream& out, const std::vector<recommender::ScoreRow>& row
   out << "{\"rows\":[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
-    out << (i ? "," : "") << "{\"strategy\":" << quoted(r.strategy)
-        << ",\"cpu_slack\":" << number(r.cpu_slack) << ",\"mem_slack\":" << number(r.mem_slack)
-        << ",\"cpu_shortfall\":" << number(r.cpu_shortfall)
-        << ",\"ooms_per_day\":" << number(r.ooms_per_day)
-        << ",\"resizes_per_day\":" << number(r.resizes_per_day) << ",\"cost\":" << number(r.cost)
-        << ",\"cpu_slack_weighted\":" << number(r.cpu_slack_weighted)
-        << ",\"mem_slack_weighted\":" << number(r.mem_slack_weighted)
-        << ",\"containers\":" << r.containers << ",\"update_rule\":" << quoted(r.update_rule)
+    out << (i ? "," : "") << "{\"strategy\":" << json_string(r.strategy)
+        << ",\"cpu_slack\":" << json_number(r.cpu_slack)
+        << ",\"mem_slack\":" << json_number(r.mem_slack)
+        << ",\"cpu_shortfall\":" << json_number(r.cpu_shortfall)
+        << ",\"ooms_per_day\":" << json_number(r.ooms_per_day)
+        << ",\"resizes_per_day\":" << json_number(r.resizes_per_day)
+        << ",\"cost\":" << json_number(r.cost)
+        << ",\"cpu_slack_weighted\":" << json_number(r.cpu_slack_weighted)
+        << ",\"mem_slack_weighted\":" << json_number(r.mem_slack_weighted)
+        << ",\"containers\":" << r.containers << ",\"update_rule\":" << json_string(r.update_rule)
         << "}";
   }
   out << "]}\n";

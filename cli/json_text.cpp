@@ -1,0 +1,45 @@
+#include "cli/json_text.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace tailor::cli {
+
+std::string json_string(std::string_view s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+      q += buf;
+      continue;
+    }
+    q += c;
+  }
+  return q + '"';
+}
+
+std::string json_number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string json_exact(const std::optional<double>& v) {
+  if (!v || !std::isfinite(*v)) return "null";
+  char buf[32];
+  const auto end = std::to_chars(buf, buf + sizeof buf, *v).ptr;
+  return std::string(buf, end);
+}
+
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + '"';
+}
+
+}  // namespace tailor::cli

@@ -1,0 +1,43 @@
+// `tailor report`'s outputs: the terminal table (at most 100 columns, ANSI colour on request),
+// JSON and CSV. Pure: text from rows.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/workload_report.h"
+
+namespace tailor::cli {
+
+inline constexpr std::size_t kTableWidth = 100;
+
+// Compact quantities for the table: cores as "250m" or "1.5", bytes as "512Mi" or "1.5Gi", "-"
+// when unknown; changes with their sign ("+150m", "-64Mi"); money as "+4.78" / "-0.37".
+std::string format_cores(const std::optional<double>& cores, bool sign = false);
+std::string format_bytes(const std::optional<double>& bytes, bool sign = false);
+std::string format_money(const std::optional<double>& amount);
+// "3.2d 1234", "0.0d 12k", or "unknown" without a checkpoint.
+std::string format_history(const std::optional<SampleHistory>& history);
+// s cut to width columns, its last one "~" when cut (names are ASCII, as Kubernetes names are).
+std::string fit(const std::string& s, std::size_t width);
+
+struct TableStyle {
+  bool colour = false;  // ANSI SGR sequences: savings green, increases yellow, OOM kills red
+};
+void print_report_table(std::ostream& out, const std::vector<ContainerRow>& rows,
+                        const Prices& prices, TableStyle style);
+// {"prices":{...},"hours_per_month":730,"rows":[...],"monthly_cost_change":N}: cores and bytes
+// as numbers, null for what is unknown.
+void write_report_json(std::ostream& out, const std::vector<ContainerRow>& rows,
+                       const Prices& prices);
+// A header line, then one line per container (RFC 4180; empty fields for what is unknown).
+void write_report_csv(std::ostream& out, const std::vector<ContainerRow>& rows,
+                      const Prices& prices);
+
+// Whether to colour: only a terminal, and never when NO_COLOR is set to anything non-empty
+// (no-color.org).
+bool want_colour(bool is_terminal, const char* no_color_env);
+
+}  // namespace tailor::cli
