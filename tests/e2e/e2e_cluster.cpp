@@ -595,6 +595,30 @@ bool wait_until(const std::string& what, std::chrono::seconds timeout,
   return false;
 }
 
+bool install_vpa_crd(const TestNamespace& ns) {
+  constexpr const char* kVpaCrd = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: verticalpodautoscalers.autoscaling.k8s.io}
+spec:
+  group: autoscaling.k8s.io
+  scope: Namespaced
+  names: {kind: VerticalPodAutoscaler, listKind: VerticalPodAutoscalerList,
+          plural: verticalpodautoscalers, singular: verticalpodautoscaler, shortNames: [vpa]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+)";
+  if (!ns.apply(kVpaCrd)) return false;
+  CommandResult established = E2eCluster::get().kubectl(
+      "wait --for=condition=Established --timeout=30s "
+      "crd/verticalpodautoscalers.autoscaling.k8s.io");
+  EXPECT_EQ(established.exit_code, 0) << established.err;
+  return established.exit_code == 0;
+}
+
 std::optional<PodView> only_ready_pod(const TestNamespace& ns, const std::string& selector) {
   std::vector<PodView> pods = ns.pods(selector);
   if (pods.size() != 1 || !pods[0].ready()) return std::nullopt;

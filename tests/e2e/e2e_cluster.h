@@ -210,6 +210,12 @@ class TestNamespace {
 bool wait_until(const std::string& what, std::chrono::seconds timeout,
                 const std::function<bool(std::string& seen)>& probe);
 
+// Installs enough of VPA's CRD (autoscaling.k8s.io/v1 VerticalPodAutoscaler) for its objects to be
+// stored, listed and watched, and waits until it is Established. Cluster-scoped, it stays for the
+// rest of the run (installing it again is a no-op). Adds a test failure and returns false when
+// kubectl fails.
+bool install_vpa_crd(const TestNamespace& ns);
+
 // The running pods matching `selector` in `ns`: exactly one Ready pod (for single-replica
 // workloads), else nullopt.
 std::optional<PodView> only_ready_pod(const TestNamespace& ns, const std::string& selector);

@@ -65,24 +65,6 @@ spec:
   updatePolicy: {mode: InPlaceOrRecreate}
 )";
 
-// Enough of VPA's CRD for its objects to be stored, listed and watched. Cluster-scoped, it stays
-// for the rest of the run (applying it again is a no-op); no other test uses VPA objects.
-constexpr const char* kVpaCrd = R"(apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: verticalpodautoscalers.autoscaling.k8s.io}
-spec:
-  group: autoscaling.k8s.io
-  scope: Namespaced
-  names: {kind: VerticalPodAutoscaler, listKind: VerticalPodAutoscalerList,
-          plural: verticalpodautoscalers, singular: verticalpodautoscaler, shortNames: [vpa]}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-)";
-
 constexpr const char* kVpa = R"(apiVersion: autoscaling.k8s.io/v1
 kind: VerticalPodAutoscaler
 metadata: {name: app}
@@ -144,13 +126,8 @@ TEST(OomKill, RaisesTheLimitThroughAVerticalScalingPolicy) {
 }
 
 TEST(OomKill, RaisesTheLimitThroughAVpaObject) {
-  E2eCluster& cluster = E2eCluster::get();
   TestNamespace ns("e2e-oom-vpa");
-  ASSERT_TRUE(ns.apply(kVpaCrd));
-  CommandResult established = cluster.kubectl(
-      "wait --for=condition=Established --timeout=30s "
-      "crd/verticalpodautoscalers.autoscaling.k8s.io");
-  ASSERT_EQ(established.exit_code, 0) << established.err;
+  ASSERT_TRUE(install_vpa_crd(ns));
   ASSERT_TRUE(ns.apply(kVpa));
   // The controller lists VPA objects again within its informer's backoff (at most a minute after
   // the CRD appears); it has seen this one once it has written its status.

@@ -1,0 +1,286 @@
+// `tailor report` (issue 18) against the real environment: two Deployments under policies (a
+// VerticalScalingPolicy and a VPA object, both mode Off so nothing moves their requests) and one
+// without, read through the environment's kubeconfig; table, json and csv checked against what
+// kubectl reads back. Then what the user gets wrong: a policy whose target is gone, an
+// unreachable server, rejected credentials and a ServiceAccount without the rights to list.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tests/e2e/e2e_cluster.h"
+
+namespace tailor::e2e {
+namespace {
+
+namespace bj = boost::json;
+using std::chrono::seconds;
+
+std::string deployment(const std::string& name) {
+  return R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: )" +
+         name + R"(}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: )" +
+         name + R"(}}
+  template:
+    metadata: {labels: {app: )" +
+         name + R"(}}
+    spec:
+      terminationGracePeriodSeconds: 0
+      nodeSelector: {kubernetes.io/hostname: tailor-node-2}
+      containers:
+      - name: app
+        image: busybox
+        imagePullPolicy: IfNotPresent
+        command: [sh, -c, 'while true; do i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done; sleep 0.2; done']
+        resources:
+          requests: {cpu: 50m, memory: 64Mi}
+          limits: {cpu: 100m, memory: 128Mi}
+)";
+}
+
+constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
+kind: VerticalScalingPolicy
+metadata: {name: tailored}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: tailored}
+  updatePolicy: {mode: "Off"}
+)";
+
+constexpr const char* kVpa = R"(apiVersion: autoscaling.k8s.io/v1
+kind: VerticalPodAutoscaler
+metadata: {name: vpa-app}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: vpa}
+  updatePolicy: {updateMode: "Off"}
+)";
+
+constexpr const char* kGonePolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
+kind: VerticalScalingPolicy
+metadata: {name: orphan}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: deleted}
+  updatePolicy: {mode: "Off"}
+)";
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// The recommendation's target as kubectl reads it ("cpu memory"), "" until there is one.
+std::string target_of(const TestNamespace& ns, const std::string& resource) {
+  CommandResult r =
+      ns.kubectl("get " + resource +
+                 " -o 'jsonpath={.status.recommendation.containerRecommendations[0].target.cpu} "
+                 "{.status.recommendation.containerRecommendations[0].target.memory}'");
+  return r.exit_code == 0 && r.out.find_first_not_of(' ') != std::string::npos ? r.out : "";
+}
+
+const bj::object* row_of(const bj::array& rows, const std::string& policy) {
+  for (const bj::value& r : rows) {
+    if (r.at("policy").at("name").as_string() == policy) return &r.as_object();
+  }
+  return nullptr;
+}
+
+double number(const bj::value& v) { return v.to_number<double>(); }
+
+// A kubeconfig for the environment's server as the bearer of `token`.
+std::string kubeconfig_with_token(E2eCluster& cluster, const std::string& token) {
+  CommandResult server =
+      cluster.kubectl("config view --raw --minify -o 'jsonpath={.clusters[0].cluster.server}'");
+  CommandResult ca = cluster.kubectl(
+      "config view --raw --minify "
+      "-o 'jsonpath={.clusters[0].cluster.certificate-authority-data}'");
+  EXPECT_EQ(server.exit_code, 0) << server.err;
+  const std::string path = (cluster.dir() / "scratch" / "report-token.kubeconfig").string();
+  std::ofstream(path) << "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+                      << "    server: " << server.out << "\n"
+                      << "    certificate-authority-data: " << ca.out << "\n"
+                      << "users:\n- name: u\n  user: {token: \"" << token << "\"}\n"
+                      << "contexts:\n- name: x\n  context: {cluster: c, user: u}\n"
+                      << "current-context: x\n";
+  return path;
+}
+
+TEST(Report, RowsOfBothPolicyKindsAndNoneWithoutAPolicy) {
+  E2eCluster& cluster = E2eCluster::get();
+  TestNamespace ns("e2e-report");
+  ASSERT_TRUE(install_vpa_crd(ns));
+  ASSERT_TRUE(ns.apply(deployment("tailored") + "---\n" + deployment("vpa") + "---\n" +
+                       deployment("plain") + "---\n" + kPolicy + "---\n" + kVpa));
+  // Both recommendations published, and the VerticalScalingPolicy's checkpoint written (the
+  // controller writes them once a minute): the history the report shows.
+  ASSERT_TRUE(wait_until("both recommendations and a checkpoint", seconds(100),
+                         [&](std::string& seen) {
+                           const std::string a = target_of(ns, "verticalscalingpolicy tailored");
+                           const std::string b = target_of(ns, "vpa vpa-app");
+                           CommandResult c = ns.kubectl(
+                               "get verticalscalingcheckpoints -o "
+                               "'jsonpath={.items[*].status.totalSamplesCount}'");
+                           seen = "policy '" + a + "', vpa '" + b + "', checkpoint samples '" +
+                                  c.out + "'";
+                           return !a.empty() && !b.empty() && !c.out.empty();
+                         }))
+      << cluster.controller_log_tail();
+
+  CommandResult json =
+      cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name(), "-o", "json",
+                      "--cpu-price", "0.05", "--memory-price", "0.01"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.err, "");
+  const bj::value report = bj::parse(json.out);
+  const bj::array& rows = report.at("rows").as_array();
+  ASSERT_EQ(rows.size(), 2u) << json.out;  // "plain" has no policy: no row
+  const bj::object* tailored = row_of(rows, "tailored");
+  const bj::object* vpa = row_of(rows, "vpa-app");
+  ASSERT_TRUE(tailored && vpa) << json.out;
+  EXPECT_EQ(tailored->at("policy").at("kind").as_string(), "VerticalScalingPolicy");
+  EXPECT_EQ(vpa->at("policy").at("kind").as_string(), "VerticalPodAutoscaler");
+  for (const auto& [row, workload, resource] :
+       {std::tuple{tailored, "tailored", "verticalscalingpolicy tailored"},
+        std::tuple{vpa, "vpa", "vpa vpa-app"}}) {
+    SCOPED_TRACE(workload);
+    EXPECT_EQ(row->at("namespace").as_string(), ns.name());
+    EXPECT_EQ(row->at("workload").at("kind").as_string(), "Deployment");
+    EXPECT_EQ(row->at("workload").at("name").as_string(), workload);
+    EXPECT_EQ(row->at("container").as_string(), "app");
+    EXPECT_EQ(number(row->at("pods")), 1);
+    EXPECT_DOUBLE_EQ(number(row->at("cpu").at("request")), 0.05);
+    EXPECT_DOUBLE_EQ(number(row->at("cpu").at("limit")), 0.1);
+    EXPECT_DOUBLE_EQ(number(row->at("memory").at("request")), 64.0 * (1 << 20));
+    EXPECT_DOUBLE_EQ(number(row->at("memory").at("limit")), 128.0 * (1 << 20));
+    // The target is the status's, as kubectl reads it (mode Off: the recommender moves it only
+    // with new usage; both reads are within a pass or two of each other).
+    const std::string target = target_of(ns, resource);
+    const double cpu = number(row->at("cpu").at("target"));
+    const double memory = number(row->at("memory").at("target"));
+    EXPECT_EQ(milli_cpu(target.substr(0, target.find(' '))), std::llround(cpu * 1000)) << target;
+    EXPECT_EQ(bytes(target.substr(target.find(' ') + 1)), std::llround(memory)) << target;
+    EXPECT_NEAR(number(row->at("cpu").at("change")), cpu - 0.05, 1e-9);
+    // (target - request) x 1 pod x price x 730 h, in hundredths of a cent.
+    const double expected =
+        (cpu - 0.05) * 0.05 * 730 + (memory - 64.0 * (1 << 20)) / (1 << 30) * 0.01 * 730;
+    EXPECT_NEAR(number(row->at("monthly_cost_change").at("total")), expected, 2e-4);
+    EXPECT_EQ(number(row->at("oom_kills_last_day")), 0);
+  }
+  ASSERT_TRUE(tailored->at("history").is_object()) << json.out;
+  EXPECT_GT(number(tailored->at("history").at("samples")), 0);
+  EXPECT_GE(number(tailored->at("history").at("days")), 0);
+
+  // CSV: the header and the same two rows, in the report's order (by workload name).
+  CommandResult csv = cluster.tailor(
+      {"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name(), "-o", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  const auto csv_lines = lines_of(csv.out);
+  ASSERT_EQ(csv_lines.size(), 3u) << csv.out;
+  EXPECT_EQ(csv_lines[0].rfind("namespace,workload_kind,workload,policy_kind,policy,container,", 0),
+            0u);
+  EXPECT_EQ(csv_lines[1].rfind(ns.name() + ",Deployment,tailored,VerticalScalingPolicy,tailored,"
+                                           "app,1,0.05,0.1,",
+                               0),
+            0u)
+      << csv_lines[1];
+  EXPECT_EQ(csv_lines[2].rfind(
+                ns.name() + ",Deployment,vpa,VerticalPodAutoscaler,vpa-app,app,1,0.05,0.1,", 0),
+            0u)
+      << csv_lines[2];
+
+  // The table, piped: no colour, 100 columns at most, a group per workload.
+  CommandResult table =
+      cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name()});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_EQ(table.out.find('\033'), std::string::npos);
+  for (const auto& l : lines_of(table.out)) EXPECT_LE(l.size(), 100u) << l;
+  EXPECT_NE(table.out.find(ns.name() + "/Deployment/tailored  (VerticalScalingPolicy tailored, "
+                                       "1 pod)"),
+            std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find(ns.name() + "/Deployment/vpa  (VerticalPodAutoscaler vpa-app, 1 pod)"),
+            std::string::npos)
+      << table.out;
+  EXPECT_EQ(table.out.find("plain"), std::string::npos) << table.out;
+}
+
+TEST(Report, APolicyWhoseTargetIsGoneIsReportedAndFailsTheRun) {
+  E2eCluster& cluster = E2eCluster::get();
+  TestNamespace ns("e2e-report-gone");
+  // The other policy's Deployment is there: its row comes out as usual beside the orphan's.
+  ASSERT_TRUE(ns.apply(deployment("tailored") + "---\n" + kPolicy + "---\n" + kGonePolicy));
+  CommandResult r = cluster.tailor(
+      {"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name(), "-o", "json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("VerticalScalingPolicy " + ns.name() +
+                       "/orphan: Cannot read targetRef. Reason: Deployment " + ns.name() +
+                       "/deleted does not exist"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find(ns.name() + "/tailored"), std::string::npos) << r.err;
+  const bj::value report = bj::parse(r.out);
+  const bj::array& rows = report.at("rows").as_array();
+  ASSERT_EQ(rows.size(), 2u) << r.out;
+  const bj::object* tailored = row_of(rows, "tailored");
+  ASSERT_TRUE(tailored) << r.out;
+  EXPECT_EQ(tailored->at("note").as_string(), "");
+  const bj::object* orphan = row_of(rows, "orphan");
+  ASSERT_TRUE(orphan) << r.out;
+  EXPECT_EQ(number(orphan->at("pods")), 0);
+  EXPECT_NE(std::string(orphan->at("note").as_string()).find("does not exist"), std::string::npos);
+}
+
+TEST(Report, ClearErrorsAndNothingPrintedWhenTheClusterCannotBeRead) {
+  E2eCluster& cluster = E2eCluster::get();
+  TestNamespace ns("e2e-report-rbac");
+  // Rejected credentials: 401.
+  CommandResult bad = cluster.tailor(
+      {"report", "--kubeconfig", kubeconfig_with_token(cluster, "not-a-token"), "-n", ns.name()});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_NE(bad.err.find("rejected the credentials (401 Unauthorized)"), std::string::npos)
+      << bad.err;
+
+  // A ServiceAccount bound to nothing: 403, naming the verb and resource.
+  ASSERT_EQ(ns.kubectl("create serviceaccount viewer").exit_code, 0);
+  CommandResult token = ns.kubectl("create token viewer");
+  ASSERT_EQ(token.exit_code, 0) << token.err;
+  while (!token.out.empty() && token.out.back() == '\n') token.out.pop_back();
+  CommandResult forbidden = cluster.tailor(
+      {"report", "--kubeconfig", kubeconfig_with_token(cluster, token.out), "-n", ns.name()});
+  EXPECT_EQ(forbidden.exit_code, 1);
+  EXPECT_EQ(forbidden.out, "");
+  EXPECT_NE(forbidden.err.find("forbidden: the report needs verb \"list\" on resource "
+                               "\"replicasets\" in API group \"apps\" in namespace " +
+                               ns.name()),
+            std::string::npos)
+      << forbidden.err;
+  EXPECT_NE(forbidden.err.find("system:serviceaccount:" + ns.name() + ":viewer"), std::string::npos)
+      << forbidden.err;
+
+  // Nothing listening: the server's address in the message.
+  const std::string closed = (cluster.dir() / "scratch" / "report-closed.kubeconfig").string();
+  std::ofstream(closed) << "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: "
+                           "{server: \"https://127.0.0.1:1\"}\nusers:\n- name: u\n  user: {token: "
+                           "x}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\n"
+                           "current-context: x\n";
+  CommandResult unreachable = cluster.tailor({"report", "--kubeconfig", closed});
+  EXPECT_EQ(unreachable.exit_code, 1);
+  EXPECT_EQ(unreachable.out, "");
+  EXPECT_NE(unreachable.err.find("cannot reach the API server at https://127.0.0.1:1"),
+            std::string::npos)
+      << unreachable.err;
+}
+
+}  // namespace
+}  // namespace tailor::e2e
