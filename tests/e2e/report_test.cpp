@@ -240,6 +240,27 @@ TEST(Report, APolicyWhoseTargetIsGoneIsReportedAndFailsTheRun) {
   EXPECT_NE(std::string(orphan->at("note").as_string()).find("does not exist"), std::string::npos);
 }
 
+TEST(Report, AMalformedObjectIsNamedAndNothingPrinted) {
+  E2eCluster& cluster = E2eCluster::get();
+  TestNamespace ns("e2e-report-malformed");
+  ASSERT_TRUE(install_vpa_crd(ns));
+  // VPA's CRD here keeps any field, as a CRD without a schema would: a quantity that is not one
+  // is stored, and the report cannot read the object.
+  ASSERT_TRUE(ns.apply(std::string(kVpa) + R"(  resourcePolicy:
+    containerPolicies:
+    - {containerName: app, minAllowed: {cpu: lots}}
+)"));
+  CommandResult r =
+      cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("tailor report: VerticalPodAutoscaler " + ns.name() +
+                       "/vpa-app is malformed: spec.resourcePolicy.containerPolicies[0].minAllowed"
+                       ".cpu"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(Report, ClearErrorsAndNothingPrintedWhenTheClusterCannotBeRead) {
   E2eCluster& cluster = E2eCluster::get();
   TestNamespace ns("e2e-report-rbac");
