@@ -14,7 +14,7 @@ namespace {
 
 const char* kUsage =
     "Usage: tailor report [--kubeconfig FILE] [--context NAME] [-n NAMESPACE]\n"
-    "                     [-o table|json|csv] [--cpu-price P] [--memory-price P]\n"
+    "                     [-o table|json|csv|html] [--cpu-price P] [--memory-price P]\n"
     "Every workload under a VerticalScalingPolicy or VerticalPodAutoscaler object, per "
     "container:\n"
     "its current requests and limits (from its pods), the target and bounds in the policy's\n"
@@ -26,7 +26,7 @@ const char* kUsage =
     "Options:\n"
     "  -n, --namespace NS   one namespace only (default: all)\n"
     "  -o, --output FORMAT  table (default; 100 columns, colour on a terminal unless NO_COLOR),\n"
-    "                       json or csv\n"
+    "                       json, csv, or html (one self-contained page)\n"
     "  --cpu-price P        USD per core-hour (default 0.021811)\n"
     "  --memory-price P     USD per GiB-hour (default 0.002923)\n"
     "                       The defaults are Google Compute Engine's on-demand E2 prices in\n"
@@ -81,8 +81,8 @@ Options parse(const std::vector<std::string>& args, bool& help) {
       o.ns = take();
     } else if (flag == "-o" || flag == "--output") {
       o.output = take();
-      if (o.output != "table" && o.output != "json" && o.output != "csv") {
-        throw UsageError("--output: '" + o.output + "' is not one of table, json, csv");
+      if (o.output != "table" && o.output != "json" && o.output != "csv" && o.output != "html") {
+        throw UsageError("--output: '" + o.output + "' is not one of table, json, csv, html");
       }
     } else if (flag == "--cpu-price") {
       o.prices.cpu_core_hour = parse_price(flag, take());
@@ -124,6 +124,8 @@ int run_report(const std::vector<std::string>& args, std::ostream& out, std::ost
     write_report_json(text, report.rows, o.prices);
   } else if (o.output == "csv") {
     write_report_csv(text, report.rows, o.prices);
+  } else if (o.output == "html") {
+    write_report_html(text, report.rows, o.prices);
   } else {
     print_report_table(text, report.rows, o.prices,
                        {want_colour(out_is_terminal, std::getenv("NO_COLOR"))});

@@ -6,7 +6,7 @@
 
 namespace tailor::cli {
 
-// `tailor report [--kubeconfig FILE] [--context NAME] [-n NS] [-o table|json|csv]
+// `tailor report [--kubeconfig FILE] [--context NAME] [-n NS] [-o table|json|csv|html]
 //                [--cpu-price P] [--memory-price P]`: every workload under a
 // VerticalScalingPolicy or VPA object, per container, read from a live cluster. Returns the
 // exit code; nothing goes to `out` unless the whole report was read.

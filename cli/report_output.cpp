@@ -260,6 +260,97 @@ void write_report_csv(std::ostream& out, const std::vector<ContainerRow>& rows,
   }
 }
 
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+constexpr const char* kHtmlStyle =
+    "body{font:14px system-ui,sans-serif;margin:2em;color:#222}"
+    "table{border-collapse:collapse}th,td{padding:3px 8px;border-bottom:1px solid #ddd}"
+    "th{text-align:left;background:#f3f3f3}td.n{text-align:right;font-variant-numeric:"
+    "tabular-nums}.save{color:#107010}.more{color:#a06000}.oom{color:#c00000;font-weight:bold}"
+    ".note{color:#c00000}";
+
+std::string html_cell(const std::string& text, const char* css_class = nullptr) {
+  return std::string("<td") + (css_class ? std::string(" class=\"") + css_class + "\"" : "") + ">" +
+         html_escape(text) + "</td>";
+}
+
+const char* change_class(const std::optional<double>& change) {
+  if (!change || *change == 0) return "n";
+  return *change < 0 ? "n save" : "n more";
+}
+
+void html_resource(std::ostream& out, const ContainerRow& r, const char* res,
+                   const ResourceFigures& f, Formatter format, const std::optional<double>& cost,
+                   bool first) {
+  out << "<tr>" << html_cell(first ? r.ns : "")
+      << html_cell(first ? r.workload_kind + "/" + r.workload_name : "")
+      << html_cell(first ? r.policy_kind + "/" + r.policy_name : "")
+      << html_cell(first ? r.container : "") << html_cell(res)
+      << html_cell(format(f.request, false), "n") << html_cell(format(f.limit, false), "n")
+      << html_cell(format(f.target, false), "n") << html_cell(format(f.lower_bound, false), "n")
+      << html_cell(format(f.upper_bound, false), "n")
+      << html_cell(format(f.change(), true), change_class(f.change()))
+      << html_cell(first ? format_history(r.history) : "", "n")
+      << html_cell(first ? std::to_string(r.oom_kills_last_day) : "",
+                   first && r.oom_kills_last_day > 0 ? "n oom" : "n")
+      << html_cell(format_money(cost), "n") << "</tr>\n";
+}
+
+}  // namespace
+
+void write_report_html(std::ostream& out, const std::vector<ContainerRow>& rows,
+                       const Prices& prices) {
+  int ooms = 0;
+  for (const auto& r : rows) ooms += r.oom_kills_last_day;
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      << "<title>tailor report</title><style>" << kHtmlStyle << "</style></head><body>\n"
+      << "<h1>tailor report</h1>\n<p>Monthly change, all rows: <b>"
+      << html_escape(format_money(total_cost(rows, prices))) << " USD</b>, " << rows.size()
+      << " containers, " << ooms << " OOM kills in the last day (USD "
+      << html_escape(price_line(prices)) << ").</p>\n<table>\n<tr>";
+  for (const char* h : {"namespace", "workload", "policy", "container", "res", "request", "limit",
+                        "target", "lower", "upper", "change", "history", "OOM/1d", "$/month"}) {
+    out << "<th>" << h << "</th>";
+  }
+  out << "</tr>\n";
+  for (const auto& r : rows) {
+    const CostChange cost = monthly_cost_change(r, prices);
+    html_resource(out, r, "cpu", r.cpu, format_cores, cost.cpu, true);
+    html_resource(out, r, "mem", r.memory, format_bytes, cost.memory, false);
+    if (!r.note.empty()) {
+      out << "<tr><td></td><td colspan=\"13\" class=\"note\">" << html_escape(r.note)
+          << "</td></tr>\n";
+    }
+  }
+  out << "</table>\n</body></html>\n";
+}
+
 bool want_colour(bool is_terminal, const char* no_color_env) {
   return is_terminal && (no_color_env == nullptr || *no_color_env == '\0');
 }

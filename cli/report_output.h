@@ -1,5 +1,5 @@
 // `tailor report`'s outputs: the terminal table (at most 100 columns, ANSI colour on request),
-// JSON and CSV. Pure: text from rows.
+// JSON, CSV and an HTML page. Pure: text from rows.
 #pragma once
 
 #include <iosfwd>
@@ -35,6 +35,14 @@ void write_report_json(std::ostream& out, const std::vector<ContainerRow>& rows,
 // A header line, then one line per container (RFC 4180; empty fields for what is unknown).
 void write_report_csv(std::ostream& out, const std::vector<ContainerRow>& rows,
                       const Prices& prices);
+
+// One self-contained HTML page (inline style, no script, nothing fetched): the summary and a
+// table with a row per container and resource, the same figures as the terminal table, names
+// escaped.
+void write_report_html(std::ostream& out, const std::vector<ContainerRow>& rows,
+                       const Prices& prices);
+// &, <, >, " and ' as character references.
+std::string html_escape(const std::string& s);
 
 // Whether to colour: only a terminal, and never when NO_COLOR is set to anything non-empty
 // (no-color.org).

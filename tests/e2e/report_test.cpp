@@ -8,6 +8,7 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -21,6 +22,12 @@ namespace {
 
 namespace bj = boost::json;
 using std::chrono::seconds;
+
+std::string shell_quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
 
 std::string deployment(const std::string& name) {
   return R"(apiVersion: apps/v1
@@ -71,6 +78,18 @@ spec:
   targetRef: {apiVersion: apps/v1, kind: Deployment, name: deleted}
   updatePolicy: {mode: "Off"}
 )";
+
+// stdout of a shell command run on a pseudo-terminal (script(1)), so that isatty(1) is true.
+std::string on_a_terminal(const std::string& command) {
+  const std::string line = "script -qec " + shell_quoted(command) + " /dev/null";
+  std::string out;
+  if (FILE* p = ::popen(line.c_str(), "r")) {
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    ::pclose(p);
+  }
+  return out;
+}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -212,6 +231,14 @@ TEST(Report, RowsOfBothPolicyKindsAndNoneWithoutAPolicy) {
             std::string::npos)
       << table.out;
   EXPECT_EQ(table.out.find("plain"), std::string::npos) << table.out;
+
+  // On a terminal: colour (the header bold), unless NO_COLOR says otherwise.
+  const std::string command = (cluster.bin_dir() / "tailor").string() + " report --kubeconfig " +
+                              cluster.kubeconfig() + " -n " + ns.name();
+  EXPECT_NE(on_a_terminal(command).find("\033[1m"), std::string::npos);
+  const std::string plain = on_a_terminal("NO_COLOR=1 " + command);
+  EXPECT_NE(plain.find("/Deployment/tailored"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find('\033'), std::string::npos) << plain;
 }
 
 TEST(Report, APolicyWhoseTargetIsGoneIsReportedAndFailsTheRun) {

@@ -184,6 +184,33 @@ TEST(ReportCsv, HeaderFieldsAndEscaping) {
   EXPECT_NE(record.find(",\"gone, \"\"really\"\"\nyes\"\n"), std::string::npos) << record;
 }
 
+TEST(ReportHtml, OneSelfContainedPageWithEveryRowEscaped) {
+  ContainerRow r = row("app");
+  r.note = "<script>alert('x')</script> & \"more\"";
+  ContainerRow other = row("side");
+  other.oom_kills_last_day = 3;
+  std::ostringstream out;
+  write_report_html(out, {r, other}, Prices{.cpu_core_hour = 0.02, .memory_gib_hour = 0.004});
+  const std::string page = out.str();
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(page.find("</html>\n"), std::string::npos);
+  // Nothing fetched, nothing run.
+  for (const char* outside : {"http:", "https:", "src=", "<link", "<script"}) {
+    EXPECT_EQ(page.find(outside), std::string::npos) << outside;
+  }
+  EXPECT_NE(page.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;more&quot;"),
+            std::string::npos);
+  // Two lines (cpu, mem) per container, the header, and the note's.
+  std::size_t rows = 0;
+  for (std::size_t at = page.find("<tr>"); at != std::string::npos; at = page.find("<tr>", at + 1))
+    ++rows;
+  EXPECT_EQ(rows, 1u + 2 * 2 + 1);
+  EXPECT_NE(page.find("<td class=\"n more\">+250m</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"n save\">-56Mi</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"n oom\">3</td>"), std::string::npos);
+  EXPECT_NE(page.find("<b>+13.96 USD</b>"), std::string::npos);
+}
+
 TEST(JsonText, EscapesAndNumbers) {
   EXPECT_EQ(json_string("a\"b\\c\x01"), "\"a\\\"b\\\\c\\u0001\"");
   EXPECT_EQ(json_number(1.0 / 0.0), "null");
