@@ -232,6 +232,25 @@ TEST(Report, RowsOfBothPolicyKindsAndNoneWithoutAPolicy) {
       << table.out;
   EXPECT_EQ(table.out.find("plain"), std::string::npos) << table.out;
 
+  // HTML: the same figures, cell by cell.
+  CommandResult html = cluster.tailor(
+      {"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name(), "-o", "html"});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_EQ(html.out.rfind("<!DOCTYPE html>", 0), 0u);
+  for (const auto& [workload, policy] :
+       {std::pair{"Deployment/tailored", "VerticalScalingPolicy/tailored"},
+        std::pair{"Deployment/vpa", "VerticalPodAutoscaler/vpa-app"}}) {
+    EXPECT_NE(html.out.find("<tr><td>" + ns.name() + "</td><td>" + workload + "</td><td>" + policy +
+                            "</td><td>app</td><td>cpu</td><td class=\"n\">50m</td>"
+                            "<td class=\"n\">100m</td>"),
+              std::string::npos)
+        << html.out;
+  }
+  EXPECT_NE(html.out.find("<td>mem</td><td class=\"n\">64Mi</td><td class=\"n\">128Mi</td>"),
+            std::string::npos)
+      << html.out;
+  EXPECT_EQ(html.out.find("plain"), std::string::npos);
+
   // On a terminal: colour (the header bold), unless NO_COLOR says otherwise.
   const std::string command = (cluster.bin_dir() / "tailor").string() + " report --kubeconfig " +
                               cluster.kubeconfig() + " -n " + ns.name();
