@@ -255,6 +255,7 @@ ClusterReport read_cluster_report(const std::string& kubeconfig, const std::stri
   const auto now =
       std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
   report.rows = build_rows(pods, policies, owners, history, now);
+  report.unpoliced = unpoliced_workloads(pods, policies, owners);
   return report;
 }
 

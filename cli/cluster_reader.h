@@ -15,6 +15,7 @@ struct ClusterReport {
   // Policies left out (an invalid spec) or reported with a problem (a target that is gone).
   std::vector<std::string> warnings{};
   bool targets_gone = false;
+  std::vector<UnpolicedWorkload> unpoliced{};  // workloads no policy acts on (for --all)
 };
 
 // Reads the cluster kubectl would (kubeconfig: the flag, $KUBECONFIG, in-cluster, ~/.kube/config;

@@ -1,12 +1,15 @@
 #include "cli/report_command.h"
 
-#include <boost/json.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <ostream>
 #include <sstream>
 
 #include "cli/cluster_reader.h"
+#include "cli/history_whatif.h"
 #include "cli/report_output.h"
 
 namespace tailor::cli {
@@ -15,6 +18,7 @@ namespace {
 const char* kUsage =
     "Usage: tailor report [--kubeconfig FILE] [--context NAME] [-n NAMESPACE]\n"
     "                     [-o table|json|csv|html] [--cpu-price P] [--memory-price P]\n"
+    "                     [--all --prometheus URL [--history 8d] [--resolution 5m]]\n"
     "Every workload under a VerticalScalingPolicy or VerticalPodAutoscaler object, per "
     "container:\n"
     "its current requests and limits (from its pods), the target and bounds in the policy's\n"
@@ -31,12 +35,26 @@ const char* kUsage =
     "  --memory-price P     USD per GiB-hour (default 0.002923)\n"
     "                       The defaults are Google Compute Engine's on-demand E2 prices in\n"
     "                       us-central1.\n"
+    "  --all                also every workload without a policy, replayed from its Prometheus\n"
+    "                       history (tailor-controller --storage=prometheus's queries over\n"
+    "                       cAdvisor's metrics) through vpa, default and the as-run (the pods'\n"
+    "                       current sizing held), scored as tailor replay scores; a progress bar\n"
+    "                       on stderr. Table and json only.\n"
+    "  --prometheus URL     the Prometheus to read (needed by --all)\n"
+    "  --history D          how far back (Prometheus duration, default 8d)\n"
+    "  --resolution D       window length (default 5m, the replay's sample period)\n"
+    "  --save-history DIR   also write each replayed workload's history as a recording\n"
+    "                       (DIR/NAMESPACE_KIND_NAME.csv) that tailor replay reads\n"
     "Exit status: 0 when reported; 1 when the cluster could not be read (nothing is printed) or a\n"
     "policy's target is gone (reported, with a warning); 2 for a bad command line.\n";
 
 struct Options {
   std::string kubeconfig, context, ns, output = "table";
   Prices prices;
+  bool all = false;
+  std::string save_history;
+  controller::usage::PrometheusHistoryOptions history{
+      .history_length_s = 8 * 24 * 3600, .resolution_s = 300, .page_steps = 288};
 };
 
 class UsageError : public std::runtime_error {
@@ -52,6 +70,16 @@ double parse_price(const std::string& flag, const std::string& text) {
                      (flag == "--cpu-price" ? "core-hour" : "GiB-hour") + ")");
   }
   return v;
+}
+
+std::int64_t parse_duration_s(const std::string& flag, const std::string& text) {
+  try {
+    const auto d = controller::usage::parse_prometheus_duration(text);
+    if (d.count() < 1000 || d.count() % 1000 != 0) throw std::invalid_argument("whole seconds");
+    return d.count() / 1000;
+  } catch (const std::invalid_argument&) {
+    throw UsageError(flag + ": '" + text + "' is not a duration in whole seconds (e.g. 8d, 5m)");
+  }
 }
 
 // --flag VALUE and --flag=VALUE; -n / -o take the next argument.
@@ -88,11 +116,37 @@ Options parse(const std::vector<std::string>& args, bool& help) {
       o.prices.cpu_core_hour = parse_price(flag, take());
     } else if (flag == "--memory-price") {
       o.prices.memory_gib_hour = parse_price(flag, take());
+    } else if (flag == "--all") {
+      o.all = true;
+    } else if (flag == "--save-history") {
+      o.save_history = take();
+    } else if (flag == "--prometheus") {
+      o.history.address = take();
+    } else if (flag == "--history") {
+      o.history.history_length_s = parse_duration_s(flag, take());
+    } else if (flag == "--resolution") {
+      o.history.resolution_s = parse_duration_s(flag, take());
     } else {
       throw UsageError("unknown argument '" + args[i] + "'");
     }
   }
+  if (o.all && o.history.address.empty()) throw UsageError("--all needs --prometheus URL");
+  if (o.all && o.output != "table" && o.output != "json") {
+    throw UsageError("--all reports in table or json only, not " + o.output);
+  }
   return o;
+}
+
+void save_recordings(const std::string& dir, const std::vector<WhatIfRow>& rows) {
+  std::filesystem::create_directories(dir);
+  for (const WhatIfRow& w : rows) {
+    if (w.recording.empty()) continue;
+    const std::string path =
+        dir + "/" + w.workload.ns + "_" + w.workload.kind + "_" + w.workload.name + ".csv";
+    std::ofstream file(path);
+    recommender::write_recorded_windows(file, w.recording);
+    if (!file) throw std::runtime_error(path + ": cannot write");
+  }
 }
 
 }  // namespace
@@ -112,16 +166,29 @@ int run_report(const std::vector<std::string>& args, std::ostream& out, std::ost
     return 0;
   }
   ClusterReport report;
+  std::vector<WhatIfRow> replayed;
   try {
     report = read_cluster_report(o.kubeconfig, o.context, o.ns);
+    if (o.all) {
+      const std::int64_t now_s = std::chrono::duration_cast<std::chrono::seconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count();
+      replayed = replay_from_prometheus(report.unpoliced, o.history, now_s,
+                                        [&](std::size_t done, std::size_t total) {
+                                          err << progress_bar(done, total) << std::flush;
+                                        });
+      if (!o.save_history.empty()) save_recordings(o.save_history, replayed);
+    }
   } catch (const std::exception& e) {
-    err << "tailor report: " << e.what() << "\n";
+    err << "\ntailor report: " << e.what() << "\n";
     return 1;
   }
   // Formatted whole before anything is written: a failure never leaves half a report.
   std::ostringstream text;
   if (o.output == "json") {
-    write_report_json(text, report.rows, o.prices);
+    std::ostringstream more;
+    if (o.all) write_whatif_json(more, replayed);
+    write_report_json(text, report.rows, o.prices, more.str());
   } else if (o.output == "csv") {
     write_report_csv(text, report.rows, o.prices);
   } else if (o.output == "html") {
@@ -129,6 +196,7 @@ int run_report(const std::vector<std::string>& args, std::ostream& out, std::ost
   } else {
     print_report_table(text, report.rows, o.prices,
                        {want_colour(out_is_terminal, std::getenv("NO_COLOR"))});
+    if (o.all) print_whatif_table(text, replayed);
   }
   out << text.str() << std::flush;
   for (const auto& w : report.warnings) err << "tailor report: warning: " << w << "\n";

@@ -125,6 +125,7 @@ std::string csv_number(const std::optional<double>& v, double per_unit) {
 std::string format_cores(const std::optional<double>& cores, bool sign) {
   if (!cores) return "-";
   const double v = *cores;
+  if (v == 0) return "0";
   if (std::fabs(v) < 1) return with_sign(printed("%.0fm", v * 1000), v, sign);
   return with_sign(printed("%.3g", v), v, sign);
 }
@@ -184,8 +185,11 @@ void print_report_table(std::ostream& out, const std::vector<ContainerRow>& rows
       group = title;
     }
     const CostChange cost = monthly_cost_change(r, prices);
-    print_resource(out, r, "cpu", r.cpu, format_cores, cost.cpu, true, style.colour);
-    print_resource(out, r, "mem", r.memory, format_bytes, cost.memory, false, style.colour);
+    // A policy that acts on nothing and recommends nothing has no figures, only its note.
+    if (!r.container.empty()) {
+      print_resource(out, r, "cpu", r.cpu, format_cores, cost.cpu, true, style.colour);
+      print_resource(out, r, "mem", r.memory, format_bytes, cost.memory, false, style.colour);
+    }
     if (!r.note.empty()) out << fit("  ! " + r.note, kTableWidth) << "\n";
     ooms += r.oom_kills_last_day;
   }
@@ -198,7 +202,7 @@ void print_report_table(std::ostream& out, const std::vector<ContainerRow>& rows
 }
 
 void write_report_json(std::ostream& out, const std::vector<ContainerRow>& rows,
-                       const Prices& prices) {
+                       const Prices& prices, const std::string& more_members) {
   out << "{\"prices\":{\"cpu_core_hour\":" << json_exact(prices.cpu_core_hour)
       << ",\"memory_gib_hour\":" << json_exact(prices.memory_gib_hour)
       << "},\"hours_per_month\":" << json_exact(kHoursPerMonth) << ",\"rows\":[";
@@ -227,7 +231,8 @@ void write_report_json(std::ostream& out, const std::vector<ContainerRow>& rows,
         << ",\"total\":" << json_at(cost.total(), kMoney) << "},\"note\":" << json_string(r.note)
         << "}";
   }
-  out << "],\"monthly_cost_change\":" << json_at(total_cost(rows, prices), kMoney) << "}\n";
+  out << "],\"monthly_cost_change\":" << json_at(total_cost(rows, prices), kMoney)
+      << (more_members.empty() ? "" : ",") << more_members << "}\n";
 }
 
 void write_report_csv(std::ostream& out, const std::vector<ContainerRow>& rows,

@@ -29,9 +29,10 @@ struct TableStyle {
 void print_report_table(std::ostream& out, const std::vector<ContainerRow>& rows,
                         const Prices& prices, TableStyle style);
 // {"prices":{...},"hours_per_month":730,"rows":[...],"monthly_cost_change":N}: cores and bytes
-// as numbers, null for what is unknown.
+// as numbers, null for what is unknown. `more_members`, when given, is written as further
+// members of the object (e.g. "\"replayed\":[...]").
 void write_report_json(std::ostream& out, const std::vector<ContainerRow>& rows,
-                       const Prices& prices);
+                       const Prices& prices, const std::string& more_members = "");
 // A header line, then one line per container (RFC 4180; empty fields for what is unknown).
 void write_report_csv(std::ostream& out, const std::vector<ContainerRow>& rows,
                       const Prices& prices);

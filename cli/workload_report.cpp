@@ -37,9 +37,10 @@ bool oom_in_window(const std::optional<kube::ContainerStateTerminated>& t, kube:
   return !at || now - *at <= window;
 }
 
-// The policy's pods, with their chains.
+// The policy's pods, and the pods of none.
 struct Assigned {
   std::vector<std::vector<const kube::Pod*>> pods_of_policy;
+  std::vector<std::pair<const kube::Pod*, std::vector<policy::WorkloadRef>>> unpoliced{};
 };
 
 Assigned assign(const std::vector<kube::Pod>& pods, const std::vector<ReportPolicy>& policies,
@@ -53,7 +54,11 @@ Assigned assign(const std::vector<kube::Pod>& pods, const std::vector<ReportPoli
   const policy::Assignment a = policy::assign_policies(refs, effective);
   Assigned out{std::vector<std::vector<const kube::Pod*>>(policies.size())};
   for (std::size_t i = 0; i < pods.size(); ++i) {
-    if (a.policy_of_pod[i]) out.pods_of_policy[*a.policy_of_pod[i]].push_back(&pods[i]);
+    if (a.policy_of_pod[i]) {
+      out.pods_of_policy[*a.policy_of_pod[i]].push_back(&pods[i]);
+    } else {
+      out.unpoliced.emplace_back(&pods[i], std::move(refs[i].chain));
+    }
   }
   return out;
 }
@@ -172,6 +177,42 @@ std::vector<ContainerRow> build_rows(const std::vector<kube::Pod>& pods,
                                             b.policy_name, b.container);
   });
   return rows;
+}
+
+std::vector<UnpolicedWorkload> unpoliced_workloads(const std::vector<kube::Pod>& pods,
+                                                   const std::vector<ReportPolicy>& policies,
+                                                   const policy::OwnerLookup& owners) {
+  std::map<std::tuple<std::string, std::string, std::string>, UnpolicedWorkload> by_workload;
+  for (auto& [pod, chain] : assign(pods, policies, owners).unpoliced) {
+    // Finished pods (Jobs' done pods) run nothing to size.
+    if (pod->status.phase == "Succeeded" || pod->status.phase == "Failed") continue;
+    const std::string& ns = pod->metadata.namespace_;
+    const std::string kind = chain.empty() ? "Pod" : chain.back().kind;
+    const std::string name = chain.empty() ? pod->metadata.name : chain.back().name;
+    UnpolicedWorkload& w = by_workload[{ns, kind, name}];
+    w.ns = ns, w.kind = kind, w.name = name;
+    w.pods.push_back(pod->metadata.name);
+  }
+  std::vector<UnpolicedWorkload> out;
+  for (auto& [key, w] : by_workload) {
+    std::sort(w.pods.begin(), w.pods.end());
+    out.push_back(std::move(w));
+  }
+  // Requests from the first pod by name of each workload.
+  for (UnpolicedWorkload& w : out) {
+    for (const kube::Pod& p : pods) {
+      if (p.metadata.namespace_ != w.ns || p.metadata.name != w.pods.front()) continue;
+      for (const kube::Container& c : p.spec.containers) {
+        ResourceFigures cpu, memory;
+        take_current(cpu, c.resources, kube::kResourceCpu);
+        take_current(memory, c.resources, kube::kResourceMemory);
+        // Memory at its limit: what an OOM kill is judged against (docs/scoring.md).
+        w.requests[c.name] = {cpu.request.value_or(0.0),
+                              memory.limit.value_or(memory.request.value_or(0.0))};
+      }
+    }
+  }
+  return out;
 }
 
 std::string_view kind_name(policy::PolicyApi api) {

@@ -89,6 +89,19 @@ std::vector<ContainerRow> build_rows(const std::vector<kube::Pod>& pods,
                                      const policy::OwnerLookup& owners, const HistoryIndex& history,
                                      kube::TimePoint now);
 
+// A workload no policy acts on (`report --all`): its top-most controller (kind "Pod" for a pod
+// no controller owns), its pods, and what each container runs with now: its CPU request (cores)
+// and its memory limit, else request (bytes), those of its first pod by name.
+struct UnpolicedWorkload {
+  std::string ns{}, kind{}, name{};
+  std::vector<std::string> pods{};
+  std::map<std::string, std::pair<double, double>> requests{};
+};
+// Sorted by namespace, kind, name.
+std::vector<UnpolicedWorkload> unpoliced_workloads(const std::vector<kube::Pod>& pods,
+                                                   const std::vector<ReportPolicy>& policies,
+                                                   const policy::OwnerLookup& owners);
+
 std::string_view kind_name(policy::PolicyApi api);
 
 }  // namespace tailor::cli

@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "tests/controller/usage/prometheus/prometheus_peer.h"
 #include "tests/e2e/e2e_cluster.h"
 
 namespace tailor::e2e {
@@ -347,6 +348,102 @@ TEST(Report, ClearErrorsAndNothingPrintedWhenTheClusterCannotBeRead) {
   EXPECT_NE(unreachable.err.find("cannot reach the API server at https://127.0.0.1:1"),
             std::string::npos)
       << unreachable.err;
+}
+
+// cAdvisor's two series for one container, a sample a minute (at :30) for `hours` up to until_s:
+// 0.2 cores throughout, the working set 80Mi plus a MiB an hour.
+std::string cadvisor_history(const std::string& ns, const std::string& pod, std::int64_t until_s,
+                             int hours) {
+  std::ostringstream out;
+  out.precision(17);
+  const std::string labels = "{job=\"kubernetes-cadvisor\",namespace=\"" + ns + "\",pod=\"" + pod +
+                             "\",container=\"app\"}";
+  const std::int64_t first = until_s - hours * 3600;
+  out << "# TYPE container_cpu_usage_seconds counter\n";
+  for (int m = 0; m < hours * 60; ++m) {
+    out << "container_cpu_usage_seconds_total" << labels << " " << 1000 + 0.2 * 60 * m << " "
+        << first + m * 60 + 30 << "\n";
+  }
+  out << "# TYPE container_memory_working_set_bytes gauge\n";
+  for (int m = 0; m < hours * 60; ++m) {
+    out << "container_memory_working_set_bytes" << labels << " " << (80 + m / 60) * (1 << 20) << " "
+        << first + m * 60 + 30 << "\n";
+  }
+  out << "# EOF\n";
+  return out.str();
+}
+
+TEST(Report, AllReplaysTheWorkloadsWithoutAPolicyFromPrometheus) {
+  E2eCluster& cluster = E2eCluster::get();
+  TestNamespace ns("e2e-report-all");
+  ASSERT_TRUE(ns.apply(deployment("plain") + "---\n" + deployment("tailored") + "---\n" + kPolicy));
+  std::string pod;
+  ASSERT_TRUE(wait_until("the plain Deployment's pod", seconds(60), [&](std::string& seen) {
+    const std::vector<PodView> pods = ns.pods("app=plain");
+    seen = std::to_string(pods.size()) + " pods";
+    if (pods.size() != 1) return false;
+    pod = pods[0].name;
+    return true;
+  }));
+  const std::int64_t now_s = std::chrono::duration_cast<std::chrono::seconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
+  controller::usage::testing::PrometheusPeer prometheus(
+      cadvisor_history(ns.name(), pod, now_s / 3600 * 3600, 30));
+  const std::string saved = (cluster.dir() / "scratch" / "report-history").string();
+  CommandResult r = cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name(),
+                                    "-o", "json", "--all", "--prometheus", prometheus.url(),
+                                    "--history", "2d", "--save-history", saved});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("] 2/2 pages\n"), std::string::npos) << r.err;  // 2 days, a day a page
+  const bj::value report = bj::parse(r.out);
+  const bj::array& replayed = report.at("replayed").as_array();
+  ASSERT_EQ(replayed.size(), 1u) << r.out;  // "tailored" is under its policy
+  const bj::object& plain = replayed[0].as_object();
+  EXPECT_EQ(plain.at("workload").at("kind").as_string(), "Deployment");
+  EXPECT_EQ(plain.at("workload").at("name").as_string(), "plain");
+  EXPECT_EQ(number(plain.at("series")), 1);
+  const bj::array& rows = plain.at("rows").as_array();
+  ASSERT_EQ(rows.size(), 3u) << r.out;
+  // As run: 50m requested for 0.2 cores used, so short of CPU.
+  EXPECT_EQ(rows[0].at("strategy").as_string(), "as-run");
+  EXPECT_GT(number(rows[0].at("cpu_shortfall")), 0.5);
+
+  // `tailor replay` of the history the report saved: the same rows for vpa and default.
+  const std::string file = saved + "/" + ns.name() + "_Deployment_plain.csv";
+  const std::string json = (cluster.dir() / "scratch" / "report-replay.json").string();
+  CommandResult replay = cluster.tailor({"replay", file, "--json", json});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  std::ifstream in(json);
+  std::stringstream text;
+  text << in.rdbuf();
+  const bj::value expected = bj::parse(text.str());
+  for (const char* strategy : {"vpa", "default"}) {
+    SCOPED_TRACE(strategy);
+    const bj::value* mine = nullptr;
+    const bj::value* theirs = nullptr;
+    for (const bj::value& row : rows) {
+      if (row.at("strategy").as_string() == strategy) mine = &row;
+    }
+    for (const bj::value& row : expected.at("rows").as_array()) {
+      if (row.at("strategy").as_string() == strategy) theirs = &row;
+    }
+    ASSERT_TRUE(mine && theirs) << r.out << text.str();
+    for (const char* field :
+         {"cpu_slack", "mem_slack", "cpu_shortfall", "ooms_per_day", "resizes_per_day"}) {
+      const double a = number(mine->at(field)), b = number(theirs->at(field));
+      EXPECT_NEAR(a, b, 1e-5 * std::max(1.0, std::fabs(b))) << field;  // replay's %.6g
+    }
+  }
+
+  // Prometheus gone: a clear message, nothing on stdout.
+  CommandResult down = cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n",
+                                       ns.name(), "--all", "--prometheus", "http://127.0.0.1:1"});
+  EXPECT_EQ(down.exit_code, 1);
+  EXPECT_EQ(down.out, "");
+  EXPECT_NE(down.err.find("reading history from Prometheus at http://127.0.0.1:1"),
+            std::string::npos)
+      << down.err;
 }
 
 }  // namespace

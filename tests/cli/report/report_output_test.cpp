@@ -110,6 +110,21 @@ TEST(ReportTable, ColoursSavingsIncreasesAndOomKills) {
   EXPECT_NE(out.str().find("\033[31m     2\033[0m"), std::string::npos) << out.str();
 }
 
+TEST(ReportTable, APolicyWithNothingToShowHasOnlyItsNote) {
+  ContainerRow r{.ns = "shop",
+                 .workload_kind = "Deployment",
+                 .workload_name = "gone",
+                 .policy_kind = "VerticalScalingPolicy",
+                 .policy_name = "orphan",
+                 .note = "Cannot read targetRef. Reason: Deployment shop/gone does not exist"};
+  std::ostringstream out;
+  print_report_table(out, {r}, Prices{}, {false});
+  const auto all = lines(out.str());
+  ASSERT_EQ(all.size(), 5u) << out.str();
+  EXPECT_EQ(all[1], "shop/Deployment/gone  (VerticalScalingPolicy orphan, 0 pods)");
+  EXPECT_EQ(all[2], "  ! " + r.note);
+}
+
 TEST(ReportTable, SaysSoWhenNothingIsUnderAPolicy) {
   std::ostringstream out;
   print_report_table(out, {}, Prices{}, {false});
@@ -122,6 +137,7 @@ TEST(ReportFormat, Quantities) {
   EXPECT_EQ(format_cores(0.15, true), "+150m");
   EXPECT_EQ(format_cores(-2.0, true), "-2");
   EXPECT_EQ(format_cores(std::nullopt), "-");
+  EXPECT_EQ(format_cores(0.0, true), "0");
   EXPECT_EQ(format_bytes(64 * kMi), "64Mi");
   EXPECT_EQ(format_bytes(1.5 * kGiB), "1.5Gi");
   EXPECT_EQ(format_bytes(-64 * kMi, true), "-64Mi");

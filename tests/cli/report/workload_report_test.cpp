@@ -149,6 +149,46 @@ TEST(BuildRows, OneRowPerContainerOfThePolicysPodsOnly) {
   EXPECT_EQ(r.history->samples, 900);
 }
 
+TEST(UnpolicedWorkloads, ThePodsOfNoPolicyByTopController) {
+  Owners owners;
+  owners.add({.name = "web-1",
+              .namespace_ = "shop",
+              .uid = "web-1",
+              .owner_references = {{.api_version = "apps/v1",
+                                    .kind = "Deployment",
+                                    .name = "web",
+                                    .uid = "web",
+                                    .controller = true}}},
+             "ReplicaSet");
+  owners.add({.name = "web", .namespace_ = "shop", .uid = "web"}, "Deployment");
+  owners.add({.name = "other-1",
+              .namespace_ = "shop",
+              .uid = "other-1",
+              .owner_references = {{.api_version = "apps/v1",
+                                    .kind = "Deployment",
+                                    .name = "other",
+                                    .uid = "other",
+                                    .controller = true}}},
+             "ReplicaSet");
+  owners.add({.name = "other", .namespace_ = "shop", .uid = "other"}, "Deployment");
+  kube::Pod bare = pod("bare", "none", "10m", "8Mi");
+  bare.metadata.owner_references.clear();
+  kube::Pod done = pod("other-1-done", "other-1", "1", "1Gi");
+  done.status.phase = "Succeeded";
+  const std::vector<kube::Pod> pods = {pod("web-1-a", "web-1", "100m", "256Mi"),
+                                       pod("other-1-b", "other-1", "1", "1Gi"),
+                                       pod("other-1-a", "other-1", "2", "2Gi"), bare, done};
+  const auto w = unpoliced_workloads(pods, {policy_for("web-policy", "web")}, owners);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0].kind, "Deployment");
+  EXPECT_EQ(w[0].name, "other");
+  EXPECT_EQ(w[0].pods, (std::vector<std::string>{"other-1-a", "other-1-b"}));
+  EXPECT_DOUBLE_EQ(w[0].requests.at("app").first, 2.0);  // other-1-a's, the first by name
+  EXPECT_DOUBLE_EQ(w[0].requests.at("app").second, 2048 * kMi);
+  EXPECT_EQ(w[1].kind, "Pod");
+  EXPECT_EQ(w[1].name, "bare");
+}
+
 TEST(BuildRows, APolicyWithoutPodsOrRecommendationStillHasItsRow) {
   Owners owners;
   ReportPolicy gone = policy_for("gone", "missing");

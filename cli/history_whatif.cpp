@@ -1,0 +1,213 @@
+#include "cli/history_whatif.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "cli/json_text.h"
+#include "cli/report_output.h"
+#include "controller/usage/prometheus_bootstrap.h"
+#include "recommender/recorded_windows.h"
+#include "recommender/strategy.h"
+
+namespace tailor::cli {
+namespace {
+
+namespace rec = tailor::recommender;
+using controller::usage::UsageWindow;
+
+std::vector<std::string_view> split_header(const std::string& line) {
+  std::vector<std::string_view> out;
+  std::string_view rest = line;
+  for (std::size_t comma; (comma = rest.find(',')) != std::string_view::npos;) {
+    out.push_back(rest.substr(0, comma));
+    rest.remove_prefix(comma + 1);
+  }
+  out.push_back(rest);
+  return out;
+}
+
+// The pod's current sizing through the whole history: the as-run replay's "limits".
+void hold_current_sizing(rec::ContainerSeries& s, const std::pair<double, double>& sizing) {
+  s.has_limits = true;
+  for (rec::TraceWindow& w : s.windows) {
+    w.cpu_limit = sizing.first;
+    w.memory_limit = sizing.second;
+  }
+}
+
+std::string fixed(double v, int digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<rec::RecordedWindow> workload_recording(const UnpolicedWorkload& workload,
+                                                    const std::vector<UsageWindow>& windows) {
+  const std::set<std::string> pods(workload.pods.begin(), workload.pods.end());
+  std::map<std::string, std::vector<rec::MeasuredWindow>> by_series;  // "pod/container"
+  for (const UsageWindow& w : windows) {
+    if (w.ns != workload.ns || !pods.count(w.pod)) continue;
+    by_series[w.pod + "/" + w.container].push_back(
+        {.start_ms = w.start_unix_ms,
+         .end_ms = w.end_unix_ms,
+         .cpu_mean_cores = w.cpu_cores_mean,
+         .cpu_peak_cores = w.cpu_cores_max,
+         .memory_peak_bytes = std::max(w.memory_peak_bytes, w.memory_working_set_max_bytes)});
+  }
+  std::vector<rec::RecordedWindow> recorded;
+  for (auto& [key, list] : by_series) {
+    std::sort(list.begin(), list.end(),
+              [](const auto& a, const auto& b) { return a.start_ms < b.start_ms; });
+    for (const auto& m : list) recorded.push_back({key, m});
+  }
+  return recorded;
+}
+
+std::vector<rec::ContainerSeries> workload_series(const UnpolicedWorkload& workload,
+                                                  const std::vector<rec::RecordedWindow>& recording,
+                                                  bool current_sizing) {
+  std::vector<rec::ContainerSeries> series;
+  if (recording.empty()) return series;
+  // Through the recording's text, so the windows fold exactly as `tailor replay` folds it.
+  std::stringstream text;
+  rec::write_recorded_windows(text, recording);
+  std::string header;
+  std::getline(text, header);
+  rec::TraceDiagnostics diag;
+  rec::read_recording(text, split_header(header), "prometheus", series, diag);
+  for (rec::ContainerSeries& s : series) {
+    if (!current_sizing) break;
+    const std::string container = s.container.substr(s.container.find('/') + 1);
+    const auto sizing = workload.requests.find(container);
+    if (sizing != workload.requests.end()) hold_current_sizing(s, sizing->second);
+  }
+  return series;
+}
+
+WhatIfRow replay_workload(const UnpolicedWorkload& workload,
+                          const std::vector<UsageWindow>& windows) {
+  WhatIfRow row{.workload = workload, .recording = workload_recording(workload, windows)};
+  const auto series = workload_series(workload, row.recording, false);
+  row.series = series.size();
+  if (series.empty()) {
+    row.note = "no history in Prometheus";
+    return row;
+  }
+  std::vector<std::unique_ptr<rec::StrategyFactory>> factories;
+  std::vector<const rec::StrategyFactory*> views;
+  for (const char* name : {"vpa", "default"}) {
+    factories.push_back(rec::make_strategy(name));
+    views.push_back(factories.back().get());
+  }
+  // The strategies on the history alone, as `tailor replay` of the recording replays them; the
+  // as-run on the same history at the pods' current sizing.
+  row.rows = rec::replay_table(series, views);
+  if (row.rows.empty() || row.rows.front().containers == 0) {
+    row.rows.clear();
+    row.note = "no history past the 24 h warm-up";
+    return row;
+  }
+  row.rows.front() = rec::replay_table(workload_series(workload, row.recording, true), {}).front();
+  return row;
+}
+
+std::vector<WhatIfRow> replay_from_prometheus(
+    const std::vector<UnpolicedWorkload>& workloads,
+    const controller::usage::PrometheusHistoryOptions& options, std::int64_t until_s,
+    const std::function<void(std::size_t, std::size_t)>& on_page) {
+  std::set<std::pair<std::string, std::string>> wanted;  // (namespace, pod)
+  for (const auto& w : workloads) {
+    for (const auto& p : w.pods) wanted.emplace(w.ns, p);
+  }
+  std::vector<UsageWindow> windows;
+  const std::size_t total = controller::usage::history_pages(until_s, options).size();
+  std::size_t asked = 0;
+  // The bootstrap asks whether to stop before each page: the pages done so far.
+  const auto result = controller::usage::bootstrap_from_prometheus(
+      options, until_s,
+      [&](const UsageWindow& w) {
+        if (wanted.count({w.ns, w.pod})) windows.push_back(w);
+      },
+      [&]() {
+        if (on_page) on_page(asked, total);
+        ++asked;
+        return false;
+      });
+  if (!result.error.empty()) {
+    throw std::runtime_error("reading history from Prometheus at " + options.address + ": " +
+                             result.error);
+  }
+  if (on_page) on_page(total, total);
+  std::vector<WhatIfRow> rows;
+  for (const auto& w : workloads) rows.push_back(replay_workload(w, windows));
+  return rows;
+}
+
+std::string progress_bar(std::size_t done, std::size_t total) {
+  constexpr std::size_t kBar = 40;
+  const std::size_t filled = total == 0 ? kBar : std::min(kBar, done * kBar / total);
+  return "\r[" + std::string(filled, '#') + std::string(kBar - filled, '.') + "] " +
+         std::to_string(done) + "/" + std::to_string(total) + " pages" +
+         (done >= total ? "\n" : "");
+}
+
+void print_whatif_table(std::ostream& out, const std::vector<WhatIfRow>& rows) {
+  out << "\nWithout a policy, replayed from Prometheus (slack and shortfall as tailor replay "
+         "scores them):\n";
+  if (rows.empty()) {
+    out << "  (none)\n";
+    return;
+  }
+  char line[160];
+  std::snprintf(line, sizeof line, "  %-10s %9s %9s %13s %12s %15s\n", "STRATEGY", "CPU_SLACK",
+                "MEM_SLACK", "CPU_SHORTFALL", "OOMS_PER_DAY", "RESIZES_PER_DAY");
+  out << line;
+  for (const WhatIfRow& w : rows) {
+    out << fit(w.workload.ns + "/" + w.workload.kind + "/" + w.workload.name + "  (" +
+                   std::to_string(w.workload.pods.size()) + " pods, " + std::to_string(w.series) +
+                   " series)",
+               kTableWidth)
+        << "\n";
+    if (!w.note.empty()) out << "  " << fit(w.note, kTableWidth - 2) << "\n";
+    for (const auto& r : w.rows) {
+      std::snprintf(line, sizeof line, "  %-10s %9s %9s %13s %12s %15s\n",
+                    fit(r.strategy, 10).c_str(), fixed(r.cpu_slack, 3).c_str(),
+                    fixed(r.mem_slack, 3).c_str(), fixed(r.cpu_shortfall, 4).c_str(),
+                    fixed(r.ooms_per_day, 4).c_str(), fixed(r.resizes_per_day, 3).c_str());
+      out << line;
+    }
+  }
+}
+
+void write_whatif_json(std::ostream& out, const std::vector<WhatIfRow>& rows) {
+  out << "\"replayed\":[";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const WhatIfRow& w = rows[i];
+    out << (i ? "," : "") << "{\"namespace\":" << json_string(w.workload.ns)
+        << ",\"workload\":{\"kind\":" << json_string(w.workload.kind)
+        << ",\"name\":" << json_string(w.workload.name) << "},\"pods\":" << w.workload.pods.size()
+        << ",\"series\":" << w.series << ",\"note\":" << json_string(w.note) << ",\"rows\":[";
+    for (std::size_t j = 0; j < w.rows.size(); ++j) {
+      const auto& r = w.rows[j];
+      out << (j ? "," : "") << "{\"strategy\":" << json_string(r.strategy)
+          << ",\"cpu_slack\":" << json_exact(r.cpu_slack)
+          << ",\"mem_slack\":" << json_exact(r.mem_slack)
+          << ",\"cpu_shortfall\":" << json_exact(r.cpu_shortfall)
+          << ",\"ooms_per_day\":" << json_exact(r.ooms_per_day)
+          << ",\"resizes_per_day\":" << json_exact(r.resizes_per_day)
+          << ",\"containers\":" << r.containers << "}";
+    }
+    out << "]}";
+  }
+  out << "]";
+}
+
+}  // namespace tailor::cli
