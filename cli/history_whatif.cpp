@@ -11,6 +11,7 @@
 
 #include "cli/json_text.h"
 #include "cli/report_output.h"
+#include "cli/timeline_plot.h"
 #include "controller/usage/prometheus_bootstrap.h"
 #include "recommender/recorded_windows.h"
 #include "recommender/strategy.h"
@@ -93,7 +94,7 @@ std::vector<rec::ContainerSeries> workload_series(const UnpolicedWorkload& workl
 }
 
 WhatIfRow replay_workload(const UnpolicedWorkload& workload,
-                          const std::vector<UsageWindow>& windows) {
+                          const std::vector<UsageWindow>& windows, bool plots) {
   WhatIfRow row{.workload = workload, .recording = workload_recording(workload, windows)};
   const auto series = workload_series(workload, row.recording, false);
   row.series = series.size();
@@ -116,13 +117,18 @@ WhatIfRow replay_workload(const UnpolicedWorkload& workload,
     return row;
   }
   row.rows.front() = rec::replay_table(workload_series(workload, row.recording, true), {}).front();
+  for (std::size_t i = 0; plots && i < series.size() && i < kMaxPlots; ++i) {
+    std::ostringstream svg;
+    write_strategy_timelines(svg, series[i], views);
+    row.plots.push_back(svg.str());
+  }
   return row;
 }
 
 std::vector<WhatIfRow> replay_from_prometheus(
     const std::vector<UnpolicedWorkload>& workloads,
     const controller::usage::PrometheusHistoryOptions& options, std::int64_t until_s,
-    const std::function<void(std::size_t, std::size_t)>& on_page) {
+    const std::function<void(std::size_t, std::size_t)>& on_page, bool plots) {
   std::set<std::pair<std::string, std::string>> wanted;  // (namespace, pod)
   for (const auto& w : workloads) {
     for (const auto& p : w.pods) wanted.emplace(w.ns, p);
@@ -147,7 +153,7 @@ std::vector<WhatIfRow> replay_from_prometheus(
   }
   if (on_page) on_page(total, total);
   std::vector<WhatIfRow> rows;
-  for (const auto& w : workloads) rows.push_back(replay_workload(w, windows));
+  for (const auto& w : workloads) rows.push_back(replay_workload(w, windows, plots));
   return rows;
 }
 
@@ -184,6 +190,29 @@ void print_whatif_table(std::ostream& out, const std::vector<WhatIfRow>& rows) {
                     fixed(r.ooms_per_day, 4).c_str(), fixed(r.resizes_per_day, 3).c_str());
       out << line;
     }
+  }
+}
+
+void write_whatif_html(std::ostream& out, const std::vector<WhatIfRow>& rows) {
+  out << "<h2>Without a policy, replayed from Prometheus</h2>\n";
+  if (rows.empty()) out << "<p>(none)</p>\n";
+  for (const WhatIfRow& w : rows) {
+    out << "<h3>" << html_escape(w.workload.ns + "/" + w.workload.kind + "/" + w.workload.name)
+        << "</h3>\n<p>" << w.workload.pods.size() << " pods, " << w.series << " series"
+        << (w.note.empty() ? "" : ": " + html_escape(w.note)) << "</p>\n";
+    if (!w.rows.empty()) {
+      out << "<table><tr><th>strategy</th><th>cpu slack</th><th>mem slack</th>"
+             "<th>cpu shortfall</th><th>OOMs/day</th><th>resizes/day</th></tr>\n";
+      for (const auto& r : w.rows) {
+        out << "<tr><td>" << html_escape(r.strategy) << "</td><td class=\"n\">"
+            << fixed(r.cpu_slack, 3) << "</td><td class=\"n\">" << fixed(r.mem_slack, 3)
+            << "</td><td class=\"n\">" << fixed(r.cpu_shortfall, 4) << "</td><td class=\"n\">"
+            << fixed(r.ooms_per_day, 4) << "</td><td class=\"n\">" << fixed(r.resizes_per_day, 3)
+            << "</td></tr>\n";
+      }
+      out << "</table>\n";
+    }
+    for (const std::string& svg : w.plots) out << "<div class=\"plot\">" << svg << "</div>\n";
   }
 }
 

@@ -25,7 +25,10 @@ struct WhatIfRow {
   std::size_t series = 0;                     // (pod, container) series with history
   std::vector<recommender::ScoreRow> rows{};  // as-run, vpa, default; empty: nothing to score
   std::string note{};                         // why there is nothing to score
+  // With plots: per series (the first kMaxPlots), its usage and each strategy's requests as SVG.
+  std::vector<std::string> plots{};
 };
+inline constexpr std::size_t kMaxPlots = 4;
 
 // Pure: the workload's windows (any order) as a recording, each "pod/container" in time order.
 std::vector<recommender::RecordedWindow> workload_recording(
@@ -39,19 +42,22 @@ std::vector<recommender::ContainerSeries> workload_series(
 // The rows: vpa and default replayed on the history as `tailor replay` replays the recording
 // (so they equal its rows), the as-run at the pods' current sizing.
 WhatIfRow replay_workload(const UnpolicedWorkload& workload,
-                          const std::vector<controller::usage::UsageWindow>& windows);
+                          const std::vector<controller::usage::UsageWindow>& windows,
+                          bool plots = false);
 
 // Reads the history before until_s and replays every workload. `on_page(done, total)` is told
 // of each page read. Throws std::runtime_error when Prometheus cannot be read.
 std::vector<WhatIfRow> replay_from_prometheus(
     const std::vector<UnpolicedWorkload>& workloads,
     const controller::usage::PrometheusHistoryOptions& options, std::int64_t until_s,
-    const std::function<void(std::size_t, std::size_t)>& on_page);
+    const std::function<void(std::size_t, std::size_t)>& on_page, bool plots = false);
 
 // "\r[#######.............] 3/8 pages" (40 columns of bar); a newline when done == total.
 std::string progress_bar(std::size_t done, std::size_t total);
 
 void print_whatif_table(std::ostream& out, const std::vector<WhatIfRow>& rows);
+// The page's section: a table per workload and its plots inline.
+void write_whatif_html(std::ostream& out, const std::vector<WhatIfRow>& rows);
 // ,"replayed":[...] members for the report's JSON object (without the leading comma).
 void write_whatif_json(std::ostream& out, const std::vector<WhatIfRow>& rows);
 

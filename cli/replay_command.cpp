@@ -9,10 +9,10 @@
 #include <tuple>
 
 #include "cli/report.h"
+#include "cli/timeline_plot.h"
 #include "recommender/frontier.h"
 #include "recommender/frontier_svg.h"
 #include "recommender/replay.h"
-#include "recommender/timeline_svg.h"
 #include "recommender/trace.h"
 #include "recommender/vpa_knobs.h"
 
@@ -54,20 +54,14 @@ std::string safe_name(std::string s) {
 }
 
 void write_plots(const std::string& dir, const std::vector<rec::ContainerSeries>& series,
-                 const std::vector<std::unique_ptr<rec::StrategyFactory>>& factories) {
+                 const std::vector<const rec::StrategyFactory*>& strategies) {
   std::filesystem::create_directories(dir);
-  rec::ReplayConfig config;
   for (std::size_t i = 0; i < series.size(); ++i) {
-    std::vector<rec::NamedTimeline> runs;
-    for (const auto& f : factories) {
-      runs.emplace_back(f->name(), std::vector<rec::TimelinePoint>{});
-      rec::replay_strategy(series[i], *f, config, &runs.back().second);
-    }
     const std::string path =
         dir + "/" + std::to_string(i) + "-" + safe_name(series[i].container) + ".svg";
     std::ofstream out(path);
     if (!out) throw std::runtime_error(path + ": cannot open for writing");
-    rec::write_timeline_svg(out, series[i].container, runs, {series[i].window, config.max_gap});
+    write_strategy_timelines(out, series[i], strategies);
   }
 }
 
@@ -189,7 +183,7 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out, std::ost
       rec::write_tradeoff_svg(
           svg, title + " (" + std::to_string(rows.front().containers) + " containers)", rows);
     }
-    if (!plot_dir.empty()) write_plots(plot_dir, series, factories);
+    if (!plot_dir.empty()) write_plots(plot_dir, series, views);
   } catch (const std::exception& e) {
     err << "tailor replay: " << e.what() << "\n";
     return 1;

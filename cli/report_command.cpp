@@ -39,7 +39,8 @@ const char* kUsage =
     "                       history (tailor-controller --storage=prometheus's queries over\n"
     "                       cAdvisor's metrics) through vpa, default and the as-run (the pods'\n"
     "                       current sizing held), scored as tailor replay scores; a progress bar\n"
-    "                       on stderr. Table and json only.\n"
+    "                       on stderr. Not with csv; html adds each workload's plots (usage and\n"
+    "                       the requests each strategy sets, as tailor replay --plot-dir draws).\n"
     "  --prometheus URL     the Prometheus to read (needed by --all)\n"
     "  --history D          how far back (Prometheus duration, default 8d)\n"
     "  --resolution D       window length (default 5m, the replay's sample period)\n"
@@ -131,9 +132,7 @@ Options parse(const std::vector<std::string>& args, bool& help) {
     }
   }
   if (o.all && o.history.address.empty()) throw UsageError("--all needs --prometheus URL");
-  if (o.all && o.output != "table" && o.output != "json") {
-    throw UsageError("--all reports in table or json only, not " + o.output);
-  }
+  if (o.all && o.output == "csv") throw UsageError("--all reports in table, json or html, not csv");
   return o;
 }
 
@@ -173,10 +172,12 @@ int run_report(const std::vector<std::string>& args, std::ostream& out, std::ost
       const std::int64_t now_s = std::chrono::duration_cast<std::chrono::seconds>(
                                      std::chrono::system_clock::now().time_since_epoch())
                                      .count();
-      replayed = replay_from_prometheus(report.unpoliced, o.history, now_s,
-                                        [&](std::size_t done, std::size_t total) {
-                                          err << progress_bar(done, total) << std::flush;
-                                        });
+      replayed = replay_from_prometheus(
+          report.unpoliced, o.history, now_s,
+          [&](std::size_t done, std::size_t total) {
+            err << progress_bar(done, total) << std::flush;
+          },
+          o.output == "html");
       if (!o.save_history.empty()) save_recordings(o.save_history, replayed);
     }
   } catch (const std::exception& e) {
@@ -192,7 +193,9 @@ int run_report(const std::vector<std::string>& args, std::ostream& out, std::ost
   } else if (o.output == "csv") {
     write_report_csv(text, report.rows, o.prices);
   } else if (o.output == "html") {
-    write_report_html(text, report.rows, o.prices);
+    std::ostringstream more;
+    if (o.all) write_whatif_html(more, replayed);
+    write_report_html(text, report.rows, o.prices, more.str());
   } else {
     print_report_table(text, report.rows, o.prices,
                        {want_colour(out_is_terminal, std::getenv("NO_COLOR"))});

@@ -330,7 +330,7 @@ void html_resource(std::ostream& out, const ContainerRow& r, const char* res,
 }  // namespace
 
 void write_report_html(std::ostream& out, const std::vector<ContainerRow>& rows,
-                       const Prices& prices) {
+                       const Prices& prices, const std::string& more_html) {
   int ooms = 0;
   for (const auto& r : rows) ooms += r.oom_kills_last_day;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -353,7 +353,7 @@ void write_report_html(std::ostream& out, const std::vector<ContainerRow>& rows,
           << "</td></tr>\n";
     }
   }
-  out << "</table>\n</body></html>\n";
+  out << "</table>\n" << more_html << "</body></html>\n";
 }
 
 bool want_colour(bool is_terminal, const char* no_color_env) {

@@ -39,9 +39,9 @@ void write_report_csv(std::ostream& out, const std::vector<ContainerRow>& rows,
 
 // One self-contained HTML page (inline style, no script, nothing fetched): the summary and a
 // table with a row per container and resource, the same figures as the terminal table, names
-// escaped.
+// escaped; `more_html` (already escaped) goes after the table.
 void write_report_html(std::ostream& out, const std::vector<ContainerRow>& rows,
-                       const Prices& prices);
+                       const Prices& prices, const std::string& more_html = "");
 // &, <, >, " and ' as character references.
 std::string html_escape(const std::string& s);
 

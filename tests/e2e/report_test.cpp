@@ -436,6 +436,15 @@ TEST(Report, AllReplaysTheWorkloadsWithoutAPolicyFromPrometheus) {
     }
   }
 
+  // The page: the replayed workload's table and its plot.
+  CommandResult html =
+      cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name(), "-o", "html",
+                      "--all", "--prometheus", prometheus.url(), "--history", "2d"});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_NE(html.out.find("<h3>" + ns.name() + "/Deployment/plain</h3>"), std::string::npos);
+  EXPECT_NE(html.out.find("<tr><td>vpa</td>"), std::string::npos);
+  EXPECT_NE(html.out.find("<div class=\"plot\"><svg"), std::string::npos);
+
   // Prometheus gone: a clear message, nothing on stdout.
   CommandResult down = cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n",
                                        ns.name(), "--all", "--prometheus", "http://127.0.0.1:1"});

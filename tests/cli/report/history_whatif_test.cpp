@@ -105,6 +105,29 @@ TEST(ReplayWorkload, SaysWhyThereIsNothingToScore) {
   EXPECT_TRUE(short_history.rows.empty());
 }
 
+TEST(WhatIfHtml, ATablePerWorkloadAndItsPlotsInline) {
+  std::vector<UsageWindow> all = windows("shop", "web-a", 60);
+  for (const auto& w : windows("shop", "web-b", 60)) all.push_back(w);
+  UnpolicedWorkload odd = web();
+  odd.name = "<b>&";
+  const WhatIfRow plotted = replay_workload(web(), all, true);
+  ASSERT_EQ(plotted.plots.size(), 2u);  // one per series
+  EXPECT_TRUE(replay_workload(web(), all).plots.empty());
+  std::ostringstream out;
+  write_whatif_html(out, {plotted, replay_workload(odd, {}, true)});
+  const std::string html = out.str();
+  EXPECT_NE(html.find("<h3>shop/Deployment/web</h3>"), std::string::npos);
+  EXPECT_NE(html.find("<h3>shop/Deployment/&lt;b&gt;&amp;</h3>"), std::string::npos);
+  EXPECT_NE(html.find("<p>2 pods, 0 series: no history in Prometheus</p>"), std::string::npos);
+  std::size_t svgs = 0;
+  for (std::size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
+    ++svgs;
+  EXPECT_EQ(svgs, 2u);
+  for (const char* strategy : {"as-run", "vpa", "default"}) {
+    EXPECT_NE(html.find(std::string("<tr><td>") + strategy + "</td>"), std::string::npos);
+  }
+}
+
 TEST(ProgressBar, FillsAndEndsTheLine) {
   EXPECT_EQ(progress_bar(0, 4), "\r[" + std::string(40, '.') + "] 0/4 pages");
   EXPECT_EQ(progress_bar(1, 4),
