@@ -166,6 +166,7 @@ int run_report(const std::vector<std::string>& args, std::ostream& out, std::ost
   }
   ClusterReport report;
   std::vector<WhatIfRow> replayed;
+  bool bar_open = false;  // a progress bar without its newline yet
   try {
     report = read_cluster_report(o.kubeconfig, o.context, o.ns);
     if (o.all) {
@@ -176,12 +177,13 @@ int run_report(const std::vector<std::string>& args, std::ostream& out, std::ost
           report.unpoliced, o.history, now_s,
           [&](std::size_t done, std::size_t total) {
             err << progress_bar(done, total) << std::flush;
+            bar_open = done < total;
           },
           o.output == "html");
       if (!o.save_history.empty()) save_recordings(o.save_history, replayed);
     }
   } catch (const std::exception& e) {
-    err << "\ntailor report: " << e.what() << "\n";
+    err << (bar_open ? "\n" : "") << "tailor report: " << e.what() << "\n";
     return 1;
   }
   // Formatted whole before anything is written: a failure never leaves half a report.

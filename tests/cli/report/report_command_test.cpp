@@ -65,7 +65,7 @@ TEST(ReportCommand, AKubeconfigThatCannotBeReadPrintsNothing) {
   const Outcome r = report({"--kubeconfig", "/nonexistent/kubeconfig"});
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_NE(r.err.find("tailor report: kubeconfig: "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.rfind("tailor report: kubeconfig: ", 0), 0u) << r.err;
 }
 
 }  // namespace
