@@ -64,6 +64,25 @@ void read(od::value& v, LabelSelector& out) {
   });
 }
 
+void read(od::value& v, CpuStartupBoost& out) {
+  for_each_field(v, [&](std::string_view key, od::value& f) {
+    if (key == "type")
+      read(f, out.type);
+    else if (key == "factor")
+      read(f, out.factor);
+    else if (key == "quantity")
+      read(f, out.quantity);
+    else if (key == "durationSeconds")
+      read(f, out.duration_seconds);
+  });
+}
+
+void read(od::value& v, StartupBoost& out) {
+  for_each_field(v, [&](std::string_view key, od::value& f) {
+    if (key == "cpu") read(f, out.cpu);
+  });
+}
+
 void read(od::value& v, ContainerResourcePolicy& out) {
   for_each_field(v, [&](std::string_view key, od::value& f) {
     if (key == "containerName")
@@ -78,6 +97,8 @@ void read(od::value& v, ContainerResourcePolicy& out) {
       read(f, out.controlled_resources);
     else if (key == "controlledValues")
       read(f, out.controlled_values);
+    else if (key == "startupBoost")
+      read(f, out.startup_boost);
   });
 }
 
@@ -172,6 +193,8 @@ void read(od::value& v, VerticalScalingPolicySpec& out) {
       read(f, out.resource_policy);
     else if (key == "recommender")
       read(f, out.recommender);
+    else if (key == "startupBoost")
+      read(f, out.startup_boost);
   });
 }
 
@@ -200,6 +223,8 @@ void read(od::value& v, VerticalPodAutoscalerSpec& out) {
       read(f, out.resource_policy);
     else if (key == "recommenders")
       read(f, out.recommenders);
+    else if (key == "startupBoost")
+      read(f, out.startup_boost);
   });
 }
 

@@ -21,6 +21,7 @@ class Problems {
   void add(std::string path, std::string what) { list_.push_back(path + ": " + what); }
   std::vector<std::string> take() { return std::move(list_); }
   bool empty() const { return list_.empty(); }
+  std::size_t size() const { return list_.size(); }
 
  private:
   std::vector<std::string> list_;
@@ -81,6 +82,55 @@ std::optional<ControlledValues> parse_controlled_values(std::string_view text) {
   return std::nullopt;
 }
 
+// startupBoost: the CRD's rules (type required and one of its enum; factor exactly when Factor,
+// quantity exactly when Quantity, in the CRD's words) and the AEP's static ones (factor >= 1);
+// a quantity or duration below zero is refused too.
+std::optional<CpuBoost> effective_boost(const std::optional<StartupBoost>& in,
+                                        const std::string& path, Problems& p) {
+  if (!in || !in->cpu) return std::nullopt;
+  const CpuStartupBoost& cpu = *in->cpu;
+  const std::string at = path + ".startupBoost.cpu";
+  CpuBoost out;
+  const std::size_t before = p.size();
+  // The union's rules only once the type itself is valid (an API server runs the CRD's rules
+  // after its schema checks).
+  if (cpu.type.empty()) {
+    p.add(at + ".type", "Required value");
+  } else if (cpu.type != "Factor" && cpu.type != "Quantity") {
+    p.add(at + ".type", "Unsupported value: " + quoted(cpu.type) +
+                            ": supported values: " + one_of({"Factor", "Quantity"}));
+  }
+  if (p.size() != before) return std::nullopt;
+  if ((cpu.type == "Factor") != cpu.factor.has_value()) {
+    p.add(at,
+          "Invalid value: \"object\": factor is required when type is Factor and forbidden "
+          "otherwise");
+  }
+  if ((cpu.type == "Quantity") != cpu.quantity.has_value()) {
+    p.add(at,
+          "Invalid value: \"object\": quantity is required when type is Quantity and "
+          "forbidden otherwise");
+  }
+  if (cpu.factor && *cpu.factor < 1) {
+    p.add(at + ".factor",
+          "Invalid value: " + std::to_string(*cpu.factor) + ": must be greater than or equal to 1");
+  }
+  if (cpu.quantity && cpu.quantity->sign() <= 0) {
+    p.add(at + ".quantity",
+          "Invalid value: " + quoted(cpu.quantity->to_string()) + ": must be greater than 0");
+  }
+  if (cpu.duration_seconds && *cpu.duration_seconds < 0) {
+    p.add(at + ".durationSeconds", "Invalid value: " + std::to_string(*cpu.duration_seconds) +
+                                       ": must be greater than or equal to 0");
+  }
+  if (p.size() != before) return std::nullopt;
+  out.kind = cpu.type == "Factor" ? CpuBoost::Kind::Factor : CpuBoost::Kind::Quantity;
+  out.factor = cpu.factor.value_or(1);
+  if (cpu.quantity) out.quantity = *cpu.quantity;
+  out.duration = std::chrono::seconds(cpu.duration_seconds.value_or(0));
+  return out;
+}
+
 EffectiveContainerPolicy effective_container(const ContainerResourcePolicy& in,
                                              const std::string& path, Problems& p) {
   EffectiveContainerPolicy out;
@@ -124,6 +174,7 @@ EffectiveContainerPolicy effective_container(const ContainerResourcePolicy& in,
   }
   out.min_allowed = in.min_allowed;
   out.max_allowed = in.max_allowed;
+  out.cpu_boost = effective_boost(in.startup_boost, path, p);
   return out;
 }
 
@@ -281,6 +332,13 @@ EffectiveContainerPolicy container_policy_for(const EffectivePolicy& policy,
   return out;
 }
 
+std::optional<CpuBoost> cpu_boost_for(const EffectivePolicy& policy, std::string_view container) {
+  std::optional<CpuBoost> boost = container_policy_for(policy, container).cpu_boost;
+  if (!boost) boost = policy.cpu_boost;
+  if (boost && boost->kind == CpuBoost::Kind::Factor && boost->factor <= 1) return std::nullopt;
+  return boost;
+}
+
 Validated validate(const VerticalScalingPolicy& vsp) {
   Problems p;
   EffectivePolicy policy;
@@ -308,6 +366,7 @@ Validated validate(const VerticalScalingPolicy& vsp) {
   policy.container_policies = effective_containers(spec.resource_policy, p);
   check_recommender(spec.recommender, p);
   policy.recommender = spec.recommender;
+  policy.cpu_boost = effective_boost(spec.startup_boost, "spec", p);
   return finish(std::move(policy), p);
 }
 
@@ -330,6 +389,7 @@ Validated validate(const VerticalPodAutoscaler& vpa) {
   if (spec.resource_policy)
     policy.container_policies = effective_containers(*spec.resource_policy, p);
   for (const auto& recommender : spec.recommenders) policy.recommenders.push_back(recommender.name);
+  policy.cpu_boost = effective_boost(spec.startup_boost, "spec", p);
   return finish(std::move(policy), p);
 }
 

@@ -29,6 +29,18 @@ inline constexpr std::int32_t kDefaultMinReplicas = 1;     // VerticalScalingPol
 inline constexpr std::int32_t kDefaultVpaMinReplicas = 2;  // VPA updater's --min-replicas
 inline constexpr std::string_view kWildcardContainer = "*";
 
+// A valid startupBoost.cpu, typed. Factor multiplies the CPU request (>= 1); Quantity is the CPU
+// request during the boost (the CRD's "absolute resource quantity"); the limit follows the
+// request with the ratio it had (boost.h).
+struct CpuBoost {
+  enum class Kind { Factor, Quantity };
+  Kind kind = Kind::Factor;
+  std::int32_t factor = 1;
+  kube::Quantity quantity{};
+  std::chrono::seconds duration{0};  // kept after the pod is Ready
+  bool operator==(const CpuBoost&) const = default;
+};
+
 struct EffectiveContainerPolicy {
   std::string container_name{};
   ContainerMode mode = ContainerMode::Auto;
@@ -36,6 +48,9 @@ struct EffectiveContainerPolicy {
   kube::ResourceList max_allowed{};
   std::vector<std::string> controlled_resources{"cpu", "memory"};
   ControlledValues controlled_values = ControlledValues::RequestsAndLimits;
+  // The container policy's own startupBoost.cpu (nullopt: the spec's applies, cpu_boost_for).
+  // An explicit boost of factor 1 turns the spec's off for this container, as in VPA.
+  std::optional<CpuBoost> cpu_boost{};
 
   bool controls(std::string_view resource) const;
 };
@@ -52,7 +67,12 @@ struct EffectivePolicy {
   std::vector<EffectiveContainerPolicy> container_policies{};
   RecommenderOverrides recommender{};
   std::vector<std::string> recommenders{};  // VPA spec.recommenders names
+  std::optional<CpuBoost> cpu_boost{};      // spec.startupBoost.cpu
 };
+
+// The boost a container gets at creation: its container policy's (own or "*"), else the
+// spec's; nullopt when neither sets one or it would not raise anything (factor 1).
+std::optional<CpuBoost> cpu_boost_for(const EffectivePolicy& policy, std::string_view container);
 
 // The container's own policy, else the "*" one, else the defaults (Auto, cpu+memory, no bounds).
 EffectiveContainerPolicy container_policy_for(const EffectivePolicy& policy,

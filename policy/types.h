@@ -37,6 +37,20 @@ struct LabelSelector {
   std::vector<LabelSelectorRequirement> match_expressions{};
 };
 
+// startupBoost.cpu (VPA 1.7, AEP-7862; the same shape on VerticalScalingPolicy): raise a
+// container's CPU request and limit at creation, resized back in place once the pod is Ready and
+// durationSeconds have passed.
+struct CpuStartupBoost {
+  std::string type{};                              // "Factor" | "Quantity" (required)
+  std::optional<std::int32_t> factor{};            // Factor: the request is multiplied by it
+  std::optional<kube::Quantity> quantity{};        // Quantity: the CPU request during the boost
+  std::optional<std::int32_t> duration_seconds{};  // after Ready; "" = 0
+};
+
+struct StartupBoost {
+  std::optional<CpuStartupBoost> cpu{};  // nullopt: no boost
+};
+
 // containerPolicies[] (same shape in both APIs).
 struct ContainerResourcePolicy {
   std::string container_name{};  // a container's name, or "*" for every other container
@@ -45,6 +59,7 @@ struct ContainerResourcePolicy {
   kube::ResourceList max_allowed{};
   std::optional<std::vector<std::string>> controlled_resources{};  // nullopt = [cpu, memory]
   std::string controlled_values{};  // "RequestsAndLimits" | "RequestsOnly"; "" = the first
+  std::optional<StartupBoost> startup_boost{};  // overrides the spec's for this container
 };
 
 struct PodResourcePolicy {
@@ -105,6 +120,7 @@ struct VerticalScalingPolicySpec {
   UpdatePolicy update_policy{};
   PodResourcePolicy resource_policy{};
   RecommenderOverrides recommender{};
+  std::optional<StartupBoost> startup_boost{};
 };
 
 struct VerticalScalingPolicy {
@@ -129,6 +145,7 @@ struct VerticalPodAutoscalerSpec {
   std::optional<VpaUpdatePolicy> update_policy{};
   std::optional<PodResourcePolicy> resource_policy{};
   std::vector<VpaRecommenderSelector> recommenders{};
+  std::optional<StartupBoost> startup_boost{};
 };
 
 struct VerticalPodAutoscaler {

@@ -62,6 +62,21 @@ TEST(VerticalScalingPolicyCrd, ModesAndDefaultsMatchTheCode) {
   EXPECT_EQ(default_of("controlledValues"), "RequestsAndLimits");
 }
 
+// The CRD carries VPA's startupBoost rules, so the API server refuses what validate() refuses.
+TEST(VerticalScalingPolicyCrd, StartupBoostRulesMatchTheCode) {
+  std::string text = crd_text();
+  std::string boost = property(text, "startupBoost");
+  for (const char* rule : {"(self.type == 'Factor') == has(self.factor)",
+                           "factor is required when type is Factor and forbidden otherwise",
+                           "(self.type == 'Quantity') == has(self.quantity)",
+                           "quantity is required when type is Quantity and forbidden otherwise",
+                           "enum: [Factor, Quantity]", "required: [type]", "durationSeconds:"}) {
+    EXPECT_NE(boost.find(rule), std::string::npos) << rule;
+  }
+  EXPECT_NE(property(boost, "factor").find("minimum: 1"), std::string::npos);
+  EXPECT_NE(text.find("startupBoost: *startupBoost"), std::string::npos);  // also on the spec
+}
+
 TEST(VerticalScalingPolicyCrd, PrinterColumnsForKubectlGetVsp) {
   std::string text = crd_text();
   EXPECT_NE(text.find("shortNames: [vsp]"), std::string::npos);
