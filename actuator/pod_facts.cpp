@@ -1,6 +1,7 @@
 #include "actuator/pod_facts.h"
 
 #include "actuator/eligibility.h"
+#include "actuator/startup_boost.h"
 #include "kube/model/pod_resources.h"
 
 namespace tailor::actuator {
@@ -43,6 +44,17 @@ std::optional<kube::TimePoint> oom_killed_at(const kube::ContainerStatus& status
   const auto& terminated = status.last_state.terminated;
   if (!terminated || terminated->reason != "OOMKilled") return std::nullopt;
   return kube::try_parse_rfc3339(terminated->finished_at);
+}
+
+std::string annotation(const kube::ObjectMeta& meta, std::string_view key) {
+  auto it = meta.annotations.find(std::string(key));
+  return it == meta.annotations.end() ? "" : it->second;
+}
+
+std::optional<kube::TimePoint> ready_since(const kube::Pod& pod) {
+  const kube::PodCondition* ready = kube::find_condition(pod.status, "Ready");
+  if (!ready || ready->status != "True") return std::nullopt;
+  return kube::try_parse_rfc3339(ready->last_transition_time);
 }
 
 std::optional<kube::TimePoint> started(const kube::Pod& pod) {
@@ -111,6 +123,8 @@ PodFacts pod_facts(const kube::Pod& pod) {
                   .status = std::move(status),
                   .generation = pod.metadata.generation,
                   .started = started(pod),
+                  .startup_boost = annotation(pod.metadata, kStartupBoostAnnotation),
+                  .ready_since = ready_since(pod),
                   .deleting = !pod.metadata.deletion_timestamp.empty(),
                   .mirror = is_mirror_pod(pod.metadata)};
 }

@@ -67,6 +67,10 @@ struct PodFacts {
   std::int64_t generation = 0;
   // status.startTime, else metadata.creationTimestamp; nullopt when neither reads.
   std::optional<kube::TimePoint> started{};
+  // The start-up boost annotation's text ("" when none; actuator/startup_boost.h) and when the
+  // Ready condition last turned True (nullopt while not Ready): the revert waits on both.
+  std::string startup_boost{};
+  std::optional<kube::TimePoint> ready_since{};
   bool deleting = false;  // metadata.deletionTimestamp set
   bool mirror = false;    // a static pod's mirror (the kubelet owns it)
 

@@ -10,11 +10,13 @@
 
 #include "actuator/resize_error.h"
 #include "actuator/resize_plan.h"
+#include "actuator/startup_boost.h"
 #include "controller/app/checkpoints.h"
 #include "controller/app/controller_metrics.h"
 #include "controller/app/measured_window.h"
 #include "controller/app/oom_kills.h"
 #include "controller/app/quantities.h"
+#include "controller/app/startup_boosts.h"
 #include "controller/app/usage_recorder.h"
 #include "controller/recommendation/model_registry.h"
 #include "kube/client/events.h"
@@ -136,6 +138,7 @@ struct Controller::Impl {
   recommendation::ModelRegistry models;
   kube::EventRecorder events;
   ModelCheckpoints checkpoints;
+  StartupBoosts boosts;
   std::atomic<bool> acting_leader{false};  // ran the latest pass (not a standby's refresh)
   std::mutex mutex;                        // state, bucket, pod_policy, stats
   TrackedState state;
@@ -157,7 +160,8 @@ struct Controller::Impl {
                std::chrono::duration_cast<std::chrono::seconds>(options.sample_period).count()),
         events(std::make_shared<kube::RestEventSink>(c), {"tailor-controller", ""}),
         checkpoints(c, models, events,
-                    {.strategy = options.strategy, .interval = options.checkpoint_interval}) {
+                    {.strategy = options.strategy, .interval = options.checkpoint_interval}),
+        boosts(c, events) {
     if (!options.record_usage.empty()) {
       recorder = std::make_unique<UsageRecorder>(options.record_usage);
     }
@@ -580,6 +584,7 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
     }
   }
   m.bucket.take(r.actions.size());
+  m.boosts.pass(in.pods, now);
   m.models.forget_idle(
       to_seconds(now) -
       std::chrono::duration_cast<std::chrono::seconds>(m.options.idle_model_ttl).count());
@@ -620,7 +625,15 @@ void Controller::on_usage(const usage::UsageWindow& w) {
   }
   recommender::Resources request;
   double limit = 0;
-  if (auto pod = impl_->view.pod(w.ns, w.pod)) {
+  auto pod = impl_->view.pod(w.ns, w.pod);
+  if (pod && StartupBoosts::boosted(*pod)) {
+    // Usage under the boost is the start-up's, not the workload's: it never reaches the model.
+    controller_metrics().boosted_window();
+    std::lock_guard lock(impl_->mutex);
+    ++impl_->stats.windows_boosted;
+    return;
+  }
+  if (pod) {
     if (const kube::Container* c = pod->find_container(w.container)) {
       request = to_resources(c->resources.requests);
       limit = to_resources(c->resources.limits).memory_bytes;
@@ -658,8 +671,12 @@ webhook::AdmissionResponse Controller::admit(const webhook::AdmissionRequest& re
   kube::Pod pod = kube::decode<kube::Pod>(request.object_json);
   if (pod.metadata.namespace_.empty()) pod.metadata.namespace_ = request.ns;
   std::optional<PolicyObject> p = impl_->view.policy_for(pod);
-  if (!p || p->effective->mode == policy::UpdateMode::Off) return out;
+  if (!p) return out;
   auto now = kube::TimePoint(std::chrono::system_clock::now());
+  // VPA's startupBoost applies whatever the update mode (its "Off" only stops the sizing).
+  if (p->effective->mode == policy::UpdateMode::Off) {
+    return with_startup_boost(std::move(out), request.object_json, pod, *p, {}, {}, now);
+  }
   auto recs = policy_recommendations(*p->effective, p->key, impl_->models, now);
   std::optional<actuator::LimitRangeItem> lr = impl_->view.limit_range(pod.metadata.namespace_);
   actuator::ResizePlan plan =
@@ -671,18 +688,42 @@ webhook::AdmissionResponse Controller::admit(const webhook::AdmissionRequest& re
                              .largest_allocatable = impl_->view.largest_allocatable(),
                              .hpa_resources = impl_->view.hpa_resources(pod),
                              .at_creation = true});
-  std::vector<webhook::ContainerResources> set;
-  for (const actuator::ContainerChange& c : plan.changes) {
-    webhook::ContainerResources r{.name = c.name};
-    for (const auto& [name, q] : c.after.requests) r.requests.emplace(name, q);
-    for (const auto& [name, q] : c.after.limits) r.limits.emplace(name, q);
-    set.push_back(std::move(r));
-  }
-  if (!set.empty()) out.patch_json = webhook::container_resources_patch(request.object_json, set);
-  out.patch_json = webhook::with_annotations(
-      out.patch_json, request.object_json,
+  return with_startup_boost(
+      std::move(out), request.object_json, pod, *p, plan.changes,
       policy::admission_annotations(p->api, p->metadata.name, container_names(pod),
-                                    container_updates(pod, plan)));
+                                    container_updates(pod, plan)),
+      now);
+}
+
+// The admission's sizing, then the start-up boost on top of it (actuator/startup_boost.h): one
+// JSON Patch that sets each changed container's resources once, and every annotation at once.
+webhook::AdmissionResponse Controller::with_startup_boost(
+    webhook::AdmissionResponse out, const std::string& pod_json, kube::Pod pod,
+    const PolicyObject& p, const std::vector<actuator::ContainerChange>& changes,
+    std::vector<policy::Annotation> annotations, kube::TimePoint now) const {
+  std::map<std::string, kube::ResourceRequirements> set;
+  for (const actuator::ContainerChange& c : changes) set[c.name] = c.after;
+  for (kube::Container& c : pod.spec.containers) {
+    if (auto it = set.find(c.name); it != set.end()) c.resources = it->second;
+  }
+  actuator::BoostPlan boost =
+      actuator::plan_startup_boost(pod, *p.effective, impl_->view.largest_allocatable(), now);
+  for (auto& [name, resources] : boost.boosted) set[name] = std::move(resources);
+  if (!boost.record.containers.empty() || !boost.record.skipped.empty()) {
+    controller_metrics().startup_boost(boost.record.skipped.empty() ? "boosted" : "skipped");
+    annotations.emplace_back(std::string(actuator::kStartupBoostAnnotation),
+                             actuator::format_boost_record(boost.record));
+  }
+  std::vector<webhook::ContainerResources> containers;
+  for (const auto& [name, resources] : set) {
+    webhook::ContainerResources r{.name = name};
+    for (const auto& [resource, q] : resources.requests) r.requests.emplace(resource, q);
+    for (const auto& [resource, q] : resources.limits) r.limits.emplace(resource, q);
+    containers.push_back(std::move(r));
+  }
+  if (!containers.empty())
+    out.patch_json = webhook::container_resources_patch(pod_json, containers);
+  out.patch_json = webhook::with_annotations(out.patch_json, pod_json, annotations);
   return out;
 }
 

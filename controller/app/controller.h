@@ -10,10 +10,12 @@
 #include <memory>
 #include <string>
 
+#include "actuator/resize_plan.h"
 #include "controller/app/cluster_view.h"
 #include "controller/usage/usage_server.h"
 #include "controller/webhook/admission_review.h"
 #include "kube/client/rest_client.h"
+#include "policy/signals.h"
 #include "recommender/tailored_strategy.h"
 
 namespace tailor::controller {
@@ -53,6 +55,7 @@ struct ControllerStats {
   std::uint64_t windows = 0;            // usage windows of pods under a policy (refused included)
   std::uint64_t windows_unmatched = 0;  // pods not under any policy
   std::uint64_t windows_refused = 0;    // not after their pod's previous window (sample_period.h)
+  std::uint64_t windows_boosted = 0;    // of containers under their start-up boost: not modelled
   // OOM kills fed to the models, from pod status (lastState OOMKilled) and from the agents'
   // counter; the same kill seen by both counts once (controller/app/oom_kills.h).
   std::uint64_t ooms_from_status = 0;
@@ -96,6 +99,10 @@ class Controller {
   // The pass under the lock; `started` is when it began (for its duration metric).
   std::size_t act(PassInputs& in, kube::TimePoint now,
                   std::chrono::steady_clock::time_point started);
+  webhook::AdmissionResponse with_startup_boost(
+      webhook::AdmissionResponse out, const std::string& pod_json, kube::Pod pod,
+      const PolicyObject& p, const std::vector<actuator::ContainerChange>& changes,
+      std::vector<policy::Annotation> annotations, kube::TimePoint now) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

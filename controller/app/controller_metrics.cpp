@@ -7,7 +7,8 @@ namespace tailor::controller {
 namespace m = kube::metrics;
 
 struct ControllerMetrics::Impl {
-  m::Vec<prometheus::Counter> resizes, recreations, windows, actions;
+  m::Vec<prometheus::Counter> resizes, recreations, windows, actions, boosts, reverts,
+      boosted_windows;
   m::HistogramVec pass_duration;
   m::Vec<prometheus::Gauge> policies, models, model_bytes;
 
@@ -24,6 +25,16 @@ struct ControllerMetrics::Impl {
         actions(r.counter({.subsystem = "controller",
                            .name = "pass_actions_total",
                            .help = "Resizes and recreations decided by passes."})),
+        boosts(r.counter({.subsystem = "controller",
+                          .name = "startup_boosts_total",
+                          .help = "Pods given a start-up CPU boost at creation, by outcome."})),
+        reverts(r.counter({.subsystem = "controller",
+                           .name = "startup_boost_reverts_total",
+                           .help = "Start-up boosts taken back in place, by result."})),
+        boosted_windows(
+            r.counter({.subsystem = "controller",
+                       .name = "usage_windows_boosted_total",
+                       .help = "Usage windows of boosted containers, kept out of the models."})),
         pass_duration(r.histogram({.subsystem = "controller",
                                    .name = "pass_duration_seconds",
                                    .help = "Time of one pass: recommendations, decisions, writes."},
@@ -51,6 +62,11 @@ ControllerMetrics::ControllerMetrics(m::Registry& registry)
   impl_->windows.with({{"matched", "true"}});
   impl_->windows.with({{"matched", "false"}});
   impl_->actions.with();
+  impl_->boosts.with({{"outcome", "boosted"}});
+  impl_->boosts.with({{"outcome", "skipped"}});
+  impl_->reverts.with({{"result", "reverted"}});
+  impl_->reverts.with({{"result", "failed"}});
+  impl_->boosted_windows.with();
   impl_->pass_duration.with();
   impl_->models.with();
   impl_->model_bytes.with();
@@ -74,6 +90,16 @@ void ControllerMetrics::pass(std::chrono::nanoseconds duration, std::size_t acti
 void ControllerMetrics::usage_window(bool matched) {
   impl_->windows.with({{"matched", matched ? "true" : "false"}}).Increment();
 }
+
+void ControllerMetrics::startup_boost(std::string_view outcome) {
+  impl_->boosts.with({{"outcome", std::string(outcome)}}).Increment();
+}
+
+void ControllerMetrics::startup_boost_revert(std::string_view result) {
+  impl_->reverts.with({{"result", std::string(result)}}).Increment();
+}
+
+void ControllerMetrics::boosted_window() { impl_->boosted_windows.with().Increment(); }
 
 void ControllerMetrics::set_policies(std::string_view condition, double count) {
   impl_->policies.with({{"condition", std::string(condition)}}).Set(count);

@@ -24,6 +24,12 @@ class ControllerMetrics {
   void recreation(std::string_view result);
   void pass(std::chrono::nanoseconds duration, std::size_t actions);
   void usage_window(bool matched);
+  // Start-up boosts at admission: "boosted", or "skipped" (no node could hold the boost).
+  void startup_boost(std::string_view outcome);
+  // Boosts taken back in place: "reverted" (resize accepted), "failed" (retried next pass).
+  void startup_boost_revert(std::string_view result);
+  // A window of a container under its boost, kept out of the models.
+  void boosted_window();
   // Policies whose condition of this type is True, counted anew each pass.
   void set_policies(std::string_view condition, double count);
   void set_models(double containers, double bytes);

@@ -1,0 +1,109 @@
+#include "controller/app/startup_boosts.h"
+
+#include <boost/json.hpp>
+
+#include "controller/app/controller_metrics.h"
+#include "kube/observe/log.h"
+
+namespace tailor::controller {
+namespace {
+
+namespace bj = boost::json;
+
+kube::ObjectReference pod_ref(const actuator::PodFacts& pod) {
+  return {.kind = "Pod",
+          .namespace_ = pod.namespace_(),
+          .name = pod.name,
+          .uid = pod.uid,
+          .api_version = "v1"};
+}
+
+std::string annotation_patch(const actuator::BoostRecord& record) {
+  return bj::serialize(bj::object{
+      {"metadata",
+       bj::object{{"annotations", bj::object{{actuator::kStartupBoostAnnotation,
+                                              actuator::format_boost_record(record)}}}}}});
+}
+
+std::string reverted_message(const actuator::BoostRecord& record) {
+  std::string out = "Start-up CPU boost taken back in place:";
+  for (const actuator::BoostedContainer& c : record.containers) {
+    const kube::Quantity* cpu = kube::find_resource(c.requests, kube::kResourceCpu);
+    out += " " + c.name + " cpu " + (cpu ? cpu->to_string() : "?");
+  }
+  return out;
+}
+
+}  // namespace
+
+StartupBoosts::StartupBoosts(kube::RestClient& client, kube::EventRecorder& events)
+    : client_(client), events_(events) {}
+
+bool StartupBoosts::boosted(const actuator::PodFacts& pod) {
+  if (pod.startup_boost.empty()) return false;
+  auto record = actuator::parse_boost_record(pod.startup_boost);
+  return record && actuator::boost_active(*record);
+}
+
+void StartupBoosts::tell_once(const actuator::PodFacts& pod, std::string_view type,
+                              std::string_view reason, const std::string& message) {
+  if (!told_.emplace(pod.uid, std::string(reason)).second) return;
+  events_.event(pod_ref(pod), std::string(type), std::string(reason), message);
+}
+
+std::size_t StartupBoosts::pass(const std::vector<std::shared_ptr<const actuator::PodFacts>>& pods,
+                                kube::TimePoint now) {
+  std::size_t reverted = 0;
+  std::set<std::string> seen;
+  for (const auto& pod : pods) {
+    if (pod->startup_boost.empty() || pod->deleting) continue;
+    seen.insert(pod->uid);
+    std::optional<actuator::BoostRecord> record = actuator::parse_boost_record(pod->startup_boost);
+    if (!record) continue;
+    if (!record->skipped.empty()) {
+      tell_once(*pod, kube::kEventTypeWarning, actuator::kStartupBoostSkipped, record->skipped);
+      continue;
+    }
+    if (actuator::revert_due(*record, pod->status->ready_condition, pod->ready_since, now) &&
+        revert(*pod, *record, now)) {
+      ++reverted;
+    }
+  }
+  std::erase_if(told_, [&](const auto& told) { return !seen.contains(told.first); });
+  return reverted;
+}
+
+// The boosted containers set back to what they had before it; a refusal is told once and tried
+// again next pass (never an eviction: a new pod would only be boosted again, as VPA's AEP says).
+bool StartupBoosts::revert(const actuator::PodFacts& pod, actuator::BoostRecord record,
+                           kube::TimePoint now) {
+  const std::string where = pod.namespace_() + "/" + pod.name;
+  try {
+    client_.patch({kube::resources::kPods, pod.namespace_(), pod.name, "resize"},
+                  kube::PatchType::StrategicMerge, actuator::revert_patch(record));
+  } catch (const std::exception& e) {
+    controller_metrics().startup_boost_revert("failed");
+    const auto* api = dynamic_cast<const kube::ApiError*>(&e);
+    const std::string why = api ? api->status_message() : e.what();
+    kube::log::error("start-up boost not taken back; tried again next pass",
+                     {{"pod", where}, {"err", why}});
+    tell_once(pod, kube::kEventTypeWarning, actuator::kStartupBoostRevertFailed,
+              "Start-up CPU boost not taken back: " + why);
+    return false;
+  }
+  controller_metrics().startup_boost_revert("reverted");
+  record.reverted_at = now;
+  try {
+    client_.patch({kube::resources::kPods, pod.namespace_(), pod.name}, kube::PatchType::Merge,
+                  annotation_patch(record));
+  } catch (const std::exception& e) {
+    // The next pass sends the same resize again (a no-op) and retries the mark.
+    kube::log::error("start-up boost mark not written", {{"pod", where}, {"err", e.what()}});
+  }
+  events_.event(pod_ref(pod), std::string(kube::kEventTypeNormal),
+                std::string(actuator::kStartupBoostReverted), reverted_message(record));
+  kube::log::info("start-up boost taken back", {{"pod", where}});
+  return true;
+}
+
+}  // namespace tailor::controller
