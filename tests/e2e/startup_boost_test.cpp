@@ -1,0 +1,193 @@
+// Issue 18, point 2: the start-up CPU boost on `tailor cluster up` (real containerd). A pod
+// under a VerticalScalingPolicy with startupBoost (factor 4, 10 s after Ready) starts with four
+// times its CPU request and limit (the cgroup says so), burns CPU for its first seconds, becomes
+// Ready, and is resized back in place: the same container (containerID), restartCount 0, the
+// cgroup and kubectl showing the pre-boost values. Its windows under the boost were kept out of
+// the model. A boost no node can hold leaves the pod unboosted, with a StartupBoostSkipped event.
+// The policy's mode is Off, so that nothing but the boost changes the pod (VPA's startupBoost
+// applies whatever the mode).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "kube/model/time.h"
+#include "tests/e2e/e2e_cluster.h"
+
+namespace tailor::e2e {
+namespace {
+
+using std::chrono::seconds;
+
+constexpr seconds kStart{90};   // scheduled, image imported, started
+constexpr seconds kRevert{40};  // 10 s after Ready, then a pass (2 s) and the node's resize
+
+constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
+kind: VerticalScalingPolicy
+metadata: {name: boost}
+spec:
+  selector: {matchLabels: {app: boost}}
+  updatePolicy: {mode: "Off"}
+  startupBoost:
+    cpu: {type: Factor, factor: 4, durationSeconds: 10}
+)";
+
+// Burns a core for its first 5 s (a slow starter), then idles.
+constexpr const char* kPod = R"(apiVersion: v1
+kind: Pod
+metadata: {name: jvm, labels: {app: boost}}
+spec:
+  terminationGracePeriodSeconds: 0
+  nodeSelector: {kubernetes.io/hostname: tailor-node-2}
+  containers:
+  - name: app
+    image: busybox
+    imagePullPolicy: IfNotPresent
+    command: [sh, -c, 'timeout 5 sh -c "while :; do :; done"; exec sleep 3600']
+    resources:
+      requests: {cpu: 50m, memory: 32Mi}
+      limits: {cpu: 100m, memory: 64Mi}
+)";
+
+const Resources kBoostedRequests{{"cpu", "200m"}, {"memory", "32Mi"}};
+const Resources kBoostedLimits{{"cpu", "400m"}, {"memory", "64Mi"}};
+const Resources kRequests{{"cpu", "50m"}, {"memory", "32Mi"}};
+const Resources kLimits{{"cpu", "100m"}, {"memory", "64Mi"}};
+
+bool same(const Resources& a, const Resources& b) {
+  if (a.size() != b.size()) return false;
+  for (const auto& [name, q] : a) {
+    auto it = b.find(name);
+    if (it == b.end()) return false;
+    if (name == "cpu" ? milli_cpu(q) != milli_cpu(it->second) : bytes(q) != bytes(it->second))
+      return false;
+  }
+  return true;
+}
+
+std::string boost_annotation(const TestNamespace& ns, const std::string& pod) {
+  return ns
+      .kubectl("get pod " + pod +
+               " -o 'jsonpath={.metadata.annotations.autoscaling\\.tailor\\.dev/startup-boost}'")
+      .out;
+}
+
+bool has_event(const TestNamespace& ns, const std::string& reason, std::string& seen) {
+  for (const EventView& e : ns.events()) {
+    seen += e.reason + ": " + e.message + "; ";
+    if (e.reason == reason && e.object_kind == "Pod") return true;
+  }
+  return false;
+}
+
+TEST(StartupBoost, BoostedAtStartThenResizedBackInPlace) {
+  TestNamespace ns("e2e-startup-boost");
+  E2eCluster& cluster = E2eCluster::get();
+  const double windows_before =
+      cluster.controller_metric("tailor_controller_usage_windows_boosted_total").value_or(0);
+  ASSERT_TRUE(ns.apply(kPolicy));
+  // The policy reaches the controller's informer before the pod is admitted.
+  ASSERT_TRUE(wait_until("the policy seen by a pass", seconds(30), [&](std::string& seen) {
+    std::optional<PolicyView> p = ns.policy("boost");
+    seen = p ? p->summary() : "no policy";
+    return p && !p->conditions.empty();
+  }));
+  ASSERT_TRUE(ns.apply(kPod));
+  std::optional<PodView> pod;
+  ASSERT_TRUE(wait_until("running boosted", kStart, [&](std::string& seen) {
+    pod = ns.pod("jvm");
+    seen = pod ? pod->summary() : "no pod";
+    if (!pod || !pod->ready()) return false;
+    const ContainerView& app = *pod->container("app");
+    return app.running && same(app.actual_requests, kBoostedRequests) &&
+           same(app.actual_limits, kBoostedLimits);
+  })) << cluster.controller_log_tail();
+  const ContainerView boosted = *pod->container("app");
+  EXPECT_TRUE(same(boosted.requests, kBoostedRequests)) << pod->summary();
+  EXPECT_EQ(read_container_cgroup(*pod, "app"),
+            expected_container_cgroup(kBoostedRequests, kBoostedLimits));
+  EXPECT_NE(boost_annotation(ns, "jvm").find(R"("requests":{"cpu":"50m"})"), std::string::npos);
+  const auto boosted_seen = std::chrono::system_clock::now();
+
+  ASSERT_TRUE(wait_until("resized back in place", kRevert, [&](std::string& seen) {
+    pod = ns.pod("jvm");
+    seen = pod ? pod->summary() : "no pod";
+    if (!pod) return false;
+    const ContainerView& app = *pod->container("app");
+    return same(app.requests, kRequests) && same(app.limits, kLimits) &&
+           same(app.actual_requests, kRequests) && same(app.actual_limits, kLimits);
+  })) << cluster.controller_log_tail();
+  // Not before Ready + 10 s: at least 10 s after it was first seen Ready and boosted, less a
+  // pass of slack for when Ready was seen.
+  EXPECT_GE(std::chrono::system_clock::now() - boosted_seen, seconds(10) - kPassInterval);
+  const ContainerView& app = *pod->container("app");
+  EXPECT_EQ(app.restart_count, 0) << pod->summary();
+  EXPECT_EQ(app.container_id, boosted.container_id) << pod->summary();
+  EXPECT_EQ(pod->qos_class, "Burstable");
+  EXPECT_EQ(read_container_cgroup(*pod, "app"), expected_container_cgroup(kRequests, kLimits));
+  // kubectl shows it, and the pod remembers the revert.
+  CommandResult k = ns.kubectl(
+      "get pod jvm -o 'jsonpath={.spec.containers[0].resources.requests.cpu} "
+      "{.spec.containers[0].resources.limits.cpu} {.status.containerStatuses[0].restartCount}'");
+  EXPECT_EQ(k.out, "50m 100m 0") << k.err;
+  EXPECT_NE(boost_annotation(ns, "jvm").find("revertedAt"), std::string::npos);
+  std::string seen;
+  ASSERT_TRUE(wait_until("the StartupBoostReverted event", seconds(10),
+                         [&](std::string& s) { return has_event(ns, "StartupBoostReverted", s); }));
+  EXPECT_GE(
+      cluster
+          .controller_metric("tailor_controller_startup_boost_reverts_total{result=\"reverted\"}")
+          .value_or(0),
+      1);
+  // Its windows during the boost (reported every 2 s, about 15 s of them) never reached a model.
+  EXPECT_GT(cluster.controller_metric("tailor_controller_usage_windows_boosted_total").value_or(0),
+            windows_before);
+}
+
+constexpr const char* kTooBigPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
+kind: VerticalScalingPolicy
+metadata: {name: huge}
+spec:
+  selector: {matchLabels: {app: huge}}
+  updatePolicy: {mode: "Off"}
+  startupBoost:
+    cpu: {type: Quantity, quantity: "64"}
+)";
+
+constexpr const char* kTooBigPod = R"(apiVersion: v1
+kind: Pod
+metadata: {name: huge, labels: {app: huge}}
+spec:
+  terminationGracePeriodSeconds: 0
+  nodeSelector: {kubernetes.io/hostname: tailor-node-2}
+  containers:
+  - name: app
+    image: busybox
+    imagePullPolicy: IfNotPresent
+    command: [sleep, "3600"]
+    resources:
+      requests: {cpu: 50m, memory: 32Mi}
+)";
+
+TEST(StartupBoost, NoNodeCanHoldItSoThePodStartsUnboostedAndSaysSo) {
+  TestNamespace ns("e2e-startup-boost-skipped");
+  ASSERT_TRUE(ns.apply(kTooBigPolicy));
+  ASSERT_TRUE(wait_until("the policy seen by a pass", seconds(30), [&](std::string& seen) {
+    std::optional<PolicyView> p = ns.policy("huge");
+    seen = p ? p->summary() : "no policy";
+    return p && !p->conditions.empty();
+  }));
+  ASSERT_TRUE(ns.apply(kTooBigPod));
+  ASSERT_TRUE(wait_until("the StartupBoostSkipped event", kStart, [&](std::string& seen) {
+    return has_event(ns, "StartupBoostSkipped", seen);
+  })) << E2eCluster::get().controller_log_tail();
+  std::optional<PodView> pod = ns.pod("huge");
+  ASSERT_TRUE(pod);
+  EXPECT_TRUE(same(pod->container("app")->requests, {{"cpu", "50m"}, {"memory", "32Mi"}}))
+      << pod->summary();
+  EXPECT_NE(boost_annotation(ns, "huge").find("Node didn't have enough capacity: cpu"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace tailor::e2e
