@@ -83,7 +83,8 @@ std::optional<ControlledValues> parse_controlled_values(std::string_view text) {
 }
 
 // startupBoost: the CRD's rules (type required and one of its enum; factor exactly when Factor,
-// quantity exactly when Quantity, in the CRD's words) and the AEP's static ones (factor >= 1);
+// quantity exactly when Quantity, in the CRD's words as kube-apiserver 1.35 reports a rule on an
+// object: no value shown) and the AEP's static ones (factor >= 1);
 // a quantity or duration below zero is refused too.
 std::optional<CpuBoost> effective_boost(const std::optional<StartupBoost>& in,
                                         const std::string& path, Problems& p) {
@@ -102,14 +103,10 @@ std::optional<CpuBoost> effective_boost(const std::optional<StartupBoost>& in,
   }
   if (p.size() != before) return std::nullopt;
   if ((cpu.type == "Factor") != cpu.factor.has_value()) {
-    p.add(at,
-          "Invalid value: \"object\": factor is required when type is Factor and forbidden "
-          "otherwise");
+    p.add(at, "Invalid value: factor is required when type is Factor and forbidden otherwise");
   }
   if ((cpu.type == "Quantity") != cpu.quantity.has_value()) {
-    p.add(at,
-          "Invalid value: \"object\": quantity is required when type is Quantity and "
-          "forbidden otherwise");
+    p.add(at, "Invalid value: quantity is required when type is Quantity and forbidden otherwise");
   }
   if (cpu.factor && *cpu.factor < 1) {
     p.add(at + ".factor",

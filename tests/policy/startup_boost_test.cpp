@@ -85,13 +85,13 @@ INSTANTIATE_TEST_SUITE_P(
                  "spec.startupBoost.cpu.type: Unsupported value: \"Percent\": supported values: "
                  "\"Factor\", \"Quantity\""},
         BadBoost{R"({"type":"Factor"})",
-                 "spec.startupBoost.cpu: Invalid value: \"object\": factor is required when type "
+                 "spec.startupBoost.cpu: Invalid value: factor is required when type "
                  "is Factor and forbidden otherwise"},
         BadBoost{R"({"type":"Quantity","quantity":"1","factor":2})",
-                 "spec.startupBoost.cpu: Invalid value: \"object\": factor is required when type "
+                 "spec.startupBoost.cpu: Invalid value: factor is required when type "
                  "is Factor and forbidden otherwise"},
         BadBoost{R"({"type":"Factor","factor":2,"quantity":"1"})",
-                 "spec.startupBoost.cpu: Invalid value: \"object\": quantity is required when "
+                 "spec.startupBoost.cpu: Invalid value: quantity is required when "
                  "type is Quantity and forbidden otherwise"},
         BadBoost{R"({"type":"Factor","factor":0})",
                  "spec.startupBoost.cpu.factor: Invalid value: 0: must be greater than or equal "
@@ -108,7 +108,7 @@ TEST(StartupBoost, ContainerPolicyProblemsCarryTheirPath) {
   EXPECT_FALSE(v.policy);
   EXPECT_THAT(v.problems,
               ElementsAre("spec.resourcePolicy.containerPolicies[0].startupBoost.cpu: Invalid "
-                          "value: \"object\": factor is required when type is Factor and "
+                          "value: factor is required when type is Factor and "
                           "forbidden otherwise"));
 }
 

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "tests/embedded/kubectl_cluster_test.h"
 
@@ -62,6 +63,42 @@ TEST_F(KubectlRulesTest, ChartRuleRefusesBothOrNeitherAndStoresOne) {
   EXPECT_NE(broken.exit_code, 0);
   EXPECT_NE(broken.err.find(message), std::string::npos) << broken.err;
   EXPECT_EQ(kubectl("get vsp by-ref -o jsonpath={.spec.selector}").out, "");
+}
+
+// startupBoost.cpu (issue 18): the chart carries VPA's union rules; the API server refuses what
+// policy::validate refuses, in the same words, on the spec and in a container policy.
+TEST_F(KubectlRulesTest, ChartStartupBoostRulesRefuseWhatTheControllerRefuses) {
+  write("crd.yaml", chart_crd());
+  ASSERT_EQ(kubectl("apply -f crd.yaml").exit_code, 0);
+  const std::string factor_rule =
+      "Invalid value: factor is required when type is Factor and forbidden otherwise";
+  const std::string quantity_rule =
+      "Invalid value: quantity is required when type is Quantity and forbidden otherwise";
+  for (const auto& [name, boost, message] :
+       {std::tuple<std::string, std::string, std::string>{"no-factor", "{type: Factor}",
+                                                          "spec.startupBoost.cpu: " + factor_rule},
+        {"both", "{type: Quantity, quantity: \"2\", factor: 2}",
+         "spec.startupBoost.cpu: " + factor_rule},
+        {"no-quantity", "{type: Quantity}", "spec.startupBoost.cpu: " + quantity_rule}}) {
+    KubectlResult r = apply(
+        name, policy(name, std::string(kTargetRef) + "  startupBoost: {cpu: " + boost + "}\n"));
+    EXPECT_NE(r.exit_code, 0) << name;
+    EXPECT_NE(r.err.find(message), std::string::npos) << name << ": " << r.err;
+  }
+  KubectlResult per_container = apply(
+      "container", policy("container", std::string(kTargetRef) +
+                                           "  resourcePolicy: {containerPolicies: [{containerName: "
+                                           "app, startupBoost: {cpu: {type: Factor}}}]}\n"));
+  EXPECT_NE(per_container.err.find("spec.resourcePolicy.containerPolicies[0].startupBoost.cpu: " +
+                                   factor_rule),
+            std::string::npos)
+      << per_container.err;
+  KubectlResult ok = apply(
+      "ok",
+      policy("ok", std::string(kTargetRef) + "  startupBoost: {cpu: {type: Factor, factor: 3}}\n"));
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  // The CRD's default: durationSeconds 0.
+  EXPECT_EQ(kubectl("get vsp ok -o jsonpath={.spec.startupBoost.cpu.durationSeconds}").out, "0");
 }
 
 const char* kRulesCrd = R"yaml(apiVersion: apiextensions.k8s.io/v1
