@@ -197,9 +197,27 @@ bool revert_due(const BoostRecord& record, bool pod_ready,
   return now - *ready_since >= record.longest_duration();
 }
 
-std::string revert_patch(const BoostRecord& record) {
+BoostedContainer at_recommendation(const BoostedContainer& before, const kube::Quantity& cpu,
+                                   policy::ControlledValues values) {
+  const std::optional<std::int64_t> request = cpu_milli(before.requests);
+  const std::optional<std::int64_t> limit = cpu_milli(before.limits);
+  std::int64_t target = cpu.milli_value();
+  if (!request || *request <= 0 || target <= 0) return before;
+  BoostedContainer out = before;
+  if (limit && values == policy::ControlledValues::RequestsOnly) {
+    target = std::min(target, *limit);
+  } else if (limit) {
+    const auto scaled = static_cast<__int128>(target) * *limit / *request;
+    out.limits.insert_or_assign(std::string(kResourceCpu),
+                                kube::Quantity::from_milli(static_cast<std::int64_t>(scaled)));
+  }
+  out.requests.insert_or_assign(std::string(kResourceCpu), kube::Quantity::from_milli(target));
+  return out;
+}
+
+std::string revert_patch(const std::vector<BoostedContainer>& targets) {
   bj::array containers;
-  for (const BoostedContainer& c : record.containers) {
+  for (const BoostedContainer& c : targets) {
     bj::object resources{{"requests", cpu_json(c.requests)}};
     if (!c.limits.empty()) resources["limits"] = cpu_json(c.limits);
     containers.push_back(bj::object{{"name", c.name}, {"resources", std::move(resources)}});

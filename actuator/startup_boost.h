@@ -79,7 +79,14 @@ bool revert_due(const BoostRecord& record, bool pod_ready,
 // update rule must not resize it meanwhile).
 bool boost_active(const BoostRecord& record);
 
-// The strategic-merge body of pods/{name}/resize that sets the boosted containers back.
-std::string revert_patch(const BoostRecord& record);
+// What a boosted container goes back to when its policy recommends `cpu` for it (VPA: the
+// recommendation at that moment): the recommended request, the limit with the ratio it had
+// before the boost (under RequestsOnly the limit stays and the request does not pass it).
+// Containers without a recommendation go back to their pre-boost values.
+BoostedContainer at_recommendation(const BoostedContainer& before, const kube::Quantity& cpu,
+                                   policy::ControlledValues values);
+
+// The strategic-merge body of pods/{name}/resize that sets these containers' CPU.
+std::string revert_patch(const std::vector<BoostedContainer>& containers);
 
 }  // namespace tailor::actuator

@@ -244,6 +244,10 @@ struct Controller::Impl {
     }
   }
 
+  // The CPU the pod's policy recommends now for each container it sizes (for a boost's revert);
+  // empty when the policy does not size running pods (Off, Initial). Called with `mutex` held.
+  std::map<std::string, RecommendedCpu> recommended_cpu(const PassInputs& in,
+                                                        const actuator::PodFacts& pod) const;
   void evict(const PodAction& a, const PolicyObject* policy, kube::TimePoint now);
   void resize(const PodAction& a, const PolicyObject* policy, kube::TimePoint now);
   void tell_action(const PodAction& a, const PolicyObject* policy,
@@ -322,6 +326,32 @@ void Controller::Impl::annotate(const PodAction& a,
     kube::log::error("pod annotations not written",
                      {{"pod", a.ns + "/" + a.name}, {"err", e.what()}});
   }
+}
+
+std::map<std::string, RecommendedCpu> Controller::Impl::recommended_cpu(
+    const PassInputs& in, const actuator::PodFacts& pod) const {
+  std::map<std::string, RecommendedCpu> out;
+  auto key = pod_policy.find(pod.namespace_() + "/" + pod.name);
+  if (key == pod_policy.end()) return out;
+  const PolicyObject* p = nullptr;
+  for (const PolicyObject& candidate : in.policies) {
+    if (candidate.key == key->second && candidate.effective && candidate.claimed) p = &candidate;
+  }
+  if (!p || p->effective->mode == policy::UpdateMode::Off ||
+      p->effective->mode == policy::UpdateMode::Initial) {
+    return out;
+  }
+  for (const policy::RecommendedContainerResources& r :
+       capped_for_pod(pod.containers(), *p->effective,
+                      policy_recommendations(*p->effective, p->key, models, in.now), nullptr)) {
+    const policy::EffectiveContainerPolicy cp =
+        policy::container_policy_for(*p->effective, r.container_name);
+    const kube::Quantity* cpu = kube::find_resource(r.target, kube::kResourceCpu);
+    if (cpu && cp.controls(kube::kResourceCpu)) {
+      out[r.container_name] = {.cpu = *cpu, .values = cp.controlled_values};
+    }
+  }
+  return out;
 }
 
 void Controller::Impl::evict(const PodAction& a, const PolicyObject* policy, kube::TimePoint now) {
@@ -584,7 +614,8 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
     }
   }
   m.bucket.take(r.actions.size());
-  m.boosts.pass(in.pods, now);
+  m.boosts.pass(
+      in.pods, [&](const actuator::PodFacts& pod) { return m.recommended_cpu(in, pod); }, now);
   m.models.forget_idle(
       to_seconds(now) -
       std::chrono::duration_cast<std::chrono::seconds>(m.options.idle_model_ttl).count());

@@ -25,9 +25,9 @@ std::string annotation_patch(const actuator::BoostRecord& record) {
                                               actuator::format_boost_record(record)}}}}}});
 }
 
-std::string reverted_message(const actuator::BoostRecord& record) {
+std::string reverted_message(const std::vector<actuator::BoostedContainer>& targets) {
   std::string out = "Start-up CPU boost taken back in place:";
-  for (const actuator::BoostedContainer& c : record.containers) {
+  for (const actuator::BoostedContainer& c : targets) {
     const kube::Quantity* cpu = kube::find_resource(c.requests, kube::kResourceCpu);
     out += " " + c.name + " cpu " + (cpu ? cpu->to_string() : "?");
   }
@@ -52,7 +52,7 @@ void StartupBoosts::tell_once(const actuator::PodFacts& pod, std::string_view ty
 }
 
 std::size_t StartupBoosts::pass(const std::vector<std::shared_ptr<const actuator::PodFacts>>& pods,
-                                kube::TimePoint now) {
+                                const Recommended& recommended, kube::TimePoint now) {
   std::size_t reverted = 0;
   std::set<std::string> seen;
   for (const auto& pod : pods) {
@@ -65,7 +65,7 @@ std::size_t StartupBoosts::pass(const std::vector<std::shared_ptr<const actuator
       continue;
     }
     if (actuator::revert_due(*record, pod->status->ready_condition, pod->ready_since, now) &&
-        revert(*pod, *record, now)) {
+        revert(*pod, *record, recommended(*pod), now)) {
       ++reverted;
     }
   }
@@ -76,11 +76,19 @@ std::size_t StartupBoosts::pass(const std::vector<std::shared_ptr<const actuator
 // The boosted containers set back to what they had before it; a refusal is told once and tried
 // again next pass (never an eviction: a new pod would only be boosted again, as VPA's AEP says).
 bool StartupBoosts::revert(const actuator::PodFacts& pod, actuator::BoostRecord record,
+                           const std::map<std::string, RecommendedCpu>& recommended,
                            kube::TimePoint now) {
   const std::string where = pod.namespace_() + "/" + pod.name;
+  std::vector<actuator::BoostedContainer> targets;
+  for (const actuator::BoostedContainer& c : record.containers) {
+    auto r = recommended.find(c.name);
+    targets.push_back(r == recommended.end()
+                          ? c
+                          : actuator::at_recommendation(c, r->second.cpu, r->second.values));
+  }
   try {
     client_.patch({kube::resources::kPods, pod.namespace_(), pod.name, "resize"},
-                  kube::PatchType::StrategicMerge, actuator::revert_patch(record));
+                  kube::PatchType::StrategicMerge, actuator::revert_patch(targets));
   } catch (const std::exception& e) {
     controller_metrics().startup_boost_revert("failed");
     const auto* api = dynamic_cast<const kube::ApiError*>(&e);
@@ -101,7 +109,7 @@ bool StartupBoosts::revert(const actuator::PodFacts& pod, actuator::BoostRecord 
     kube::log::error("start-up boost mark not written", {{"pod", where}, {"err", e.what()}});
   }
   events_.event(pod_ref(pod), std::string(kube::kEventTypeNormal),
-                std::string(actuator::kStartupBoostReverted), reverted_message(record));
+                std::string(actuator::kStartupBoostReverted), reverted_message(targets));
   kube::log::info("start-up boost taken back", {{"pod", where}});
   return true;
 }

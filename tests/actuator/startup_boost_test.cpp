@@ -194,10 +194,42 @@ TEST(RevertPatch, SetsEachBoostedContainerBack) {
       .containers = {{.name = "app", .requests = rl("cpu=250m"), .limits = rl("cpu=500m")},
                      {.name = "side", .requests = rl("cpu=50m")}}};
   EXPECT_EQ(
-      revert_patch(r),
+      revert_patch(r.containers),
       R"({"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"250m"},)"
       R"("limits":{"cpu":"500m"}}},{"name":"side","resources":{"requests":{"cpu":"50m"}}}]}})");
 }
+
+struct BackCase {
+  const char* name;
+  const char* requests;
+  const char* limits;
+  const char* recommended;
+  ControlledValues values;
+  const char* want_requests;
+  const char* want_limits;
+};
+
+class BackToTheRecommendation : public testing::TestWithParam<BackCase> {};
+
+TEST_P(BackToTheRecommendation, KeepsThePreBoostLimitRatio) {
+  const BackCase& c = GetParam();
+  BoostedContainer before{.name = "app", .requests = rl(c.requests), .limits = rl(c.limits)};
+  BoostedContainer got = at_recommendation(before, q(c.recommended), c.values);
+  EXPECT_EQ(got.requests, rl(c.want_requests)) << c.name;
+  EXPECT_EQ(got.limits, rl(c.want_limits)) << c.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BackToTheRecommendation,
+    testing::Values(BackCase{"guaranteed", "cpu=250m", "cpu=250m", "400m", kBoth, "cpu=400m",
+                             "cpu=400m"},
+                    BackCase{"burstable ratio 3", "cpu=100m", "cpu=300m", "150m", kBoth, "cpu=150m",
+                             "cpu=450m"},
+                    BackCase{"no limit", "cpu=100m", "", "70m", kBoth, "cpu=70m", ""},
+                    BackCase{"requests only: the limit stays and caps", "cpu=100m", "cpu=300m",
+                             "500m", kOnly, "cpu=300m", "cpu=300m"},
+                    BackCase{"a zero recommendation keeps the pre-boost values", "cpu=100m",
+                             "cpu=300m", "0", kBoth, "cpu=100m", "cpu=300m"}));
 
 }  // namespace
 }  // namespace tailor::actuator
