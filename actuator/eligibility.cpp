@@ -1,7 +1,5 @@
 #include "actuator/eligibility.h"
 
-#include "actuator/startup_boost.h"
-
 namespace tailor::actuator {
 namespace {
 
@@ -40,10 +38,8 @@ Eligibility eligibility(const PodFacts& pod, policy::UpdateMode mode) {
   if (pod.status->phase != "Running") return {false, false, "pod is not running"};
   // The boost is taken back by its own resize (controller/app/startup_boosts); until then the
   // update rule neither resizes nor evicts the pod (an eviction would only boost it again).
-  if (!pod.startup_boost.empty()) {
-    if (auto boost = parse_boost_record(pod.startup_boost); boost && boost_active(*boost)) {
-      return {false, false, "start-up CPU boost: taken back once Ready and its duration passed"};
-    }
+  if (pod.startup_boosted) {
+    return {false, false, "start-up CPU boost: taken back once Ready and its duration passed"};
   }
   Eligibility out = by_mode(mode);
   if (!out.in_place) return out;

@@ -70,6 +70,9 @@ struct PodFacts {
   // The start-up boost annotation's text ("" when none; actuator/startup_boost.h) and when the
   // Ready condition last turned True (nullopt while not Ready): the revert waits on both.
   std::string startup_boost{};
+  // Whether that annotation holds a boost not yet taken back: read once per pod update, since
+  // passes and usage windows ask it of every pod.
+  bool startup_boosted = false;
   std::optional<kube::TimePoint> ready_since{};
   bool deleting = false;  // metadata.deletionTimestamp set
   bool mirror = false;    // a static pod's mirror (the kubelet owns it)

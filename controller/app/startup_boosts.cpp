@@ -39,11 +39,7 @@ std::string reverted_message(const std::vector<actuator::BoostedContainer>& targ
 StartupBoosts::StartupBoosts(kube::RestClient& client, kube::EventRecorder& events)
     : client_(client), events_(events) {}
 
-bool StartupBoosts::boosted(const actuator::PodFacts& pod) {
-  if (pod.startup_boost.empty()) return false;
-  auto record = actuator::parse_boost_record(pod.startup_boost);
-  return record && actuator::boost_active(*record);
-}
+bool StartupBoosts::boosted(const actuator::PodFacts& pod) { return pod.startup_boosted; }
 
 void StartupBoosts::tell_once(const actuator::PodFacts& pod, std::string_view type,
                               std::string_view reason, const std::string& message) {
@@ -56,7 +52,11 @@ std::size_t StartupBoosts::pass(const std::vector<std::shared_ptr<const actuator
   std::size_t reverted = 0;
   std::set<std::string> seen;
   for (const auto& pod : pods) {
-    if (pod->startup_boost.empty() || pod->deleting) continue;
+    // A boost taken back long ago is not read again (only a skip still to be told is).
+    if (pod->deleting ||
+        (!pod->startup_boosted && pod->startup_boost.find("\"skipped\"") == std::string::npos)) {
+      continue;
+    }
     seen.insert(pod->uid);
     std::optional<actuator::BoostRecord> record = actuator::parse_boost_record(pod->startup_boost);
     if (!record) continue;

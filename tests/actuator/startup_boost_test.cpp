@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "actuator/eligibility.h"
+#include "actuator/pod_facts.h"
 #include "fixtures.h"
 #include "kube/model/qos.h"
 
@@ -197,6 +199,27 @@ TEST(RevertPatch, SetsEachBoostedContainerBack) {
       revert_patch(r.containers),
       R"({"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"250m"},)"
       R"("limits":{"cpu":"500m"}}},{"name":"side","resources":{"requests":{"cpu":"50m"}}}]}})");
+}
+
+// What a pass and the usage stream read of a pod: the annotation once, and when it became Ready.
+TEST(PodFactsOfABoost, ActiveUntilRevertedAndTheUpdateRuleWaits) {
+  kube::Pod pod = running_pod({container("app", "cpu=1", "cpu=1")});
+  pod.status.conditions.push_back(
+      {.type = "Ready", .status = "True", .last_transition_time = "2026-01-01T00:00:05Z"});
+  BoostRecord r{.boosted_at = kNow, .containers = {{.name = "app", .requests = rl("cpu=250m")}}};
+  pod.metadata.annotations[std::string(kStartupBoostAnnotation)] = format_boost_record(r);
+  PodFacts facts = pod_facts(pod);
+  EXPECT_TRUE(facts.startup_boosted);
+  EXPECT_EQ(facts.ready_since, kNow + std::chrono::seconds(5));
+  const Eligibility waiting = eligibility(facts, policy::UpdateMode::InPlaceOrRecreate);
+  EXPECT_FALSE(waiting.in_place);
+  EXPECT_FALSE(waiting.recreate);
+  r.reverted_at = kNow + std::chrono::seconds(20);
+  pod.metadata.annotations[std::string(kStartupBoostAnnotation)] = format_boost_record(r);
+  EXPECT_FALSE(pod_facts(pod).startup_boosted);
+  EXPECT_TRUE(eligibility(pod_facts(pod), policy::UpdateMode::InPlaceOrRecreate).in_place);
+  pod.metadata.annotations[std::string(kStartupBoostAnnotation)] = "{not json";
+  EXPECT_FALSE(pod_facts(pod).startup_boosted);  // a broken annotation holds nothing back
 }
 
 struct BackCase {
