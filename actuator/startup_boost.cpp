@@ -156,6 +156,21 @@ BoostPlan plan_startup_boost(const kube::Pod& pod, const policy::EffectivePolicy
                              const kube::ResourceList& largest_allocatable, kube::TimePoint now) {
   BoostPlan plan;
   plan.record.boosted_at = now;
+  // A boost that could not be taken back in place would stay for the pod's life.
+  if (pod.spec.resources || pod.spec.os_name == "windows") {
+    const bool asked = std::any_of(pod.spec.containers.begin(), pod.spec.containers.end(),
+                                   [&](const kube::Container& c) {
+                                     return policy::cpu_boost_for(policy, c.name).has_value();
+                                   });
+    if (asked) {
+      plan.record.skipped = pod.spec.resources
+                                ? "pod-level resources: containers are not resized in place, so "
+                                  "the boost could not be taken back"
+                                : "Windows pod: in-place resize is not supported on Windows, so "
+                                  "the boost could not be taken back";
+    }
+    return plan;
+  }
   kube::Pod boosted = pod;
   for (kube::Container& c : boosted.spec.containers) {
     const std::optional<policy::CpuBoost> boost = policy::cpu_boost_for(policy, c.name);

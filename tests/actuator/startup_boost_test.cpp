@@ -111,6 +111,17 @@ TEST(PlanStartupBoost, NoNodeCanHoldItSoThePodStartsUnboosted) {
             "starts without its boost");
 }
 
+TEST(PlanStartupBoost, NotBoostedWhereItCouldNotBeTakenBackInPlace) {
+  kube::Pod pod = running_pod({container("app", "cpu=1", "cpu=1")});
+  pod.spec.resources = kube::ResourceRequirements{.limits = rl("cpu=2")};
+  BoostPlan plan = plan_startup_boost(pod, boosting(factor(2)), {}, kNow);
+  EXPECT_TRUE(plan.boosted.empty());
+  EXPECT_EQ(plan.record.skipped,
+            "pod-level resources: containers are not resized in place, so the boost could not be "
+            "taken back");
+  EXPECT_EQ(plan_startup_boost(pod, default_policy(), {}, kNow).record.skipped, "");
+}
+
 TEST(PlanStartupBoost, UnknownAllocatableDoesNotStopIt) {
   kube::Pod pod = running_pod({container("app", "cpu=1", "cpu=1")});
   EXPECT_EQ(plan_startup_boost(pod, boosting(factor(8)), {}, kNow).boosted.size(), 1u);
