@@ -6,6 +6,7 @@
 #include "embedded/auth/authenticator.h"
 #include "embedded/auth/escalation.h"
 #include "embedded/auth/rbac_authorizer.h"
+#include "embedded/auth/service_account_admission.h"
 #include "embedded/auth/stored_objects.h"
 #include "embedded/auth/token_request.h"
 #include "embedded/server/features.h"
@@ -28,6 +29,7 @@ void add_authentication_and_rbac(ApiExtensions& extensions, ObjectStore& store,
                                  AuthenticatorOptions options) {
   const TokenIssuer issuer{options.signing_key, options.issuer, options.audiences};
   extensions.handlers["serviceaccounts/token"] = token_request_handler(issuer);
+  extensions.mutating.push_back(service_account_admission(store));
   extensions.authenticate = [&store, options](const kube::http::ServerRequest& request) {
     return authenticate(store, options, request);
   };

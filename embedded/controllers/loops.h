@@ -24,6 +24,10 @@ std::unique_ptr<ControlLoop> make_cronjob_controller(ObjectStore& store, SharedE
 std::unique_ptr<ControlLoop> make_garbage_collector(ObjectStore& store);
 std::unique_ptr<ControlLoop> make_disruption_controller(ObjectStore& store);
 std::unique_ptr<ControlLoop> make_clusterrole_aggregation(ObjectStore& store);
+// The ServiceAccount "default" in every namespace.
+std::unique_ptr<ControlLoop> make_service_account_controller(ObjectStore& store);
+// kube-root-ca.crt (data ca.crt: `ca_pem`) in every namespace.
+std::unique_ptr<ControlLoop> make_root_ca_publisher(ObjectStore& store, std::string ca_pem);
 
 // pods/binding: sets spec.nodeName and PodScheduled=True; 409 Conflict when already bound or
 // when uid (if given) names another pod.

@@ -20,7 +20,8 @@ void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store) {
 }
 
 std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
-                                                             const ApiExtensions& extensions) {
+                                                             const ApiExtensions& extensions,
+                                                             const std::string& ca_pem) {
   auto shared = std::make_shared<const ApiExtensions>(extensions);
   std::vector<std::unique_ptr<ControlLoop>> loops;
   loops.push_back(make_scheduler(store));
@@ -35,6 +36,8 @@ std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
   loops.push_back(make_disruption_controller(store));
   loops.push_back(make_quota_controller(store));
   loops.push_back(make_clusterrole_aggregation(store));
+  loops.push_back(make_service_account_controller(store));
+  if (!ca_pem.empty()) loops.push_back(make_root_ca_publisher(store, ca_pem));
   return loops;
 }
 

@@ -177,7 +177,7 @@ void Cluster::start() {
       so, [handler](kube::http::Exchange& exchange) { handler->handle(exchange); });
   impl_->server->start();
   if (impl_->options.control_loops)
-    impl_->control_loops = make_control_loops(store, api.extensions);
+    impl_->control_loops = make_control_loops(store, api.extensions, impl_->ca.cert_pem);
   for (auto& loop : impl_->control_loops) loop->start();
 }
 

@@ -38,9 +38,11 @@ void add_custom_resources(ApiExtensions& extensions, ObjectStore& store);
 void add_mutating_webhooks(ApiExtensions& extensions, ObjectStore& store);
 
 // controllers/: scheduler, simulated kubelet, workload controllers, garbage collector,
-// disruption controller. Pods the controllers create pass `extensions`' admission plugins, as
-// they would through the API.
+// disruption controller, ServiceAccount controller ("default" in every namespace), and with
+// `ca_pem` the root CA publisher (kube-root-ca.crt in every namespace). Pods the controllers create
+// pass `extensions`' admission plugins, as they would through the API.
 std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
-                                                             const ApiExtensions& extensions);
+                                                             const ApiExtensions& extensions,
+                                                             const std::string& ca_pem);
 
 }  // namespace tailor::embedded

@@ -336,7 +336,8 @@ TEST_F(KubectlTest, DescribeShowsThePodsEvents) {
   event("e2", "another-uid", "Stale");  // an earlier pod of the same name
   Result r = kubectl("describe pod web");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("Name:         web\n"), std::string::npos) << r.out;
+  // Aligned under "Service Account:" (every pod runs as one, "default" here).
+  EXPECT_NE(r.out.find("Name:             web\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Normal  Scheduled"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("Stale"), std::string::npos) << r.out;
 }
