@@ -194,7 +194,8 @@ void cluster_down(const fs::path& dir, std::ostream& out, std::ostream& err) {
     const fs::path containerd = node_dir(dir, i) / "containerd";
     if (!fs::exists(containerd)) continue;
     try {
-      remove_node_pods(containerd / "containerd.sock", dir / "kubeconfig");
+      remove_node_pods(containerd / "containerd.sock", dir / "kubeconfig",
+                       node_dir(dir, i) / "agent" / "pods");
       stop_containerd(scripts_dir({}), containerd);
       out << "stopped containerd of node " << node_name(i) << "\n";
     } catch (const std::exception& e) {

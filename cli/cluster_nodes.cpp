@@ -77,7 +77,8 @@ void stop_containerd(const fs::path& scripts, const fs::path& dir) {
   run_command({(scripts / "stop.sh").string(), dir.string()});
 }
 
-void remove_node_pods(const fs::path& socket, const fs::path& kubeconfig) {
+void remove_node_pods(const fs::path& socket, const fs::path& kubeconfig,
+                      const fs::path& volume_root) {
   if (!fs::exists(socket)) return;
   auto runtime = node::cri::connect_runtime_service({socket.string(), 10s, 60s});
   auto images = node::cri::connect_image_service({socket.string(), 10s, 10s});
@@ -90,7 +91,7 @@ void remove_node_pods(const fs::path& socket, const fs::path& kubeconfig) {
   }
   kube::RestClient client(config);
   const auto api = node::runtime::rest_pod_api(client);
-  node::runtime::PodRuntime pods(*runtime, *images, *api, {});
+  node::runtime::PodRuntime pods(*runtime, *images, *api, {.volume_root = volume_root.string()});
   pods.remove_orphans({});
 }
 

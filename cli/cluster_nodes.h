@@ -17,7 +17,9 @@ std::string start_containerd(const std::filesystem::path& scripts,
 void stop_containerd(const std::filesystem::path& scripts, const std::filesystem::path& dir);
 
 // Stops and removes every pod the node ran (containers, sandboxes, pod cgroups), through the CRI.
-void remove_node_pods(const std::filesystem::path& socket, const std::filesystem::path& kubeconfig);
+// `volume_root`: where the node's agent made the pods' volumes (its --checkpoint-dir/pods).
+void remove_node_pods(const std::filesystem::path& socket, const std::filesystem::path& kubeconfig,
+                      const std::filesystem::path& volume_root);
 
 // Polls the API until every node has Ready=True; throws when `timeout` passes or a process whose
 // pid file is in `watched` exits (with the tail of its log, next to its pid file).

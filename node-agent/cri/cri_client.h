@@ -68,6 +68,13 @@ struct PodSandboxSpec {
   std::optional<LinuxResources> resources;  // pod-level sum, informational for the runtime
 };
 
+// A bind mount of a host path into a container.
+struct Mount {
+  std::string container_path;
+  std::string host_path;
+  bool read_only = false;
+};
+
 struct ContainerSpec {
   std::string name;
   std::uint32_t attempt = 0;
@@ -75,6 +82,7 @@ struct ContainerSpec {
   std::vector<std::string> command;
   std::vector<std::string> args;
   std::vector<std::pair<std::string, std::string>> envs;
+  std::vector<Mount> mounts;
   std::string log_path;  // relative to the sandbox's log_directory
   std::map<std::string, std::string> labels;
   std::map<std::string, std::string> annotations;

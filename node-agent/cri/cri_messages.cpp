@@ -79,6 +79,12 @@ void fill(v1::ContainerConfig& out, const ContainerSpec& in) {
     env.set_key(key);
     env.set_value(value);
   }
+  for (const auto& m : in.mounts) {
+    auto& mount = *out.add_mounts();
+    mount.set_container_path(m.container_path);
+    mount.set_host_path(m.host_path);
+    mount.set_readonly(m.read_only);
+  }
   out.set_log_path(in.log_path);
   copy_map(*out.mutable_labels(), in.labels);
   copy_map(*out.mutable_annotations(), in.annotations);

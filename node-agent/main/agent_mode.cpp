@@ -8,6 +8,7 @@
 
 #include "kube/client/informer.h"
 #include "kube/client/list_watch.h"
+#include "kube/http/url.h"
 #include "kube/model/decode.h"
 #include "kube/observe/log.h"
 #include "node-agent/allocation/allocation_state.h"
@@ -184,20 +185,28 @@ struct NodeServices {
         images(cri::connect_image_service({options.runtime_endpoint})),
         cgroups{options.cgroup_root, detect_cgroup_version(options.cgroup_root)},
         pod_api(runtime::rest_pod_api(client)),
-        pod_runtime(*cri, *images, *pod_api, runtime_options(options, cgroups)),
+        pod_runtime(*cri, *images, *pod_api,
+                    runtime_options(options, cgroups, client.config().server)),
         resources(*cri, {cgroups, options.cgroup_driver, &pod_runtime}),
         status(client),
         events(recorder),
         checkpoint(store),
         terminations(pod_runtime) {}
 
+  // `api_server`: the agent's own API server URL, which pods reach the same way (they share the
+  // node's network).
   static runtime::PodRuntimeOptions runtime_options(const AgentOptions& options,
-                                                    cri::CgroupLayout cgroups) {
+                                                    cri::CgroupLayout cgroups,
+                                                    const std::string& api_server) {
     runtime::PodRuntimeOptions out;
     out.node_name = options.node_name;
     out.cgroups = cgroups;
     out.driver = options.cgroup_driver;
     out.log_root = options.pod_log_dir;
+    out.volume_root = options.checkpoint_dir + "/pods";
+    const kube::http::Url url = kube::http::parse_url(api_server);
+    out.api_host = url.host;
+    out.api_port = url.port;
     return out;
   }
 

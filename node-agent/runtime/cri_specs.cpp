@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kube/model/qos.h"
+#include "node-agent/runtime/container_env.h"
 
 namespace tailor::node::runtime {
 namespace {
@@ -94,15 +95,18 @@ cri::PodSandboxSpec sandbox_spec(const RuntimePod& runtime_pod, const PodRuntime
 
 cri::ContainerSpec container_spec(const RuntimePod& runtime_pod, const kube::Container& container,
                                   std::uint32_t attempt, const std::string& image_id,
-                                  const cri::ResourceAmounts& amounts) {
+                                  const cri::ResourceAmounts& amounts,
+                                  const PodRuntimeOptions& options,
+                                  const std::map<std::string, std::string>& volume_paths) {
   cri::ContainerSpec out;
   out.name = container.name;
   out.attempt = attempt;
   out.image = image_id;
   if (const auto* run = run_spec_of(runtime_pod.run, container.name)) {
-    out.command = run->command;
-    out.args = run->args;
-    out.envs = run->env;
+    out.envs = container_environment(runtime_pod, *run, options);
+    out.command = expand_all(run->command, out.envs);
+    out.args = expand_all(run->args, out.envs);
+    out.mounts = container_mounts(*run, volume_paths);
   }
   out.log_path = container.name + "/" + std::to_string(attempt) + ".log";
   out.labels = pod_labels(runtime_pod.pod);

@@ -4,6 +4,7 @@
 // from the securityContext), and the pod cgroup's place and values.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "node-agent/cri/pod_cgroup.h"
@@ -34,9 +35,13 @@ cri::CgroupValues pod_cgroup_values_for(const kube::Pod& pod, const PodAllocatio
 SecurityIdentity container_identity(const RuntimePod& pod, const std::string& name);
 
 cri::PodSandboxSpec sandbox_spec(const RuntimePod& pod, const PodRuntimeOptions& options);
-// `image_id`: the runtime's id of the locally resolved image.
+// `image_id`: the runtime's id of the locally resolved image; `volume_paths`: where the node made
+// the pod's volumes, by name. Throws ContainerConfigError (container_env.h) when the environment or
+// the mounts cannot be made.
 cri::ContainerSpec container_spec(const RuntimePod& pod, const kube::Container& container,
                                   std::uint32_t attempt, const std::string& image_id,
-                                  const cri::ResourceAmounts& amounts);
+                                  const cri::ResourceAmounts& amounts,
+                                  const PodRuntimeOptions& options = {},
+                                  const std::map<std::string, std::string>& volume_paths = {});
 
 }  // namespace tailor::node::runtime

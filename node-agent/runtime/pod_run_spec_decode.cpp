@@ -42,23 +42,42 @@ std::vector<std::string> strings(const bj::object& object, std::string_view key,
   return out;
 }
 
-// Only literal values: valueFrom (field refs, secrets) needs the API and is left out.
-std::vector<std::pair<std::string, std::string>> env(const bj::object& container,
-                                                     const std::string& path) {
-  std::vector<std::pair<std::string, std::string>> out;
-  const auto* value = member(container, "env");
+// Literal values and fieldRefs; other valueFrom sources (secrets, configMaps, resources) are
+// refused, so that a container never starts without a variable it asked for.
+EnvVarSpec env_var(const bj::object& entry, const std::string& here) {
+  EnvVarSpec out{.name = string_member(entry, "name", here)};
+  if (out.name.empty())
+    throw kube::DecodeError(here + ".name", "an environment variable needs a name");
+  const auto* from = member(entry, "valueFrom");
+  if (!from) {
+    out.value = string_member(entry, "value", here);
+    return out;
+  }
+  const auto& source = as_object(*from, here + ".valueFrom");
+  const auto* field = member(source, "fieldRef");
+  if (!field) throw kube::DecodeError(here + ".valueFrom", "only fieldRef is supported here");
+  out.field_path = string_member(as_object(*field, here + ".valueFrom.fieldRef"), "fieldPath",
+                                 here + ".valueFrom.fieldRef");
+  return out;
+}
+
+template <typename T, typename Decode>
+std::vector<T> each(const bj::object& object, std::string_view key, const std::string& path,
+                    Decode decode) {
+  std::vector<T> out;
+  const auto* value = member(object, key);
   if (!value) return out;
-  if (!value->is_array()) throw kube::DecodeError(path + ".env", "expected an array");
+  const std::string here = path + "." + std::string(key);
+  if (!value->is_array()) throw kube::DecodeError(here, "expected an array");
   for (std::size_t i = 0; i < value->get_array().size(); ++i) {
-    const std::string here = path + ".env[" + std::to_string(i) + "]";
-    const auto& entry = as_object(value->get_array()[i], here);
-    const std::string name = string_member(entry, "name", here);
-    if (name.empty())
-      throw kube::DecodeError(here + ".name", "an environment variable needs a name");
-    if (member(entry, "valueFrom")) continue;
-    out.emplace_back(name, string_member(entry, "value", here));
+    const std::string at = here + "[" + std::to_string(i) + "]";
+    out.push_back(decode(as_object(value->get_array()[i], at), at));
   }
   return out;
+}
+
+std::vector<EnvVarSpec> env(const bj::object& container, const std::string& path) {
+  return each<EnvVarSpec>(container, "env", path, env_var);
 }
 
 std::optional<std::int64_t> integer_member(const bj::object& object, std::string_view key,
@@ -80,6 +99,156 @@ std::optional<bool> bool_member(const bj::object& object, std::string_view key,
   return value->get_bool();
 }
 
+VolumeMountSpec volume_mount(const bj::object& entry, const std::string& here) {
+  if (!string_member(entry, "subPath", here).empty()) {
+    throw kube::DecodeError(here + ".subPath", "subPath is not supported here");
+  }
+  return {.name = string_member(entry, "name", here),
+          .mount_path = string_member(entry, "mountPath", here),
+          .read_only = bool_member(entry, "readOnly", here).value_or(false)};
+}
+
+KeyToPath key_to_path(const bj::object& item, const std::string& here) {
+  return {.key = string_member(item, "key", here), .path = string_member(item, "path", here)};
+}
+
+KeyToPath field_item(const bj::object& item, const std::string& here) {
+  const auto* field = member(item, "fieldRef");
+  if (!field) throw kube::DecodeError(here, "only fieldRef items are supported here");
+  return {.key = string_member(as_object(*field, here + ".fieldRef"), "fieldPath", here),
+          .path = string_member(item, "path", here)};
+}
+
+// A configMap or secret source; `name_key`: "name", or a secret volume's "secretName".
+ProjectionSource data_source(ProjectionSource::Kind kind, const bj::object& source,
+                             std::string_view name_key, const std::string& here) {
+  return {.kind = kind,
+          .name = string_member(source, name_key, here),
+          .items = each<KeyToPath>(source, "items", here, key_to_path),
+          .optional = bool_member(source, "optional", here).value_or(false)};
+}
+
+ProjectionSource token_source(const bj::object& source, const std::string& here) {
+  return {
+      .kind = ProjectionSource::Kind::ServiceAccountToken,
+      .token_path = string_member(source, "path", here),
+      .token_expiration_seconds = integer_member(source, "expirationSeconds", here).value_or(3600),
+      .token_audience = string_member(source, "audience", here)};
+}
+
+ProjectionSource projection(const bj::object& entry, const std::string& here) {
+  using Kind = ProjectionSource::Kind;
+  if (const auto* v = member(entry, "serviceAccountToken")) {
+    return token_source(as_object(*v, here + ".serviceAccountToken"),
+                        here + ".serviceAccountToken");
+  }
+  if (const auto* v = member(entry, "configMap")) {
+    return data_source(Kind::ConfigMap, as_object(*v, here), "name", here + ".configMap");
+  }
+  if (const auto* v = member(entry, "secret")) {
+    return data_source(Kind::Secret, as_object(*v, here), "name", here + ".secret");
+  }
+  if (const auto* v = member(entry, "downwardAPI")) {
+    return {
+        .kind = Kind::DownwardAPI,
+        .items = each<KeyToPath>(as_object(*v, here), "items", here + ".downwardAPI", field_item)};
+  }
+  throw kube::DecodeError(here, "unsupported projected volume source");
+}
+
+std::uint32_t default_mode(const bj::object& source, const std::string& here) {
+  const auto mode = integer_member(source, "defaultMode", here);
+  if (mode && (*mode < 0 || *mode > 0777)) {
+    throw kube::DecodeError(here + ".defaultMode", "must be a number between 0 and 0777 (octal)");
+  }
+  return static_cast<std::uint32_t>(mode.value_or(0644));
+}
+
+// The volume's files, when its source is one that writes files.
+bool files_volume(const bj::object& entry, const std::string& here, VolumeSpec& out) {
+  using Kind = ProjectionSource::Kind;
+  const std::pair<const char*, Kind> single[] = {
+      {"secret", Kind::Secret}, {"configMap", Kind::ConfigMap}, {"downwardAPI", Kind::DownwardAPI}};
+  for (const auto& [key, kind] : single) {
+    const auto* v = member(entry, key);
+    if (!v) continue;
+    const std::string at = here + "." + key;
+    const auto& source = as_object(*v, at);
+    out.sources.push_back(
+        kind == Kind::DownwardAPI
+            ? ProjectionSource{.kind = kind,
+                               .items = each<KeyToPath>(source, "items", at, field_item)}
+            : data_source(kind, source, kind == Kind::Secret ? "secretName" : "name", at));
+    out.default_mode = default_mode(source, at);
+    return true;
+  }
+  const auto* projected = member(entry, "projected");
+  if (!projected) return false;
+  const std::string at = here + ".projected";
+  const auto& source = as_object(*projected, at);
+  out.sources = each<ProjectionSource>(source, "sources", at, projection);
+  out.default_mode = default_mode(source, at);
+  return true;
+}
+
+VolumeSpec volume(const bj::object& entry, const std::string& here) {
+  VolumeSpec out{.name = string_member(entry, "name", here)};
+  if (files_volume(entry, here, out)) {
+    out.kind = VolumeSpec::Kind::Files;
+  } else if (const auto* host = member(entry, "hostPath")) {
+    const auto& source = as_object(*host, here + ".hostPath");
+    out.kind = VolumeSpec::Kind::HostPath;
+    out.host_path = string_member(source, "path", here + ".hostPath");
+    out.host_path_type = string_member(source, "type", here + ".hostPath");
+  } else if (member(entry, "emptyDir")) {
+    out.kind = VolumeSpec::Kind::EmptyDir;
+  } else {
+    for (const auto& [key, value] : entry) {
+      if (key != "name") out.unsupported = std::string(key);
+    }
+  }
+  return out;
+}
+
+// The port of an httpGet: a number, or the name of one of the container's ports.
+int probe_port(const bj::value& port, const bj::object& container, const std::string& here) {
+  if (port.is_int64() || port.is_uint64()) return port.to_number<int>();
+  const std::string name = as_string(port, here);
+  if (const auto* ports = member(container, "ports"); ports && ports->is_array()) {
+    for (const bj::value& p : ports->get_array()) {
+      if (p.is_object() && p.get_object().if_contains("name") &&
+          p.get_object().at("name") == bj::value(name)) {
+        return integer_member(p.get_object(), "containerPort", here).value_or(0);
+      }
+    }
+  }
+  throw kube::DecodeError(here, "no container port named \"" + name + "\"");
+}
+
+std::optional<ProbeSpec> probe(const bj::object& container, std::string_view key,
+                               const std::string& path) {
+  const auto* value = member(container, key);
+  if (!value) return std::nullopt;
+  const std::string here = path + "." + std::string(key);
+  const auto& probe = as_object(*value, here);
+  const auto* get = member(probe, "httpGet");
+  if (!get) return std::nullopt;
+  const auto& http = as_object(*get, here + ".httpGet");
+  const auto* port = member(http, "port");
+  if (!port) throw kube::DecodeError(here + ".httpGet.port", "a probe needs a port");
+  ProbeSpec out{.port = probe_port(*port, container, here + ".httpGet.port")};
+  if (const std::string p = string_member(http, "path", here); !p.empty()) out.path = p;
+  auto set = [&](const char* name, std::int64_t& field) {
+    if (const auto v = integer_member(probe, name, here)) field = *v;
+  };
+  set("initialDelaySeconds", out.initial_delay_seconds);
+  set("periodSeconds", out.period_seconds);
+  set("timeoutSeconds", out.timeout_seconds);
+  set("successThreshold", out.success_threshold);
+  set("failureThreshold", out.failure_threshold);
+  return out;
+}
+
 // runAsUser, runAsGroup and runAsNonRoot of a pod's or a container's securityContext.
 SecurityIdentity security_identity(const bj::object& owner, const std::string& path) {
   const auto* value = member(owner, "securityContext");
@@ -97,6 +266,9 @@ ContainerRunSpec container_run_spec(const bj::value& value, const std::string& p
   out.command = strings(container, "command", path);
   out.args = strings(container, "args", path);
   out.env = env(container, path);
+  out.mounts = each<VolumeMountSpec>(container, "volumeMounts", path, volume_mount);
+  out.readiness = probe(container, "readinessProbe", path);
+  out.liveness = probe(container, "livenessProbe", path);
   out.image_pull_policy = string_member(container, "imagePullPolicy", path);
   out.security = security_identity(container, path);
   return out;
@@ -123,6 +295,8 @@ PodRunSpec run_spec(const bj::value& root) {
     if (seconds < 0) throw kube::DecodeError("spec.terminationGracePeriodSeconds", "must be >= 0");
     out.termination_grace_period_seconds = seconds;
   }
+  out.volumes = each<VolumeSpec>(spec, "volumes", "spec", volume);
+  out.service_account_name = string_member(spec, "serviceAccountName", "spec");
   out.security = security_identity(spec, "spec");
   return out;
 }

@@ -11,6 +11,7 @@
 #include "kube/observe/log.h"
 #include "node-agent/runtime/cri_specs.h"
 #include "node-agent/runtime/pod_runtime_container_sync.h"
+#include "node-agent/runtime/pod_runtime_probes.h"
 #include "node-agent/runtime/pod_runtime_records.h"
 #include "node-agent/runtime/pod_runtime_resize_restart.h"
 #include "node-agent/runtime/pod_runtime_sandbox.h"
@@ -40,7 +41,9 @@ struct PodRuntime::Impl {
         api(a),
         options(std::move(o)),
         sandboxes(r, options, records),
+        volumes(a, options),
         starter(r, i, options),
+        prober(r, options),
         resize_restart(r, starter),
         status(a, options) {}
   cri::RuntimeService& runtime;
@@ -48,7 +51,9 @@ struct PodRuntime::Impl {
   const PodRuntimeOptions options;
   PodRecords records;
   PodSandboxes sandboxes;
+  PodVolumes volumes;
   ContainerStarter starter;
+  Prober prober;
   ResizeRestart resize_restart;
   RuntimeStatusWriter status;
 
@@ -58,7 +63,8 @@ struct PodRuntime::Impl {
     std::lock_guard lock(rec->mutex);
     if (records.is_terminated(pod.pod.metadata.uid)) return;  // a late event after the teardown
     rec->run = pod.run;
-    const auto failure = sandboxes.ensure(*rec, pod, allocated);
+    auto failure = volumes.ensure(pod, rec->volumes);
+    if (!failure) failure = sandboxes.ensure(*rec, pod, allocated);
     const auto observed =
         failure ? creating(pod.pod, *failure) : sync_containers(*rec, pod, allocated);
     status.write(*rec, pod.pod, observed);
@@ -73,6 +79,9 @@ struct PodRuntime::Impl {
       observed.push_back(sync_container(starter, options, rec, pod, container,
                                         attempts[container.name],
                                         container_amounts(container, allocated)));
+      for (const auto& run : pod.run.containers) {
+        if (run.name == container.name) prober.probe(rec.probes, pod, run, observed.back());
+      }
     }
     return observed;
   }
@@ -85,6 +94,7 @@ struct PodRuntime::Impl {
       const std::int64_t grace = pod.pod.metadata.deletion_grace_period_seconds.value_or(
           pod.run.termination_grace_period_seconds);
       sandboxes.teardown(uid, rec->sandbox_id, grace);
+      volumes.remove(uid);
       rec->sandbox_id.clear();
       records.mark_terminated(uid);
       kube::log::info("Terminated pod", {{"pod", log_ref(pod.pod)}});
@@ -144,6 +154,7 @@ struct PodRuntime::Impl {
       kube::log::info("Removing the containers of a pod deleted while the agent was away",
                       {{"uid", uid}});
       sandboxes.teardown(uid, "", 0);
+      volumes.remove(uid);
       records.forget(uid);
     }
   }

@@ -37,18 +37,76 @@ class RestClient;
 
 namespace tailor::node::runtime {
 
+// One env entry: a literal value (with $(VAR) references) or a field of the pod (fieldRef).
+struct EnvVarSpec {
+  std::string name{};
+  std::string value{};
+  std::string field_path{};  // "" : the literal value
+};
+
+// A volumeMount of a container.
+struct VolumeMountSpec {
+  std::string name{};
+  std::string mount_path{};
+  bool read_only = false;
+};
+
+// What a projected file source (or a secret, configMap or downwardAPI volume, each a projection
+// of one source) puts in the volume.
+struct KeyToPath {
+  std::string key{};  // a data key, or the fieldPath of a downward API item
+  std::string path{};
+};
+struct ProjectionSource {
+  enum class Kind { ServiceAccountToken, ConfigMap, Secret, DownwardAPI };
+  Kind kind = Kind::ConfigMap;
+  std::string name{};              // the ConfigMap's or Secret's
+  std::vector<KeyToPath> items{};  // empty: every key, under its own name
+  bool optional = false;
+  std::string token_path{};
+  std::int64_t token_expiration_seconds = 3600;
+  std::string token_audience{};  // "" : the API server's
+};
+
+struct VolumeSpec {
+  enum class Kind { HostPath, EmptyDir, Files, Unsupported };
+  std::string name{};
+  Kind kind = Kind::Unsupported;
+  std::string host_path{};       // HostPath
+  std::string host_path_type{};  // "", Directory, DirectoryOrCreate, File, FileOrCreate, Socket
+  std::vector<ProjectionSource> sources{};  // Files
+  std::uint32_t default_mode = 0644;
+  std::string unsupported{};  // the source's key, for the error
+};
+
+// An httpGet probe, its port resolved (a named port through the container's ports).
+struct ProbeSpec {
+  std::string path = "/";
+  int port = 0;
+  std::int64_t initial_delay_seconds = 0;
+  std::int64_t period_seconds = 10;
+  std::int64_t timeout_seconds = 1;
+  std::int64_t success_threshold = 1;
+  std::int64_t failure_threshold = 3;
+};
+
 // What a container needs to run beyond the Pod model.
 struct ContainerRunSpec {
   std::string name{};
   std::vector<std::string> command{};
   std::vector<std::string> args{};
-  std::vector<std::pair<std::string, std::string>> env{};  // literal values only
+  std::vector<EnvVarSpec> env{};
+  std::vector<VolumeMountSpec> mounts{};
+  std::optional<ProbeSpec> readiness{};  // httpGet only: other handlers are not run here
+  std::optional<ProbeSpec> liveness{};
   std::string image_pull_policy{};  // informational: images are never pulled here
   SecurityIdentity security{};      // the container's securityContext
 };
 
 struct PodRunSpec {
   std::vector<ContainerRunSpec> containers{};
+  std::vector<VolumeSpec> volumes{};
+  std::string service_account_name{};
   std::int64_t termination_grace_period_seconds = 30;
   SecurityIdentity security{};  // the pod's securityContext
 };
@@ -78,10 +136,24 @@ class PodApi {
   virtual std::optional<kube::Pod> get_pod(const kube::Pod& pod) = 0;
   // The final delete of a terminated pod: grace period 0, preconditioned on its uid.
   virtual void delete_pod(const kube::Pod& pod) = 0;
+  // A ConfigMap's or Secret's data (values as stored: a Secret's base64); nullopt when it does
+  // not exist. `resource`: "configmaps" or "secrets".
+  virtual std::optional<std::map<std::string, std::string>> get_data(const std::string& resource,
+                                                                     const std::string& ns,
+                                                                     const std::string& name) = 0;
+  // A token of the pod's ServiceAccount bound to the pod (TokenRequest), for `audience` (""
+  // : the API server's).
+  virtual std::string request_token(const kube::Pod& pod, const std::string& service_account,
+                                    const std::string& audience,
+                                    std::int64_t expiration_seconds) = 0;
 };
 
 // PodApi over a RestClient; the RestClient must outlive it.
 std::unique_ptr<PodApi> rest_pod_api(kube::RestClient& client);
+
+// One httpGet probe: true when the answer is a success (2xx, 3xx) within the timeout.
+using ProbeGet = std::function<bool(const std::string& host, int port, const std::string& path,
+                                    std::chrono::seconds timeout)>;
 
 struct PodRuntimeOptions {
   std::string node_name{};
@@ -89,10 +161,18 @@ struct PodRuntimeOptions {
   cri::CgroupLayout cgroups{};
   cri::CgroupDriver driver = cri::CgroupDriver::Cgroupfs;
   std::string log_root = "/var/log/pods";
+  // Where pods' volumes are made: <volume_root>/<uid>/volumes/<name> (the kubelet's
+  // <root-dir>/pods).
+  std::string volume_root = "/var/lib/tailor-node-agent/pods";
+  // The API server as pods reach it (KUBERNETES_SERVICE_HOST/PORT): sandboxes share the node's
+  // network, so the address the agent itself uses. Empty host: not set.
+  std::string api_host{};
+  std::uint16_t api_port = 443;
   // CrashLoopBackOff: the first restart is immediate, then initial, doubling up to max.
   std::chrono::milliseconds restart_backoff_initial{std::chrono::seconds(10)};
   std::chrono::milliseconds restart_backoff_max{std::chrono::minutes(5)};
   std::function<std::chrono::steady_clock::time_point()> now = std::chrono::steady_clock::now;
+  ProbeGet probe_get{};  // unset: a real HTTP GET
 };
 
 // What runs for a pod now (for the resize path and the usage sampler).

@@ -1,10 +1,13 @@
 // PodApi over the REST client: status patches and the final grace-0 delete.
+#include <boost/json.hpp>
+
 #include "kube/client/rest_client.h"
 #include "kube/model/decode.h"
 #include "node-agent/runtime/pod_runtime.h"
 
 namespace tailor::node::runtime {
 namespace {
+namespace bj = boost::json;
 
 kube::ObjectRef pod_ref(const kube::Pod& pod, std::string subresource = "") {
   return {.type = kube::resources::kPods,
@@ -36,6 +39,50 @@ class RestPodApi : public PodApi {
       if (e.is_not_found()) return std::nullopt;
       throw;
     }
+  }
+
+  std::optional<std::map<std::string, std::string>> get_data(const std::string& resource,
+                                                             const std::string& ns,
+                                                             const std::string& name) override {
+    try {
+      const bj::value object = bj::parse(client_.get(
+          {.type = {.version = "v1", .resource = resource}, .namespace_ = ns, .name = name}));
+      std::map<std::string, std::string> out;
+      if (const auto* data = object.as_object().if_contains("data"); data && data->is_object()) {
+        for (const auto& [key, value] : data->get_object()) {
+          if (value.is_string()) out[std::string(key)] = std::string(value.get_string());
+        }
+      }
+      return out;
+    } catch (const kube::ApiError& e) {
+      if (e.is_not_found()) return std::nullopt;
+      throw;
+    }
+  }
+
+  std::string request_token(const kube::Pod& pod, const std::string& service_account,
+                            const std::string& audience, std::int64_t expiration_seconds) override {
+    bj::object spec{{"expirationSeconds", expiration_seconds},
+                    {"boundObjectRef", bj::object{{"kind", "Pod"},
+                                                  {"apiVersion", "v1"},
+                                                  {"name", pod.metadata.name},
+                                                  {"uid", pod.metadata.uid}}}};
+    if (!audience.empty()) spec["audiences"] = bj::array{bj::value(audience)};
+    const bj::object request{{"apiVersion", "authentication.k8s.io/v1"},
+                             {"kind", "TokenRequest"},
+                             {"spec", std::move(spec)}};
+    const std::string answer =
+        client_.create({.type = {.version = "v1", .resource = "serviceaccounts"},
+                        .namespace_ = pod.metadata.namespace_,
+                        .name = service_account,
+                        .subresource = "token"},
+                       bj::serialize(request));
+    const bj::value response = bj::parse(answer);
+    const auto* token = response.as_object().if_contains("status");
+    const auto* value =
+        token && token->is_object() ? token->get_object().if_contains("token") : nullptr;
+    if (!value || !value->is_string()) throw std::runtime_error("TokenRequest answered no token");
+    return std::string(value->get_string());
   }
 
   // A pod already gone is what we wanted.

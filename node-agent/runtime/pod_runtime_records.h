@@ -17,7 +17,9 @@
 #include "kube/observe/log_entry.h"
 #include "node-agent/cri/cri_client.h"
 #include "node-agent/runtime/pod_runtime.h"
+#include "node-agent/runtime/pod_runtime_probes.h"
 #include "node-agent/runtime/pod_runtime_restart.h"
+#include "node-agent/runtime/pod_volumes.h"
 
 namespace tailor::node::runtime {
 
@@ -34,6 +36,8 @@ struct PodRecord {
   std::map<std::string, cri::ContainerStatus> exited;  // exited attempts never change, by id
   std::optional<kube::PodStatus> written;
   std::optional<PodRunSpec> run;  // of the last sync
+  PodVolumeState volumes;
+  std::map<std::string, ProbeCounts> probes;  // "<container>/readiness", "<container>/liveness"
   std::string last_patch;
   bool sandbox_stopped = false;
 };

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "kube/observe/log.h"
+#include "node-agent/runtime/container_env.h"
 #include "node-agent/runtime/cri_specs.h"
 
 namespace tailor::node::runtime {
@@ -107,12 +108,17 @@ std::optional<std::string> ContainerStarter::create(
     PodRecord& rec, const RuntimePod& pod, const kube::Container& container, std::uint32_t attempt,
     const std::string& image_id, const cri::ResourceAmounts& amounts, ObservedContainer& observed) {
   try {
-    const cri::ContainerSpec spec = container_spec(pod, container, attempt, image_id, amounts);
+    const cri::ContainerSpec spec =
+        container_spec(pod, container, attempt, image_id, amounts, options_, rec.volumes.paths);
     const cri::PodSandboxSpec sandbox = sandbox_spec(pod, options_);
     if (!sandbox.log_directory.empty()) {
       fs::create_directories(fs::path(sandbox.log_directory) / container.name);
     }
     return runtime_.create_container(rec.sandbox_id, spec, sandbox);
+  } catch (const ContainerConfigError& e) {
+    observed.waiting_reason = "CreateContainerConfigError";
+    observed.waiting_message = e.what();
+    return std::nullopt;
   } catch (const std::exception& e) {
     observed.waiting_reason = "CreateContainerError";
     observed.waiting_message = e.what();

@@ -157,8 +157,9 @@ ApiStatus api_container_status(const ObservedContainer& observed, const std::str
   } else {
     out.state.waiting = kube::ContainerStateWaiting{.reason = "ContainerCreating"};
   }
-  out.ready = out.state.running.has_value();
-  out.started = out.ready;
+  const bool running = out.state.running.has_value();
+  out.started = running;
+  out.ready = running && observed.probe_ready.value_or(true);
   return out;
 }
 

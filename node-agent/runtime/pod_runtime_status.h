@@ -24,13 +24,17 @@ struct ObservedContainer {
   // "ImagePullBackOff", "CreateContainerError", "CrashLoopBackOff".
   std::string waiting_reason{};
   std::string waiting_message{};
+  // The readiness probe's verdict on the running attempt; nullopt: no readiness probe (ready
+  // while running).
+  std::optional<bool> probe_ready{};
 };
 
 // The kubelet's container state from a CRI status: running, terminated (exit code, reason from
 // the runtime, e.g. "OOMKilled"; "Completed"/"Error" when it gives none) or waiting.
 tailor::kube::ContainerState api_state(const cri::ContainerStatus& status);
 
-// containerStatuses[] entry: state, lastState, ready (running: no probes here), started,
+// containerStatuses[] entry: state, lastState, ready (running, and the readiness probe passed),
+// started,
 // restartCount (= the latest attempt), containerID ("containerd://<id>"), image, imageID.
 tailor::kube::ContainerStatus api_container_status(const ObservedContainer& observed,
                                                    const std::string& runtime_name);

@@ -37,6 +37,8 @@ std::string pod_json(const std::string& name, const char* cpu, const char* memor
       {"metadata", {{"name", name}}},
       {"spec",
        {{"nodeName", kNode},
+        // No control loops here: no "default" ServiceAccount.
+        {"automountServiceAccountToken", false},
         {"terminationGracePeriodSeconds", 1},
         {"containers",
          boost::json::array{{{"name", "app"},

@@ -46,6 +46,9 @@ class EmbeddedNode : public RealContainerd {
         pod_runtime_service(), *images_, *api_,
         runtime::PodRuntimeOptions{.node_name = kNodeName,
                                    .log_root = (state_ / "logs").string(),
+                                   .volume_root = (state_ / "pods").string(),
+                                   .api_host = "127.0.0.1",
+                                   .api_port = cluster_->port(),
                                    .restart_backoff_initial = std::chrono::seconds(1),
                                    .restart_backoff_max = std::chrono::seconds(4)});
     driver_ = std::thread([this] { drive(); });
@@ -102,12 +105,14 @@ class EmbeddedNode : public RealContainerd {
     return {.type = kube::resources::kPods, .namespace_ = "default", .name = name};
   }
 
-  // A pod bound to the node (as the scheduler would bind it).
+  // A pod bound to the node (as the scheduler would bind it); `extra_spec`: more spec fields,
+  // each followed by a comma.
   void create_pod(const std::string& name, const std::string& containers,
-                  const std::string& restart_policy = "Always") {
+                  const std::string& restart_policy = "Always",
+                  const std::string& extra_spec = "") {
     client_->create({kube::resources::kPods, "default"},
                     R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
-                        R"("},"spec":{"nodeName":")" + kNodeName +
+                        R"("},"spec":{)" + extra_spec + R"("nodeName":")" + kNodeName +
                         R"(","terminationGracePeriodSeconds":1,"restartPolicy":")" +
                         restart_policy + R"(","containers":)" + containers + "}}");
   }

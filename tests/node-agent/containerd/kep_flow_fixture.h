@@ -207,7 +207,9 @@ class KepFlowNode : public RealContainerd {
     pod_api_ = runtime::rest_pod_api(*client_);
     pods_ = std::make_unique<runtime::PodRuntime>(
         *cri_, *images_, *pod_api_,
-        runtime::PodRuntimeOptions{.node_name = kNode, .log_root = (dir_ / "logs").string()});
+        runtime::PodRuntimeOptions{.node_name = kNode,
+                                   .log_root = (dir_ / "logs").string(),
+                                   .volume_root = (dir_ / "pods").string()});
     held_ = std::make_unique<HeldRuntime>(*cri_);
     resources_ = std::make_unique<allocation::CriPodResources>(
         *held_, allocation::CriPodResourcesOptions{kV1});

@@ -80,6 +80,8 @@ class AgentKill9Test : public AgentBinaryTest {
                                   {"metadata", {{"name", "three"}}},
                                   {"spec",
                                    {{"nodeName", kNode},
+                                    // No control loops here: no "default" ServiceAccount.
+                                    {"automountServiceAccountToken", false},
                                     {"terminationGracePeriodSeconds", 1},
                                     {"containers", std::move(containers)}}}};
     create_pod("three", boost::json::serialize(pod));

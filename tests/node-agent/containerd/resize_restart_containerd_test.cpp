@@ -198,8 +198,9 @@ class ResizeRestartContainerdTest : public RealContainerd {
 
   void create(const std::string& name, const std::string& containers) {
     client_->create(ref(""), R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
-                                 R"("},"spec":{"nodeName":")" + kNode +
-                                 R"(","terminationGracePeriodSeconds":1,"containers":)" +
+                                 // No control loops here: no "default" ServiceAccount.
+                                 R"("},"spec":{"automountServiceAccountToken":false,"nodeName":")" +
+                                 kNode + R"(","terminationGracePeriodSeconds":1,"containers":)" +
                                  containers + "}}");
     step_until(name, reported);
   }

@@ -25,7 +25,7 @@ std::string pod_json(const std::string& extra_spec = "", const std::string& meta
          std::string(kUid) + R"(","resourceVersion":"7")" + metadata +
          R"(},"spec":{"nodeName":"n1","terminationGracePeriodSeconds":3,)" + extra_spec +
          R"("containers":[{"name":"app","image":"busybox","command":["sleep"],"args":["3600"],
-            "env":[{"name":"A","value":"1"},{"name":"B","valueFrom":{"fieldRef":{}}}],
+            "env":[{"name":"A","value":"1"},{"name":"B","valueFrom":{"fieldRef":{"fieldPath":"metadata.name"}}}],
             "resources":{"requests":{"cpu":"250m","memory":"64Mi"},
                          "limits":{"cpu":"500m","memory":"128Mi"}}}]},
            "status":{"phase":"Pending","qosClass":"Burstable",
@@ -50,6 +50,19 @@ class FakeApi final : public PodApi {
     return fresh;
   }
   void delete_pod(const kube::Pod& pod) override { deleted.push_back(pod.metadata.name); }
+  std::optional<std::map<std::string, std::string>> get_data(const std::string& resource,
+                                                             const std::string& ns,
+                                                             const std::string& name) override {
+    const auto it = data.find(resource + "/" + ns + "/" + name);
+    if (it == data.end()) return std::nullopt;
+    return it->second;
+  }
+  std::string request_token(const kube::Pod& pod, const std::string& service_account,
+                            const std::string& audience, std::int64_t expiration) override {
+    tokens.push_back(service_account + "@" + pod.metadata.name + "/" + audience + "/" +
+                     std::to_string(expiration));
+    return "token-" + std::to_string(tokens.size());
+  }
 
   const bj::object& last_status() const { return patches.back().at("status").as_object(); }
   const bj::object& last_container() const {
@@ -62,6 +75,8 @@ class FakeApi final : public PodApi {
   int conflicts = 0;
   int gets = 0;
   std::optional<kube::Pod> fresh;
+  std::map<std::string, std::map<std::string, std::string>> data;  // "<resource>/<ns>/<name>"
+  std::vector<std::string> tokens;
 };
 
 class PodRuntimeTest : public ::testing::Test {
@@ -85,9 +100,18 @@ class PodRuntimeTest : public ::testing::Test {
                           .host_ip = "10.0.0.5",
                           .cgroups = {root_, cri::CgroupVersion::V1},
                           .log_root = "",
+                          .volume_root = (root_ / "pods").string(),
+                          .api_host = api_host_,
+                          .api_port = 6443,
                           .restart_backoff_initial = std::chrono::seconds(10),
                           .restart_backoff_max = std::chrono::seconds(40),
-                          .now = [this] { return now_; }});
+                          .now = [this] { return now_; },
+                          .probe_get =
+                              [this](const std::string& host, int port, const std::string& path,
+                                     std::chrono::seconds) {
+                                probes_.push_back(host + ":" + std::to_string(port) + path);
+                                return path == "/readyz" ? ready_ok_ : live_ok_;
+                              }});
   }
 
   static void touch(const std::filesystem::path& dir, std::initializer_list<const char*> files) {
@@ -112,6 +136,10 @@ class PodRuntimeTest : public ::testing::Test {
   }
 
   std::filesystem::path root_;
+  std::string api_host_;
+  std::vector<std::string> probes_;
+  bool ready_ok_ = false;
+  bool live_ok_ = true;
   cri::testing::FakeCri cri_;
   FakeApi api_;
   std::unique_ptr<PodRuntime> runtime_;
@@ -135,8 +163,9 @@ TEST_F(PodRuntimeTest, RunsTheSandboxAndContainerAsTheKubeletWould) {
   EXPECT_EQ(app.spec.image, "sha256:feed");  // resolved locally
   EXPECT_EQ(app.spec.command, std::vector<std::string>{"sleep"});
   EXPECT_EQ(app.spec.args, std::vector<std::string>{"3600"});
-  // valueFrom needs the API: only literal values are passed.
-  EXPECT_EQ(app.spec.envs, (std::vector<std::pair<std::string, std::string>>{{"A", "1"}}));
+  // fieldRefs are read from the pod.
+  EXPECT_EQ(app.spec.envs,
+            (std::vector<std::pair<std::string, std::string>>{{"A", "1"}, {"B", "web"}}));
   // The allocation, not the spec, sizes the container.
   EXPECT_EQ(app.spec.resources.cpu_shares, 204);
   EXPECT_EQ(app.spec.resources.cpu_quota, 40000);
@@ -148,6 +177,142 @@ TEST_F(PodRuntimeTest, RunsTheSandboxAndContainerAsTheKubeletWould) {
   EXPECT_EQ(cgroup_file("cpu", "cpu.shares"), "204");
   EXPECT_EQ(cgroup_file("cpu", "cpu.cfs_quota_us"), "40000");
   EXPECT_EQ(cgroup_file("memory", "memory.limit_in_bytes"), std::to_string(100 << 20));
+}
+
+// What a kubelet gives a pod that the ServiceAccount admission plugin gave a kube-api-access
+// volume: the token of its account bound to it, the cluster CA, its namespace; the API server's
+// service variables; fieldRefs and $(VAR) in args.
+TEST_F(PodRuntimeTest, ServiceAccountVolumeEnvironmentAndMounts) {
+  api_host_ = "127.0.0.1";
+  make_runtime();
+  api_.data["configmaps/shop/kube-root-ca.crt"] = {{"ca.crt", "CA PEM"}};
+  api_.data["secrets/shop/tls"] = {{"tls.crt", "Q0VSVA=="}, {"tls.key", "S0VZ"}};
+  const std::string spec = R"("serviceAccountName":"bot",
+      "volumes":[{"name":"kube-api-access-abcde","projected":{"defaultMode":420,"sources":[
+          {"serviceAccountToken":{"expirationSeconds":3607,"path":"token"}},
+          {"configMap":{"name":"kube-root-ca.crt","items":[{"key":"ca.crt","path":"ca.crt"}]}},
+          {"downwardAPI":{"items":[{"path":"namespace",
+              "fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"}}]}}]}},
+        {"name":"certs","secret":{"secretName":"tls","items":[{"key":"tls.crt","path":"tls.crt"}]}},
+        {"name":"scratch","emptyDir":{}}],)";
+  std::string json = pod_json(spec);
+  const std::string container = R"("name":"app","image":"busybox",)";
+  json.replace(json.find(container), container.size(),
+               container + R"("volumeMounts":[{"name":"kube-api-access-abcde","readOnly":true,
+                   "mountPath":"/var/run/secrets/kubernetes.io/serviceaccount"},
+                   {"name":"certs","mountPath":"/etc/tls","readOnly":true},
+                   {"name":"scratch","mountPath":"/tmp"}],)");
+  json.replace(json.find(R"("args":["3600"])"), 15, R"x("args":["--who=$(B)","$$(B)","$(NONE)"])x");
+  sync(json);
+
+  const auto& app = cri_.latest("app");
+  EXPECT_EQ(app.status.state, cri::ContainerState::Running);
+  EXPECT_EQ(api_.tokens, std::vector<std::string>{"bot@web//3607"});
+  const auto volume = root_ / "pods" / kUid / "volumes";
+  auto read = [](const std::filesystem::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const auto sa = volume / "kube-api-access-abcde";
+  EXPECT_EQ(read(sa / "token"), "token-1");
+  EXPECT_EQ(read(sa / "ca.crt"), "CA PEM");
+  EXPECT_EQ(read(sa / "namespace"), "shop");
+  EXPECT_TRUE(std::filesystem::is_symlink(sa / "token")) << "through ..data, swapped whole";
+  EXPECT_EQ(std::filesystem::status(sa / "token").permissions() & std::filesystem::perms::all,
+            std::filesystem::perms(0644));
+  EXPECT_EQ(read(volume / "certs" / "tls.crt"), "CERT");
+  EXPECT_FALSE(std::filesystem::exists(volume / "certs" / "tls.key")) << "only the items named";
+  ASSERT_EQ(app.spec.mounts.size(), 3u);
+  EXPECT_EQ(app.spec.mounts[0].container_path, "/var/run/secrets/kubernetes.io/serviceaccount");
+  EXPECT_EQ(app.spec.mounts[0].host_path, sa.string());
+  EXPECT_TRUE(app.spec.mounts[0].read_only);
+  EXPECT_EQ(app.spec.mounts[2].host_path, (volume / "scratch").string());
+  EXPECT_FALSE(app.spec.mounts[2].read_only);
+
+  const std::map<std::string, std::string> env(app.spec.envs.begin(), app.spec.envs.end());
+  EXPECT_EQ(env.at("KUBERNETES_SERVICE_HOST"), "127.0.0.1");
+  EXPECT_EQ(env.at("KUBERNETES_SERVICE_PORT"), "6443");
+  EXPECT_EQ(env.at("KUBERNETES_PORT"), "tcp://127.0.0.1:6443");
+  EXPECT_EQ(app.spec.args, (std::vector<std::string>{"--who=web", "$(B)", "$(NONE)"}));
+
+  // Files are written again every minute (new data), the token asked for again at 80 % of its
+  // lifetime; the pod's directory goes with the pod.
+  api_.data["configmaps/shop/kube-root-ca.crt"] = {{"ca.crt", "NEW CA"}};
+  sync(json);
+  EXPECT_EQ(read(sa / "ca.crt"), "CA PEM");
+  now_ += std::chrono::seconds(61);
+  sync(json);
+  EXPECT_EQ(read(sa / "ca.crt"), "NEW CA");
+  EXPECT_EQ(api_.tokens.size(), 1u);
+  now_ += std::chrono::seconds(3607 * 8 / 10);
+  sync(json);
+  EXPECT_EQ(api_.tokens.size(), 2u);
+  EXPECT_EQ(read(sa / "token"), "token-2");
+  runtime_->terminate_pod(decode_runtime_pod(json), true);
+  EXPECT_FALSE(std::filesystem::exists(root_ / "pods" / kUid));
+}
+
+TEST_F(PodRuntimeTest, AMissingConfigMapKeepsTheContainersFromStarting) {
+  const std::string spec = R"("volumes":[{"name":"cfg","configMap":{"name":"settings"}}],)";
+  sync(pod_json(spec));
+  EXPECT_TRUE(cri_.containers.empty());
+  EXPECT_EQ(api_.last_container().at("state").at("waiting").at("message"),
+            "MountVolume.SetUp failed for volume \"cfg\" : configmap \"settings\" not found");
+  api_.data["configmaps/shop/settings"] = {{"mode", "fast"}};
+  sync(pod_json(spec));
+  EXPECT_EQ(cri_.latest("app").status.state, cri::ContainerState::Running);
+  std::ifstream in(root_ / "pods" / kUid / "volumes" / "cfg" / "mode");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "fast");
+}
+
+TEST_F(PodRuntimeTest, AMountOfNoVolumeIsAConfigError) {
+  std::string json = pod_json();
+  const std::string container = R"("name":"app","image":"busybox",)";
+  json.replace(json.find(container), container.size(),
+               container + R"("volumeMounts":[{"name":"nowhere","mountPath":"/x"}],)");
+  sync(json);
+  EXPECT_TRUE(cri_.containers.empty());
+  EXPECT_EQ(api_.last_container().at("state").at("waiting").at("reason"),
+            "CreateContainerConfigError");
+  EXPECT_EQ(api_.last_container().at("state").at("waiting").at("message"),
+            "unable to find volume \"nowhere\" for container \"app\"");
+}
+
+// The chart's probes: readiness on a named port gates the container's ready; liveness failing
+// failureThreshold times in a row kills it, and restartPolicy starts a new, unready attempt.
+TEST_F(PodRuntimeTest, ProbesGateReadinessAndRestartOnLivenessFailure) {
+  std::string json = pod_json();
+  const std::string container = R"("name":"app","image":"busybox",)";
+  json.replace(json.find(container), container.size(),
+               container + R"("ports":[{"name":"health","containerPort":8081}],
+      "readinessProbe":{"httpGet":{"path":"/readyz","port":"health"},"periodSeconds":5},
+      "livenessProbe":{"httpGet":{"path":"/livez","port":8081},"periodSeconds":10,
+                       "failureThreshold":2},)");
+  sync(json);
+  EXPECT_EQ(probes_, (std::vector<std::string>{"10.0.0.5:8081/readyz", "10.0.0.5:8081/livez"}));
+  EXPECT_EQ(api_.last_container().at("ready"), false);
+  EXPECT_EQ(api_.last_container().at("started"), true);
+
+  ready_ok_ = true;
+  sync(json);
+  EXPECT_EQ(probes_.size(), 2u) << "not again before the period";
+  now_ += std::chrono::seconds(5);
+  sync(json);
+  EXPECT_EQ(api_.last_container().at("ready"), true);
+
+  live_ok_ = false;
+  now_ += std::chrono::seconds(10);
+  sync(json);
+  EXPECT_EQ(cri_.latest("app").status.state, cri::ContainerState::Running) << "one failure";
+  now_ += std::chrono::seconds(10);
+  sync(json);
+  EXPECT_EQ(cri_.latest("app").status.exit_code, 137) << "killed at the second failure";
+  live_ok_ = true;
+  ready_ok_ = false;
+  sync(json);
+  EXPECT_EQ(cri_.latest("app").status.state, cri::ContainerState::Running);
+  EXPECT_EQ(api_.last_container().at("restartCount"), 1);
+  EXPECT_EQ(api_.last_container().at("ready"), false) << "a new attempt starts unready";
 }
 
 TEST_F(PodRuntimeTest, ReportsRunningAndReadyWithoutTouchingTheResizeFields) {

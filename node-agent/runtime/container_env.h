@@ -1,0 +1,51 @@
+// Pure: a container's environment and mounts as the kubelet makes them. The environment is the
+// API server's service variables (KUBERNETES_SERVICE_HOST, _PORT, ...), then the spec's env in
+// order: fieldRefs read from the pod, literal values with $(VAR) references to variables defined
+// before expanded (kubelet's expansion: $$ is a literal $, an unknown $(VAR) stays as written).
+// Command and args are expanded with the whole environment. Mounts are the container's
+// volumeMounts at the host paths where the node made their volumes.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "node-agent/cri/cri_client.h"
+#include "node-agent/runtime/pod_runtime.h"
+
+namespace tailor::node::runtime {
+
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+// Why a container cannot be configured (CreateContainerConfigError).
+class ContainerConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// `text` with $(NAME) references to `vars` replaced.
+std::string expand_references(std::string_view text,
+                              const std::map<std::string, std::string, std::less<>>& vars);
+
+// The value of a downward API fieldPath for the pod (metadata.name, metadata.namespace,
+// metadata.uid, spec.nodeName, spec.serviceAccountName, status.podIP, status.hostIP); throws
+// ContainerConfigError for any other path.
+std::string pod_field(const RuntimePod& pod, const PodRuntimeOptions& options,
+                      std::string_view field_path);
+
+// The service variables of the API server at options.api_host:api_port (none without a host).
+Environment service_environment(const PodRuntimeOptions& options);
+
+Environment container_environment(const RuntimePod& pod, const ContainerRunSpec& run,
+                                  const PodRuntimeOptions& options);
+std::vector<std::string> expand_all(const std::vector<std::string>& words, const Environment& env);
+
+// `volume_paths`: each volume's host path, by volume name. Throws ContainerConfigError for a
+// mount of a volume the pod does not have.
+std::vector<cri::Mount> container_mounts(const ContainerRunSpec& run,
+                                         const std::map<std::string, std::string>& volume_paths);
+
+}  // namespace tailor::node::runtime
