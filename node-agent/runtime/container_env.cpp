@@ -62,6 +62,10 @@ Environment container_environment(const RuntimePod& pod, const ContainerRunSpec&
   Environment out = service_environment(options);
   std::map<std::string, std::string, std::less<>> defined(out.begin(), out.end());
   for (const EnvVarSpec& var : run.env) {
+    if (!var.unsupported.empty()) {
+      throw ContainerConfigError("environment variable \"" + var.name + "\": " + var.unsupported +
+                                 " is not supported by this node");
+    }
     std::string value = var.field_path.empty() ? expand_references(var.value, defined)
                                                : pod_field(pod, options, var.field_path);
     defined[var.name] = value;

@@ -42,8 +42,9 @@ std::vector<std::string> strings(const bj::object& object, std::string_view key,
   return out;
 }
 
-// Literal values and fieldRefs; other valueFrom sources (secrets, configMaps, resources) are
-// refused, so that a container never starts without a variable it asked for.
+// Literal values and fieldRefs; other valueFrom sources (secretKeyRef, configMapKeyRef,
+// resourceFieldRef) are kept as unsupported, so that the container is refused with a clear
+// message (CreateContainerConfigError) instead of starting without a variable it asked for.
 EnvVarSpec env_var(const bj::object& entry, const std::string& here) {
   EnvVarSpec out{.name = string_member(entry, "name", here)};
   if (out.name.empty())
@@ -55,7 +56,10 @@ EnvVarSpec env_var(const bj::object& entry, const std::string& here) {
   }
   const auto& source = as_object(*from, here + ".valueFrom");
   const auto* field = member(source, "fieldRef");
-  if (!field) throw kube::DecodeError(here + ".valueFrom", "only fieldRef is supported here");
+  if (!field) {
+    for (const auto& [key, value] : source) out.unsupported = "valueFrom." + std::string(key);
+    return out;
+  }
   out.field_path = string_member(as_object(*field, here + ".valueFrom.fieldRef"), "fieldPath",
                                  here + ".valueFrom.fieldRef");
   return out;

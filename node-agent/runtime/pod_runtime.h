@@ -41,7 +41,9 @@ namespace tailor::node::runtime {
 struct EnvVarSpec {
   std::string name{};
   std::string value{};
-  std::string field_path{};  // "" : the literal value
+  std::string field_path{};   // "" : the literal value
+  std::string unsupported{};  // a valueFrom source this node does not resolve, e.g.
+                              // "valueFrom.secretKeyRef"
 };
 
 // A volumeMount of a container.

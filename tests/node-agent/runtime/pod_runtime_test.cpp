@@ -315,6 +315,43 @@ TEST_F(PodRuntimeTest, ProbesGateReadinessAndRestartOnLivenessFailure) {
   EXPECT_EQ(api_.last_container().at("ready"), false) << "a new attempt starts unready";
 }
 
+// Bad input the node cannot honour: the container does not start, and the status says why in
+// the kubelet's words where it has them.
+TEST_F(PodRuntimeTest, VolumesAndEnvironmentTheNodeCannotMakeAreReported) {
+  // `env`: entries put before the container's own.
+  auto waiting_message = [&](const std::string& spec, const std::string& env = "") {
+    std::string json = pod_json(spec);
+    json.replace(json.find(R"("env":[)"), 7, R"("env":[)" + env);
+    sync(json);
+    EXPECT_TRUE(cri_.containers.empty());
+    return std::string(api_.last_container().at("state").at("waiting").at("message").as_string());
+  };
+  api_.data["secrets/shop/tls"] = {{"tls.crt", "Q0VSVA=="}};
+  EXPECT_EQ(waiting_message(R"("volumes":[{"name":"certs","secret":{"secretName":"tls",
+                "items":[{"key":"tls.key","path":"tls.key"}]}}],)"),
+            "MountVolume.SetUp failed for volume \"certs\" : secret references non-existent "
+            "secret key: tls.key");
+  EXPECT_EQ(waiting_message(R"("volumes":[{"name":"up","secret":{"secretName":"tls",
+                "items":[{"key":"tls.crt","path":"../escape"}]}}],)"),
+            "MountVolume.SetUp failed for volume \"up\" : invalid path in the volume: "
+            "\"../escape\"");
+  EXPECT_EQ(waiting_message(R"("volumes":[{"name":"share","nfs":{"server":"s","path":"/"}}],)"),
+            "MountVolume.SetUp failed for volume \"share\" : volume source \"nfs\" is not "
+            "supported by this node");
+  const std::string missing = (root_ / "no-such-dir").string();
+  EXPECT_EQ(waiting_message(R"("volumes":[{"name":"host","hostPath":{"path":")" + missing +
+                            R"(","type":"Directory"}}],)"),
+            "MountVolume.SetUp failed for volume \"host\" : hostPath type check failed: " +
+                missing + " is not a directory");
+  EXPECT_EQ(waiting_message("", R"({"name":"PASSWORD",
+                "valueFrom":{"secretKeyRef":{"name":"db","key":"password"}}},)"),
+            "environment variable \"PASSWORD\": valueFrom.secretKeyRef is not supported by this "
+            "node");
+  EXPECT_EQ(api_.last_container().at("state").at("waiting").at("reason"),
+            "CreateContainerConfigError");
+  EXPECT_TRUE(api_.tokens.empty());
+}
+
 TEST_F(PodRuntimeTest, ReportsRunningAndReadyWithoutTouchingTheResizeFields) {
   sync();
   ASSERT_EQ(api_.patches.size(), 1u);
