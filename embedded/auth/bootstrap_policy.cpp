@@ -104,6 +104,13 @@ std::vector<bj::object> cluster_roles() {
                    {{aggregate_label("admin"), "true"},
                     {aggregate_label("edit"), "true"},
                     {aggregate_label("view"), "true"}}),
+      // What metrics-server's manifest adds (tailor-cluster serves metrics.k8s.io itself): who
+      // may view pods may `kubectl top` them.
+      cluster_role("system:aggregated-metrics-reader",
+                   {rule(kRead, "metrics.k8s.io", {"pods", "nodes"})},
+                   {{aggregate_label("admin"), "true"},
+                    {aggregate_label("edit"), "true"},
+                    {aggregate_label("view"), "true"}}),
       cluster_role("system:aggregate-to-edit",
                    {rule(kWrite, "", kCoreWorkload), rule(kWrite, "", {"secrets"}),
                     rule(kRead, "", {"secrets"}), rule({"create"}, "", {"pods/eviction"}),

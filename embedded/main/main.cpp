@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "embedded/server/cluster.h"
+#include "kube/observe/duration.h"
 #include "kube/observe/options.h"
 
 int main(int argc, char** argv) {
@@ -11,6 +12,7 @@ int main(int argc, char** argv) {
   std::string sync = "full", pod_log_dir;
   int port = 6443;
   bool plain_http = false;
+  Duration metric_resolution = std::chrono::seconds(15);
   config::Schema schema("tailor-cluster", "Embedded single-process Kubernetes API server.");
   schema.add({.flag = "write-kubeconfig", .help = "Write a kubeconfig for this server to FILE."},
              &kubeconfig);
@@ -33,6 +35,10 @@ int main(int argc, char** argv) {
               .help = "Directory the node agents on this machine write container logs to (their "
                       "--pod-log-dir), served as pods/log. Without it pods/log is refused."},
              &pod_log_dir);
+  schema.add({.flag = "metric-resolution",
+              .help = "How often the node agents' kubelet endpoints (/metrics/resource) are "
+                      "scraped for metrics.k8s.io, as metrics-server's flag."},
+             &metric_resolution);
   schema.add({.flag = "insecure-http", .help = "Serve plain HTTP instead of HTTPS."}, &plain_http);
   try {
     if (schema.parse(argc, argv) == config::ParseResult::Help) {
@@ -43,6 +49,9 @@ int main(int argc, char** argv) {
       throw config::ConfigError("--client-cert-kubeconfig: client certificates need HTTPS");
     }
     if (port < 0 || port > 65535) throw config::ConfigError("--port: out of range");
+    if (metric_resolution < std::chrono::seconds(1)) {
+      throw config::ConfigError("--metric-resolution: must be at least 1s");
+    }
     if (sync != "full" && sync != "normal") {
       throw config::ConfigError("--sync: want full or normal, got \"" + sync + "\"");
     }
@@ -51,14 +60,17 @@ int main(int argc, char** argv) {
     sigaddset(&signals, SIGINT);
     sigaddset(&signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts
-    tailor::embedded::Cluster cluster({.address = address,
-                                       .port = static_cast<std::uint16_t>(port),
-                                       .dir = dir,
-                                       .sync = sync == "full" ? tailor::embedded::SyncMode::Full
-                                                              : tailor::embedded::SyncMode::Normal,
-                                       .tls = !plain_http,
-                                       .nodes_file = nodes_file,
-                                       .pod_log_dir = pod_log_dir});
+    tailor::embedded::Cluster cluster(
+        {.address = address,
+         .port = static_cast<std::uint16_t>(port),
+         .dir = dir,
+         .sync =
+             sync == "full" ? tailor::embedded::SyncMode::Full : tailor::embedded::SyncMode::Normal,
+         .tls = !plain_http,
+         .nodes_file = nodes_file,
+         .pod_log_dir = pod_log_dir,
+         .metric_resolution =
+             std::chrono::duration_cast<std::chrono::milliseconds>(metric_resolution)});
     cluster.start();
     if (!kubeconfig.empty()) cluster.write_kubeconfig(kubeconfig);
     if (!client_cert_kubeconfig.empty()) {

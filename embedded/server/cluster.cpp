@@ -86,6 +86,7 @@ struct Cluster::Impl {
   std::unique_ptr<ApiHandler> handler;
   std::unique_ptr<kube::http::Server> server;
   std::vector<std::unique_ptr<ControlLoop>> control_loops;
+  std::unique_ptr<ControlLoop> metrics_scraper;
 
   explicit Impl(ClusterOptions o) : options(std::move(o)), store(store_options(options)) {}
 
@@ -150,6 +151,7 @@ void Cluster::start() {
   add_eviction_and_binding(api.extensions, store);
   add_custom_resources(api.extensions, store);
   add_mutating_webhooks(api.extensions, store);
+  impl_->metrics_scraper = add_metrics_api(api.extensions, store, impl_->options.metric_resolution);
   impl_->handler = std::make_unique<ApiHandler>(impl_->store, api);
   kube::http::ServerOptions so;
   so.address = impl_->options.address;
@@ -179,9 +181,11 @@ void Cluster::start() {
   if (impl_->options.control_loops)
     impl_->control_loops = make_control_loops(store, api.extensions, impl_->ca.cert_pem);
   for (auto& loop : impl_->control_loops) loop->start();
+  impl_->metrics_scraper->start();
 }
 
 void Cluster::stop() {
+  if (impl_->metrics_scraper) impl_->metrics_scraper->stop();
   for (auto& loop : impl_->control_loops) loop->stop();
   impl_->store.stop_watches();
   if (impl_->server) impl_->server->stop();

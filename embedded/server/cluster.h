@@ -30,7 +30,10 @@ struct ClusterOptions {
   // as pods/log. "" : pods/log answers that logs are not served.
   std::string pod_log_dir{};
   bool control_loops = true;  // scheduler, workload controllers, garbage collector
-  ApiOptions api{};           // api.bearer_token "" : one is generated
+  // How often the kubelet endpoints the Nodes name are scraped for metrics.k8s.io
+  // (metrics-server's --metric-resolution).
+  std::chrono::milliseconds metric_resolution{std::chrono::seconds(15)};
+  ApiOptions api{};  // api.bearer_token "" : one is generated
   StoreOptions store{};
   // Connections served at once (the rest wait in the listen backlog), and how long a request's
   // body may take: kube-apiserver's --request-timeout (60 s), answered as it does, 504 Timeout.

@@ -2,6 +2,7 @@
 // folder of embedded/ and is added here by one function.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -36,6 +37,11 @@ void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store);
 void add_custom_resources(ApiExtensions& extensions, ObjectStore& store);
 // webhooks/: MutatingWebhookConfigurations called on create.
 void add_mutating_webhooks(ApiExtensions& extensions, ObjectStore& store);
+
+// metrics/: metrics.k8s.io (NodeMetrics, PodMetrics) from the kubelet endpoints the Nodes name,
+// scraped every `resolution` by the loop this returns, as metrics-server does.
+std::unique_ptr<ControlLoop> add_metrics_api(ApiExtensions& extensions, ObjectStore& store,
+                                             std::chrono::milliseconds resolution);
 
 // controllers/: scheduler, simulated kubelet, workload controllers, garbage collector,
 // disruption controller, ServiceAccount controller ("default" in every namespace), and with

@@ -117,7 +117,8 @@ std::optional<int> init_process(config::Schema& schema, const CommonOptions& opt
 
 std::vector<std::unique_ptr<Endpoint>> start_endpoints(const CommonOptions& o,
                                                        const metrics::Registry& registry,
-                                                       const health::Checks& checks) {
+                                                       const health::Checks& checks,
+                                                       const Routes* routes) {
   std::vector<BindAddress> addresses{o.metrics_bind_address};
   if (o.health_probe_bind_address && *o.health_probe_bind_address != o.metrics_bind_address) {
     addresses.push_back(*o.health_probe_bind_address);
@@ -125,7 +126,7 @@ std::vector<std::unique_ptr<Endpoint>> start_endpoints(const CommonOptions& o,
   std::vector<std::unique_ptr<Endpoint>> out;
   for (const auto& a : addresses) {
     if (a.disabled) continue;
-    auto e = std::make_unique<Endpoint>(a.host, a.port, registry, checks);
+    auto e = std::make_unique<Endpoint>(a.host, a.port, registry, checks, routes);
     e->start();
     log::info("Serving metrics and health checks", {{"address", e->url()}});
     out.push_back(std::move(e));

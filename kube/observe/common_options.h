@@ -71,6 +71,7 @@ std::optional<int> init_process(config::Schema& schema, const CommonOptions& opt
 // The endpoints stop when destroyed; registry and checks must outlive them.
 std::vector<std::unique_ptr<Endpoint>> start_endpoints(const CommonOptions& options,
                                                        const metrics::Registry& registry,
-                                                       const health::Checks& checks);
+                                                       const health::Checks& checks,
+                                                       const Routes* routes = nullptr);
 
 }  // namespace tailor::kube::observe

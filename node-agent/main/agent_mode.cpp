@@ -274,9 +274,10 @@ void run_pod(NodeServices& node, allocation::ResizeManager& manager,
 }
 
 runtime::NodeIdentity identity(const AgentOptions& options, const kube::ResourceList& allocatable,
-                               cri::RuntimeService& cri) {
+                               cri::RuntimeService& cri, std::uint16_t kubelet_port) {
   runtime::NodeIdentity id;
   id.name = options.node_name;
+  id.kubelet_port = kubelet_port;
   id.allocatable = allocatable;
   const cri::RuntimeVersion version = cri.version();
   id.runtime_version = version.runtime_name + "://" + version.runtime_version;
@@ -293,7 +294,7 @@ void wait_for_signal(sigset_t signals) {
 
 int run_agent_mode(const AgentOptions& options, kube::RestClient& client,
                    allocation::NodeAgentMetrics& metrics, kube::health::Checks& checks,
-                   kube::EventRecorder& recorder, sigset_t signals) {
+                   KubeletEndpoint endpoint, kube::EventRecorder& recorder, sigset_t signals) {
   // Created as the kubelet creates its state directories: a fresh node has none yet.
   std::filesystem::create_directories(options.checkpoint_dir);
   const allocation::CheckpointStore store(options.checkpoint_dir);
@@ -308,7 +309,7 @@ int run_agent_mode(const AgentOptions& options, kube::RestClient& client,
   manager_options.node_allocatable = node_allocatable(client, options);
   manager_options.admission = {options.cpu_manager_policy, options.memory_manager_policy};
   runtime::NodeRegistration registration(
-      client, identity(options, manager_options.node_allocatable, *node.cri));
+      client, identity(options, manager_options.node_allocatable, *node.cri, endpoint.port));
   registration.register_node();
   registration.start_heartbeat();
   allocation::ResizeManager manager(manager_options, node.resources, node.status, node.events,
@@ -393,6 +394,7 @@ int run_agent_mode(const AgentOptions& options, kube::RestClient& client,
     for (const auto& pod : pods.store().list()) out.emplace_back(pod, &pod->pod);
     return out;
   });
+  usage.serve_resource_metrics(endpoint.routes);
   usage.start();
   kube::log::info("Node agent running", {{"node", options.node_name}, {"actuation", "agent"}});
   wait_for_signal(signals);

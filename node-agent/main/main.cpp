@@ -98,11 +98,16 @@ int run(int argc, const char* const argv[]) {
   kube::RestClient client(kube::load_config(common.kubeconfig));
   allocation::NodeAgentMetrics metrics(kube::metrics::registry());
   kube::health::Checks checks;
-  auto endpoints = kube::observe::start_endpoints(common, kube::metrics::registry(), checks);
+  kube::observe::Routes routes;
+  auto endpoints =
+      kube::observe::start_endpoints(common, kube::metrics::registry(), checks, &routes);
   kube::EventRecorder recorder(std::make_shared<kube::RestEventSink>(client),
                                kube::EventSource{"tailor-node-agent", options.node_name});
   if (options.actuation == Actuation::Agent) {
-    return run_agent_mode(options, client, metrics, checks, recorder, signals);
+    // The first endpoint is the metrics one (--metrics-bind-address), unless that is disabled.
+    const std::uint16_t port =
+        common.metrics_bind_address.disabled || endpoints.empty() ? 0 : endpoints.front()->port();
+    return run_agent_mode(options, client, metrics, checks, {routes, port}, recorder, signals);
   }
   return run_kubelet_mode(options, client, metrics, signals);
 }

@@ -62,16 +62,28 @@ struct UsageReporting::Impl {
   std::unique_ptr<usage::UsageStream> stream;
   bool last_sent = true;
   usage::UsageSampler sampler;
+  kube::observe::Routes* routes = nullptr;  // serving /metrics/resource from `sampler`
 };
 
 UsageReporting::UsageReporting(const AgentOptions& options, ListPods pods)
     : impl_(std::make_unique<Impl>(options, std::move(pods))) {}
 
 UsageReporting::~UsageReporting() {
+  if (impl_->routes) impl_->routes->remove(usage::kResourceMetricsPath);
   impl_->sampler.stop();
   if (impl_->stream) impl_->stream->close();
 }
 
 void UsageReporting::start() { impl_->sampler.start(); }
+
+void UsageReporting::serve_resource_metrics(kube::observe::Routes& routes) {
+  impl_->routes = &routes;
+  routes.add(usage::kResourceMetricsPath, [&sampler = impl_->sampler](const auto&) {
+    return kube::http::ServerResponse{
+        200,
+        {{"Content-Type", kube::observe::kMetricsContentType}},
+        usage::resource_metrics_text(sampler.node_reading(), sampler.container_readings())};
+  });
+}
 
 }  // namespace tailor::node

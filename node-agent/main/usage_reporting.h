@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kube/model/pod.h"
+#include "kube/observe/endpoint.h"
 #include "node-agent/main/agent_options.h"
 
 namespace tailor::node {
@@ -23,6 +24,9 @@ class UsageReporting {
   ~UsageReporting();  // stops sampling and closes the stream
 
   void start();
+  // Serves the kubelet's /metrics/resource from the sampler's last reads (embedded nodes: no
+  // kubelet serves it), until this object is destroyed; `routes` must outlive it.
+  void serve_resource_metrics(kube::observe::Routes& routes);
 
  private:
   struct Impl;

@@ -31,16 +31,22 @@ bj::object ready_condition(const std::string& now, const std::string& ready_sinc
 bj::object status_json(const NodeIdentity& node, const std::string& now,
                        const std::string& ready_since) {
   const kube::ResourceList capacity = node_capacity(node);
-  return {{"capacity", resource_list_json(capacity)},
-          {"allocatable", resource_list_json(capacity)},
-          {"addresses", bj::array{bj::object{{"type", "InternalIP"}, {"address", node.host_ip}},
-                                  bj::object{{"type", "Hostname"}, {"address", node.name}}}},
-          {"nodeInfo", bj::object{{"kubeletVersion", node.agent_version},
-                                  {"kubeProxyVersion", ""},
-                                  {"containerRuntimeVersion", node.runtime_version},
-                                  {"operatingSystem", "linux"},
-                                  {"architecture", "amd64"}}},
-          {"conditions", bj::array{ready_condition(now, ready_since)}}};
+  bj::object status{
+      {"capacity", resource_list_json(capacity)},
+      {"allocatable", resource_list_json(capacity)},
+      {"addresses", bj::array{bj::object{{"type", "InternalIP"}, {"address", node.host_ip}},
+                              bj::object{{"type", "Hostname"}, {"address", node.name}}}},
+      {"nodeInfo", bj::object{{"kubeletVersion", node.agent_version},
+                              {"kubeProxyVersion", ""},
+                              {"containerRuntimeVersion", node.runtime_version},
+                              {"operatingSystem", "linux"},
+                              {"architecture", "amd64"}}},
+      {"conditions", bj::array{ready_condition(now, ready_since)}}};
+  if (node.kubelet_port != 0) {
+    status["daemonEndpoints"] =
+        bj::object{{"kubeletEndpoint", bj::object{{"Port", node.kubelet_port}}}};
+  }
+  return status;
 }
 
 kube::ObjectRef node_ref(const std::string& name, std::string subresource = "") {

@@ -24,6 +24,9 @@ struct NodeIdentity {
   std::string runtime_version{};     // e.g. "containerd://1.6.20"
   std::string agent_version = "tailor-node-agent";
   std::int32_t lease_duration_seconds = 40;
+  // status.daemonEndpoints.kubeletEndpoint.Port: where the agent serves the kubelet's
+  // /metrics/resource (on host_ip), as metrics-server finds kubelets; 0 leaves it out.
+  std::uint16_t kubelet_port = 0;
 };
 
 // capacity/allocatable with pods (110) added when not given.
@@ -31,7 +34,8 @@ kube::ResourceList node_capacity(const NodeIdentity& node);
 
 // POST body of a new Node: metadata (kubernetes.io/hostname, os, arch labels), spec, status.
 std::string node_document(const NodeIdentity& node, const std::string& now);
-// Strategic merge patch of nodes/<name>/status: capacity, allocatable, addresses, nodeInfo and the
+// Strategic merge patch of nodes/<name>/status: capacity, allocatable, addresses, daemonEndpoints,
+// nodeInfo and the
 // Ready condition (True, KubeletReady) with lastHeartbeatTime = now; lastTransitionTime = now
 // unless `ready_since` (the time it last became True) is given.
 std::string node_status_patch(const NodeIdentity& node, const std::string& now,

@@ -40,6 +40,7 @@ kube::metrics::Labels labels_of(const ContainerKey& key) {
 
 struct Tracked {
   std::optional<CgroupUsage> last;
+  std::int64_t first_ms = 0;
   std::int64_t last_ms = 0;
   UsageWindow window;
 };
@@ -56,9 +57,10 @@ struct UsageSampler::Impl {
   Sink sink;
   UsageSamplerOptions options;
   Gauges gauges;
-  std::mutex mutex;  // guards tracked and window_start_ms
+  mutable std::mutex mutex;  // guards tracked, window_start_ms and node
   std::map<ContainerKey, Tracked> tracked;
   std::int64_t window_start_ms = -1;
+  NodeReading node;  // CPU: the sum of every container's increase since the agent started
   std::mutex loop_mutex;
   std::condition_variable wake;
   bool stopping = false;
@@ -76,6 +78,11 @@ struct UsageSampler::Impl {
               std::int64_t now_ms) {
     const auto point = entry.last ? usage_point(*entry.last, entry.last_ms, usage, now_ms)
                                   : std::optional<UsagePoint>();
+    // A new container's whole count is new to the node; a counter that went back restarted.
+    const std::int64_t before = entry.last ? entry.last->cpu_usage_ns : 0;
+    node.cpu_usage_ns +=
+        usage.cpu_usage_ns >= before ? usage.cpu_usage_ns - before : usage.cpu_usage_ns;
+    if (!entry.last) entry.first_ms = now_ms;
     entry.last = usage;
     entry.last_ms = now_ms;
     if (!point) return;
@@ -122,6 +129,10 @@ struct UsageSampler::Impl {
         forget(it->first);
         it = tracked.erase(it);
       }
+      node.at_ms = now_ms;
+      node.working_set_bytes = 0;
+      for (const auto& [key, entry] : tracked)
+        node.working_set_bytes += working_set_bytes(*entry.last);
       if (window_start_ms < 0) window_start_ms = now_ms;
       if (now_ms - window_start_ms >= options.window.count()) {
         auto windows = take_windows();
@@ -166,6 +177,24 @@ void UsageSampler::flush() {
     windows = impl_->take_windows();
   }
   if (!windows.empty()) impl_->sink(std::move(windows));
+}
+
+std::vector<ContainerReading> UsageSampler::container_readings() const {
+  std::lock_guard lock(impl_->mutex);
+  std::vector<ContainerReading> out;
+  for (const auto& [key, entry] : impl_->tracked) {
+    out.push_back({.key = key,
+                   .cpu_usage_ns = entry.last->cpu_usage_ns,
+                   .working_set_bytes = working_set_bytes(*entry.last),
+                   .start_ms = entry.first_ms,
+                   .at_ms = entry.last_ms});
+  }
+  return out;
+}
+
+NodeReading UsageSampler::node_reading() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->node;
 }
 
 void UsageSampler::start() {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kube/observe/metrics.h"
+#include "node-agent/usage/resource_metrics.h"
 #include "node-agent/usage/usage_window.h"
 
 namespace tailor::node::usage {
@@ -40,6 +41,10 @@ class UsageSampler {
   void sample(std::int64_t now_ms);
   // The finished and partial windows now, handed to the sink; windows restart.
   void flush();
+  // The last read of each container and the node's totals, for the resource metrics endpoint
+  // (resource_metrics.h); empty before the first round.
+  std::vector<ContainerReading> container_readings() const;
+  NodeReading node_reading() const;
 
   void start();  // samples every interval in a background thread
   void stop();

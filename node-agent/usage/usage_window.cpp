@@ -4,6 +4,10 @@
 
 namespace tailor::node::usage {
 
+std::int64_t working_set_bytes(const CgroupUsage& usage) {
+  return std::max<std::int64_t>(0, usage.memory_usage_bytes - usage.inactive_file_bytes);
+}
+
 std::optional<UsagePoint> usage_point(const CgroupUsage& previous, std::int64_t previous_ms,
                                       const CgroupUsage& current, std::int64_t current_ms) {
   if (current_ms <= previous_ms) return std::nullopt;
@@ -12,8 +16,7 @@ std::optional<UsagePoint> usage_point(const CgroupUsage& previous, std::int64_t 
                                   ? current.cpu_usage_ns - previous.cpu_usage_ns
                                   : current.cpu_usage_ns;
   out.cpu_cores = static_cast<double>(cpu_ns) / 1e6 / static_cast<double>(current_ms - previous_ms);
-  out.working_set_bytes =
-      std::max<std::int64_t>(0, current.memory_usage_bytes - current.inactive_file_bytes);
+  out.working_set_bytes = working_set_bytes(current);
   const bool peak_rose = current.memory_peak_bytes &&
                          (current.peak_since_previous_read || !previous.memory_peak_bytes ||
                           *current.memory_peak_bytes != *previous.memory_peak_bytes);

@@ -16,6 +16,9 @@ struct ContainerKey {
   auto operator<=>(const ContainerKey&) const = default;
 };
 
+// What the kubelet calls the working set: usage minus inactive file, at least 0.
+std::int64_t working_set_bytes(const CgroupUsage& usage);
+
 // What one sample says, from the read before it (`previous`) and this one.
 struct UsagePoint {
   double cpu_cores = 0;                // Δcpu / Δt

@@ -149,7 +149,7 @@ class DashboardPrometheusTest : public ::testing::Test {
             "--watch-vpa=false", "--pass-interval=1s", "--usage-bind-address=127.0.0.1:0",
             "--usage-insecure",
             // The poller's tailor_controller_metrics_api_readings_total exists (at zero) from
-            // start-up, though tailor-cluster does not serve metrics.k8s.io (404).
+            // start-up, though no pod here has metrics: no Node names a kubelet endpoint.
             "--metrics-source=metrics-api",
             "--metrics-bind-address=127.0.0.1:" + std::to_string(s->controller_metrics_port)},
         s->dir / "controller.log");

@@ -43,6 +43,26 @@ TEST(EndpointTest, ServesMetricsAndHealthOverHttp) {
   endpoint.stop();
 }
 
+TEST(EndpointTest, ServesAddedRoutesUntilRemoved) {
+  metrics::Registry registry;
+  health::Checks checks;
+  Routes routes;
+  Endpoint endpoint("127.0.0.1", 0, registry, checks, &routes);
+  endpoint.start();
+  EXPECT_EQ(http_get(endpoint.port(), "/metrics/resource").status, 404);
+  routes.add("/metrics/resource", [](const http::ServerRequest&) {
+    return http::ServerResponse{200, {{"Content-Type", kMetricsContentType}}, "scrape_error 0\n"};
+  });
+  auto added = http_get(endpoint.port(), "/metrics/resource");
+  EXPECT_EQ(added.status, 200);
+  EXPECT_EQ(added.body, "scrape_error 0\n");
+  EXPECT_THAT(http_get(endpoint.port(), "/metrics").body,
+              ::testing::Not(HasSubstr("scrape_error")));
+  routes.remove("/metrics/resource");
+  EXPECT_EQ(http_get(endpoint.port(), "/metrics/resource").status, 404);
+  endpoint.stop();
+}
+
 TEST(EndpointTest, BindFailureNamesTheAddress) {
   metrics::Registry registry;
   health::Checks checks;

@@ -33,6 +33,19 @@ TEST(NodeDocuments, NodeCarriesCapacityLabelsAndReady) {
   EXPECT_EQ(ready.at("reason"), "KubeletReady");
 }
 
+TEST(NodeDocuments, TheKubeletEndpointIsNamedWhenTheAgentServesOne) {
+  NodeIdentity node = identity();
+  EXPECT_FALSE(bj::parse(node_document(node, "2026-01-01T00:00:00Z"))
+                   .at("status")
+                   .as_object()
+                   .contains("daemonEndpoints"));
+  node.kubelet_port = 40123;
+  const bj::value patch =
+      bj::parse(node_status_patch(node, "2026-01-01T00:05:00Z", "2026-01-01T00:00:00Z"));
+  EXPECT_EQ(patch.at("status").at("daemonEndpoints").at("kubeletEndpoint").at("Port"), 40123);
+  EXPECT_EQ(patch.at("status").at("addresses").at(0).at("type"), "InternalIP");
+}
+
 TEST(NodeDocuments, HeartbeatKeepsTheTransitionTime) {
   const bj::value patch =
       bj::parse(node_status_patch(identity(), "2026-01-01T00:05:00Z", "2026-01-01T00:00:00Z"));

@@ -1,0 +1,159 @@
+#include "embedded/metrics/metrics_api.h"
+
+#include <algorithm>
+#include <boost/json.hpp>
+#include <chrono>
+
+#include "embedded/api/resources.h"
+#include "embedded/api/rest.h"
+#include "embedded/api/selectors.h"
+#include "embedded/storage/object_meta.h"
+#include "embedded/storage/status_error.h"
+#include "kube/model/quantity.h"
+#include "kube/observe/duration.h"
+
+namespace tailor::embedded {
+namespace {
+
+constexpr const char* kApiVersion = "metrics.k8s.io/v1beta1";
+
+bj::object usage_json(const ResourceUsage& usage) {
+  return {
+      {"cpu", kube::Quantity::from_scaled(usage.nanocores, -9).to_string()},
+      {"memory",
+       kube::Quantity::from_int(usage.memory_bytes, kube::QuantityFormat::BinarySI).to_string()}};
+}
+
+bj::object metadata_of(const bj::object& object, kube::TimePoint now) {
+  bj::object out{{"name", meta_string(object, "name")}};
+  if (const std::string ns = meta_string(object, "namespace"); !ns.empty()) out["namespace"] = ns;
+  out["creationTimestamp"] = kube::format_rfc3339(now);
+  if (const bj::value* labels = find_path(object, "metadata.labels")) out["labels"] = *labels;
+  return out;
+}
+
+void add_time(bj::object& out, std::int64_t at_ms, std::int64_t window_ms) {
+  out["timestamp"] = kube::format_rfc3339(kube::TimePoint(std::chrono::milliseconds(at_ms)));
+  out["window"] = kube::format_duration(std::chrono::milliseconds(window_ms));
+}
+
+bool running(const bj::object& pod) { return string_at(pod, "status.phase") == "Running"; }
+
+struct Selectors {
+  LabelSelector labels;
+  FieldSelector fields;
+  bool matches(const bj::object& object) const {
+    return labels.matches(object) && fields.matches(object);
+  }
+};
+
+Selectors selectors_of(const RestContext& c, const ResourceInfo& stored) {
+  return {LabelSelector::parse(c.request.query_param("labelSelector").value_or("")),
+          FieldSelector::parse(c.request.query_param("fieldSelector").value_or(""), stored)};
+}
+
+std::vector<ObjectPtr> sorted(std::vector<ObjectPtr> objects) {
+  std::sort(objects.begin(), objects.end(), [](const ObjectPtr& a, const ObjectPtr& b) {
+    return std::pair(meta_string(*a, "namespace"), meta_string(*a, "name")) <
+           std::pair(meta_string(*b, "namespace"), meta_string(*b, "name"));
+  });
+  return objects;
+}
+
+kube::http::ServerResponse object_response(const bj::object& object, const std::string& kind) {
+  bj::object out{{"kind", kind}, {"apiVersion", kApiVersion}};
+  for (const auto& field : object) out[field.key()] = field.value();
+  return json_response(200, bj::serialize(out));
+}
+
+kube::http::ServerResponse list_response(bj::array items, const std::string& kind) {
+  return json_response(200, bj::serialize(bj::object{{"kind", kind},
+                                                     {"apiVersion", kApiVersion},
+                                                     {"metadata", bj::object{}},
+                                                     {"items", std::move(items)}}));
+}
+
+void only_get(const RestContext& c) {
+  if (c.request.method != "GET") {
+    throw method_not_supported(c.target.resource->group_resource(),
+                               c.target.name.empty() ? "create" : "update");
+  }
+}
+
+const ResourceInfo& core(const std::string& resource) { return *find_resource("", "v1", resource); }
+
+kube::http::ServerResponse serve_pods(const RestContext& c, const MetricsStorage& storage) {
+  only_get(c);
+  const ResourceInfo& pods = core("pods");
+  if (!c.target.name.empty()) {
+    const ObjectPtr pod = c.store.get(pods, c.target.ns, c.target.name);
+    if (!pod) throw not_found(pods.group_resource(), c.target.name);
+    const auto usage =
+        running(*pod) ? storage.pod_usage(c.target.ns, c.target.name) : std::optional<PodUsage>();
+    if (!usage) {
+      throw not_found({"metrics.k8s.io", "podmetrics"}, c.target.ns + "/" + c.target.name);
+    }
+    return object_response(pod_metrics_json(*pod, *usage, c.now()), "PodMetrics");
+  }
+  const Selectors selectors = selectors_of(c, pods);
+  bj::array items;
+  for (const auto& pod : sorted(c.store.list_objects(pods, c.target.ns))) {
+    if (!running(*pod) || !selectors.matches(*pod)) continue;
+    const auto usage = storage.pod_usage(meta_string(*pod, "namespace"), meta_string(*pod, "name"));
+    if (usage) items.push_back(pod_metrics_json(*pod, *usage, c.now()));
+  }
+  return list_response(std::move(items), "PodMetricsList");
+}
+
+kube::http::ServerResponse serve_nodes(const RestContext& c, const MetricsStorage& storage) {
+  only_get(c);
+  const ResourceInfo& nodes = core("nodes");
+  if (!c.target.name.empty()) {
+    const ObjectPtr node = c.store.get(nodes, "", c.target.name);
+    if (!node) throw not_found(nodes.group_resource(), c.target.name);
+    const auto usage = storage.node_usage(c.target.name);
+    if (!usage) throw not_found({"metrics.k8s.io", "nodemetrics"}, c.target.name);
+    return object_response(node_metrics_json(*node, *usage, c.now()), "NodeMetrics");
+  }
+  const Selectors selectors = selectors_of(c, nodes);
+  bj::array items;
+  for (const auto& node : sorted(c.store.list_objects(nodes, ""))) {
+    if (!selectors.matches(*node)) continue;
+    if (const auto usage = storage.node_usage(meta_string(*node, "name"))) {
+      items.push_back(node_metrics_json(*node, *usage, c.now()));
+    }
+  }
+  return list_response(std::move(items), "NodeMetricsList");
+}
+
+}  // namespace
+
+bj::object pod_metrics_json(const bj::object& pod, const PodUsage& usage, kube::TimePoint now) {
+  bj::object out{{"metadata", metadata_of(pod, now)}};
+  add_time(out, usage.at_ms, usage.window_ms);
+  bj::array containers;
+  for (const auto& c : usage.containers) {
+    containers.push_back(bj::object{{"name", c.name}, {"usage", usage_json(c.usage)}});
+  }
+  out["containers"] = std::move(containers);
+  return out;
+}
+
+bj::object node_metrics_json(const bj::object& node, const ResourceUsage& usage,
+                             kube::TimePoint now) {
+  bj::object out{{"metadata", metadata_of(node, now)}};
+  add_time(out, usage.at_ms, usage.window_ms);
+  out["usage"] = usage_json(usage);
+  return out;
+}
+
+void add_metrics_api_handlers(ApiExtensions& extensions,
+                              std::shared_ptr<const MetricsStorage> storage) {
+  // Virtual resources: their handlers are keyed with an empty subresource.
+  extensions.handlers[subresource_key(*find_resource("metrics.k8s.io", "v1beta1", "pods"), "")] =
+      [storage](const RestContext& c) { return serve_pods(c, *storage); };
+  extensions.handlers[subresource_key(*find_resource("metrics.k8s.io", "v1beta1", "nodes"), "")] =
+      [storage](const RestContext& c) { return serve_nodes(c, *storage); };
+}
+
+}  // namespace tailor::embedded
