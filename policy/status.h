@@ -39,8 +39,9 @@ const PolicyCondition* find_condition(const std::vector<PolicyCondition>& condit
 // What the controller knows about a policy in one pass.
 struct PolicyFacts {
   std::vector<std::string> problems{};  // validation problems; non-empty: the spec is invalid
-  // VPA objects: the ConfigUnsupported message of a targetRef that cannot be read ("Cannot read
-  // targetRef. Reason: ..."); "" when it can, or when the controller cannot tell.
+  // VPA objects: the ConfigUnsupported message of a targetRef VPA does not act on ("Cannot read
+  // targetRef. Reason: ...", "The target ... has a parent controller ...", unsupported_target in
+  // target_ref.h); "" when it does, or when the controller cannot tell.
   std::string target_message{};
   bool pods_matched = false;
   bool has_recommendation = false;

@@ -192,13 +192,30 @@ VpaClaim claim_vpa(const EffectivePolicy& vpa, const std::vector<std::string>& n
                      "\", not Tailor; left to that recommender"};
 }
 
-std::string unreadable_target(const EffectivePolicy& policy, const OwnerLookup& lookup) {
+bool well_known_controller(std::string_view kind) {
+  static constexpr std::string_view kKinds[] = {"CronJob",    "DaemonSet",  "Deployment",
+                                                "Job",        "ReplicaSet", "ReplicationController",
+                                                "StatefulSet"};
+  return std::find(std::begin(kKinds), std::end(kKinds), kind) != std::end(kKinds);
+}
+
+std::string unsupported_target(const EffectivePolicy& policy, const OwnerLookup& lookup) {
   if (!policy.target_ref) return "";
   const CrossVersionObjectReference& ref = *policy.target_ref;
   const std::string& ns = policy.metadata.namespace_;
-  if (lookup.exists(ns, ref.kind, ref.name).value_or(true)) return "";
-  return "Cannot read targetRef. Reason: " + ref.kind + " " + ns + "/" + ref.name +
-         " does not exist";
+  const std::optional<const kube::ObjectMeta*> target = lookup.named(ns, ref.kind, ref.name);
+  if (!target) return "";
+  if (!*target) {
+    return "Cannot read targetRef. Reason: " + ref.kind + " " + ns + "/" + ref.name +
+           " does not exist";
+  }
+  const kube::OwnerReference* parent = kube::controller_of(**target);
+  // An owner of another kind stops VPA's walk unless it has a scale subresource, which only
+  // discovery could tell: not claimed.
+  if (!parent || !well_known_controller(parent->kind)) return "";
+  return "The target " + ref.api_version + "." + ref.kind + "/" + ref.name +
+         " has a parent controller but it should point to a topmost well-known or scalable "
+         "controller";
 }
 
 }  // namespace tailor::policy

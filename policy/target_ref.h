@@ -28,19 +28,29 @@ class OwnerLookup {
   // The owner's metadata, or nullptr when it is not known (not cached, or gone).
   virtual const kube::ObjectMeta* find(std::string_view namespace_,
                                        const kube::OwnerReference& owner) const = 0;
-  // Whether a controller of that kind and name is in the namespace; nullopt when the caller does
-  // not watch that kind (a custom scalable controller), so cannot tell.
-  virtual std::optional<bool> exists(std::string_view namespace_, std::string_view kind,
-                                     std::string_view name) const {
+  // The controller of that kind and name in the namespace (identity and ownerReferences): a
+  // null pointer when the caller watches that kind and there is none; nullopt when it does not
+  // watch that kind (a custom scalable controller), so cannot tell.
+  virtual std::optional<const kube::ObjectMeta*> named(std::string_view namespace_,
+                                                       std::string_view kind,
+                                                       std::string_view name) const {
     (void)namespace_, (void)kind, (void)name;
     return std::nullopt;
   }
 };
 
-// VPA's recommender's ConfigUnsupported message for a targetRef naming a controller that does
-// not exist: "Cannot read targetRef. Reason: Deployment default/web does not exist". "" when it
-// exists, when the policy has no targetRef, or when the lookup cannot tell.
-std::string unreadable_target(const EffectivePolicy& policy, const OwnerLookup& lookup);
+// VPA's recommender's ConfigUnsupported message for a targetRef it does not act on
+// (cluster_feeder.go getSelector, validateTargetRef), "" for one it does, for a policy without a
+// targetRef, and when the lookup cannot tell:
+// - a controller that does not exist: "Cannot read targetRef. Reason: Deployment default/web
+//   does not exist";
+// - one with a parent controller of a kind VPA knows (a ReplicaSet of a Deployment, a Job of a
+//   CronJob): "The target apps/v1.ReplicaSet/web-5d9 has a parent controller but it should point
+//   to a topmost well-known or scalable controller". Tailor then matches it no pods, as VPA.
+std::string unsupported_target(const EffectivePolicy& policy, const OwnerLookup& lookup);
+
+// The kinds VPA's controller fetcher knows without asking for a scale subresource.
+bool well_known_controller(std::string_view kind);
 
 // The controllers above the object, nearest first (e.g. [ReplicaSet web-5d9, Deployment web]).
 // An owner the lookup does not know ends the chain but is listed (its reference is enough to

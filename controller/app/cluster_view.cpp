@@ -58,10 +58,14 @@ class OwnerSnapshot : public policy::OwnerLookup {
     }
     return nullptr;
   }
-  std::optional<bool> exists(std::string_view ns, std::string_view kind,
-                             std::string_view name) const override {
+  std::optional<const kube::ObjectMeta*> named(std::string_view ns, std::string_view kind,
+                                               std::string_view name) const override {
     for (const auto& [watched, informer] : informers_) {
-      if (watched == kind) return informer->store().get(ns, name) != nullptr;
+      if (watched != kind) continue;
+      auto o = informer->store().get(ns, name);
+      if (!o) return nullptr;
+      held_.push_back(o);
+      return &o->metadata;
     }
     return std::nullopt;
   }

@@ -40,7 +40,7 @@ PolicyStatus next_status(const PolicyObject& p, const recommendation::ModelRegis
   PolicyStatus s = p.status;
   policy::PolicyFacts facts{
       .problems = p.problems,
-      .target_message = p.effective ? policy::unreadable_target(*p.effective, owners) : "",
+      .target_message = p.effective ? policy::unsupported_target(*p.effective, owners) : "",
       .pods_matched = pods > 0,
       .overlap_message = overlap,
       .hpa_message = hpa,

@@ -158,6 +158,9 @@ TEST(UpdateConditions, VpaObjectsInIssue15sCases) {
   };
   const std::string missing =
       "Cannot read targetRef. Reason: Deployment default/gone does not exist";
+  const std::string has_parent =
+      "The target apps/v1.ReplicaSet/web-5d9 has a parent controller but it should point to a "
+      "topmost well-known or scalable controller";
   std::vector<Case> cases{
       {"InPlaceModeWithPodsMatched",
        {.pods_matched = true, .has_recommendation = true},
@@ -165,6 +168,12 @@ TEST(UpdateConditions, VpaObjectsInIssue15sCases) {
       {"MissingTarget",
        {.target_message = missing},
        {{"ConfigUnsupported", "True", "", missing},
+        {"NoPodsMatched", "True", "NoPodsMatched", "No pods match this VPA object"},
+        {"RecommendationProvided", "False", "NoPodsMatched", "No pods match this VPA object"}}},
+      // validateTargetRef: the selector is then Nothing, so NoPodsMatched as for a missing one.
+      {"TargetWithAParentController",
+       {.target_message = has_parent},
+       {{"ConfigUnsupported", "True", "", has_parent},
         {"NoPodsMatched", "True", "NoPodsMatched", "No pods match this VPA object"},
         {"RecommendationProvided", "False", "NoPodsMatched", "No pods match this VPA object"}}},
       {"InvalidSpecClaimsNoPodsMatched",

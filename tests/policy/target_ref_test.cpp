@@ -296,39 +296,94 @@ TEST(ClaimVpa, DefaultRecommenderAndOthers) {
   EXPECT_TRUE(claim_vpa(vpa, {"tailor"}, true).ours);
 }
 
-// The workloads a caller watches, by kind: whether one of them exists, or "cannot tell".
+// The workloads a caller watches, by kind: the one of that kind and name, or "cannot tell".
 class WatchedKinds : public FakeOwners {
  public:
-  WatchedKinds(std::vector<std::string> kinds, std::vector<std::string> present)
+  WatchedKinds(std::vector<std::string> kinds,
+               std::vector<std::pair<std::string, ObjectMeta>> present)
       : kinds_(std::move(kinds)), present_(std::move(present)) {}
-  std::optional<bool> exists(std::string_view ns, std::string_view kind,
-                             std::string_view name) const override {
+  std::optional<const ObjectMeta*> named(std::string_view ns, std::string_view kind,
+                                         std::string_view name) const override {
     if (std::find(kinds_.begin(), kinds_.end(), kind) == kinds_.end()) return std::nullopt;
-    const std::string id = std::string(ns) + "/" + std::string(kind) + "/" + std::string(name);
-    return std::find(present_.begin(), present_.end(), id) != present_.end();
+    for (const auto& [k, m] : present_) {
+      if (k == kind && m.namespace_ == ns && m.name == name) return &m;
+    }
+    return nullptr;
   }
 
  private:
-  std::vector<std::string> kinds_, present_;
+  std::vector<std::string> kinds_;
+  std::vector<std::pair<std::string, ObjectMeta>> present_;
 };
 
-// VPA's recommender's wording (cluster_feeder.go getSelector, target/fetcher.go): "Cannot read
-// targetRef. Reason: " + "<Kind> <namespace>/<name> does not exist".
-TEST(UnreadableTarget, AsVpasRecommenderWordsIt) {
-  WatchedKinds owners({"Deployment", "StatefulSet"}, {"ns/Deployment/web"});
-  EXPECT_EQ(unreadable_target(targeting("apps/v1", "Deployment", "web"), owners), "");
-  EXPECT_EQ(unreadable_target(targeting("apps/v1", "Deployment", "gone"), owners),
-            "Cannot read targetRef. Reason: Deployment ns/gone does not exist");
-  EXPECT_EQ(unreadable_target(targeting("apps/v1", "StatefulSet", "web"), owners),
-            "Cannot read targetRef. Reason: StatefulSet ns/web does not exist");
-  // A kind the caller does not watch (a custom scalable controller): not claimed missing.
-  EXPECT_EQ(unreadable_target(targeting("example.com/v1", "Shard", "gone"), owners), "");
-  // A selector policy has no target to read.
+ObjectMeta controlled_by(const char* name, const char* api_version, const char* kind,
+                         const char* owner, bool controller = true) {
+  ObjectMeta m = meta(name);
+  m.namespace_ = "ns";
+  if (*owner) {
+    m.owner_references.push_back({.api_version = api_version,
+                                  .kind = kind,
+                                  .name = owner,
+                                  .uid = std::string(owner) + "-uid",
+                                  .controller = controller});
+  }
+  return m;
+}
+
+// VPA's recommender's wording (cluster_feeder.go getSelector and validateTargetRef,
+// target/fetcher.go): "Cannot read targetRef. Reason: <Kind> <namespace>/<name> does not exist";
+// "The target <apiVersion>.<Kind>/<name> has a parent controller but it should point to a topmost
+// well-known or scalable controller".
+TEST(UnsupportedTarget, AsVpasRecommenderWordsIt) {
+  const WatchedKinds owners(
+      {"Deployment", "StatefulSet", "ReplicaSet", "Job", "CronJob"},
+      {{"Deployment", controlled_by("web", "", "", "")},
+       {"ReplicaSet", controlled_by("web-5d9", "apps/v1", "Deployment", "web")},
+       {"Job", controlled_by("nightly-28", "batch/v1", "CronJob", "nightly")},
+       {"ReplicaSet", controlled_by("canary-7f", "argoproj.io/v1alpha1", "Rollout", "canary")},
+       {"ReplicaSet", controlled_by("adopted", "apps/v1", "Deployment", "web", false)}});
+  const std::string parent =
+      " has a parent controller but it should point to a topmost well-known or scalable "
+      "controller";
+  struct Case {
+    const char* name;
+    EffectivePolicy policy;
+    std::string want;
+  };
   EffectivePolicy selector;
   selector.selector = LabelSelector{};
-  EXPECT_EQ(unreadable_target(selector, owners), "");
+  const Case cases[] = {
+      {"a top-most Deployment", targeting("apps/v1", "Deployment", "web"), ""},
+      {"a missing Deployment", targeting("apps/v1", "Deployment", "gone"),
+       "Cannot read targetRef. Reason: Deployment ns/gone does not exist"},
+      {"a missing StatefulSet", targeting("apps/v1", "StatefulSet", "web"),
+       "Cannot read targetRef. Reason: StatefulSet ns/web does not exist"},
+      {"a Deployment's ReplicaSet", targeting("apps/v1", "ReplicaSet", "web-5d9"),
+       "The target apps/v1.ReplicaSet/web-5d9" + parent},
+      {"a CronJob's Job", targeting("batch/v1", "Job", "nightly-28"),
+       "The target batch/v1.Job/nightly-28" + parent},
+      // A parent of a kind VPA does not know needs a scale subresource to count: not claimed.
+      {"a custom controller's ReplicaSet", targeting("apps/v1", "ReplicaSet", "canary-7f"), ""},
+      {"an owner that is not the controller", targeting("apps/v1", "ReplicaSet", "adopted"), ""},
+      // A kind the caller does not watch (a custom scalable controller): not claimed missing.
+      {"an unwatched kind", targeting("example.com/v1", "Shard", "gone"), ""},
+      {"a selector policy", selector, ""},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(unsupported_target(c.policy, owners), c.want) << c.name;
+  }
   // The default lookup cannot tell.
-  EXPECT_EQ(unreadable_target(targeting("apps/v1", "Deployment", "gone"), FakeOwners{}), "");
+  EXPECT_EQ(unsupported_target(targeting("apps/v1", "Deployment", "gone"), FakeOwners{}), "");
+}
+
+TEST(UnsupportedTarget, WellKnownControllersAreVpas) {
+  for (const char* kind : {"CronJob", "DaemonSet", "Deployment", "Job", "ReplicaSet",
+                           "ReplicationController", "StatefulSet"}) {
+    EXPECT_TRUE(well_known_controller(kind)) << kind;
+  }
+  for (const char* kind : {"Rollout", "Pod", "deployment", ""}) {
+    EXPECT_FALSE(well_known_controller(kind)) << kind;
+  }
 }
 
 }  // namespace

@@ -25,13 +25,20 @@ class Owners : public policy::OwnerLookup {
     return ns == "shop" && owner.name == "web-5d9" ? &replica_set_ : nullptr;
   }
   // Deployments are watched; shop/web is the only one.
-  std::optional<bool> exists(std::string_view ns, std::string_view kind,
-                             std::string_view name) const override {
+  std::optional<const kube::ObjectMeta*> named(std::string_view ns, std::string_view kind,
+                                               std::string_view name) const override {
     if (kind != "Deployment") return std::nullopt;
-    return ns == "shop" && name == "web";
+    return ns == "shop" && name == "web" ? &deployment_ : nullptr;
   }
 
  private:
+  kube::ObjectMeta deployment_ = [] {
+    kube::ObjectMeta m;
+    m.name = "web";
+    m.namespace_ = "shop";
+    m.uid = "d-uid";
+    return m;
+  }();
   kube::ObjectMeta replica_set_ = [] {
     kube::ObjectMeta m;
     m.name = "web-5d9";

@@ -298,6 +298,23 @@ TEST_F(VpaParityClusterTest, MissingTargetIsConfigUnsupported) {
   EXPECT_EQ(conditions().find("ConfigUnsupported"), std::string::npos) << conditions();
 }
 
+// A targetRef to the Deployment's ReplicaSet: VPA's validateTargetRef refuses a target with a
+// well-known parent controller (ConfigUnsupported, its message) and matches no pods.
+TEST_F(VpaParityClusterTest, TargetWithAParentControllerIsConfigUnsupported) {
+  std::string yaml = vpa_yaml("web-5d9", "Recreate");
+  yaml.replace(yaml.find("kind: Deployment"), 16, "kind: ReplicaSet");
+  auto applied = apply_vpa(yaml);
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  auto c = start_controller();
+  EXPECT_EQ(c->run_pass(now()), 0u);
+  EXPECT_EQ(c->stats().recreations, 0u);
+  EXPECT_EQ(conditions(),
+            "ConfigUnsupported=True  The target apps/v1.ReplicaSet/web-5d9 has a parent "
+            "controller but it should point to a topmost well-known or scalable controller\n"
+            "NoPodsMatched=True NoPodsMatched No pods match this VPA object\n"
+            "RecommendationProvided=False NoPodsMatched No pods match this VPA object\n");
+}
+
 // Recreate: the eviction is told as VPA's updater tells it, on the pod and on the VPA object.
 TEST_F(VpaParityClusterTest, EvictionIsToldWithVpasEvents) {
   auto applied = apply_vpa(vpa_yaml("web", "Recreate", "[cpu, memory]", "    minReplicas: 1\n"));
