@@ -154,14 +154,35 @@ const Printer& default_printer() {
   return kDefault;
 }
 
-bj::value row_object(const ResourceInfo& r, const bj::object& o, IncludeObject include) {
+bj::value row_object(const bj::object& o, IncludeObject include) {
   if (include == IncludeObject::None) return nullptr;
   if (include == IncludeObject::Object) return o;
   const bj::value* meta = o.if_contains("metadata");
   return bj::object{{"kind", "PartialObjectMetadata"},
                     {"apiVersion", "meta.k8s.io/v1"},
                     {"metadata", meta ? *meta : bj::object{}}};
-  (void)r;
+}
+
+// The Table without rows: its columns (unless a later watch event) and an empty "rows".
+bj::object table_shell(const Printer& printer, const TableRequest& request) {
+  bj::object table{{"kind", "Table"}, {"apiVersion", "meta.k8s.io/v1"}, {"metadata", bj::object{}}};
+  bj::array columns;
+  if (request.column_definitions) {
+    for (const Column& c : printer.columns) {
+      columns.push_back(bj::object{{"name", c.name},
+                                   {"type", c.type},
+                                   {"format", c.format},
+                                   {"description", c.description},
+                                   {"priority", c.priority}});
+    }
+  }
+  table["columnDefinitions"] = std::move(columns);
+  table["rows"] = bj::array{};
+  return table;
+}
+
+bj::object table_row(const Printer& printer, const bj::object& o, const TableRequest& request) {
+  return {{"cells", printer.cells(o, request.now)}, {"object", row_object(o, request.include)}};
 }
 
 }  // namespace
@@ -196,25 +217,18 @@ bj::object make_table(const ResourceInfo& resource, const std::vector<StoredPtr>
   if (!p) p = autoscaler_printer(resource);
   if (!p) p = custom_resource_printer(resource);
   const Printer& printer = p ? *p : default_printer();
-  bj::object table{{"kind", "Table"}, {"apiVersion", "meta.k8s.io/v1"}, {"metadata", bj::object{}}};
-  bj::array columns;
-  if (request.column_definitions) {
-    for (const Column& c : printer.columns) {
-      columns.push_back(bj::object{{"name", c.name},
-                                   {"type", c.type},
-                                   {"format", c.format},
-                                   {"description", c.description},
-                                   {"priority", c.priority}});
-    }
-  }
-  table["columnDefinitions"] = std::move(columns);
-  bj::array rows;
-  for (const StoredPtr& stored : objects) {
-    bj::object o = stored->object();
-    rows.push_back(bj::object{{"cells", printer.cells(o, request.now)},
-                              {"object", row_object(resource, o, request.include)}});
-  }
-  table["rows"] = std::move(rows);
+  bj::object table = table_shell(printer, request);
+  bj::array& rows = table["rows"].as_array();
+  for (const StoredPtr& stored : objects)
+    rows.push_back(table_row(printer, stored->object(), request));
+  return table;
+}
+
+bj::object make_table(const Printer& printer, const std::vector<bj::object>& objects,
+                      const TableRequest& request) {
+  bj::object table = table_shell(printer, request);
+  bj::array& rows = table["rows"].as_array();
+  for (const bj::object& o : objects) rows.push_back(table_row(printer, o, request));
   return table;
 }
 

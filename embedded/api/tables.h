@@ -55,6 +55,11 @@ struct TableRequest {
 // Parses one stored object at a time, so a Table of a large list holds one tree at a time.
 boost::json::object make_table(const ResourceInfo& resource, const std::vector<StoredPtr>& objects,
                                const TableRequest& request);
+// A Table of objects a handler built (virtual resources such as metrics.k8s.io's), printed by
+// `printer`.
+boost::json::object make_table(const Printer& printer,
+                               const std::vector<boost::json::object>& objects,
+                               const TableRequest& request);
 
 // The pod STATUS column ("Running", "CrashLoopBackOff", "Init:0/1", "Terminating", ...).
 std::string pod_status_reason(const boost::json::object& pod);

@@ -7,6 +7,7 @@
 #include "embedded/api/resources.h"
 #include "embedded/api/rest.h"
 #include "embedded/api/selectors.h"
+#include "embedded/api/tables.h"
 #include "embedded/storage/object_meta.h"
 #include "embedded/storage/status_error.h"
 #include "kube/model/quantity.h"
@@ -60,10 +61,11 @@ std::vector<ObjectPtr> sorted(std::vector<ObjectPtr> objects) {
   return objects;
 }
 
-kube::http::ServerResponse object_response(const bj::object& object, const std::string& kind) {
+// The object with its kind and apiVersion first, as a single object is served.
+bj::object typed(const bj::object& object, const std::string& kind) {
   bj::object out{{"kind", kind}, {"apiVersion", kApiVersion}};
   for (const auto& field : object) out[field.key()] = field.value();
-  return json_response(200, bj::serialize(out));
+  return out;
 }
 
 kube::http::ServerResponse list_response(bj::array items, const std::string& kind) {
@@ -71,6 +73,56 @@ kube::http::ServerResponse list_response(bj::array items, const std::string& kin
                                                      {"apiVersion", kApiVersion},
                                                      {"metadata", bj::object{}},
                                                      {"items", std::move(items)}}));
+}
+
+// metrics-server's Table (ConvertToTable): the name, the usage of each resource (a pod's summed
+// over its containers) and the window.
+kube::Quantity usage_of(const bj::object& metrics, const char* resource) {
+  kube::Quantity sum = kube::Quantity::parse("0");
+  const auto add = [&](const bj::value& usage) {
+    if (const auto* q = usage.as_object().if_contains(resource)) {
+      sum += kube::Quantity::parse(std::string(q->as_string()));
+    }
+  };
+  if (const bj::value* containers = metrics.if_contains("containers")) {
+    for (const auto& c : containers->as_array()) add(c.at("usage"));
+  } else {
+    add(metrics.at("usage"));
+  }
+  return sum;
+}
+
+const Printer& metrics_printer() {
+  static const Printer kPrinter{{name_column(),
+                                 {"cpu", "string", "quantity", "", 0},
+                                 {"memory", "string", "quantity", "", 0},
+                                 {"Window", "string", "duration", "", 0}},
+                                [](const bj::object& m, kube::TimePoint) {
+                                  return bj::array{
+                                      meta_string(m, "name"), usage_of(m, "cpu").to_string(),
+                                      usage_of(m, "memory").to_string(), m.at("window")};
+                                }};
+  return kPrinter;
+}
+
+kube::http::ServerResponse one(const RestContext& c, const bj::object& object,
+                               const std::string& kind) {
+  if (wants_table(c.request)) {
+    return json_response(
+        200, bj::serialize(make_table(metrics_printer(), {typed(object, kind)}, table_request(c))));
+  }
+  return json_response(200, bj::serialize(typed(object, kind)));
+}
+
+// A list's items carry no kind of their own (as metrics-server's); a Table's rows do.
+kube::http::ServerResponse many(const RestContext& c, std::vector<bj::object> items,
+                                const std::string& kind) {
+  if (wants_table(c.request)) {
+    for (bj::object& item : items) item = typed(item, kind);
+    return json_response(200,
+                         bj::serialize(make_table(metrics_printer(), items, table_request(c))));
+  }
+  return list_response(bj::array(items.begin(), items.end()), kind + "List");
 }
 
 void only_get(const RestContext& c) {
@@ -93,16 +145,16 @@ kube::http::ServerResponse serve_pods(const RestContext& c, const MetricsStorage
     if (!usage) {
       throw not_found({"metrics.k8s.io", "podmetrics"}, c.target.ns + "/" + c.target.name);
     }
-    return object_response(pod_metrics_json(*pod, *usage, c.now()), "PodMetrics");
+    return one(c, pod_metrics_json(*pod, *usage, c.now()), "PodMetrics");
   }
   const Selectors selectors = selectors_of(c, pods);
-  bj::array items;
+  std::vector<bj::object> items;
   for (const auto& pod : sorted(c.store.list_objects(pods, c.target.ns))) {
     if (!running(*pod) || !selectors.matches(*pod)) continue;
     const auto usage = storage.pod_usage(meta_string(*pod, "namespace"), meta_string(*pod, "name"));
     if (usage) items.push_back(pod_metrics_json(*pod, *usage, c.now()));
   }
-  return list_response(std::move(items), "PodMetricsList");
+  return many(c, std::move(items), "PodMetrics");
 }
 
 kube::http::ServerResponse serve_nodes(const RestContext& c, const MetricsStorage& storage) {
@@ -113,17 +165,17 @@ kube::http::ServerResponse serve_nodes(const RestContext& c, const MetricsStorag
     if (!node) throw not_found(nodes.group_resource(), c.target.name);
     const auto usage = storage.node_usage(c.target.name);
     if (!usage) throw not_found({"metrics.k8s.io", "nodemetrics"}, c.target.name);
-    return object_response(node_metrics_json(*node, *usage, c.now()), "NodeMetrics");
+    return one(c, node_metrics_json(*node, *usage, c.now()), "NodeMetrics");
   }
   const Selectors selectors = selectors_of(c, nodes);
-  bj::array items;
+  std::vector<bj::object> items;
   for (const auto& node : sorted(c.store.list_objects(nodes, ""))) {
     if (!selectors.matches(*node)) continue;
     if (const auto usage = storage.node_usage(meta_string(*node, "name"))) {
       items.push_back(node_metrics_json(*node, *usage, c.now()));
     }
   }
-  return list_response(std::move(items), "NodeMetricsList");
+  return many(c, std::move(items), "NodeMetrics");
 }
 
 }  // namespace

@@ -187,6 +187,23 @@ TEST_F(MetricsApi, ObjectsHaveMetricsServersShape) {
   EXPECT_EQ(nodes.at("items").as_array().size(), 1u);
 }
 
+// metrics-server's Table: the usage summed over the containers, and the window.
+TEST_F(MetricsApi, KubectlGetPrintsMetricsServersColumns) {
+  wait_for_metrics();
+  const KubectlResult pods = kubectl("get podmetrics -n default");
+  ASSERT_EQ(pods.exit_code, 0) << pods.err;
+  EXPECT_TRUE(std::regex_search(pods.out, std::regex(R"(NAME\s+CPU\s+MEMORY\s+WINDOW\s*\n)")))
+      << pods.out;
+  EXPECT_TRUE(std::regex_search(pods.out, std::regex(R"(\nweb\s+520m\s+51204Ki\s+1s\s*\n)")))
+      << pods.out;
+  const KubectlResult node = kubectl("get nodemetrics n1");
+  ASSERT_EQ(node.exit_code, 0) << node.err;
+  EXPECT_TRUE(std::regex_search(node.out, std::regex(R"(\nn1\s+1250m\s+1Gi\s+1s\s*\n)")))
+      << node.out;
+  const KubectlResult named = kubectl("get podmetrics web -o name");
+  EXPECT_EQ(named.out, "podmetrics.metrics.k8s.io/web\n") << named.err;
+}
+
 TEST_F(MetricsApi, NotFoundAsMetricsServerSaysIt) {
   wait_for_metrics();
   const KubectlResult unknown =
