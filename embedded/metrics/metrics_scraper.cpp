@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "embedded/api/resources.h"
@@ -69,10 +70,12 @@ class MetricsScraper : public ControlLoop {
     const ResourceInfo* nodes = find_resource("", "v1", "nodes");
     // metrics-server's kubelet request timeout, never longer than a round.
     const auto timeout = std::min<std::chrono::milliseconds>(resolution_, std::chrono::seconds(10));
+    std::set<std::string> scraped;
     for (const auto& node : store_.list_objects(*nodes, "")) {
       const std::string name = meta_string(*node, "name");
       const std::string url = kubelet_url(*node);
       if (url.empty()) continue;
+      scraped.insert(name);
       try {
         storage_->store(name, scrape(url, timeout));
       } catch (const std::exception& e) {
@@ -81,6 +84,7 @@ class MetricsScraper : public ControlLoop {
                              {{"node", name}, {"error", e.what()}});
       }
     }
+    storage_->retain(scraped);
   }
 
   ObjectStore& store_;

@@ -74,6 +74,12 @@ void MetricsStorage::forget(const std::string& node) {
   std::erase_if(pods_, [&node](const auto& entry) { return entry.second.node == node; });
 }
 
+void MetricsStorage::retain(const std::set<std::string>& nodes) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(nodes_, [&nodes](const auto& entry) { return !nodes.contains(entry.first); });
+  std::erase_if(pods_, [&nodes](const auto& entry) { return !nodes.contains(entry.second.node); });
+}
+
 std::optional<ResourceUsage> MetricsStorage::node_usage(const std::string& node) const {
   std::lock_guard lock(mutex_);
   const auto it = nodes_.find(node);

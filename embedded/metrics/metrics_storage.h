@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,8 @@ class MetricsStorage {
   void store(const std::string& node, const NodeScrape& scrape);
   // A node that could not be scraped reports nothing until it can again.
   void forget(const std::string& node);
+  // Forgets every node not in `nodes` (deleted, or no longer naming a kubelet endpoint).
+  void retain(const std::set<std::string>& nodes);
 
   std::optional<ResourceUsage> node_usage(const std::string& node) const;
   std::optional<PodUsage> pod_usage(const std::string& ns, const std::string& pod) const;

@@ -157,6 +157,17 @@ TEST(MetricsStorage, ANodeThatFailsOrDropsAPodReportsNothingOfIt) {
   storage.forget("n1");
   EXPECT_FALSE(storage.node_usage("n1"));
   EXPECT_FALSE(storage.pod_usage("shop", "web"));
+
+  // A node that is no longer listed (deleted, or naming no kubelet endpoint) is forgotten.
+  storage.store("n1", scrape_of(5000, 1, 1));
+  storage.store("n1", scrape_of(6000, 2, 2));
+  storage.store("n2", NodeScrape{at(5000, 0), {}});
+  storage.store("n2", NodeScrape{at(6000, 1), {}});
+  ASSERT_TRUE(storage.pod_usage("shop", "web"));
+  storage.retain({"n2"});
+  EXPECT_FALSE(storage.node_usage("n1"));
+  EXPECT_FALSE(storage.pod_usage("shop", "web")) << "web ran on n1";
+  EXPECT_TRUE(storage.node_usage("n2"));
 }
 
 }  // namespace
