@@ -3,7 +3,8 @@
 // the stored uids), pods from bench/pod_list_generator (realistic 12 KB pods with 2-4 containers,
 // Running on 500 simulated nodes; no containers). The controller runs in a child process (this
 // binary with --controller) so that its RSS and CPU time are its own: it syncs its informers,
-// runs a pass, is fed usage windows for every container, then runs more passes.
+// runs a pass, is fed usage windows for every container, then runs more passes; last, its
+// /metrics text is rendered once (the per-workload series' count and size, issue 19).
 // Usage: bench_controller_scale [policies=10000] [pods_per_policy=10] [rounds=8]
 //        bench_controller_scale --pod-heap   (heap per pod as the pod informer keeps it)
 #include <malloc.h>
@@ -26,12 +27,14 @@
 #include "controller/app/compact_pod.h"
 #include "controller/app/controller.h"
 #include "controller/app/malloc_arenas.h"
+#include "controller/app/workload_metrics.h"
 #include "embedded/api/resources.h"
 #include "embedded/server/cluster.h"
 #include "kube/client/config.h"
 #include "kube/client/rest_client.h"
 #include "kube/client/store_meta.h"
 #include "kube/model/decode.h"
+#include "kube/observe/metrics.h"
 
 namespace bj = boost::json;
 using namespace tailor;
@@ -312,6 +315,33 @@ std::size_t feed_round(controller::Controller& c, std::int64_t end_ms, int round
   return windows;
 }
 
+// What a scrape of /metrics costs at this scale: the per-workload series (issue 19) and the
+// whole exposition's size, and the time and CPU to render it.
+void report_scrape() {
+  auto start = Clock::now();
+  double cpu = cpu_seconds();
+  const std::string text = kube::metrics::registry().serialize();
+  const double wall = seconds_since(start), used = cpu_seconds() - cpu;
+  std::size_t workload_series = 0, workload_bytes = 0, all_series = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    if (text[at] != '#') {
+      ++all_series;
+      if (text.compare(at, 16, "tailor_workload_") == 0) {
+        ++workload_series;
+        workload_bytes += end - at + 1;
+      }
+    }
+    at = end + 1;
+  }
+  std::printf(
+      "scrape:     %zu workload containers; %zu tailor_workload_* series (%.1f MiB) of %zu "
+      "series, %.1f MiB in all; rendered in %.2f s wall %.2f s CPU\n",
+      controller::workload_metrics().series(), workload_series, workload_bytes / 1048576.0,
+      all_series, text.size() / 1048576.0, wall, used);
+}
+
 void timed_pass(controller::Controller& c, const char* label) {
   controller::ControllerStats before = c.stats();
   auto start = Clock::now();
@@ -361,6 +391,8 @@ int run_controller(const std::string& kubeconfig, int rounds) {
     std::string label = "pass " + std::to_string(p) + " (steady)";
     timed_pass(c, label.c_str());
   }
+  report_scrape();
+  report("after the scrape", 0, cpu_seconds());
   c.stop();
   return 0;
 }
