@@ -4,6 +4,8 @@
 // the real Prometheus in dashboard_prometheus_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "tests/charts/dashboards.h"
@@ -49,7 +51,7 @@ bool is_int(const bj::object& o, const char* key) {
 
 TEST(DashboardJsonTest, DashboardsHaveGrafanasShape) {
   const auto all = dashboards();
-  ASSERT_EQ(all.size(), 2u);
+  ASSERT_EQ(all.size(), 3u);
   std::set<std::string> uids;
   for (const Dashboard& d : all) {
     SCOPED_TRACE(d.file);
@@ -135,12 +137,77 @@ TEST(DashboardJsonTest, DashboardsShowTheIssuesPanels) {
         "tailor_node_pod_in_progress_resizes",
         "tailor_node_pod_resize_duration_milliseconds_bucket",
         "tailor_node_cri_operation_duration_seconds_bucket",
-        "tailor_node_cri_operation_errors_total"}}};
+        "tailor_node_cri_operation_errors_total"}},
+      {"workloads.json",
+       {"tailor_workload_usage_mean{", "tailor_workload_usage_peak{",
+        "tailor_workload_resource_requests{", "tailor_workload_resource_limits{",
+        "tailor_workload_recommendation_target{", "tailor_workload_recommendation_lowerbound{",
+        "tailor_workload_recommendation_upperbound{",
+        "tailor_workload_recommendation_uncappedtarget{",
+        "rate(tailor_workload_cpu_shortfall_core_seconds_total{",
+        "increase(tailor_workload_oom_kills_total{", "increase(tailor_workload_resizes_total{",
+        "increase(tailor_workload_recreations_total{", "* $cpu_price", "* $memory_price"}}};
   for (const auto& [file, needles] : wanted) {
     for (const auto& needle : needles) {
       EXPECT_NE(text[file].find(needle), std::string::npos) << file << " lacks " << needle;
     }
   }
+}
+
+// The Workloads dashboard: one namespace, workload and container at a time (single-valued
+// variables, each narrowed by the one before), every query filtered by all three; the bounds
+// drawn as a band; resize, recreation and OOM kill annotations; prices as constants.
+TEST(DashboardJsonTest, WorkloadsDashboardSelectsOneWorkloadContainer) {
+  const auto all = dashboards();
+  auto it = std::find_if(all.begin(), all.end(),
+                         [](const Dashboard& d) { return d.file == "workloads.json"; });
+  ASSERT_NE(it, all.end());
+  std::map<std::string, const bj::object*> vars;
+  for (const auto& v : it->json.at("templating").at("list").as_array()) {
+    vars[std::string(v.at("name").as_string())] = &v.as_object();
+  }
+  for (const char* name : {"namespace", "workload", "container"}) {
+    ASSERT_TRUE(vars.count(name)) << name;
+    EXPECT_FALSE(vars[name]->at("multi").as_bool()) << name;
+  }
+  EXPECT_NE(vars["workload"]->at("query").at("query").as_string().find("$namespace"),
+            std::string::npos);
+  EXPECT_NE(vars["container"]->at("query").at("query").as_string().find("$workload"),
+            std::string::npos);
+  for (const char* name : {"cpu_price", "memory_price"}) {
+    ASSERT_TRUE(vars.count(name)) << name;
+    EXPECT_EQ(vars[name]->at("type").as_string(), "constant");
+  }
+  std::set<std::string> annotations;
+  for (const auto& q : panel_queries("workloads.json")) {
+    SCOPED_TRACE(q.panel + ": " + q.expr);
+    for (const char* filter :
+         {"namespace=~\"$namespace\"", "target_name=~\"$workload\"", "container=~\"$container\""}) {
+      EXPECT_NE(q.expr.find(filter), std::string::npos) << filter;
+    }
+    if (q.panel.rfind("annotation ", 0) == 0) annotations.insert(q.panel);
+  }
+  EXPECT_EQ(annotations, (std::set<std::string>{"annotation Resize", "annotation Recreation",
+                                                "annotation OOM kill"}));
+  bool band = false;
+  for (const auto& p : it->json.at("panels").as_array()) {
+    const auto* fc = p.as_object().if_contains("fieldConfig");
+    if (!fc) continue;
+    for (const auto& o : fc->at("overrides").as_array()) {
+      for (const auto& prop : o.at("properties").as_array()) {
+        band = band || (prop.at("id").as_string() == "custom.fillBelowTo" &&
+                        prop.at("value").as_string() == "lower bound");
+      }
+    }
+  }
+  EXPECT_TRUE(band) << "no panel fills the upper bound down to the lower bound";
+}
+
+TEST(PromqlTest, VariablesSetToValues) {
+  EXPECT_EQ(
+      substitute_grafana_variables(R"(x{target_name=~"$workload", c=~"$container"} * $cpu_price)",
+                                   {{"$workload", "web"}}),
+      R"(x{target_name=~"web", c=~".*"} * 1)");
 }
 
 }  // namespace

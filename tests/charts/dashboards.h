@@ -28,10 +28,17 @@ inline std::vector<Dashboard> dashboards() {
   return out;
 }
 
-// Every target expression of every panel (rows' nested panels included).
+// Every target expression of every panel (rows' nested panels included), and every annotation
+// query (as panel "annotation NAME").
 inline std::vector<PanelQuery> panel_queries() {
   std::vector<PanelQuery> out;
   for (const Dashboard& d : dashboards()) {
+    for (const auto& a : d.json.at("annotations").at("list").as_array()) {
+      if (const auto* expr = a.as_object().if_contains("expr")) {
+        out.push_back({d.file, "annotation " + std::string(a.at("name").as_string()),
+                       std::string(expr->as_string())});
+      }
+    }
     std::vector<const boost::json::object*> panels;
     for (const auto& p : d.json.at("panels").as_array()) {
       panels.push_back(&p.as_object());
@@ -47,6 +54,15 @@ inline std::vector<PanelQuery> panel_queries() {
                        std::string(t.at("expr").as_string())});
       }
     }
+  }
+  return out;
+}
+
+// The queries of one dashboard file only.
+inline std::vector<PanelQuery> panel_queries(const std::string& file) {
+  std::vector<PanelQuery> out;
+  for (PanelQuery& q : panel_queries()) {
+    if (q.dashboard == file) out.push_back(std::move(q));
   }
   return out;
 }

@@ -10,13 +10,20 @@
 
 namespace tailor::charts {
 
-// Grafana's variables as the tests resolve them: the built-in intervals, and the dashboards'
-// multi-value query variables at their "All" value (allValue ".*").
+// Grafana's variables as the tests resolve them: the built-in intervals, the dashboards'
+// query variables at ".*" (their "All" value, or every workload at once), and the Workloads
+// dashboard's price constants at 1.
 inline const std::map<std::string, std::string>& grafana_variables() {
   static const std::map<std::string, std::string> kValues = {
-      {"$__rate_interval", "1m"}, {"$__range", "1h"}, {"$job", ".*"}, {"$instance", ".*"}};
+      {"$__rate_interval", "1m"}, {"$__range", "1h"},   {"$job", ".*"},
+      {"$instance", ".*"},        {"$namespace", ".*"}, {"$workload", ".*"},
+      {"$container", ".*"},       {"$cpu_price", "1"},  {"$memory_price", "1"}};
   return kValues;
 }
+
+// The same with some variables set to given values first (e.g. {"$workload", "web"}).
+inline std::string substitute_grafana_variables(std::string expr,
+                                                const std::map<std::string, std::string>& set);
 
 // Replaces every variable of grafana_variables(); throws std::invalid_argument naming a `$`
 // variable it does not know (Prometheus would see it verbatim).
@@ -42,6 +49,18 @@ inline std::string substitute_grafana_variables(std::string expr) {
     }
   }
   return expr;
+}
+
+inline std::string substitute_grafana_variables(std::string expr,
+                                                const std::map<std::string, std::string>& set) {
+  // Longest names first: "$workload" before a "$work" that might be set too.
+  for (auto it = set.rbegin(); it != set.rend(); ++it) {
+    for (std::size_t pos = expr.find(it->first); pos != std::string::npos;
+         pos = expr.find(it->first, pos + it->second.size())) {
+      expr.replace(pos, it->first.size(), it->second);
+    }
+  }
+  return substitute_grafana_variables(std::move(expr));
 }
 
 namespace detail {
