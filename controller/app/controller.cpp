@@ -605,8 +605,7 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
   m.feed_status_ooms(in);
   PassResult r = reconcile(in, m.models, m.state);
   take_over(m.pod_policy, r.policy_of_pod);
-  PassWorkloads workloads = pass_workloads(in, r);
-  workload_metrics().pass(std::move(workloads.facts), workloads.workload_of_policy);
+  workload_metrics().pass(pass_workloads(in, r));
   // Pods this pass assigned for the first time: their kills are answered on the next pass.
   m.feed_status_ooms(in);
   ++m.stats.passes;

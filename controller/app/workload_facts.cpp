@@ -1,48 +1,47 @@
 #include "controller/app/workload_facts.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tailor::controller {
 namespace {
 
 ResourceValues values(const kube::ResourceList& list) {
   ResourceValues out;
-  for (const auto& [name, q] : list) {
-    if (name == "cpu" || name == "memory") out[name] = q.as_double();
-  }
+  if (const kube::Quantity* q = kube::find_resource(list, "cpu")) out.cpu = q->as_double();
+  if (const kube::Quantity* q = kube::find_resource(list, "memory")) out.memory = q->as_double();
   return out;
 }
 
+double largest(double held, double seen) { return std::isnan(held) ? seen : std::max(held, seen); }
+
 void keep_largest(ResourceValues& into, const kube::ResourceList& list) {
-  for (const auto& [name, v] : values(list)) into[name] = std::max(into[name], v);
+  const ResourceValues seen = values(list);
+  if (!std::isnan(seen.cpu)) into.cpu = largest(into.cpu, seen.cpu);
+  if (!std::isnan(seen.memory)) into.memory = largest(into.memory, seen.memory);
 }
 
-// The recommendation the policy's status holds once the pass's updates are written.
-const policy::PolicyStatus& status_after(
-    const PolicyObject& p, const std::map<std::string, const policy::PolicyStatus*>& updated) {
-  auto it = updated.find(p.key);
-  return it == updated.end() ? p.status : *it->second;
+ContainerFacts& container_of(WorkloadFacts& w, const std::string& name) {
+  for (ContainerFacts& c : w.containers) {
+    if (c.container == name) return c;
+  }
+  return w.containers.emplace_back(ContainerFacts{.container = name});
 }
 
-void add_recommendations(PassWorkloads& out, const WorkloadContainer& workload,
-                         const policy::PolicyStatus& status) {
+void add_recommendations(WorkloadFacts& w, const policy::PolicyStatus& status) {
   if (!status.recommendation) return;
-  for (const auto& c : status.recommendation->container_recommendations) {
-    WorkloadContainer key = workload;
-    key.container = c.container_name;
-    WorkloadFacts& f = out.facts[key];
-    f.target = values(c.target);
-    f.lower_bound = values(c.lower_bound);
-    f.upper_bound = values(c.upper_bound);
-    f.uncapped_target = values(c.uncapped_target);
+  for (const auto& r : status.recommendation->container_recommendations) {
+    ContainerFacts& c = container_of(w, r.container_name);
+    c.target = values(r.target);
+    c.lower_bound = values(r.lower_bound);
+    c.upper_bound = values(r.upper_bound);
+    c.uncapped_target = values(r.uncapped_target);
   }
 }
 
-void add_pod(PassWorkloads& out, const actuator::PodFacts& pod, const WorkloadContainer& workload) {
+void add_pod(WorkloadFacts& w, const actuator::PodFacts& pod) {
   for (const kube::Container& c : pod.containers()) {
-    WorkloadContainer key = workload;
-    key.container = c.name;
-    WorkloadFacts& f = out.facts[key];
+    ContainerFacts& f = container_of(w, c.name);
     ++f.pods;
     const actuator::ContainerStatusFacts* s = pod.find_status(c.name);
     const kube::ResourceRequirements& ran = s && s->actual ? *s->actual : c.resources;
@@ -55,21 +54,24 @@ void add_pod(PassWorkloads& out, const actuator::PodFacts& pod, const WorkloadCo
 
 PassWorkloads pass_workloads(const PassInputs& in, const PassResult& result) {
   PassWorkloads out;
-  std::map<std::string, const policy::PolicyStatus*> updated;
+  out.reserve(in.policies.size());
+  std::unordered_map<std::string, const policy::PolicyStatus*> updated;
   for (const StatusUpdate& u : result.statuses) updated[u.key] = &u.status;
-  std::map<std::string, WorkloadContainer> workload;  // policy key -> (ns, kind, name, "")
   for (const PolicyObject& p : in.policies) {
     if (!p.effective || !p.effective->target_ref || !p.claimed) continue;
     const auto& ref = *p.effective->target_ref;
-    const WorkloadContainer w{p.metadata.namespace_, ref.kind, ref.name, ""};
-    workload[p.key] = w;
-    out.workload_of_policy[p.key] = {w.ns, w.kind, w.name};
-    add_recommendations(out, w, status_after(p, updated));
+    WorkloadFacts& w = out[p.key];
+    w = {.ns = p.metadata.namespace_, .kind = ref.kind, .name = ref.name, .containers = {}};
+    // The recommendation the policy's status holds once the pass's updates are written.
+    auto u = updated.find(p.key);
+    add_recommendations(w, u == updated.end() ? p.status : *u->second);
   }
+  std::string key;
   for (const auto& pod : in.pods) {
-    auto policy = result.policy_of_pod.find(pod->namespace_() + "/" + pod->name);
+    key.assign(pod->namespace_()).append("/").append(pod->name);
+    auto policy = result.policy_of_pod.find(key);
     if (policy == result.policy_of_pod.end()) continue;
-    if (auto w = workload.find(policy->second); w != workload.end()) add_pod(out, *pod, w->second);
+    if (auto w = out.find(policy->second); w != out.end()) add_pod(w->second, *pod);
   }
   return out;
 }

@@ -3,20 +3,10 @@
 // requests, limits and pod count of the pods the pass assigned to the policy.
 #pragma once
 
-#include <map>
-#include <string>
-#include <tuple>
-
 #include "controller/app/reconcile.h"
 #include "controller/app/workload_metrics.h"
 
 namespace tailor::controller {
-
-struct PassWorkloads {
-  std::map<WorkloadContainer, WorkloadFacts> facts;
-  // policy key -> its target's (namespace, kind, name)
-  std::map<std::string, std::tuple<std::string, std::string, std::string>> workload_of_policy;
-};
 
 PassWorkloads pass_workloads(const PassInputs& in, const PassResult& result);
 

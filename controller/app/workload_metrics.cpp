@@ -3,6 +3,8 @@
 #include <prometheus/metric_family.h>
 
 #include <algorithm>
+#include <cmath>
+#include <memory>
 
 #include "kube/observe/metrics.h"
 
@@ -11,17 +13,19 @@ namespace {
 
 namespace p = prometheus;
 
-const char* unit_of(const std::string& resource) { return resource == "cpu" ? "core" : "byte"; }
+struct Labels {
+  const std::string &ns, &kind, &name, &container;
+};
 
-p::ClientMetric sample(const WorkloadContainer& w, double value, const std::string& resource = "") {
+p::ClientMetric sample(const Labels& w, double value, const char* resource = nullptr) {
   p::ClientMetric m;
   m.label = {{"namespace", w.ns},
              {"target_kind", w.kind},
              {"target_name", w.name},
              {"container", w.container}};
-  if (!resource.empty()) {
+  if (resource) {
     m.label.push_back({"resource", resource});
-    m.label.push_back({"unit", unit_of(resource)});
+    m.label.push_back({"unit", std::string(resource) == "cpu" ? "core" : "byte"});
   }
   m.gauge.value = value;
   m.counter.value = value;
@@ -38,53 +42,66 @@ struct Families {
   }
 };
 
-void add_resources(p::MetricFamily& f, const WorkloadContainer& w, const ResourceValues& values) {
-  for (const auto& [resource, value] : values) f.metric.push_back(sample(w, value, resource));
+void add_resources(p::MetricFamily& f, const Labels& w, const ResourceValues& v) {
+  if (!std::isnan(v.cpu)) f.metric.push_back(sample(w, v.cpu, "cpu"));
+  if (!std::isnan(v.memory)) f.metric.push_back(sample(w, v.memory, "memory"));
 }
 
 }  // namespace
 
-void WorkloadMetrics::pass(
-    std::map<WorkloadContainer, WorkloadFacts> facts,
-    const std::map<std::string, std::tuple<std::string, std::string, std::string>>&
-        workload_of_policy) {
+void WorkloadMetrics::pass(PassWorkloads workloads) {
   std::lock_guard lock(mutex_);
-  std::erase_if(rows_, [&](const auto& kv) { return !facts.contains(kv.first); });
-  for (auto& [key, f] : facts) {
-    Row& r = rows_[key];
-    r.facts = std::move(f);
-    if (auto it = pending_.find(key); it != pending_.end()) r.last = it->second;
+  std::unordered_map<std::string, Workload> next;
+  next.reserve(workloads.size());
+  for (auto& [policy, facts] : workloads) {
+    Workload& w = next[policy];
+    auto before = workloads_.find(policy);
+    const bool same = before != workloads_.end() && before->second.ns == facts.ns &&
+                      before->second.kind == facts.kind && before->second.name == facts.name;
+    w.ns = std::move(facts.ns);
+    w.kind = std::move(facts.kind);
+    w.name = std::move(facts.name);
+    w.rows.reserve(facts.containers.size());
+    for (ContainerFacts& c : facts.containers) {
+      Row r;
+      if (same) {
+        auto& old = before->second.rows;
+        auto it = std::find_if(old.begin(), old.end(),
+                               [&](const Row& o) { return o.facts.container == c.container; });
+        if (it != old.end()) r = std::move(*it);
+      }
+      r.facts = std::move(c);
+      if (r.pending.windows > 0) r.last = r.pending;
+      r.pending = {};
+      w.rows.push_back(std::move(r));
+    }
   }
-  pending_.clear();
-  workload_of_policy_ = workload_of_policy;
+  workloads_ = std::move(next);
 }
 
 WorkloadMetrics::Row* WorkloadMetrics::row(const std::string& policy,
                                            const std::string& container) {
-  auto w = workload_of_policy_.find(policy);
-  if (w == workload_of_policy_.end()) return nullptr;
-  const auto& [ns, kind, name] = w->second;
-  auto it = rows_.find({ns, kind, name, container});
-  return it == rows_.end() ? nullptr : &it->second;
+  auto w = workloads_.find(policy);
+  if (w == workloads_.end()) return nullptr;
+  for (Row& r : w->second.rows) {
+    if (r.facts.container == container) return &r;
+  }
+  return nullptr;
 }
 
 void WorkloadMetrics::window(const std::string& policy, const std::string& container,
                              const WorkloadWindow& w) {
   std::lock_guard lock(mutex_);
-  auto wl = workload_of_policy_.find(policy);
-  if (wl == workload_of_policy_.end()) return;  // before the first pass saw the policy
-  const auto& [ns, kind, name] = wl->second;
-  const WorkloadContainer key{ns, kind, name, container};
-  Usage& u = pending_[key];
+  Row* r = row(policy, container);
+  if (!r) return;  // before the first pass saw the pod's container under the policy
+  Usage& u = r->pending;
   u.cpu_sum += w.cpu_mean;
   u.cpu_peak = std::max(u.cpu_peak, w.cpu_peak);
   u.memory_sum += w.memory_mean;
   u.memory_peak = std::max(u.memory_peak, w.memory_peak);
   ++u.windows;
   // Core-seconds the container used beyond its request: only with a request to exceed.
-  if (Row* r = row(policy, container); r && w.cpu_request > 0) {
-    r->shortfall += std::max(0.0, w.cpu_mean - w.cpu_request) * w.seconds;
-  }
+  if (w.cpu_request > 0) r->shortfall += std::max(0.0, w.cpu_mean - w.cpu_request) * w.seconds;
 }
 
 void WorkloadMetrics::oom_kill(const std::string& policy, const std::string& container) {
@@ -94,19 +111,16 @@ void WorkloadMetrics::oom_kill(const std::string& policy, const std::string& con
 
 void WorkloadMetrics::action(const std::string& policy, bool recreation) {
   std::lock_guard lock(mutex_);
-  auto w = workload_of_policy_.find(policy);
-  if (w == workload_of_policy_.end()) return;
-  const auto& [ns, kind, name] = w->second;
-  for (auto it = rows_.lower_bound({ns, kind, name, ""});
-       it != rows_.end() && it->first.ns == ns && it->first.kind == kind && it->first.name == name;
-       ++it) {
-    ++(recreation ? it->second.recreations : it->second.resizes);
-  }
+  auto w = workloads_.find(policy);
+  if (w == workloads_.end()) return;
+  for (Row& r : w->second.rows) ++(recreation ? r.recreations : r.resizes);
 }
 
 std::size_t WorkloadMetrics::series() const {
   std::lock_guard lock(mutex_);
-  return rows_.size();
+  std::size_t n = 0;
+  for (const auto& [policy, w] : workloads_) n += w.rows.size();
+  return n;
 }
 
 std::vector<p::MetricFamily> WorkloadMetrics::Collect() const {
@@ -142,24 +156,26 @@ std::vector<p::MetricFamily> WorkloadMetrics::Collect() const {
       fs.add("recreations_total", "Pods of the workload evicted to be recreated right-sized.",
              p::MetricType::Counter);
   std::lock_guard lock(mutex_);
-  for (const auto& [w, r] : rows_) {
-    add_resources(target, w, r.facts.target);
-    add_resources(lower, w, r.facts.lower_bound);
-    add_resources(upper, w, r.facts.upper_bound);
-    add_resources(uncapped, w, r.facts.uncapped_target);
-    add_resources(requests, w, r.facts.requests);
-    add_resources(limits, w, r.facts.limits);
-    if (r.last.windows > 0) {
-      add_resources(usage_mean, w,
-                    {{"cpu", r.last.cpu_sum / r.last.windows},
-                     {"memory", r.last.memory_sum / r.last.windows}});
-      add_resources(usage_peak, w, {{"cpu", r.last.cpu_peak}, {"memory", r.last.memory_peak}});
+  for (const auto& [policy, w] : workloads_) {
+    for (const Row& r : w.rows) {
+      const Labels l{w.ns, w.kind, w.name, r.facts.container};
+      add_resources(target, l, r.facts.target);
+      add_resources(lower, l, r.facts.lower_bound);
+      add_resources(upper, l, r.facts.upper_bound);
+      add_resources(uncapped, l, r.facts.uncapped_target);
+      add_resources(requests, l, r.facts.requests);
+      add_resources(limits, l, r.facts.limits);
+      if (r.last.windows > 0) {
+        add_resources(usage_mean, l,
+                      {r.last.cpu_sum / r.last.windows, r.last.memory_sum / r.last.windows});
+        add_resources(usage_peak, l, {r.last.cpu_peak, r.last.memory_peak});
+      }
+      pods.metric.push_back(sample(l, r.facts.pods));
+      ooms.metric.push_back(sample(l, r.ooms));
+      shortfall.metric.push_back(sample(l, r.shortfall));
+      resizes.metric.push_back(sample(l, r.resizes));
+      recreations.metric.push_back(sample(l, r.recreations));
     }
-    pods.metric.push_back(sample(w, r.facts.pods));
-    ooms.metric.push_back(sample(w, r.ooms));
-    shortfall.metric.push_back(sample(w, r.shortfall));
-    resizes.metric.push_back(sample(w, r.resizes));
-    recreations.metric.push_back(sample(w, r.recreations));
   }
   return std::move(fs.all);
 }
