@@ -635,6 +635,8 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
 
 void Controller::refresh(kube::TimePoint now) {
   impl_->acting_leader = false;
+  // Only the leader serves per-workload series (a former leader's would go stale).
+  workload_metrics().pass({});
   PassInputs in = impl_->view.snapshot(now);
   std::lock_guard lock(impl_->mutex);
   TrackedState scratch = impl_->state;
