@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace tailor::controller {
 namespace {
@@ -39,10 +40,13 @@ void add_recommendations(WorkloadFacts& w, const policy::PolicyStatus& status) {
   }
 }
 
-void add_pod(WorkloadFacts& w, const actuator::PodFacts& pod) {
+// `sized`: whether the workload's previous pod had the same interned spec and status
+// (compact_pod.h: replicas share them until one is resized or killed), so only the count is new.
+void add_pod(WorkloadFacts& w, const actuator::PodFacts& pod, bool sized) {
   for (const kube::Container& c : pod.containers()) {
     ContainerFacts& f = container_of(w, c.name);
     ++f.pods;
+    if (sized) continue;
     const actuator::ContainerStatusFacts* s = pod.find_status(c.name);
     const kube::ResourceRequirements& ran = s && s->actual ? *s->actual : c.resources;
     keep_largest(f.requests, ran.requests);
@@ -67,11 +71,18 @@ PassWorkloads pass_workloads(const PassInputs& in, const PassResult& result) {
     add_recommendations(w, u == updated.end() ? p.status : *u->second);
   }
   std::string key;
+  // workload -> its previous pod's (spec, status)
+  std::unordered_map<const WorkloadFacts*, std::pair<const void*, const void*>> previous;
   for (const auto& pod : in.pods) {
     key.assign(pod->namespace_()).append("/").append(pod->name);
     auto policy = result.policy_of_pod.find(key);
     if (policy == result.policy_of_pod.end()) continue;
-    if (auto w = out.find(policy->second); w != out.end()) add_pod(w->second, *pod);
+    auto w = out.find(policy->second);
+    if (w == out.end()) continue;
+    const std::pair<const void*, const void*> shared{pod->spec.get(), pod->status.get()};
+    auto [last, first] = previous.try_emplace(&w->second, shared);
+    add_pod(w->second, *pod, !first && last->second == shared);
+    last->second = shared;
   }
   return out;
 }
