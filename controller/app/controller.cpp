@@ -18,7 +18,6 @@
 #include "controller/app/quantities.h"
 #include "controller/app/startup_boosts.h"
 #include "controller/app/usage_recorder.h"
-#include "controller/app/workload_facts.h"
 #include "controller/recommendation/model_registry.h"
 #include "kube/client/events.h"
 #include "kube/client/events_sink.h"
@@ -199,7 +198,6 @@ struct Controller::Impl {
         const double limit = memory_ran(s, c->resources, &kube::ResourceRequirements::limits);
         models.on_oom({policy->second, kill.container}, to_seconds(kill.at), request, limit);
         ++stats.ooms_from_status;
-        workload_metrics().oom_kill(policy->second, kill.container);
         kube::log::info("OOM kill from the pod status fed to the model",
                         {{"pod", pod->namespace_() + "/" + pod->name},
                          {"container", kill.container},
@@ -375,7 +373,6 @@ void Controller::Impl::evict(const PodAction& a, const PolicyObject* policy, kub
   switch (actuator::classify_eviction(code)) {
     case actuator::EvictionResult::Evicted:
       controller_metrics().recreation("evicted");
-      workload_metrics().action(a.policy, true);
       ++stats.recreations;
       state.resizes.erase(a.uid);
       tell_action(a, policy, policy::eviction_events(a.policy_api, a.name, a.reason));
@@ -409,7 +406,6 @@ void Controller::Impl::resize(const PodAction& a, const PolicyObject* policy, ku
     }
     ++stats.resizes;
     controller_metrics().resize("requested");
-    workload_metrics().action(a.policy, false);
     annotate(a, policy::in_place_annotations(a.policy_api));
     tell_action(a, policy, policy::resize_events(a.policy_api, a.reason));
     return;
@@ -453,7 +449,6 @@ void Controller::Impl::resize(const PodAction& a, const PolicyObject* policy, ku
 Controller::Controller(kube::RestClient& client, ControllerOptions options)
     : impl_(std::make_unique<Impl>(client, std::move(options))) {
   controller_metrics();  // the series exist from the start
-  workload_metrics();
 }
 
 Controller::~Controller() { stop(); }
@@ -605,7 +600,6 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
   m.feed_status_ooms(in);
   PassResult r = reconcile(in, m.models, m.state);
   take_over(m.pod_policy, r.policy_of_pod);
-  workload_metrics().pass(pass_workloads(in, r));
   // Pods this pass assigned for the first time: their kills are answered on the next pass.
   m.feed_status_ooms(in);
   ++m.stats.passes;
@@ -635,8 +629,6 @@ std::size_t Controller::act(PassInputs& in, kube::TimePoint now,
 
 void Controller::refresh(kube::TimePoint now) {
   impl_->acting_leader = false;
-  // Only the leader serves per-workload series (a former leader's would go stale).
-  workload_metrics().pass({});
   PassInputs in = impl_->view.snapshot(now);
   std::lock_guard lock(impl_->mutex);
   TrackedState scratch = impl_->state;
@@ -678,14 +670,6 @@ void Controller::on_usage(const usage::UsageWindow& w) {
       limit = to_resources(c->resources.limits).memory_bytes;
     }
   }
-  workload_metrics().window(
-      policy, w.container,
-      {.cpu_mean = w.cpu_cores_mean,
-       .cpu_peak = w.cpu_cores_max,
-       .memory_mean = w.memory_working_set_max_bytes,
-       .memory_peak = std::max(w.memory_peak_bytes, w.memory_working_set_max_bytes),
-       .cpu_request = request.cpu_cores,
-       .seconds = static_cast<double>(w.end_unix_ms - w.start_unix_ms) / 1000});
   recommendation::ContainerModelKey key{policy, w.container};
   try {
     impl_->models.observe_window(key, window_source(w), measured_window(w), request);
@@ -706,7 +690,6 @@ void Controller::on_usage(const usage::UsageWindow& w) {
                                     kube::TimePoint(std::chrono::system_clock::now()))) {
       impl_->models.on_oom(key, w.end_unix_ms / 1000, request.memory_bytes, limit);
       ++impl_->stats.ooms_from_agents;
-      workload_metrics().oom_kill(policy, w.container);
     }
   }
 }

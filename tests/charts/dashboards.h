@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/charts/chart_files.h"
+#include "tests/charts/chart_paths.h"
 
 namespace tailor::charts {
 
