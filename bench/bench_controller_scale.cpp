@@ -27,7 +27,6 @@
 #include "controller/app/compact_pod.h"
 #include "controller/app/controller.h"
 #include "controller/app/malloc_arenas.h"
-#include "controller/app/workload_metrics.h"
 #include "embedded/api/resources.h"
 #include "embedded/server/cluster.h"
 #include "kube/client/config.h"
@@ -322,7 +321,7 @@ void report_scrape() {
   double cpu = cpu_seconds();
   const std::string text = kube::metrics::registry().serialize();
   const double wall = seconds_since(start), used = cpu_seconds() - cpu;
-  std::size_t workload_series = 0, workload_bytes = 0, all_series = 0;
+  std::size_t workload_series = 0, workload_bytes = 0, all_series = 0, containers = 0;
   for (std::size_t at = 0; at < text.size();) {
     std::size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
@@ -330,6 +329,7 @@ void report_scrape() {
       ++all_series;
       if (text.compare(at, 16, "tailor_workload_") == 0) {
         ++workload_series;
+        if (text.compare(at, 21, "tailor_workload_pods{") == 0) ++containers;
         workload_bytes += end - at + 1;
       }
     }
@@ -338,8 +338,8 @@ void report_scrape() {
   std::printf(
       "scrape:     %zu workload containers; %zu tailor_workload_* series (%.1f MiB) of %zu "
       "series, %.1f MiB in all; rendered in %.2f s wall %.2f s CPU\n",
-      controller::workload_metrics().series(), workload_series, workload_bytes / 1048576.0,
-      all_series, text.size() / 1048576.0, wall, used);
+      containers, workload_series, workload_bytes / 1048576.0, all_series, text.size() / 1048576.0,
+      wall, used);
 }
 
 void timed_pass(controller::Controller& c, const char* label) {

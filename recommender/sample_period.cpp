@@ -104,7 +104,7 @@ void SamplePeriodFold::add(std::int64_t from_ms, std::int64_t to_ms, const Measu
   memory_peak_ = std::max(memory_peak_, w.memory_peak_bytes);
 }
 
-TraceWindow SamplePeriodFold::take() {
+TraceWindow SamplePeriodFold::current() const {
   TraceWindow out;
   out.start = start_;
   const Seconds end = ceil_seconds(end_ms_);
@@ -116,6 +116,11 @@ TraceWindow SamplePeriodFold::take() {
   out.max_cpu = cpu_peak_;
   out.p95_cpu = cpu_peak_;  // not measured: the peak bounds it, as a trace without p95 reads
   out.max_mem = memory_peak_;
+  return out;
+}
+
+TraceWindow SamplePeriodFold::take() {
+  TraceWindow out = current();
   open_ = false;
   covered_ms_ = cpu_core_ms_ = cpu_peak_ = memory_peak_ = 0;
   return out;
@@ -124,6 +129,11 @@ TraceWindow SamplePeriodFold::take() {
 std::optional<TraceWindow> SamplePeriodFold::close() {
   if (!open_) return std::nullopt;
   return take();
+}
+
+std::optional<TraceWindow> SamplePeriodFold::open_period() const {
+  if (!open_ || covered_ms_ <= 0) return std::nullopt;
+  return current();
 }
 
 std::optional<Seconds> SamplePeriodFold::open_period_end() const {

@@ -66,12 +66,16 @@ class SamplePeriodFold {
   // The open period, if any window has touched it, as it stands (for a container gone quiet):
   // returned and forgotten.
   std::optional<TraceWindow> close();
+  // The open period as it stands, kept open (what a scrape shows of the latest usage); nullopt
+  // when none is open.
+  std::optional<TraceWindow> open_period() const;
   // The end of the open period (Unix seconds), or nullopt when none is open.
   std::optional<Seconds> open_period_end() const;
 
  private:
   void add(std::int64_t from_ms, std::int64_t to_ms, const MeasuredWindow& w);
   void open(std::int64_t from_ms, std::int64_t end_ms);
+  TraceWindow current() const;
   TraceWindow take();
 
   Seconds period_;

@@ -248,6 +248,12 @@ PassInputs ClusterView::snapshot(kube::TimePoint now) const {
   return in;
 }
 
+std::vector<PolicyObject> ClusterView::policies() const { return impl_->policies(); }
+
+std::vector<std::shared_ptr<const actuator::PodFacts>> ClusterView::pods() const {
+  return impl_->pods.store().list();
+}
+
 std::optional<PolicyObject> ClusterView::policy_for(const kube::Pod& pod) const {
   std::vector<PolicyObject> all = impl_->policies();
   std::vector<const policy::EffectivePolicy*> active;

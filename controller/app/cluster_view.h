@@ -41,6 +41,10 @@ class ClusterView {
 
   // A consistent-enough copy for one pass (each informer's store is read once).
   PassInputs snapshot(kube::TimePoint now) const;
+  // The policies and pods alone (what the per-workload series read at scrape time, without the
+  // owners, HPAs and LimitRanges a pass needs).
+  std::vector<PolicyObject> policies() const;
+  std::vector<std::shared_ptr<const actuator::PodFacts>> pods() const;
   // The pod's policy (valid, ours), for the webhook: by owner chain or selector.
   std::optional<PolicyObject> policy_for(const kube::Pod& pod) const;
   // The namespace's LimitRange items merged as VPA does; nullopt when none.

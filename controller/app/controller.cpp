@@ -18,6 +18,7 @@
 #include "controller/app/quantities.h"
 #include "controller/app/startup_boosts.h"
 #include "controller/app/usage_recorder.h"
+#include "controller/app/workload_series.h"
 #include "controller/recommendation/model_registry.h"
 #include "kube/client/events.h"
 #include "kube/client/events_sink.h"
@@ -146,6 +147,9 @@ struct Controller::Impl {
   actuator::TokenBucket bucket;
   std::unordered_map<std::string, std::string> pod_policy;
   OomLedger ooms;  // which OOM kills the models have had (under `mutex`)
+  // Recreations accepted per policy key, for the per-workload series (workload_series.h); a
+  // scrape drops those of policies that are gone.
+  std::unordered_map<std::string, std::uint64_t> recreations;
   // (event reason, "Kind/namespace/name") -> the message an event last told about that policy.
   std::map<std::pair<std::string, std::string>, std::string> told;
   ControllerStats stats;
@@ -374,6 +378,7 @@ void Controller::Impl::evict(const PodAction& a, const PolicyObject* policy, kub
     case actuator::EvictionResult::Evicted:
       controller_metrics().recreation("evicted");
       ++stats.recreations;
+      ++recreations[a.policy];
       state.resizes.erase(a.uid);
       tell_action(a, policy, policy::eviction_events(a.policy_api, a.name, a.reason));
       break;
@@ -449,9 +454,13 @@ void Controller::Impl::resize(const PodAction& a, const PolicyObject* policy, ku
 Controller::Controller(kube::RestClient& client, ControllerOptions options)
     : impl_(std::make_unique<Impl>(client, std::move(options))) {
   controller_metrics();  // the series exist from the start
+  serve_workload_series(this, [this](std::string& out) { write_workload_series(out); });
 }
 
-Controller::~Controller() { stop(); }
+Controller::~Controller() {
+  stop_serving_workload_series(this);
+  stop();
+}
 
 void Controller::start() { impl_->view.start(); }
 
@@ -756,6 +765,26 @@ webhook::AdmissionResponse Controller::with_startup_boost(
     out.patch_json = webhook::container_resources_patch(pod_json, containers);
   out.patch_json = webhook::with_annotations(out.patch_json, pod_json, annotations);
   return out;
+}
+
+void Controller::write_workload_series(std::string& out) const {
+  // Only the replica running passes: a standby's (a former leader's) would go stale.
+  if (!impl_->acting_leader) return;
+  WorkloadSeries series(impl_->view.policies());
+  const auto pods = impl_->view.pods();
+  {
+    std::lock_guard lock(impl_->mutex);
+    std::string key;
+    for (const auto& pod : pods) {
+      key.assign(pod->namespace_()).append("/").append(pod->name);
+      auto policy = impl_->pod_policy.find(key);
+      if (policy != impl_->pod_policy.end()) series.add_pod(policy->second, *pod);
+    }
+    impl_->models.each_activity([&](const auto& k, const auto& a) { series.add_model(k, a); });
+    std::erase_if(impl_->recreations, [&](const auto& kv) { return !series.has(kv.first); });
+    for (const auto& [policy, n] : impl_->recreations) series.add_recreations(policy, n);
+  }
+  series.write(out);
 }
 
 ControllerStats Controller::stats() const {

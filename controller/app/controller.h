@@ -93,6 +93,9 @@ class Controller {
   webhook::AdmissionResponse admit(const webhook::AdmissionRequest& request) const;
 
   ControllerStats stats() const;
+  // The tailor_workload_* families (workload_series.h) as this replica sees them now, in the
+  // text format; nothing unless it runs passes. What /metrics shows of the controller serving.
+  void write_workload_series(std::string& out) const;
   const ClusterView& view() const;
 
  private:

@@ -28,10 +28,19 @@ void ModelRegistry::observe_model(Model& m, const UsageSample& sample, const Res
   m.last_seen = std::max(m.last_seen, sample.start + sample.length);
 }
 
+void ModelRegistry::count_shortfall(Model& m, const UsageSample& sample, const Resources& request) {
+  if (request.cpu_cores > 0 && sample.cpu_cores > request.cpu_cores) {
+    m.cpu_shortfall_core_seconds +=
+        (sample.cpu_cores - request.cpu_cores) * static_cast<double>(sample.length);
+  }
+}
+
 void ModelRegistry::observe_period(Model& m, PodWindows& p, const UsageSample& sample,
                                    const Resources& request) {
   observe_model(m, sample, request);
+  count_shortfall(m, sample, request);
   p.last = recommender::pod_usage(sample);
+  p.last_memory_bytes = sample.memory_peak_bytes;
 }
 
 std::optional<Seconds> ModelRegistry::observe_window(const ContainerModelKey& key,
@@ -79,7 +88,9 @@ std::size_t ModelRegistry::close_periods(Seconds cutoff) {
         continue;
       }
       if (auto period = it->second.fold.close()) {
-        observe_model(m, recommender::usage_sample(*period, sample_period_), it->second.request);
+        const UsageSample sample = recommender::usage_sample(*period, sample_period_);
+        observe_model(m, sample, it->second.request);
+        count_shortfall(m, sample, it->second.request);
         ++closed;
       }
       it = m.pods.erase(it);
@@ -93,6 +104,7 @@ void ModelRegistry::on_oom(const ContainerModelKey& key, Seconds time, double re
   std::lock_guard lock(mutex_);
   Model& m = model(key);
   m.strategy->on_oom(time, request_bytes, limit_bytes);
+  ++m.oom_kills;
   m.last_seen = std::max(m.last_seen, time);
 }
 
@@ -127,7 +139,9 @@ std::optional<Resources> ModelRegistry::decide(const ContainerModelKey& key, con
 void ModelRegistry::applied(const ContainerModelKey& key, const Resources& request, Seconds now) {
   std::lock_guard lock(mutex_);
   auto it = models_.find(key);
-  if (it != models_.end()) it->second.strategy->applied(request, now);
+  if (it == models_.end()) return;
+  it->second.strategy->applied(request, now);
+  ++it->second.resizes;
 }
 
 std::vector<std::string> ModelRegistry::containers(const std::string& policy) const {
@@ -138,6 +152,39 @@ std::vector<std::string> ModelRegistry::containers(const std::string& policy) co
     out.push_back(it->first.container);
   }
   return out;
+}
+
+namespace {
+
+// One pod's latest usage: its open period as it stands, else its last completed one.
+void add_pod_usage(ContainerActivity& a, const recommender::SamplePeriodFold& fold,
+                   const recommender::PodUsage& last, double last_memory_bytes) {
+  double cpu = last.cpu_cores, cpu_peak = last.cpu_peak_cores, memory = last_memory_bytes;
+  if (auto open = fold.open_period()) {
+    cpu = open->avg_cpu;
+    cpu_peak = open->max_cpu;
+    memory = open->max_mem;
+  }
+  if (cpu < 0) return;  // neither: no window folded yet
+  ++a.pods;
+  a.cpu_mean_sum += cpu;
+  a.cpu_peak = std::max({a.cpu_peak, cpu_peak, cpu});
+  a.memory_sum += std::max(0.0, memory);
+  a.memory_peak = std::max(a.memory_peak, memory);
+}
+
+}  // namespace
+
+void ModelRegistry::each_activity(
+    const std::function<void(const ContainerModelKey&, const ContainerActivity&)>& f) const {
+  std::lock_guard lock(mutex_);
+  for (const auto& [key, m] : models_) {
+    ContainerActivity a{.oom_kills = m.oom_kills,
+                        .resizes = m.resizes,
+                        .cpu_shortfall_core_seconds = m.cpu_shortfall_core_seconds};
+    for (const auto& [pod, p] : m.pods) add_pod_usage(a, p.fold, p.last, p.last_memory_bytes);
+    f(key, a);
+  }
 }
 
 void ModelRegistry::forget_policy(const std::string& policy) {
@@ -202,9 +249,9 @@ bool ModelRegistry::restore(const ContainerModelKey& key, std::string_view state
   std::lock_guard lock(mutex_);
   auto [it, created] = models_.try_emplace(key, Model{nullptr, last_seen});
   if (!created && it->second.strategy->samples().count >= strategy->samples().count) return false;
-  // The open periods of the pods the replaced model was fed stay open.
-  it->second = Model{std::move(strategy), std::max(it->second.last_seen, last_seen),
-                     std::move(it->second.pods)};
+  // The open periods of the pods the replaced model was fed stay open, its counts go on.
+  it->second.strategy = std::move(strategy);
+  it->second.last_seen = std::max(it->second.last_seen, last_seen);
   return true;
 }
 

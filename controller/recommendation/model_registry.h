@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,6 +31,20 @@ struct ContainerModelKey {
   std::string policy;  // "namespace/name"
   std::string container;
   auto operator<=>(const ContainerModelKey&) const = default;
+};
+
+// What the per-workload series (controller/app/workload_series.h) show of one container's model,
+// read at scrape time from what the model keeps anyway.
+struct ContainerActivity {
+  // Over the container's pods, each by its open sample period as it stands, else its last
+  // completed one: the sum of their mean CPU (cores) and of their memory peaks (bytes), the
+  // largest CPU and memory peaks, and how many pods that is (0: no usage yet).
+  int pods = 0;
+  double cpu_mean_sum = 0, cpu_peak = 0, memory_sum = 0, memory_peak = 0;
+  std::uint64_t oom_kills = 0;  // on_oom
+  std::uint64_t resizes = 0;    // applied
+  // CPU used beyond the request, in core-seconds, over the sample periods completed.
+  double cpu_shortfall_core_seconds = 0;
 };
 
 class ModelRegistry {
@@ -71,6 +87,9 @@ class ModelRegistry {
   // update rule starts its timers (a raise's hold, memory's wait), as replay's does.
   void applied(const ContainerModelKey& key, const Resources& request, Seconds now);
   std::vector<std::string> containers(const std::string& policy) const;
+  // Each container's activity, in key order, under the registry's lock (`f` must not call back).
+  void each_activity(
+      const std::function<void(const ContainerModelKey&, const ContainerActivity&)>& f) const;
 
   void forget_policy(const std::string& policy);
   // Drops containers whose last window ended before `cutoff`; returns how many.
@@ -101,17 +120,22 @@ class ModelRegistry {
     recommender::SamplePeriodFold fold;
     Resources request;  // with the open period's last window
     Seconds last_end = 0;
-    recommender::PodUsage last{};  // the pod's last completed period, for its update rule
+    recommender::PodUsage last{};   // the pod's last completed period, for its update rule
+    double last_memory_bytes = -1;  // that period's memory peak (the series' usage)
   };
   struct Model {
     std::unique_ptr<recommender::Strategy> strategy;
     Seconds last_seen = 0;
     std::map<std::string, PodWindows> pods{};  // by pod and source (observe_window)
+    // Counted for the per-workload series; they start anew when the model is forgotten.
+    std::uint64_t oom_kills = 0, resizes = 0;
+    double cpu_shortfall_core_seconds = 0;
   };
   Model& model(const ContainerModelKey& key);
   static void observe_model(Model& m, const UsageSample& sample, const Resources& request);
   static void observe_period(Model& m, PodWindows& p, const UsageSample& sample,
                              const Resources& request);
+  static void count_shortfall(Model& m, const UsageSample& sample, const Resources& request);
 
   std::shared_ptr<const recommender::StrategyFactory> factory_;
   Seconds sample_period_;

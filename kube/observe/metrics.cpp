@@ -135,7 +135,14 @@ std::string Registry::serialize() const {
     families.insert(families.end(), std::make_move_iterator(more.begin()),
                     std::make_move_iterator(more.end()));
   }
-  return prometheus::TextSerializer().Serialize(families);
+  std::string text = prometheus::TextSerializer().Serialize(families);
+  for (const TextCollector& c : text_collectors_) c(text);
+  return text;
+}
+
+void Registry::add_text_collector(TextCollector collector) {
+  std::lock_guard lock(*mu_);
+  text_collectors_.push_back(std::move(collector));
 }
 
 Registry& registry() {

@@ -10,6 +10,7 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -79,6 +80,10 @@ class Registry {
 
   // Adds metrics computed at scrape time (e.g. the process collector).
   void add_collector(std::shared_ptr<prometheus::Collectable> collector);
+  // Adds whole families written at scrape time straight in the text format (exposition.h),
+  // after everything else: for series too many for MetricFamily objects.
+  using TextCollector = std::function<void(std::string& out)>;
+  void add_text_collector(TextCollector collector);
 
   // The text exposition format (version 0.0.4), as served on /metrics.
   std::string serialize() const;
@@ -87,6 +92,7 @@ class Registry {
  private:
   std::shared_ptr<prometheus::Registry> registry_;
   std::vector<std::shared_ptr<prometheus::Collectable>> collectors_;
+  std::vector<TextCollector> text_collectors_;
   mutable std::unique_ptr<std::mutex> mu_ = std::make_unique<std::mutex>();
 };
 

@@ -133,5 +133,17 @@ TEST(MetricsTest, ProcessRegistryHasProcessMetrics) {
   EXPECT_EQ(&registry(), &registry());
 }
 
+TEST(MetricsTest, TextCollectorsWriteAfterTheFamilies) {
+  Registry r;
+  r.counter({.name = "a_total", .help = "A."}).with().Increment();
+  r.add_text_collector([](std::string& out) { out += "# HELP tailor_b [ALPHA] B.\n"; });
+  r.add_text_collector([](std::string& out) { out += "tailor_b 1\n"; });
+  const std::string text = r.serialize();
+  const auto b = text.find("# HELP tailor_b");
+  ASSERT_NE(b, std::string::npos) << text;
+  EXPECT_LT(text.find("tailor_a_total 1"), b);
+  EXPECT_EQ(text.substr(b), "# HELP tailor_b [ALPHA] B.\ntailor_b 1\n");
+}
+
 }  // namespace
 }  // namespace tailor::kube::metrics
