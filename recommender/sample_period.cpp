@@ -91,6 +91,7 @@ std::vector<TraceWindow> SamplePeriodFold::fold(const MeasuredWindow& w, double 
 // cut (then from the cut, or from the window that ended it).
 void SamplePeriodFold::open(std::int64_t from_ms, std::int64_t end_ms) {
   open_ = true;
+  covered_ms_ = cpu_core_ms_ = cpu_peak_ = memory_peak_ = 0;
   end_ms_ = end_ms;
   start_ = floor_seconds(from_ms);
 }
@@ -119,11 +120,10 @@ TraceWindow SamplePeriodFold::current() const {
   return out;
 }
 
+// The sums stay until the next period opens: latest() reads them.
 TraceWindow SamplePeriodFold::take() {
-  TraceWindow out = current();
   open_ = false;
-  covered_ms_ = cpu_core_ms_ = cpu_peak_ = memory_peak_ = 0;
-  return out;
+  return current();
 }
 
 std::optional<TraceWindow> SamplePeriodFold::close() {
@@ -131,8 +131,8 @@ std::optional<TraceWindow> SamplePeriodFold::close() {
   return take();
 }
 
-std::optional<TraceWindow> SamplePeriodFold::open_period() const {
-  if (!open_ || covered_ms_ <= 0) return std::nullopt;
+std::optional<TraceWindow> SamplePeriodFold::latest() const {
+  if (covered_ms_ <= 0) return std::nullopt;
   return current();
 }
 

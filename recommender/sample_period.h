@@ -66,9 +66,9 @@ class SamplePeriodFold {
   // The open period, if any window has touched it, as it stands (for a container gone quiet):
   // returned and forgotten.
   std::optional<TraceWindow> close();
-  // The open period as it stands, kept open (what a scrape shows of the latest usage); nullopt
-  // when none is open.
-  std::optional<TraceWindow> open_period() const;
+  // The open period as it stands (it stays open), else the last one completed: the latest
+  // usage, as a scrape shows it; nullopt before the first window.
+  std::optional<TraceWindow> latest() const;
   // The end of the open period (Unix seconds), or nullopt when none is open.
   std::optional<Seconds> open_period_end() const;
 

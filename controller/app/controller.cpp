@@ -770,21 +770,26 @@ webhook::AdmissionResponse Controller::with_startup_boost(
 void Controller::write_workload_series(std::string& out) const {
   // Only the replica running passes: a standby's (a former leader's) would go stale.
   if (!impl_->acting_leader) return;
-  WorkloadSeries series(impl_->view.policies());
-  const auto pods = impl_->view.pods();
   {
-    std::lock_guard lock(impl_->mutex);
-    std::string key;
-    for (const auto& pod : pods) {
-      key.assign(pod->namespace_()).append("/").append(pod->name);
-      auto policy = impl_->pod_policy.find(key);
-      if (policy != impl_->pod_policy.end()) series.add_pod(policy->second, *pod);
+    WorkloadSeries series(impl_->view.policies());
+    const auto pods = impl_->view.pods();
+    {
+      std::lock_guard lock(impl_->mutex);
+      std::string key;
+      for (const auto& pod : pods) {
+        key.assign(pod->namespace_()).append("/").append(pod->name);
+        auto policy = impl_->pod_policy.find(key);
+        if (policy != impl_->pod_policy.end()) series.add_pod(policy->second, *pod);
+      }
+      impl_->models.each_activity([&](const auto& k, const auto& a) { series.add_model(k, a); });
+      std::erase_if(impl_->recreations, [&](const auto& kv) { return !series.has(kv.first); });
+      for (const auto& [policy, n] : impl_->recreations) series.add_recreations(policy, n);
     }
-    impl_->models.each_activity([&](const auto& k, const auto& a) { series.add_model(k, a); });
-    std::erase_if(impl_->recreations, [&](const auto& kv) { return !series.has(kv.first); });
-    for (const auto& [policy, n] : impl_->recreations) series.add_recreations(policy, n);
+    series.write(out);  // outside the lock: the usage stream goes on meanwhile
   }
-  series.write(out);
+  // The scrape's tables (the policies copied, a row per container) are freed: without this glibc
+  // keeps their pages, as after a pass.
+  ::malloc_trim(0);
 }
 
 ControllerStats Controller::stats() const {

@@ -40,7 +40,6 @@ void ModelRegistry::observe_period(Model& m, PodWindows& p, const UsageSample& s
   observe_model(m, sample, request);
   count_shortfall(m, sample, request);
   p.last = recommender::pod_usage(sample);
-  p.last_memory_bytes = sample.memory_peak_bytes;
 }
 
 std::optional<Seconds> ModelRegistry::observe_window(const ContainerModelKey& key,
@@ -157,20 +156,14 @@ std::vector<std::string> ModelRegistry::containers(const std::string& policy) co
 namespace {
 
 // One pod's latest usage: its open period as it stands, else its last completed one.
-void add_pod_usage(ContainerActivity& a, const recommender::SamplePeriodFold& fold,
-                   const recommender::PodUsage& last, double last_memory_bytes) {
-  double cpu = last.cpu_cores, cpu_peak = last.cpu_peak_cores, memory = last_memory_bytes;
-  if (auto open = fold.open_period()) {
-    cpu = open->avg_cpu;
-    cpu_peak = open->max_cpu;
-    memory = open->max_mem;
-  }
-  if (cpu < 0) return;  // neither: no window folded yet
+void add_pod_usage(ContainerActivity& a, const recommender::SamplePeriodFold& fold) {
+  const std::optional<recommender::TraceWindow> latest = fold.latest();
+  if (!latest) return;  // no window folded yet
   ++a.pods;
-  a.cpu_mean_sum += cpu;
-  a.cpu_peak = std::max({a.cpu_peak, cpu_peak, cpu});
-  a.memory_sum += std::max(0.0, memory);
-  a.memory_peak = std::max(a.memory_peak, memory);
+  a.cpu_mean_sum += latest->avg_cpu;
+  a.cpu_peak = std::max({a.cpu_peak, latest->max_cpu, latest->avg_cpu});
+  a.memory_sum += latest->max_mem;
+  a.memory_peak = std::max(a.memory_peak, latest->max_mem);
 }
 
 }  // namespace
@@ -182,7 +175,7 @@ void ModelRegistry::each_activity(
     ContainerActivity a{.oom_kills = m.oom_kills,
                         .resizes = m.resizes,
                         .cpu_shortfall_core_seconds = m.cpu_shortfall_core_seconds};
-    for (const auto& [pod, p] : m.pods) add_pod_usage(a, p.fold, p.last, p.last_memory_bytes);
+    for (const auto& [pod, p] : m.pods) add_pod_usage(a, p.fold);
     f(key, a);
   }
 }

@@ -37,8 +37,9 @@ struct ContainerModelKey {
 // read at scrape time from what the model keeps anyway.
 struct ContainerActivity {
   // Over the container's pods, each by its open sample period as it stands, else its last
-  // completed one: the sum of their mean CPU (cores) and of their memory peaks (bytes), the
-  // largest CPU and memory peaks, and how many pods that is (0: no usage yet).
+  // completed one (SamplePeriodFold::latest): the sum of their mean CPU (cores) and of their
+  // memory peaks (bytes), the largest CPU and memory peaks, and how many pods that is (0: no
+  // usage yet).
   int pods = 0;
   double cpu_mean_sum = 0, cpu_peak = 0, memory_sum = 0, memory_peak = 0;
   std::uint64_t oom_kills = 0;  // on_oom
@@ -120,8 +121,7 @@ class ModelRegistry {
     recommender::SamplePeriodFold fold;
     Resources request;  // with the open period's last window
     Seconds last_end = 0;
-    recommender::PodUsage last{};   // the pod's last completed period, for its update rule
-    double last_memory_bytes = -1;  // that period's memory peak (the series' usage)
+    recommender::PodUsage last{};  // the pod's last completed period, for its update rule
   };
   struct Model {
     std::unique_ptr<recommender::Strategy> strategy;

@@ -192,6 +192,23 @@ TEST(SamplePeriodFold, KeepsTimeOrderAcrossClose) {
   EXPECT_EQ(fold.open_period_end(), std::optional<Seconds>(300));
 }
 
+// What a scrape shows of a pod's latest usage: the open period as it stands, else the last one
+// completed; asking changes nothing.
+TEST(SamplePeriodFold, LatestIsTheOpenPeriodElseTheLastCompleted) {
+  SamplePeriodFold fold(60);
+  EXPECT_EQ(fold.latest(), std::nullopt);
+  fold.fold(window(0, 30, 1, 2, 100));
+  expect_period(*fold.latest(), {0, 1, 2, 100}, "open");
+  fold.fold(window(30, 60, 3, 4, 50));  // completes the period
+  expect_period(*fold.latest(), {0, 2, 4, 100}, "completed");
+  expect_period(*fold.latest(), {0, 2, 4, 100}, "asked again");
+  const auto next = fold.fold(window(60, 120, 5, 5, 10));
+  ASSERT_EQ(next.size(), 1u);  // the next period, unaffected by what the first left
+  expect_period(next[0], {60, 5, 5, 10}, "next");
+  ASSERT_TRUE(fold.close() == std::nullopt);
+  expect_period(*fold.latest(), {60, 5, 5, 10}, "after close");
+}
+
 TEST(UsageSample, CarriesMeanPeaksAndTheWholePeriod) {
   TraceWindow w{.start = 600, .avg_cpu = 0.5, .max_cpu = 2, .p95_cpu = 1, .max_mem = 1e9};
   UsageSample s = usage_sample(w, kSamplePeriod);
