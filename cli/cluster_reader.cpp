@@ -132,12 +132,13 @@ class ListedOwners : public policy::OwnerLookup {
     const auto it = owners_.find(std::tuple(std::string(ns), owner.kind, owner.name));
     return it != owners_.end() && it->second.uid == owner.uid ? &it->second : nullptr;
   }
-  std::optional<bool> exists(std::string_view ns, std::string_view kind,
-                             std::string_view name) const override {
+  std::optional<const kube::ObjectMeta*> named(std::string_view ns, std::string_view kind,
+                                               std::string_view name) const override {
     for (const auto& [known, type] : owner_kinds()) {
-      if (known == kind) {
-        return owners_.count(std::tuple(std::string(ns), std::string(kind), std::string(name))) > 0;
-      }
+      if (known != kind) continue;
+      const auto it =
+          owners_.find(std::tuple(std::string(ns), std::string(kind), std::string(name)));
+      return it != owners_.end() ? &it->second : nullptr;
     }
     return std::nullopt;
   }
@@ -176,7 +177,7 @@ void add_policies(const Items& items, policy::PolicyApi api, T (*decode)(std::st
       continue;
     }
     ReportPolicy p{.effective = std::move(*v.policy), .status = object.status};
-    p.note = policy::unreadable_target(p.effective, owners);
+    p.note = policy::unsupported_target(p.effective, owners);
     if (!p.note.empty()) {
       report.warnings.push_back(kind + " " + object_name(item) + ": " + p.note);
       report.targets_gone = true;
