@@ -53,7 +53,8 @@ struct KubeValueHandler {
   static constexpr std::size_t max_string_size = bj::string::max_size();
 
   bj::value_stack st;
-  std::string number;  // the parts of a number the parser delivered before its last
+  std::string number;               // the parts of a number the parser delivered before its last
+  bool refuse_out_of_range = true;  // false: read the syntax only
 
   KubeValueHandler(bj::storage_ptr sp, unsigned char* buffer, std::size_t size)
       : st(std::move(sp), buffer, size) {}
@@ -90,11 +91,11 @@ struct KubeValueHandler {
     if (!number.empty()) text = number.append(text);
     std::optional<double> value = parse_float(d, text);
     number.clear();
-    if (!value) {
+    if (!value && refuse_out_of_range) {
       ec = number_out_of_range();
       return false;
     }
-    return st.push_double(*value), true;
+    return st.push_double(value.value_or(d)), true;
   }
   bool on_bool(bool b, bj::error_code&) { return st.push_bool(b), true; }
   bool on_null(bj::error_code&) { return st.push_null(), true; }
@@ -103,14 +104,32 @@ struct KubeValueHandler {
 };
 
 bj::value parse_once(std::string_view text, boost::system::error_code& ec,
-                     const bj::parse_options& options) {
+                     const bj::parse_options& options, bool refuse_out_of_range) {
   unsigned char temp[BOOST_JSON_STACK_BUFFER_SIZE];
   bj::basic_parser<KubeValueHandler> parser(options, bj::storage_ptr(), temp, sizeof temp);
   parser.handler().st.reset();
+  parser.handler().refuse_out_of_range = refuse_out_of_range;
   std::size_t used = parser.write_some(false, text.data(), text.size(), ec);
   if (!ec && used < text.size()) ec = bj::error::extra_data;
   if (ec) return nullptr;
   return parser.handler().st.release();
+}
+
+// Where the number starting at i ends, by JSON's grammar (-?digits(.digits)?([eE][+-]?digits)?):
+// what the parser reads as the number, and no more ("1e5-2" and "1ee5" are a number and junk).
+std::size_t number_end(std::string_view text, std::size_t i) {
+  auto digits = [&] {
+    while (i < text.size() && is_digit(text[i])) ++i;
+  };
+  if (text[i] == '-') ++i;
+  digits();
+  if (i < text.size() && text[i] == '.') ++i, digits();
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    digits();
+  }
+  return i;
 }
 
 // Calls fn(number) for each number of JSON text, in order, until fn returns true.
@@ -118,8 +137,8 @@ template <class Fn>
 void find_number(std::string_view text, Fn fn) {
   scan_outside_strings(text, [&](std::size_t i) {
     if (text[i] != '-' && !is_digit(text[i])) return i;
-    std::size_t end = std::min(text.find_first_not_of("0123456789+-.eE", i), text.size());
-    return fn(text.substr(i, end - i)) ? std::string_view::npos : end - 1;
+    std::size_t end = number_end(text, i);
+    return fn(text.substr(i, end - i)) ? std::string_view::npos : std::max(end, i + 1) - 1;
   });
 }
 
@@ -150,12 +169,24 @@ boost::system::error_code number_out_of_range() {
   return {1, category};
 }
 
+// encoding/json checks the syntax of the whole text before it converts a number: "[1e999,x]" is
+// a syntax error, not a number out of range.
+static bj::value parse_syntax_first(std::string_view text, boost::system::error_code& ec,
+                                    const bj::parse_options& options) {
+  bj::value v = parse_once(text, ec, options, true);
+  if (ec != number_out_of_range()) return v;
+  boost::system::error_code syntax;
+  (void)parse_once(text, syntax, options, false);
+  if (syntax) ec = syntax;
+  return v;
+}
+
 boost::json::value parse_value(std::string_view text, boost::system::error_code& ec,
                                const boost::json::parse_options& options) {
-  bj::value v = parse_once(text, ec, options);
+  bj::value v = parse_syntax_first(text, ec, options);
   if (ec != bj::error::exponent_overflow) return v;
   ec.clear();
-  return parse_once(with_exponents_cut(text), ec, options);
+  return parse_syntax_first(with_exponents_cut(text), ec, options);
 }
 
 std::string out_of_range_number(std::string_view text) {

@@ -80,6 +80,20 @@ TEST(JsonValue, OtherErrorsAreBoostJsonsOwn) {
   EXPECT_EQ(out_of_range_number("[1,2]"), "");
 }
 
+// The embedded_objects fuzz finding: exponents past Boost.JSON's range are cut and the text parsed
+// again; the cut took junk after a number for exponent digits ("222e0023-22999992" became
+// "222e100000000"), so malformed text was refused as holding a number out of range that no
+// message could name.
+TEST(JsonValue, JunkAfterAHugeExponentStaysASyntaxError) {
+  for (const char* text : {"[1e-6722222222222222227222e226,222e0023-22999992FFF",
+                           "[0e12262232462232491,20ee12262232462232490e4]", "[1e9999999999-5]"}) {
+    boost::system::error_code ec;
+    (void)parse_value(text, ec);
+    EXPECT_TRUE(ec) << text;
+    EXPECT_NE(ec, number_out_of_range()) << text;
+  }
+}
+
 TEST(JsonValue, DepthIsTheCallersOption) {
   boost::json::parse_options deep;
   deep.max_depth = 100;
