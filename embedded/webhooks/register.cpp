@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 
 #include "embedded/api/patch.h"
 #include "embedded/api/resources.h"
@@ -34,6 +35,16 @@ const ResourceInfo& configurations() {
 
 const ResourceInfo& namespaces() {
   static const ResourceInfo* r = find_resource("", "v1", "namespaces");
+  return *r;
+}
+
+const ResourceInfo& services() {
+  static const ResourceInfo* r = find_resource("", "v1", "services");
+  return *r;
+}
+
+const ResourceInfo& pods() {
+  static const ResourceInfo* r = find_resource("", "v1", "pods");
   return *r;
 }
 
@@ -134,8 +145,10 @@ class WebhookCaller {
     std::string target =
         path + (path.find('?') == std::string::npos ? "?" : "&") + "timeout=" + timeout;
     kube::http::ClientResponse response;
+    std::string dialled = base;
     try {
-      response = client(hook, base)
+      if (hook.service) dialled = endpoint_of(*hook.service);
+      response = client(hook, dialled)
                      ->send({"POST",
                              target,
                              {{"Content-Type", "application/json"}, {"Accept", "application/json"}},
@@ -143,9 +156,13 @@ class WebhookCaller {
                              hook.timeout});
     } catch (const kube::http::ClientError& e) {
       throw webhooks::CallFailure("failed to call webhook: Post \"" + base + target +
-                                  "\": " + transport_error(e, base));
+                                  "\": " + transport_error(e, dialled));
     } catch (const std::invalid_argument& e) {
       throw webhooks::CallFailure(std::string("failed to call webhook: ") + e.what());
+    } catch (const Unroutable& e) {
+      // kube-apiserver's dialer resolves the service: its error ends the Post.
+      throw webhooks::CallFailure("failed to call webhook: Post \"" + base + target +
+                                  "\": " + e.what());
     }
     if (response.status != 200) {
       throw webhooks::CallFailure(
@@ -154,6 +171,26 @@ class WebhookCaller {
           std::to_string(response.status) + " but did not return more information");
     }
     return webhooks::read_review_response(hook.name, uid, response.body);
+  }
+
+  struct Unroutable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+
+  // "https://<ip>:<port>" of a ready endpoint of the referenced Service, read from the store.
+  std::string endpoint_of(const webhooks::ServiceReference& reference) const {
+    ObjectPtr service;
+    try {
+      service = store_.get(services(), reference.ns, reference.name);
+    } catch (const StatusError&) {
+      // not found: route_to_service words it
+    }
+    std::vector<ObjectPtr> held = store_.list_objects(pods(), reference.ns);
+    std::vector<const bj::object*> candidates;
+    for (const ObjectPtr& pod : held) candidates.push_back(pod.get());
+    webhooks::ServiceRoute route = webhooks::route_to_service(reference, service.get(), candidates);
+    if (!route.error.empty()) throw Unroutable(route.error);
+    return "https://" + route.host + ":" + std::to_string(route.port);
   }
 
   static void apply(const Webhook& hook, AdmissionRequest& request,

@@ -153,11 +153,14 @@ void resolve_client(const bj::object& w, Webhook& out) {
   const bj::value* svc = cc->as_object().if_contains("service");
   if (!svc || !svc->is_object()) return;
   const bj::value* port = svc->as_object().if_contains("port");
-  std::string path = string_at(*svc, "path");
-  if (path.empty() || path.front() != '/') path = "/" + path;
-  out.url = "https://127.0.0.1:" +
-            std::to_string(port && port->is_number() ? port->to_number<int>() : 443) + path;
-  out.server_name = string_at(*svc, "name") + "." + string_at(*svc, "namespace") + ".svc";
+  ServiceReference reference{string_at(*svc, "namespace"), string_at(*svc, "name"),
+                             port && port->is_number() ? port->to_number<int>() : 443,
+                             string_at(*svc, "path")};
+  if (reference.path.empty() || reference.path.front() != '/')
+    reference.path = "/" + reference.path;
+  out.server_name = reference.name + "." + reference.ns + ".svc";
+  out.url = "https://" + out.server_name + ":" + std::to_string(reference.port) + reference.path;
+  out.service = std::move(reference);
 }
 
 }  // namespace

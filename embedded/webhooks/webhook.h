@@ -5,10 +5,12 @@
 
 #include <boost/json/fwd.hpp>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "embedded/storage/status_error.h"
+#include "embedded/webhooks/service_route.h"
 
 namespace tailor::embedded::webhooks {
 
@@ -22,10 +24,11 @@ struct Rule {
 
 struct Webhook {
   std::string name;
-  // https://host:port/path: clientConfig.url, or a service reference resolved to
-  // https://127.0.0.1:<port>/<path> (tailor-cluster has no Service networking) with the
-  // certificate checked against <name>.<namespace>.svc.
+  // https://host:port/path: clientConfig.url, or for a service reference the URL kube-apiserver
+  // names in its errors, https://<name>.<namespace>.svc:<port>/<path>, whose host is dialled at
+  // an endpoint of the Service (route_to_service) and checked against the certificate.
   std::string url;
+  std::optional<ServiceReference> service;
   std::string server_name;  // "" : the URL's host
   std::string ca_bundle;    // PEM; "" : the system's trust store
   std::vector<Rule> rules;

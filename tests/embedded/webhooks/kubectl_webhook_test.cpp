@@ -119,6 +119,31 @@ class KubectlWebhookTest : public KubectlClusterTest {
 
   bool installed_ = false;
 
+  // Service default/hook (port 443 to target_port, selector app=hook) and its pod hook-0, whose
+  // container port "https" is the webhook server's; the pod's status made Ready (or not) as a
+  // kubelet would, with podIP 127.0.0.1. Created before any webhook watches pod creation.
+  void serve_hook(const std::string& target_port, bool ready) {
+    write("svc.yaml",
+          "apiVersion: v1\nkind: Service\nmetadata: {name: hook}\nspec:\n"
+          "  selector: {app: hook}\n"
+          "  ports: [{port: 443, targetPort: " +
+              target_port +
+              "}]\n---\n"
+              "apiVersion: v1\nkind: Pod\nmetadata: {name: hook-0, labels: {app: hook}}\nspec:\n"
+              "  containers:\n  - name: hook\n    image: hook:1\n"
+              "    ports: [{name: https, containerPort: " +
+              std::to_string(hooks_.port()) + "}]\n");
+    KubectlResult created = kubectl("apply -f svc.yaml");
+    ASSERT_EQ(created.exit_code, 0) << created.err;
+    std::string status = ready ? "True" : "False";
+    KubectlResult patched = kubectl(
+        "patch pod hook-0 --subresource=status --type=merge -p "
+        "'{\"status\":{\"phase\":\"Running\",\"podIP\":\"127.0.0.1\",\"conditions\":"
+        "[{\"type\":\"Ready\",\"status\":\"" +
+        status + "\"}]}}'");
+    ASSERT_EQ(patched.exit_code, 0) << patched.err;
+  }
+
   KubectlResult run_pod(const std::string& name) {
     return kubectl("run " + name + " --image=nginx:1.25");
   }
@@ -216,13 +241,57 @@ TEST_F(KubectlWebhookTest, UntrustedCertificateAndBadStatusAreFailures) {
       << broken.err;
 }
 
-TEST_F(KubectlWebhookTest, ServiceReferenceIsCalledOnLoopback) {
-  std::string service = "    service: {namespace: default, name: hook, path: /mutate, port: " +
-                        std::to_string(hooks_.port()) + "}\n    caBundle: " + hooks_.ca_bundle() +
-                        "\n";
-  install(configuration("svc", service, "Fail"));
-  ASSERT_EQ(run_pod("web").exit_code, 0);
+// A reference to Service default/hook on its port 443 (the default), path /mutate.
+std::string service_reference(const std::string& ca_bundle) {
+  return "    service: {namespace: default, name: hook, path: /mutate}\n    caBundle: " +
+         ca_bundle + "\n";
+}
+
+std::string service_error(const std::string& reason) {
+  return "Error from server (InternalError): Internal error occurred: failed calling webhook "
+         "\"svc.tailor.dev\": failed to call webhook: Post "
+         "\"https://hook.default.svc:443/mutate?timeout=10s\": " +
+         reason + "\n";
+}
+
+TEST_F(KubectlWebhookTest, ServiceReferenceIsCalledAtAReadyEndpoint) {
+  serve_hook(std::to_string(hooks_.port()), true);
+  install(configuration("svc", service_reference(hooks_.ca_bundle()), "Fail"));
+  KubectlResult r = run_pod("web");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(kubectl("get pod web -o jsonpath={.metadata.labels.mutated}").out, "yes");
+}
+
+TEST_F(KubectlWebhookTest, ServiceTargetPortByContainerPortName) {
+  serve_hook("https", true);
+  install(configuration("svc", service_reference(hooks_.ca_bundle()), "Fail"));
+  KubectlResult r = run_pod("web");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(kubectl("get pod web -o jsonpath={.metadata.labels.mutated}").out, "yes");
+}
+
+TEST_F(KubectlWebhookTest, MissingServiceFailsOrIsIgnored) {
+  install(configuration("svc", service_reference(hooks_.ca_bundle()), "Fail"));
+  KubectlResult failed = run_pod("web");
+  EXPECT_NE(failed.exit_code, 0);
+  EXPECT_EQ(failed.err, service_error("service \"hook\" not found"));
+  install(configuration("svc", service_reference(hooks_.ca_bundle()), "Ignore"));
+  KubectlResult ignored = run_pod("web");
+  EXPECT_EQ(ignored.exit_code, 0) << ignored.err;
+  EXPECT_EQ(kubectl("get pod web -o jsonpath={.metadata.labels.mutated}").out, "");
+  EXPECT_TRUE(hooks_.reviews().empty());
+}
+
+TEST_F(KubectlWebhookTest, ServiceWithoutReadyEndpointFailsOrIsIgnored) {
+  serve_hook(std::to_string(hooks_.port()), false);
+  install(configuration("svc", service_reference(hooks_.ca_bundle()), "Fail"));
+  KubectlResult failed = run_pod("web");
+  EXPECT_NE(failed.exit_code, 0);
+  EXPECT_EQ(failed.err, service_error("no endpoints available for service \"hook\""));
+  install(configuration("svc", service_reference(hooks_.ca_bundle()), "Ignore"));
+  KubectlResult ignored = run_pod("web");
+  EXPECT_EQ(ignored.exit_code, 0) << ignored.err;
+  EXPECT_TRUE(hooks_.reviews().empty());
 }
 
 TEST_F(KubectlWebhookTest, SelectorsLimitWhatIsSentToTheWebhook) {

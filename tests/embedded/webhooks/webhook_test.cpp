@@ -69,8 +69,14 @@ TEST(Configuration, DefaultsAsV1) {
   EXPECT_EQ(w.at("clientConfig").at("service").at("port"), 443);
   std::vector<Webhook> hooks = parse_configuration(c);
   ASSERT_EQ(hooks.size(), 1u);
-  EXPECT_EQ(hooks[0].url, "https://127.0.0.1:443/");
+  // The URL kube-apiserver names; the dialled address comes from the Service's endpoints.
+  EXPECT_EQ(hooks[0].url, "https://s.n.svc:443/");
   EXPECT_EQ(hooks[0].server_name, "s.n.svc");
+  ASSERT_TRUE(hooks[0].service.has_value());
+  EXPECT_EQ(hooks[0].service->ns, "n");
+  EXPECT_EQ(hooks[0].service->name, "s");
+  EXPECT_EQ(hooks[0].service->port, 443);
+  EXPECT_EQ(hooks[0].service->path, "/");
   EXPECT_TRUE(hooks[0].fail_closed);
 }
 

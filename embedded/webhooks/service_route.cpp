@@ -1,0 +1,108 @@
+#include "embedded/webhooks/service_route.h"
+
+#include "embedded/storage/object_meta.h"
+
+namespace tailor::embedded::webhooks {
+namespace {
+
+const bj::array* array_at(const bj::object& object, std::string_view dotted_path) {
+  const bj::value* v = find_path(object, dotted_path);
+  return v && v->is_array() ? &v->as_array() : nullptr;
+}
+
+// The Service's port whose number the reference names (findServicePort upstream).
+const bj::object* service_port(const bj::object& service, int number) {
+  const bj::array* ports = array_at(service, "spec.ports");
+  if (!ports) return nullptr;
+  for (const bj::value& p : *ports) {
+    const bj::value* port = p.is_object() ? p.as_object().if_contains("port") : nullptr;
+    if (port && port->is_number() && port->to_number<int>() == number) return &p.as_object();
+  }
+  return nullptr;
+}
+
+// Every key of spec.selector has that value among the pod's labels. A Service without a
+// selector has its Endpoints written by hand, which tailor-cluster does not serve: no endpoints.
+bool selected_by(const bj::object& service, const bj::object& pod) {
+  const bj::value* selector = find_path(service, "spec.selector");
+  if (!selector || !selector->is_object() || selector->as_object().empty()) return false;
+  const bj::value* labels = find_path(pod, "metadata.labels");
+  if (!labels || !labels->is_object()) return false;
+  for (const auto& [key, value] : selector->as_object()) {
+    const bj::value* label = labels->as_object().if_contains(key);
+    if (!label || *label != value) return false;
+  }
+  return true;
+}
+
+// As the endpoints controller counts a pod ready: an IP, not being deleted, condition Ready True.
+bool ready(const bj::object& pod) {
+  if (string_at(pod, "status.podIP").empty() || find_path(pod, "metadata.deletionTimestamp"))
+    return false;
+  const bj::array* conditions = array_at(pod, "status.conditions");
+  if (!conditions) return false;
+  for (const bj::value& c : *conditions) {
+    if (string_at(c, "type") == "Ready") return string_at(c, "status") == "True";
+  }
+  return false;
+}
+
+// The port number targetPort names in this pod: a number as is, a name through the containers'
+// ports (FindPort upstream), 0 when the pod has no port of that name. Absent: the Service port.
+int target_port(const bj::object& service_port, const bj::object& pod) {
+  const bj::value* target = service_port.if_contains("targetPort");
+  if (!target) return service_port.at("port").to_number<int>();
+  if (target->is_number()) return target->to_number<int>();
+  if (!target->is_string()) return 0;
+  const bj::array* containers = array_at(pod, "spec.containers");
+  if (!containers) return 0;
+  for (const bj::value& c : *containers) {
+    const bj::array* ports = c.is_object() ? array_at(c.as_object(), "ports") : nullptr;
+    if (!ports) continue;
+    for (const bj::value& p : *ports) {
+      const bj::value* number =
+          p.is_object() ? p.as_object().if_contains("containerPort") : nullptr;
+      if (string_at(p, "name") == target->as_string() && number && number->is_number())
+        return number->to_number<int>();
+    }
+  }
+  return 0;
+}
+
+// tailor-cluster's pods share the host's network: a hostNetwork pod's IP is the node's, any other
+// pod is reached on loopback (the simulated kubelet's 10.244.x.y addresses route nowhere).
+std::string dial_host(const bj::object& pod) {
+  const bj::value* host_network = find_path(pod, "spec.hostNetwork");
+  bool on_host = host_network && host_network->is_bool() && host_network->as_bool();
+  return on_host ? string_at(pod, "status.podIP") : "127.0.0.1";
+}
+
+ServiceRoute failure(std::string error) {
+  ServiceRoute route;
+  route.error = std::move(error);
+  return route;
+}
+
+}  // namespace
+
+ServiceRoute route_to_service(const ServiceReference& reference, const bj::object* service,
+                              const std::vector<const bj::object*>& pods) {
+  std::string quoted = "\"" + reference.name + "\"";
+  if (!service) return failure("service " + quoted + " not found");
+  const bj::object* port = service_port(*service, reference.port);
+  if (!port) {
+    return failure("no service port " + std::to_string(reference.port) + " found for service " +
+                   quoted);
+  }
+  std::string type = string_at(*service, "spec.type");
+  if (!type.empty() && type != "ClusterIP" && type != "NodePort" && type != "LoadBalancer")
+    return failure("unsupported service type \"" + type + "\"");
+  for (const bj::object* pod : pods) {
+    if (!pod || !selected_by(*service, *pod) || !ready(*pod)) continue;
+    if (int number = target_port(*port, *pod); number > 0)
+      return {dial_host(*pod), number, meta_string(*pod, "name"), ""};
+  }
+  return failure("no endpoints available for service " + quoted);
+}
+
+}  // namespace tailor::embedded::webhooks
