@@ -20,9 +20,12 @@ namespace bj = boost::json;
 // after the caller has given up, /broken answers 500.
 class WebhookServer {
  public:
-  WebhookServer() : ca_(kube::http::make_ca("webhook-ca")) {
-    kube::http::CertificateAndKey cert = kube::http::make_server_certificate(
-        ca_, "webhook", {"localhost", "hook.default.svc"}, {"127.0.0.1"});
+  // dns_names: the names its certificate is valid for (it is always valid for 127.0.0.1).
+  explicit WebhookServer(const std::vector<std::string>& dns_names = {"localhost",
+                                                                      "hook.default.svc"})
+      : ca_(kube::http::make_ca("webhook-ca")) {
+    kube::http::CertificateAndKey cert =
+        kube::http::make_server_certificate(ca_, "webhook", dns_names, {"127.0.0.1"});
     kube::http::ServerOptions options;
     options.tls = kube::http::TlsServerConfig{.cert_chain_pem = cert.cert_pem,
                                               .private_key_pem = cert.key_pem};
@@ -123,6 +126,9 @@ class KubectlWebhookTest : public KubectlClusterTest {
   // container port "https" is the webhook server's; the pod's status made Ready (or not) as a
   // kubelet would, with podIP 127.0.0.1. Created before any webhook watches pod creation.
   void serve_hook(const std::string& target_port, bool ready) {
+    serve_hook(target_port, ready, hooks_.port());
+  }
+  void serve_hook(const std::string& target_port, bool ready, std::uint16_t container_port) {
     write("svc.yaml",
           "apiVersion: v1\nkind: Service\nmetadata: {name: hook}\nspec:\n"
           "  selector: {app: hook}\n"
@@ -132,7 +138,7 @@ class KubectlWebhookTest : public KubectlClusterTest {
               "apiVersion: v1\nkind: Pod\nmetadata: {name: hook-0, labels: {app: hook}}\nspec:\n"
               "  containers:\n  - name: hook\n    image: hook:1\n"
               "    ports: [{name: https, containerPort: " +
-              std::to_string(hooks_.port()) + "}]\n");
+              std::to_string(container_port) + "}]\n");
     KubectlResult created = kubectl("apply -f svc.yaml");
     ASSERT_EQ(created.exit_code, 0) << created.err;
     std::string status = ready ? "True" : "False";
@@ -292,6 +298,35 @@ TEST_F(KubectlWebhookTest, ServiceWithoutReadyEndpointFailsOrIsIgnored) {
   KubectlResult ignored = run_pod("web");
   EXPECT_EQ(ignored.exit_code, 0) << ignored.err;
   EXPECT_TRUE(hooks_.reviews().empty());
+}
+
+// The endpoint is dialled, the Service's name stays in the URL of the error.
+TEST_F(KubectlWebhookTest, UnreachableEndpointIsDialledAtItsAddress) {
+  std::uint16_t closed;
+  {
+    kube::http::Server probe({}, [](kube::http::Exchange&) {});
+    probe.start();
+    closed = probe.port();
+  }
+  serve_hook("https", true, closed);
+  install(configuration("svc", service_reference(hooks_.ca_bundle()), "Fail"));
+  KubectlResult failed = run_pod("web");
+  EXPECT_NE(failed.exit_code, 0);
+  EXPECT_EQ(failed.err, service_error("dial tcp 127.0.0.1:" + std::to_string(closed) +
+                                      ": connect: connection refused"));
+}
+
+// The endpoint's certificate must name <service>.<namespace>.svc, not the address dialled.
+TEST_F(KubectlWebhookTest, EndpointCertificateIsCheckedForTheServiceName) {
+  WebhookServer by_ip_only({"localhost"});
+  serve_hook(std::to_string(by_ip_only.port()), true);
+  install(configuration("svc", service_reference(by_ip_only.ca_bundle()), "Fail"));
+  KubectlResult failed = run_pod("web");
+  EXPECT_NE(failed.exit_code, 0);
+  std::string tls_failure = service_error("tls: ");
+  tls_failure.pop_back();  // the reason follows
+  EXPECT_TRUE(failed.err.starts_with(tls_failure)) << failed.err;
+  EXPECT_TRUE(by_ip_only.reviews().empty());
 }
 
 TEST_F(KubectlWebhookTest, SelectorsLimitWhatIsSentToTheWebhook) {
