@@ -23,6 +23,7 @@
 #include "kube/http/client.h"
 #include "kube/http/server.h"
 #include "kube/model/decode.h"
+#include "policy/resources.h"
 
 namespace bj = boost::json;
 using namespace tailor;
@@ -236,7 +237,7 @@ int run(int replicas) {
   kube::RestConfig config = kube::load_kubeconfig(dir + "/kubeconfig");
   kube::RestClient direct(config);  // the bench's own reads, not counted
   direct.create({kube::resources::kDeployments, "default"}, deployment_json(replicas));
-  direct.create({controller::resources::kVerticalScalingPolicies, "default"}, kPolicy);
+  direct.create({policy::resources::kVerticalScalingPolicies, "default"}, kPolicy);
   int running = 0;
   if (!wait_until([&] { return settled_pods(direct, &running) == replicas; },
                   std::chrono::seconds(60))) {

@@ -20,10 +20,10 @@
 #include <thread>
 #include <vector>
 
-#include "controller/app/cluster_view.h"
 #include "kube/client/config.h"
 #include "kube/client/rest_client.h"
 #include "kube/model/decode.h"
+#include "policy/resources.h"
 
 namespace bj = boost::json;
 namespace fs = std::filesystem;
@@ -125,7 +125,7 @@ struct Sample {
 
 Sample one_step(kube::RestClient& client, int repeat) {
   std::string name = "burn-" + std::to_string(repeat);
-  client.create({controller::resources::kVerticalScalingPolicies, "default"}, policy_json(name));
+  client.create({policy::resources::kVerticalScalingPolicies, "default"}, policy_json(name));
   client.create({kube::resources::kDeployments, "default"}, deployment_json(name));
   kube::Pod pod = wait_for([&] { return running_pod(client, name); }, 120s, "the pod to run");
   std::string id = pod.status.container_statuses[0].container_id;
@@ -164,7 +164,7 @@ Sample one_step(kube::RestClient& client, int repeat) {
                    ? -1
                    : after.status.container_statuses[0].restart_count;
   client.remove({kube::resources::kDeployments, "default", name});
-  client.remove({controller::resources::kVerticalScalingPolicies, "default", name});
+  client.remove({policy::resources::kVerticalScalingPolicies, "default", name});
   return s;
 }
 

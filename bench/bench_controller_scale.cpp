@@ -34,6 +34,7 @@
 #include "kube/client/store_meta.h"
 #include "kube/model/decode.h"
 #include "kube/observe/metrics.h"
+#include "policy/resources.h"
 
 namespace bj = boost::json;
 using namespace tailor;
@@ -205,7 +206,7 @@ void create_policies(const std::string& kubeconfig, const std::vector<std::strin
       config.qps = 0;
       kube::RestClient client(config);
       for (int i = t; i < n; i += 4) {
-        client.create({controller::resources::kVerticalScalingPolicies, namespaces[i]},
+        client.create({policy::resources::kVerticalScalingPolicies, namespaces[i]},
                       policy_json(namespaces[i], "app-" + std::to_string(i)));
       }
     });

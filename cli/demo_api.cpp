@@ -10,6 +10,7 @@
 #include "cli/demo_yaml.h"
 #include "kube/client/config.h"
 #include "kube/client/rest_client.h"
+#include "policy/resources.h"
 
 namespace tailor::cli::demo {
 namespace {
@@ -17,7 +18,6 @@ namespace bj = boost::json;
 using kube::ResourceType;
 
 const ResourceType kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
-const ResourceType kPolicies{"autoscaling.tailor.dev", "v1alpha1", "verticalscalingpolicies", true};
 
 const bj::value* at(const bj::value& v, std::initializer_list<std::string_view> path) {
   const bj::value* cur = &v;
@@ -119,7 +119,7 @@ ResourceType resource_of(const bj::value& object) {
       {"Pod", "pods"},
       {"Deployment", "deployments"},
       {"ReplicaSet", "replicasets"},
-      {"VerticalScalingPolicy", "verticalscalingpolicies"},
+      {"VerticalScalingPolicy", policy::resources::kVerticalScalingPolicies.resource},
       {"PodDisruptionBudget", "poddisruptionbudgets"}};
   auto plural = kPlural.find(kind);
   if (plural == kPlural.end()) throw std::invalid_argument("demo: no resource for kind " + kind);
@@ -288,7 +288,8 @@ std::vector<NodeView> Api::nodes() {
 Snapshot Api::snapshot(const std::string& ns) {
   Snapshot s;
   s.pods = decode_pods(impl_->client.list({kube::resources::kPods, ns}));
-  s.policies = decode_policies(impl_->client.list({kPolicies, ns}));
+  s.policies =
+      decode_policies(impl_->client.list({policy::resources::kVerticalScalingPolicies, ns}));
   s.events = decode_events(impl_->client.list({kube::resources::kEvents, ns}));
   return s;
 }

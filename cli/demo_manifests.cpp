@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "kube/model/quantity.h"
+#include "policy/resources.h"
+#include "policy/types.h"
 
 namespace tailor::cli::demo {
 namespace {
@@ -62,8 +64,8 @@ bj::object workload(const char* kind, const std::string& name, int replicas, bj:
 bj::object policy(const std::string& name, const char* kind, const std::string& deferred_timeout) {
   bj::object update{{"mode", "InPlaceOrRecreate"}, {"minReplicas", 1}};
   if (!deferred_timeout.empty()) update["deferredTimeout"] = deferred_timeout;
-  return {{"apiVersion", "autoscaling.tailor.dev/v1alpha1"},
-          {"kind", "VerticalScalingPolicy"},
+  return {{"apiVersion", policy::kTailorApiVersion},
+          {"kind", policy::kind_of(policy::PolicyApi::VerticalScalingPolicy)},
           {"metadata", bj::object{{"name", name}}},
           {"spec",
            bj::object{

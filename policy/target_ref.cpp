@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "kube/model/time.h"
+#include "policy/resources.h"
 
 namespace tailor::policy {
 namespace {
@@ -39,11 +40,6 @@ bool older(const EffectivePolicy& a, const EffectivePolicy& b) {
     return a.metadata.namespace_ < b.metadata.namespace_;
   }
   return a.metadata.name < b.metadata.name;
-}
-
-std::string kind_of(const EffectivePolicy& p) {
-  return p.api == PolicyApi::VerticalPodAutoscaler ? "VerticalPodAutoscaler"
-                                                   : "VerticalScalingPolicy";
 }
 
 }  // namespace
@@ -173,7 +169,7 @@ Assignment assign_policies(const std::vector<PodRef>& pods,
 
 std::string overlap_message(const EffectivePolicy& winner, std::size_t pods) {
   return std::to_string(pods) + (pods == 1 ? " pod is" : " pods are") + " also selected by " +
-         kind_of(winner) + " " + winner.metadata.name +
+         std::string(kind_of(winner.api)) + " " + winner.metadata.name +
          ", which is older and acts on them; this policy leaves them alone";
 }
 

@@ -10,27 +10,16 @@
 #include "controller/app/checkpoint_histograms.h"
 #include "controller/app/precise_json.h"
 #include "kube/observe/log.h"
+#include "policy/resources.h"
+#include "policy/types.h"
 #include "recommender/checkpoint.h"
 
 namespace tailor::controller {
-
-namespace resources {
-const kube::ResourceType kVerticalScalingCheckpoints{"autoscaling.tailor.dev", "v1alpha1",
-                                                     "verticalscalingcheckpoints", true};
-const kube::ResourceType kVerticalPodAutoscalerCheckpoints{
-    "autoscaling.k8s.io", "v1", "verticalpodautoscalercheckpoints", true};
-}  // namespace resources
 
 namespace {
 
 namespace bj = boost::json;
 constexpr std::size_t kMaxName = 253;  // a DNS subdomain, as object names are
-constexpr const char* kApiVersion = "autoscaling.tailor.dev/v1alpha1";
-
-std::string_view kind_name(policy::PolicyApi api) {
-  return api == policy::PolicyApi::VerticalPodAutoscaler ? "VerticalPodAutoscaler"
-                                                         : "VerticalScalingPolicy";
-}
 
 std::uint32_t fnv1a(std::string_view s) {
   std::uint32_t h = 2166136261u;
@@ -89,9 +78,9 @@ CheckpointRecord parse_item(const bj::value& item) {
     r.policy_name = text(*spec, "policyName");
     r.container = text(*spec, "containerName");
     const std::string kind = text(*spec, "policyKind");
-    if (kind == "VerticalPodAutoscaler") {
+    if (kind == policy::kind_of(policy::PolicyApi::VerticalPodAutoscaler)) {
       r.policy_api = policy::PolicyApi::VerticalPodAutoscaler;
-    } else if (!kind.empty() && kind != "VerticalScalingPolicy") {
+    } else if (!kind.empty() && kind != policy::kind_of(policy::PolicyApi::VerticalScalingPolicy)) {
       r.problem = "spec.policyKind '" + kind + "' is not a policy kind";
     }
   }
@@ -147,7 +136,7 @@ std::optional<std::string> vpa_checkpoint_object(const CheckpointRecord& r, kube
     return std::nullopt;  // not a vpa state: Tailor's own checkpoint reports it
   }
   return bj::serialize(bj::object{
-      {"apiVersion", "autoscaling.k8s.io/v1"},
+      {"apiVersion", policy::kVpaApiVersion},
       {"kind", "VerticalPodAutoscalerCheckpoint"},
       {"metadata",
        bj::object{{"name", vpa_checkpoint_name(r.policy_name, r.container)},
@@ -159,14 +148,14 @@ std::optional<std::string> vpa_checkpoint_object(const CheckpointRecord& r, kube
 
 std::string checkpoint_object(const CheckpointRecord& r, kube::TimePoint now) {
   return bj::serialize(bj::object{
-      {"apiVersion", kApiVersion},
+      {"apiVersion", policy::kTailorApiVersion},
       {"kind", "VerticalScalingCheckpoint"},
       {"metadata",
        bj::object{{"name", r.name},
                   {"namespace", r.ns},
                   {"labels", bj::object{{"app.kubernetes.io/managed-by", "tailor-controller"}}}}},
       {"spec", bj::object{{"policyName", r.policy_name},
-                          {"policyKind", kind_name(r.policy_api)},
+                          {"policyKind", policy::kind_of(r.policy_api)},
                           {"containerName", r.container}}},
       {"status", status_json(r, now)}});
 }
@@ -202,7 +191,7 @@ ModelCheckpoints::ModelCheckpoints(kube::RestClient& client, recommendation::Mod
 std::size_t ModelCheckpoints::load() {
   std::string list;
   try {
-    list = client_.list({resources::kVerticalScalingCheckpoints, ""});
+    list = client_.list({policy::resources::kVerticalScalingCheckpoints, ""});
   } catch (const kube::ApiError& e) {
     if (!e.is_not_found()) throw;  // retried: a new leader must not start from empty models
     kube::log::error("VerticalScalingCheckpoints are not served (CRD missing?); models start empty",
@@ -241,24 +230,26 @@ void ModelCheckpoints::restore(const CheckpointRecord& r) {
   }
   ++stats_.invalid;
   const std::string message = "Checkpoint is invalid, the model of container '" + r.container +
-                              "' of " + std::string(kind_name(r.policy_api)) + " " +
+                              "' of " + std::string(policy::kind_of(r.policy_api)) + " " +
                               r.policy_key() + " starts empty: " + problem;
   kube::log::error(message, {{"checkpoint", r.ns + "/" + r.name}});
   events_.event({.kind = "VerticalScalingCheckpoint",
                  .namespace_ = r.ns,
                  .name = r.name,
                  .uid = r.uid,
-                 .api_version = kApiVersion},
+                 .api_version = std::string(policy::kTailorApiVersion)},
                 "Warning", "CheckpointInvalid", message);
 }
 
 void ModelCheckpoints::write(const CheckpointRecord& r, kube::TimePoint now) {
-  const kube::ObjectRef status{resources::kVerticalScalingCheckpoints, r.ns, r.name, "status"};
+  const kube::ObjectRef status{policy::resources::kVerticalScalingCheckpoints, r.ns, r.name,
+                               "status"};
   try {
     client_.patch(status, kube::PatchType::Json, checkpoint_status_patch(r, now));
   } catch (const kube::ApiError& e) {
     if (!e.is_not_found()) throw;
-    client_.create({resources::kVerticalScalingCheckpoints, r.ns}, checkpoint_object(r, now));
+    client_.create({policy::resources::kVerticalScalingCheckpoints, r.ns},
+                   checkpoint_object(r, now));
     // An API server with the status subresource drops status on create.
     client_.patch(status, kube::PatchType::Json, checkpoint_status_patch(r, now));
   }
@@ -276,11 +267,11 @@ void ModelCheckpoints::write_vpa_checkpoint(const CheckpointRecord& r, kube::Tim
       bj::object{{"op", "add"}, {"path", "/status"}, {"value", bj::parse(*object).at("status")}});
   try {
     try {
-      client_.patch({resources::kVerticalPodAutoscalerCheckpoints, r.ns, name},
+      client_.patch({policy::resources::kVerticalPodAutoscalerCheckpoints, r.ns, name},
                     kube::PatchType::Json, bj::serialize(patch));
     } catch (const kube::ApiError& e) {
       if (!e.is_not_found()) throw;
-      client_.create({resources::kVerticalPodAutoscalerCheckpoints, r.ns}, *object);
+      client_.create({policy::resources::kVerticalPodAutoscalerCheckpoints, r.ns}, *object);
     }
   } catch (const kube::ApiError& e) {
     if (e.is_not_found()) {
@@ -302,7 +293,7 @@ void ModelCheckpoints::write_vpa_checkpoint(const CheckpointRecord& r, kube::Tim
 void ModelCheckpoints::remove_vpa_checkpoint(const std::string& ns, const std::string& name) {
   if (!vpa_checkpoints_served_ || options_.strategy != "vpa") return;
   try {
-    client_.remove({resources::kVerticalPodAutoscalerCheckpoints, ns, name});
+    client_.remove({policy::resources::kVerticalPodAutoscalerCheckpoints, ns, name});
   } catch (const std::exception& e) {
     const auto* api = dynamic_cast<const kube::ApiError*>(&e);
     if (api && api->is_not_found()) return;
@@ -388,7 +379,7 @@ void ModelCheckpoints::collect_garbage(
     const std::string ns = it->first.substr(0, it->first.find('/'));
     const std::string name = it->first.substr(ns.size() + 1);
     try {
-      client_.remove({resources::kVerticalScalingCheckpoints, ns, name});
+      client_.remove({policy::resources::kVerticalScalingCheckpoints, ns, name});
       ++stats_.deleted;
     } catch (const kube::ApiError& e) {
       if (!e.is_not_found()) {

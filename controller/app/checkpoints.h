@@ -22,10 +22,6 @@
 
 namespace tailor::controller {
 
-namespace resources {
-extern const kube::ResourceType kVerticalScalingCheckpoints, kVerticalPodAutoscalerCheckpoints;
-}
-
 // One checkpoint object as stored.
 struct CheckpointRecord {
   std::string ns{}, name{}, uid{};

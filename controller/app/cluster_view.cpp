@@ -11,14 +11,11 @@
 #include "kube/client/list_watch.h"
 #include "kube/model/decode.h"
 #include "policy/decode.h"
+#include "policy/resources.h"
 
 namespace tailor::controller {
 
 namespace resources {
-const kube::ResourceType kVerticalScalingPolicies{"autoscaling.tailor.dev", "v1alpha1",
-                                                  "verticalscalingpolicies", true};
-const kube::ResourceType kVerticalPodAutoscalers{"autoscaling.k8s.io", "v1",
-                                                 "verticalpodautoscalers", true};
 const kube::ResourceType kConfigMaps{"", "v1", "configmaps", true};
 }  // namespace resources
 
@@ -90,17 +87,6 @@ kube::PartialObjectMetadata owner_identity(std::string_view json) {
                        .owner_references = std::move(m.owner_references)}};
 }
 
-const std::vector<std::pair<std::string, kube::ResourceType>>& owner_kinds() {
-  static const std::vector<std::pair<std::string, kube::ResourceType>> kKinds = {
-      {"ReplicaSet", kube::resources::kReplicaSets},
-      {"Deployment", kube::resources::kDeployments},
-      {"StatefulSet", kube::resources::kStatefulSets},
-      {"DaemonSet", kube::resources::kDaemonSets},
-      {"Job", kube::resources::kJobs},
-      {"CronJob", kube::resources::kCronJobs}};
-  return kKinds;
-}
-
 template <class T>
 PolicyObject policy_object(const policy::Decoded<T>& d, policy::PolicyApi api) {
   PolicyObject p{.key = d.object.metadata.namespace_ + "/" + d.object.metadata.name,
@@ -145,8 +131,9 @@ struct ClusterView::Impl {
         nodes(
             std::make_shared<RestListerWatcher>(c, kube::resources::kNodes),
             [](std::string_view j) { return kube::decode<kube::Node>(j); }, named("nodes")),
-        vsps(std::make_shared<RestListerWatcher>(c, resources::kVerticalScalingPolicies),
-             policy::decode_vertical_scaling_policy, named("verticalscalingpolicies")),
+        vsps(std::make_shared<RestListerWatcher>(c, policy::resources::kVerticalScalingPolicies),
+             policy::decode_vertical_scaling_policy,
+             named(policy::resources::kVerticalScalingPolicies.resource)),
         limit_ranges(
             std::make_shared<RestListerWatcher>(c, kube::resources::kLimitRanges),
             [](std::string_view j) {
@@ -159,10 +146,11 @@ struct ClusterView::Impl {
         hpas(c, options.watch_hpa) {
     if (options.watch_vpa) {
       vpas = std::make_unique<Informer<policy::Decoded<policy::VerticalPodAutoscaler>>>(
-          std::make_shared<RestListerWatcher>(c, resources::kVerticalPodAutoscalers),
-          policy::decode_vertical_pod_autoscaler, named("verticalpodautoscalers"));
+          std::make_shared<RestListerWatcher>(c, policy::resources::kVerticalPodAutoscalers),
+          policy::decode_vertical_pod_autoscaler,
+          named(policy::resources::kVerticalPodAutoscalers.resource));
     }
-    for (const auto& [kind, type] : owner_kinds()) {
+    for (const auto& [kind, type] : policy::owner_kinds()) {
       owners.emplace_back(
           kind, std::make_unique<Informer<kube::PartialObjectMetadata>>(
                     std::make_shared<RestListerWatcher>(c, type), owner_identity, named(kind)));

@@ -16,7 +16,7 @@
 namespace tailor::controller {
 
 namespace resources {
-extern const kube::ResourceType kVerticalScalingPolicies, kVerticalPodAutoscalers, kConfigMaps;
+extern const kube::ResourceType kConfigMaps;
 }
 
 struct ClusterViewOptions {

@@ -24,6 +24,7 @@
 #include "kube/client/events_sink.h"
 #include "kube/model/decode.h"
 #include "kube/observe/log.h"
+#include "policy/resources.h"
 #include "policy/signals.h"
 #include "policy/status.h"
 
@@ -36,23 +37,17 @@ using kube::ObjectRef;
 // The event on a VPA object Tailor leaves to another recommender (no status is written on it).
 constexpr std::string_view kLeftToOtherRecommender = "LeftToOtherRecommender";
 
-kube::ResourceType policy_type(policy::PolicyApi api) {
-  return api == policy::PolicyApi::VerticalScalingPolicy ? resources::kVerticalScalingPolicies
-                                                         : resources::kVerticalPodAutoscalers;
-}
-
 std::pair<std::string, std::string> split_key(const std::string& key) {
   auto slash = key.find('/');
   return {key.substr(0, slash), key.substr(slash + 1)};
 }
 
 kube::ObjectReference policy_ref(const PolicyObject& p) {
-  const bool vsp = p.api == policy::PolicyApi::VerticalScalingPolicy;
-  return {.kind = vsp ? "VerticalScalingPolicy" : "VerticalPodAutoscaler",
+  return {.kind = std::string(policy::kind_of(p.api)),
           .namespace_ = p.metadata.namespace_,
           .name = p.metadata.name,
           .uid = p.metadata.uid,
-          .api_version = vsp ? "autoscaling.tailor.dev/v1alpha1" : "autoscaling.k8s.io/v1"};
+          .api_version = std::string(policy::api_version_of(p.api))};
 }
 
 kube::ObjectReference pod_ref(const PodAction& a) {
@@ -240,7 +235,7 @@ struct Controller::Impl {
   void write_status(const StatusUpdate& u) {
     auto [ns, name] = split_key(u.key);
     try {
-      client.patch({policy_type(u.api), ns, name, "status"}, kube::PatchType::Json,
+      client.patch({policy::resource_of(u.api), ns, name, "status"}, kube::PatchType::Json,
                    policy::status_patch(u.status));
       ++stats.status_updates;
     } catch (const std::exception& e) {
