@@ -12,6 +12,7 @@
 #include "cli/cluster_nodes.h"
 #include "cli/cluster_process.h"
 #include "cli/cluster_usage_tls.h"
+#include "cli/command_flags.h"
 #include "cli/source_tree.h"
 
 namespace tailor::cli {
@@ -263,19 +264,10 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
 
 ClusterUpOptions parse_cluster_up(const std::vector<std::string>& args) {
   ClusterUpOptions options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string flag = args[i], value;
-    const auto equals = flag.find('=');
-    const bool inline_value = flag.rfind("--", 0) == 0 && equals != std::string::npos;
-    if (inline_value) {
-      value = flag.substr(equals + 1);
-      flag = flag.substr(0, equals);
-    }
-    auto take = [&]() -> std::string {
-      if (inline_value) return value;
-      if (i + 1 >= args.size()) throw std::invalid_argument(flag + ": missing value");
-      return args[++i];
-    };
+  FlagReader flags(args);
+  while (flags.next()) {
+    const std::string& flag = flags.flag();
+    auto take = [&flags] { return flags.value(); };
     if (flag == "--dir") {
       options.dir = take();
     } else if (flag == "--nodes") {
