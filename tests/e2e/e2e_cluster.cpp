@@ -17,6 +17,7 @@
 #include "kube/client/rest_client.h"
 #include "kube/http/client.h"
 #include "kube/model/quantity.h"
+#include "policy/resources.h"
 
 namespace tailor::e2e {
 namespace {
@@ -26,8 +27,6 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 constexpr const char* kKubectl = "/usr/bin/kubectl";
-const kube::ResourceType kPolicies{"autoscaling.tailor.dev", "v1alpha1", "verticalscalingpolicies",
-                                   true};
 const fs::path kCgroupRoot = "/sys/fs/cgroup";
 
 // Arguments of `tailor cluster up` after --dir: the two nodes and the short intervals that keep
@@ -548,8 +547,9 @@ std::vector<PodView> TestNamespace::pods(const std::string& label_selector) cons
 
 std::optional<PolicyView> TestNamespace::policy(const std::string& name) const {
   try {
-    return policy_view(
-        bj::parse(E2eCluster::get().client().get({kPolicies, name_, name})).as_object());
+    return policy_view(bj::parse(E2eCluster::get().client().get(
+                                     {policy::resources::kVerticalScalingPolicies, name_, name}))
+                           .as_object());
   } catch (const kube::ApiError& e) {
     if (e.is_not_found()) return std::nullopt;
     throw;

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "kube/client/rest_client.h"
+#include "policy/resources.h"
 #include "tests/e2e/restart_process.h"
 
 namespace tailor::e2e {
@@ -21,8 +22,6 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-const kube::ResourceType kPolicies{"autoscaling.tailor.dev", "v1alpha1", "verticalscalingpolicies",
-                                   true};
 constexpr const char* kManaged = "managed";
 
 // ---- workloads ----------------------------------------------------------------------------
@@ -285,7 +284,8 @@ void pin_policy(E2eCluster& cluster, const std::string& ns, const Want& w) {
   for (const auto& [k, v] : w.requests) pinned[k] = v;
   bj::object policy{{"containerName", "*"}, {"minAllowed", pinned}, {"maxAllowed", pinned}};
   bj::object patch{{"spec", {{"resourcePolicy", {{"containerPolicies", bj::array{policy}}}}}}};
-  cluster.client().patch({kPolicies, ns, kManaged}, kube::PatchType::Merge, bj::serialize(patch));
+  cluster.client().patch({policy::resources::kVerticalScalingPolicies, ns, kManaged},
+                         kube::PatchType::Merge, bj::serialize(patch));
 }
 
 // kill -9 as a crash does; containerd has no supervisor here, so it is started again from its
