@@ -26,6 +26,7 @@ const char* kUsage =
     "Usage:\n"
     "  tailor cluster up --dir DIR [--nodes N] [--node-allocatable cpu=2,memory=2Gi]...\n"
     "                    [--no-controller] [--controller-arg ARG]... [--agent-arg ARG]...\n"
+    "                    [--cluster-arg ARG]...\n"
     "                    [--bin-dir DIR] [--scripts-dir DIR] [--crds-dir DIR]\n"
     "  tailor cluster down --dir DIR\n"
     "up starts, in the background, a real containerd per node, tailor-cluster (its objects kept\n"
@@ -39,7 +40,8 @@ const char* kUsage =
     "listens on loopback ports of its own choosing (DIR/controller.ports), registers its\n"
     "admission webhook, acts on VerticalPodAutoscaler objects too (--watch-vpa=true), and the\n"
     "agents stream usage to it over mutual TLS (each with its node's certificate,\n"
-    "DIR/usage-tls); --controller-arg / --agent-arg pass extra flags to those processes.\n"
+    "DIR/usage-tls); --controller-arg / --agent-arg / --cluster-arg pass extra flags to those\n"
+    "processes (e.g. --cluster-arg=--audit-log-path=FILE).\n"
     "Container logs go to DIR/pod-logs (kubectl logs reads them through tailor-cluster).\n"
     "down stops everything and removes the containers and cgroups it made; logs stay in DIR.\n"
     "Both need root.\n";
@@ -231,10 +233,17 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
     fs::remove(dir / "kubeconfig");
     // A port of its own for the cluster's life: a restarted tailor-cluster (same CA, token and
     // objects from DIR/cluster) is where every kubeconfig already points.
-    start_supervised({cluster.string(), "--dir", (dir / "cluster").string(), "--port",
-                      std::to_string(free_port()), "--write-kubeconfig",
-                      (dir / "kubeconfig").string(), "--pod-log-dir", pod_log_dir(dir).string()},
-                     dir / "cluster.log", dir / "cluster.pid");
+    std::vector<std::string> command = {cluster.string(),
+                                        "--dir",
+                                        (dir / "cluster").string(),
+                                        "--port",
+                                        std::to_string(free_port()),
+                                        "--write-kubeconfig",
+                                        (dir / "kubeconfig").string(),
+                                        "--pod-log-dir",
+                                        pod_log_dir(dir).string()};
+    command.insert(command.end(), options.cluster_args.begin(), options.cluster_args.end());
+    start_supervised(command, dir / "cluster.log", dir / "cluster.pid");
     wait_for_file(dir / "kubeconfig", dir / "cluster.pid", dir / "cluster.log");
     // Before the controller: its policy and checkpoint informers list these from the start.
     install_chart_crds(dir / "kubeconfig", crds);
@@ -285,6 +294,8 @@ ClusterUpOptions parse_cluster_up(const std::vector<std::string>& args) {
       options.controller_args.push_back(take());
     } else if (flag == "--agent-arg") {
       options.agent_args.push_back(take());
+    } else if (flag == "--cluster-arg") {
+      options.cluster_args.push_back(take());
     } else if (flag == "--bin-dir") {
       options.bin_dir = take();
     } else if (flag == "--scripts-dir") {

@@ -21,6 +21,7 @@ struct ClusterUpOptions {
   int ready_timeout_seconds = 90;
   std::vector<std::string> controller_args;  // appended to tailor-controller's command line
   std::vector<std::string> agent_args;       // appended to every tailor-node-agent's
+  std::vector<std::string> cluster_args;     // appended to tailor-cluster's
 };
 
 // Parses `up` arguments; throws std::invalid_argument naming the flag.

@@ -111,6 +111,7 @@ UserInfo ApiHandler::authenticate(const kube::http::ServerRequest& request) cons
   user = impersonate(std::move(user), request, x.authorize);
   RequestAttributes attributes = attributes_of(request, user);
   AuthorizationDecision decision = x.authorize(attributes);
+  if (x.record_decision) x.record_decision(request, attributes, decision);
   if (!decision.allowed) throw forbidden(attributes, decision.reason);
   return user;
 }

@@ -66,6 +66,9 @@ using ProtobufDecoder =
 using Authenticator = std::function<UserInfo(const kube::http::ServerRequest&)>;
 // Whether the request's user may do what it asks.
 using Authorizer = std::function<AuthorizationDecision(const RequestAttributes&)>;
+// Told every decision the authorizer made on a request (auth/audit_log: --audit-log-path).
+using DecisionRecorder = std::function<void(
+    const kube::http::ServerRequest&, const RequestAttributes&, const AuthorizationDecision&)>;
 
 struct ApiExtensions {
   std::vector<AdmissionPlugin> mutating{};  // in order, before all validating plugins
@@ -78,6 +81,9 @@ struct ApiExtensions {
   Authenticator authenticate{};
   // Unset: everyone may do everything.
   Authorizer authorize{};
+  // Unset: decisions are not recorded. Access reviews ask `authorize` without it: only what
+  // requests did is recorded, never what a review asked about.
+  DecisionRecorder record_decision{};
 
   // Mutating plugins, then validating ones; the first rejection throws.
   void admit(AdmissionRequest& request) const;

@@ -3,6 +3,7 @@
 
 #include "embedded/api/resources.h"
 #include "embedded/auth/access_review.h"
+#include "embedded/auth/audit_log.h"
 #include "embedded/auth/authenticator.h"
 #include "embedded/auth/escalation.h"
 #include "embedded/auth/rbac_authorizer.h"
@@ -38,6 +39,18 @@ void add_authentication_and_rbac(ApiExtensions& extensions, ObjectStore& store,
     return rbac->authorize(request);
   };
   extensions.validating.push_back(rbac_escalation_check(extensions.authorize, store));
+}
+
+void add_audit_log(ApiExtensions& extensions, const std::string& path) {
+  auto log = std::make_shared<AuditLog>(path);
+  extensions.record_decision = [log](const kube::http::ServerRequest& request,
+                                     const RequestAttributes& attributes,
+                                     const AuthorizationDecision& decision) {
+    log->record({.method = request.method,
+                 .request_uri = request.target,
+                 .received = std::chrono::system_clock::now()},
+                attributes, decision);
+  };
 }
 
 }  // namespace tailor::embedded

@@ -9,7 +9,7 @@
 int main(int argc, char** argv) {
   using namespace tailor::kube;
   std::string kubeconfig, client_cert_kubeconfig, dir, nodes_file, address = "127.0.0.1";
-  std::string sync = "full", pod_log_dir;
+  std::string sync = "full", pod_log_dir, audit_log_path;
   int port = 6443;
   bool plain_http = false;
   Duration metric_resolution = std::chrono::seconds(15);
@@ -39,6 +39,10 @@ int main(int argc, char** argv) {
               .help = "How often the node agents' kubelet endpoints (/metrics/resource) are "
                       "scraped for metrics.k8s.io, as metrics-server's flag."},
              &metric_resolution);
+  schema.add({.flag = "audit-log-path",
+              .help = "Append every authorization decision to FILE, one audit.k8s.io/v1 Event "
+                      "per line (who asked for what, allowed or forbidden, and why)."},
+             &audit_log_path);
   schema.add({.flag = "insecure-http", .help = "Serve plain HTTP instead of HTTPS."}, &plain_http);
   try {
     if (schema.parse(argc, argv) == config::ParseResult::Help) {
@@ -69,6 +73,7 @@ int main(int argc, char** argv) {
          .tls = !plain_http,
          .nodes_file = nodes_file,
          .pod_log_dir = pod_log_dir,
+         .audit_log_path = audit_log_path,
          .metric_resolution =
              std::chrono::duration_cast<std::chrono::milliseconds>(metric_resolution)});
     cluster.start();

@@ -148,6 +148,9 @@ void Cluster::start() {
                                .issuer = kServiceAccountIssuer,
                                .audiences = {kServiceAccountIssuer},
                                .clock = api.clock});
+  if (!impl_->options.audit_log_path.empty()) {
+    add_audit_log(api.extensions, impl_->options.audit_log_path);
+  }
   add_eviction_and_binding(api.extensions, store);
   add_custom_resources(api.extensions, store);
   add_mutating_webhooks(api.extensions, store);

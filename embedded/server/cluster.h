@@ -29,6 +29,9 @@ struct ClusterOptions {
   // Where the node agents on this machine write container logs (their --pod-log-dir): served
   // as pods/log. "" : pods/log answers that logs are not served.
   std::string pod_log_dir{};
+  // kube-apiserver's --audit-log-path: every authorization decision appended there as an
+  // audit.k8s.io/v1 Event (auth/audit_log.h). "" : none recorded.
+  std::string audit_log_path{};
   bool control_loops = true;  // scheduler, workload controllers, garbage collector
   // How often the kubelet endpoints the Nodes name are scraped for metrics.k8s.io
   // (metrics-server's --metric-resolution).

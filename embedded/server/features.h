@@ -30,6 +30,9 @@ void add_access_reviews(ApiExtensions& extensions);
 // tokens), RBAC over the store, and serviceaccounts/{name}/token.
 void add_authentication_and_rbac(ApiExtensions& extensions, ObjectStore& store,
                                  AuthenticatorOptions options);
+// auth/audit_log: every authorization decision appended to the file at `path` (throws
+// std::runtime_error when it cannot be opened).
+void add_audit_log(ApiExtensions& extensions, const std::string& path);
 // controllers/: pods/eviction (PodDisruptionBudgets), pods/binding, the scale subresource of
 // workloads, and the workloads' defaulting and selector validation.
 void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store);
