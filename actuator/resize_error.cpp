@@ -17,6 +17,8 @@ std::string_view to_string(ResizeErrorAction action) {
       return "QuotaExceeded";
     case ResizeErrorAction::Rejected:
       return "Rejected";
+    case ResizeErrorAction::Forbidden:
+      return "Forbidden";
     case ResizeErrorAction::RetryNow:
       return "RetryNow";
     case ResizeErrorAction::RetryLater:
@@ -37,6 +39,10 @@ ResizeErrorAction classify_resize_error(int code, std::string_view message) {
     case 405:
       return ResizeErrorAction::Recreate;
     case 403:
+      // kube-apiserver's authorizer wording (responsewriters.forbiddenMessage).
+      if (has(message, "is forbidden: User \"") && has(message, "\" cannot ")) {
+        return ResizeErrorAction::Forbidden;
+      }
       return has(message, "exceeded quota") ? ResizeErrorAction::QuotaExceeded
                                             : ResizeErrorAction::Rejected;
     case 422:

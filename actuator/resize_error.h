@@ -10,9 +10,13 @@ enum class ResizeErrorAction {
   Recreate,       // resize not supported (404/405 on /resize, "without support for resize")
   QuotaExceeded,  // 403 "exceeded quota": condition and event, retry later, never recreate
   Rejected,       // other 422 / 403: the patch itself is wrong; condition, wait for a new one
-  RetryNow,       // 409 Conflict: re-read the pod and rebuild the patch
-  RetryLater,     // 429, 5xx, transport errors
-  PodGone,        // 404 for the pod itself: forget it
+  // 403 from the authorizer ("User \"...\" cannot patch resource \"pods/resize\" ..."): the
+  // controller lacks a permission, not the patch a fix; event, error log and metric, and sent
+  // again next pass, so a restored role takes effect without waiting for a new recommendation.
+  Forbidden,
+  RetryNow,    // 409 Conflict: re-read the pod and rebuild the patch
+  RetryLater,  // 429, 5xx, transport errors
+  PodGone,     // 404 for the pod itself: forget it
 };
 std::string_view to_string(ResizeErrorAction action);
 

@@ -388,6 +388,26 @@ void Controller::Impl::evict(const PodAction& a, const PolicyObject* policy, kub
   }
 }
 
+namespace {
+
+// The outcome label of tailor_controller_resizes_total for a failed PATCH.
+std::string_view resize_outcome(actuator::ResizeErrorAction what) {
+  switch (what) {
+    case actuator::ResizeErrorAction::Recreate:
+      return "unsupported";
+    case actuator::ResizeErrorAction::QuotaExceeded:
+      return "quota";
+    case actuator::ResizeErrorAction::Rejected:
+      return "refused";
+    case actuator::ResizeErrorAction::Forbidden:
+      return "forbidden";
+    default:
+      return "failed";
+  }
+}
+
+}  // namespace
+
 void Controller::Impl::resize(const PodAction& a, const PolicyObject* policy, kube::TimePoint now) {
   try {
     std::string answer = client.patch({kube::resources::kPods, a.ns, a.name, "resize"},
@@ -413,10 +433,7 @@ void Controller::Impl::resize(const PodAction& a, const PolicyObject* policy, ku
     ++stats.resize_errors;
     actuator::ResizeErrorAction what =
         actuator::classify_resize_error(e.code(), e.status_message());
-    controller_metrics().resize(what == actuator::ResizeErrorAction::Recreate        ? "unsupported"
-                                : what == actuator::ResizeErrorAction::QuotaExceeded ? "quota"
-                                : what == actuator::ResizeErrorAction::Rejected      ? "refused"
-                                                                                     : "failed");
+    controller_metrics().resize(resize_outcome(what));
     switch (what) {
       case actuator::ResizeErrorAction::Recreate: {
         PodAction recreate = a;
@@ -427,6 +444,12 @@ void Controller::Impl::resize(const PodAction& a, const PolicyObject* policy, ku
       }
       case actuator::ResizeErrorAction::QuotaExceeded:
         state.quota_refusals[a.policy] = e.status_message();
+        events.event(pod_ref(a), kube::kEventTypeWarning, "ResizeRefused", e.status_message());
+        return;
+      case actuator::ResizeErrorAction::Forbidden:
+        // The role, not the patch: said where an operator looks, and tried again next pass.
+        kube::log::error("resize forbidden: the controller's role lacks the permission",
+                         {{"pod", a.ns + "/" + a.name}, {"err", e.status_message()}});
         events.event(pod_ref(a), kube::kEventTypeWarning, "ResizeRefused", e.status_message());
         return;
       case actuator::ResizeErrorAction::Rejected:

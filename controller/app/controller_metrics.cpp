@@ -53,7 +53,8 @@ struct ControllerMetrics::Impl {
 // Every known series starts at zero, so dashboards and rate() see it before the first event.
 ControllerMetrics::ControllerMetrics(m::Registry& registry)
     : impl_(std::make_unique<Impl>(registry)) {
-  for (const char* outcome : {"requested", "refused", "quota", "unsupported", "failed"}) {
+  for (const char* outcome :
+       {"requested", "refused", "forbidden", "quota", "unsupported", "failed"}) {
     impl_->resizes.with({{"outcome", outcome}});
   }
   for (const char* result : {"evicted", "blocked", "failed"}) {

@@ -17,7 +17,8 @@ class ControllerMetrics {
   explicit ControllerMetrics(kube::metrics::Registry& registry);
   ~ControllerMetrics();
 
-  // outcome: "requested" (accepted by the API), "refused" (422/403), "quota", "unsupported",
+  // outcome: "requested" (accepted by the API), "refused" (422/403), "forbidden" (the role lacks
+  // the permission: 403 from the authorizer), "quota", "unsupported",
   // "failed" (retried later).
   void resize(std::string_view outcome);
   // result: "evicted", "blocked" (PodDisruptionBudget), "failed".

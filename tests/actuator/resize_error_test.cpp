@@ -27,7 +27,10 @@ TEST(ClassifyResizeError, ByCodeAndApiServerMessage) {
        ResizeErrorAction::QuotaExceeded},
       {403,
        "pods \"web-1\" is forbidden: User \"system:serviceaccount:kube-system:tailor\" "
-       "cannot patch resource \"pods/resize\"",
+       "cannot patch resource \"pods/resize\" in API group \"\" in the namespace \"default\"",
+       ResizeErrorAction::Forbidden},
+      {403,
+       "admission webhook \"deny.example.com\" denied the request: resizes are frozen",
        ResizeErrorAction::Rejected},
       {422,
        "Pod \"web-1\" is invalid: spec: Forbidden: Pod QOS Class may not change as a result "
