@@ -29,8 +29,7 @@ TEST(ClassifyResizeError, ByCodeAndApiServerMessage) {
        "pods \"web-1\" is forbidden: User \"system:serviceaccount:kube-system:tailor\" "
        "cannot patch resource \"pods/resize\" in API group \"\" in the namespace \"default\"",
        ResizeErrorAction::Forbidden},
-      {403,
-       "admission webhook \"deny.example.com\" denied the request: resizes are frozen",
+      {403, "admission webhook \"deny.example.com\" denied the request: resizes are frozen",
        ResizeErrorAction::Rejected},
       {422,
        "Pod \"web-1\" is invalid: spec: Forbidden: Pod QOS Class may not change as a result "
