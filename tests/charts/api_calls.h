@@ -5,6 +5,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -126,6 +127,28 @@ inline std::set<std::string> role_grants(const YAML::Node& role) {
     }
   }
   return out;
+}
+
+// One request a process made, as an audit log records it.
+struct MadeCall {
+  std::string verb, group, resource;  // resource[/subresource]
+  std::string ns, name;               // "" : cluster-scoped or every namespace; no name
+};
+
+inline bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// Whether the listed call covers the request: same group, resource and verb, in a namespace
+// its scope reaches, of a name it is limited to.
+inline bool covers(const ApiCall& call, const MadeCall& made, const std::string& release_ns) {
+  if (call.group != made.group || call.resource != made.resource) return false;
+  if (!contains(call.verbs, made.verb)) return false;
+  if (call.scope != "cluster") {
+    const std::string ns = call.scope == "release" ? release_ns : call.scope;
+    if (made.ns != ns) return false;
+  }
+  return call.names.empty() || contains(call.names, made.name);
 }
 
 }  // namespace tailor::charts

@@ -57,5 +57,21 @@ rules:
                                    "apps/deployments:list", "/configmaps#a:get"}));
 }
 
+TEST(ApiCallsTest, CoversRequestsByGroupResourceVerbScopeAndName) {
+  const auto calls = parse_api_calls(YAML::Load(kTable));
+  EXPECT_TRUE(covers(calls[0], {"patch", "", "pods/resize", "default", "web-1"}, "kube-system"));
+  EXPECT_FALSE(covers(calls[0], {"patch", "", "pods", "default", "web-1"}, "kube-system"));
+  EXPECT_FALSE(covers(calls[0], {"update", "", "pods/resize", "default", "web-1"}, "kube-system"));
+  EXPECT_TRUE(covers(calls[2], {"get", "coordination.k8s.io", "leases", "tailor", "me"}, "tailor"));
+  EXPECT_FALSE(
+      covers(calls[2], {"get", "coordination.k8s.io", "leases", "kube-system", "me"}, "tailor"));
+  EXPECT_FALSE(
+      covers(calls[2], {"get", "coordination.k8s.io", "leases", "tailor", "other"}, "tailor"));
+  EXPECT_TRUE(covers(calls[4], {"create", "coordination.k8s.io", "leases", "kube-node-lease", ""},
+                     "kube-system"));
+  EXPECT_FALSE(
+      covers(calls[4], {"create", "coordination.k8s.io", "leases", "default", ""}, "kube-system"));
+}
+
 }  // namespace
 }  // namespace tailor::charts

@@ -18,6 +18,7 @@
 #include "kube/http/client.h"
 #include "kube/model/quantity.h"
 #include "policy/resources.h"
+#include "tests/e2e/service_accounts.h"
 
 namespace tailor::e2e {
 namespace {
@@ -389,6 +390,8 @@ void E2eCluster::up() {
     std::cout << "[e2e] environment in " << dir_.string() << std::endl;
     std::vector<std::string> args = {"cluster", "up", "--dir", dir_.string()};
     args.insert(args.end(), kUpArgs.begin(), kUpArgs.end());
+    const std::vector<std::string> sa_args = service_account_up_args(dir_);
+    args.insert(args.end(), sa_args.begin(), sa_args.end());
     const auto started = std::chrono::steady_clock::now();
     CommandResult r = tailor(args);
     ASSERT_EQ(r.exit_code, 0) << "tailor cluster up failed:\n" << r.out << r.err;
@@ -402,6 +405,19 @@ void E2eCluster::up() {
   config.qps = 0;
   client_ = std::make_unique<kube::RestClient>(config);
   up_ = true;
+  if (!attached_) {
+    const auto started = std::chrono::steady_clock::now();
+    try {
+      run_under_chart_service_accounts(*this);
+    } catch (const std::exception& e) {
+      FAIL() << "the processes under the chart's ServiceAccounts: " << e.what();
+    }
+    std::cout << "[e2e] controller and agents under the chart's ServiceAccounts after "
+              << std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::steady_clock::now() - started)
+                     .count()
+              << " ms" << std::endl;
+  }
   // No CRD to apply: `tailor cluster up` installed the chart's and waited until Established.
 }
 
@@ -595,6 +611,8 @@ bool wait_until(const std::string& what, std::chrono::seconds timeout,
   return false;
 }
 
+// Enough of VPA's CRD for its objects to be stored, listed and watched. Cluster-scoped, it stays
+// for the rest of the run (applying it again is a no-op).
 bool install_vpa_crd(const TestNamespace& ns) {
   constexpr const char* kVpaCrd = R"(apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

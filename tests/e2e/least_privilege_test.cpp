@@ -1,0 +1,242 @@
+// Least privilege at run time (issues 16 and 17): the controller and the node agents run under
+// the chart's ServiceAccounts (service_accounts.h) through a scenario that reaches their API
+// calls — an in-place resize, a recreation through the Eviction API (the webhook sizing the
+// replacement), a VPA object's resize and annotations, events, checkpoints, the leader and node
+// Leases — and tailor-cluster's audit log (--audit-log-path) says what they asked and what RBAC
+// answered. Then: no request of theirs was forbidden, each is a call charts/api-calls.yaml lists
+// (a call the code makes that the table, and so the chart, lacks fails here), and each call the
+// table lists for this environment was made, unless its `unexercised` says why it cannot be.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <fstream>
+#include <map>
+
+#include "tests/charts/api_calls.h"
+#include "tests/charts/chart_files.h"
+#include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/service_accounts.h"
+
+namespace tailor::e2e {
+namespace {
+
+namespace bj = boost::json;
+using std::chrono::seconds;
+
+constexpr seconds kStart{90};
+constexpr seconds kAct{120};
+
+constexpr const char* kAvoidBig = "e2e.tailor.dev/avoid-e2e-rbac";
+
+// A grace period (1 s) so that an evicted pod is removed by its node agent once its containers
+// stopped (pods delete), as a kubelet removes it, not at once by the API server.
+// On the big node, or (on_small) kept off it by a node label removed once scheduled, so its
+// replacement may go there.
+std::string deployment(const std::string& name, bool on_small = false) {
+  const std::string placement =
+      on_small ? std::string(
+                     "      affinity:\n"
+                     "        nodeAffinity:\n"
+                     "          requiredDuringSchedulingIgnoredDuringExecution:\n"
+                     "            nodeSelectorTerms:\n"
+                     "            - matchExpressions:\n"
+                     "              - {key: ") +
+                     kAvoidBig + ", operator: DoesNotExist}\n"
+               : "      nodeSelector: {kubernetes.io/hostname: tailor-node-2}\n";
+  return R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: )" +
+         name + R"(}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: )" +
+         name + R"(}}
+  template:
+    metadata: {labels: {app: )" +
+         name + R"(}}
+    spec:
+      terminationGracePeriodSeconds: 1
+)" + placement +
+         R"(      containers:
+      - name: app
+        image: busybox
+        imagePullPolicy: IfNotPresent
+        command: [sleep, "3600"]
+        resources:
+          requests: {cpu: 50m, memory: 32Mi}
+)";
+}
+
+// A policy pinning the Deployment `name` to `pinned` (minAllowed = maxAllowed).
+std::string policy(const std::string& name, const std::string& mode, const std::string& pinned) {
+  return R"(apiVersion: autoscaling.tailor.dev/v1alpha1
+kind: VerticalScalingPolicy
+metadata: {name: )" +
+         name + R"(}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: )" +
+         name + R"(}
+  updatePolicy: {mode: )" +
+         mode + R"(, minReplicas: 1}
+  resourcePolicy:
+    containerPolicies:
+    - {containerName: "*", minAllowed: )" +
+         pinned + ", maxAllowed: " + pinned + "}\n";
+}
+
+constexpr const char* kVpa = R"(apiVersion: autoscaling.k8s.io/v1
+kind: VerticalPodAutoscaler
+metadata: {name: vpa}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: vpa}
+  updatePolicy: {updateMode: InPlaceOrRecreate, minReplicas: 1}
+  resourcePolicy:
+    containerPolicies:
+    - {containerName: "*", minAllowed: {cpu: 70m, memory: 44Mi}, maxAllowed: {cpu: 70m, memory: 44Mi}}
+)";
+
+// The one pod of app=NAME, once its first container request is `cpu`.
+bool pod_at(const TestNamespace& ns, const std::string& name, const std::string& cpu,
+            std::string& seen, PodView* out = nullptr) {
+  const std::vector<PodView> pods = ns.pods("app=" + name);
+  seen = pods.empty() ? "no pod" : pods[0].summary();
+  if (pods.size() != 1 || pods[0].containers.empty()) return false;
+  if (out) *out = pods[0];
+  return pods[0].containers[0].requests.count("cpu") &&
+         milli_cpu(pods[0].containers[0].requests.at("cpu")) == milli_cpu(cpu);
+}
+
+struct Audited {
+  std::string user;
+  charts::MadeCall call;
+  bool allowed = false;
+  std::string reason, uri;
+};
+
+std::string str(const bj::object& o, const char* key) {
+  const bj::value* v = o.if_contains(key);
+  return v && v->is_string() ? std::string(v->as_string()) : "";
+}
+
+std::vector<Audited> audit_log(const std::filesystem::path& file) {
+  std::vector<Audited> out;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    const bj::object event = bj::parse(line).as_object();
+    Audited a{.user = str(event.at("user").as_object(), "username"),
+              .call = {.verb = str(event, "verb")},
+              .allowed = str(event.at("annotations").as_object(),
+                             "authorization.k8s.io/decision") == "allow",
+              .reason = str(event.at("annotations").as_object(), "authorization.k8s.io/reason"),
+              .uri = str(event, "requestURI")};
+    if (const bj::value* ref = event.if_contains("objectRef")) {
+      const bj::object& r = ref->as_object();
+      const std::string sub = str(r, "subresource");
+      a.call.group = str(r, "apiGroup");
+      a.call.resource = str(r, "resource") + (sub.empty() ? "" : "/" + sub);
+      a.call.ns = str(r, "namespace");
+      a.call.name = str(r, "name");
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+std::string describe(const Audited& a) {
+  return a.call.verb + " " + a.call.group + "/" + a.call.resource + " ns=" + a.call.ns +
+         " name=" + a.call.name + " (" + a.uri + ")";
+}
+
+// Whether the environment's processes make the call: granted by the chart under the
+// environment's values, or made under a flag `tailor cluster up` passes.
+bool made_here(const charts::ApiCall& call) {
+  return call.when.count("flag") ||
+         charts::chart_grants(call, charts::chart_values(), YAML::Load(kEnvironmentValues));
+}
+
+TEST(LeastPrivilege, TheChartsRolesAreExactlyWhatTheProcessesUse) {
+  E2eCluster& cluster = E2eCluster::get();
+  TestNamespace ns("e2e-rbac");
+  ASSERT_TRUE(install_vpa_crd(ns));
+  // The pods run before their policies exist, so that the controller resizes them (the webhook
+  // would size them at creation otherwise).
+  cluster.label_node(kBigNode, kAvoidBig, "true");
+  for (const char* name : {"inplace", "vpa"}) ASSERT_TRUE(ns.apply(deployment(name)));
+  ASSERT_TRUE(ns.apply(deployment("recreate", true)));
+  std::string first_recreate_uid;
+  const bool started = wait_until("the three pods Ready", kStart, [&](std::string& seen) {
+    const std::vector<PodView> pods = ns.pods();
+    seen = std::to_string(pods.size()) + " pods";
+    int ready = 0;
+    for (const PodView& p : pods) {
+      ready += p.ready();
+      if (p.name.rfind("recreate-", 0) == 0) first_recreate_uid = p.uid;
+    }
+    return ready == 3;
+  });
+  cluster.label_node(kBigNode, kAvoidBig, std::nullopt);
+  ASSERT_TRUE(started);
+  ASSERT_TRUE(ns.apply(policy("inplace", "InPlaceOrRecreate", "{cpu: 80m, memory: 48Mi}")));
+  // 1536Mi > the small node's 1Gi: Infeasible there, so evicted; the replacement fits the big one.
+  ASSERT_TRUE(ns.apply(policy("recreate", "InPlaceOrRecreate", "{cpu: 60m, memory: 1536Mi}")));
+  ASSERT_TRUE(ns.apply(kVpa));
+  EXPECT_TRUE(wait_until("inplace: resized in place", kAct, [&](std::string& seen) {
+    return pod_at(ns, "inplace", "80m", seen);
+  })) << cluster.controller_log_tail();
+  EXPECT_TRUE(wait_until("recreate: evicted and recreated right-sized", kAct,
+                         [&](std::string& seen) {
+                           PodView pod;
+                           return pod_at(ns, "recreate", "60m", seen, &pod) &&
+                                  pod.uid != first_recreate_uid;
+                         }))
+      << cluster.controller_log_tail();
+  EXPECT_TRUE(wait_until("vpa: resized in place and annotated", kAct, [&](std::string& seen) {
+    const CommandResult r = ns.kubectl(
+        "get pods -l app=vpa -o 'jsonpath={.items[0].metadata.annotations.vpaInPlaceUpdated}'");
+    std::string pod;
+    return pod_at(ns, "vpa", "70m", pod) && (seen = pod + " annotation=" + r.out, r.out == "true");
+  })) << cluster.controller_log_tail();
+  EXPECT_TRUE(wait_until("the policies' checkpoints saved", kAct, [&](std::string& seen) {
+    const CommandResult r = ns.kubectl(
+        "get verticalscalingcheckpoints -o 'jsonpath={.items[*].status.lastUpdateTime}'");
+    seen = r.out + r.err;
+    return r.exit_code == 0 && !r.out.empty();
+  }));
+
+  const auto calls = charts::load_api_calls(charts::chart_dir().parent_path() / "api-calls.yaml");
+  const std::map<std::string, std::string> binaries = {{kControllerUser, "controller"},
+                                                       {kNodeAgentUser, "node-agent"}};
+  std::set<std::pair<const charts::ApiCall*, std::string>> used;  // call, verb
+  int requests = 0;
+  for (const Audited& a : audit_log(cluster.dir() / "audit.log")) {
+    const auto binary = binaries.find(a.user);
+    if (binary == binaries.end()) continue;
+    ++requests;
+    EXPECT_TRUE(a.allowed) << binary->second << " was forbidden: " << describe(a) << ": "
+                           << a.reason;
+    const charts::ApiCall* listed = nullptr;
+    for (const charts::ApiCall& c : calls) {
+      if (c.binary == binary->second && made_here(c) && charts::covers(c, a.call, "kube-system")) {
+        listed = &c;
+      }
+    }
+    if (listed) {
+      used.insert({listed, a.call.verb});
+    } else {
+      ADD_FAILURE() << binary->second
+                    << " made a call charts/api-calls.yaml does not list: " << describe(a);
+    }
+  }
+  EXPECT_GT(requests, 100);
+  for (const charts::ApiCall& c : calls) {
+    if (!made_here(c) || !c.unexercised.empty()) continue;
+    for (const std::string& verb : c.verbs) {
+      EXPECT_TRUE(used.count({&c, verb}))
+          << c.binary << " never called " << verb << " " << c.group << "/" << c.resource
+          << " (scope " << c.scope << "): granted but unused, or say in `unexercised` why";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tailor::e2e
