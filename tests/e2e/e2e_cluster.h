@@ -8,6 +8,9 @@
 //   every 2 s):
 //     kSmallNode  tailor-node-1  cpu=1, memory=1Gi
 //     kBigNode    tailor-node-2  cpu=2, memory=6Gi
+// Once up, the controller and the agents are restarted under the chart's ServiceAccounts (its
+// RBAC applied, tokens from TokenRequest; service_accounts.h), and tailor-cluster records every
+// authorization decision in DIR/audit.log: every test runs on the chart's least privilege.
 // The environment's directory (logs: controller.log, cluster.log, node-N/agent.log) is printed at
 // start; it is removed after a green run and kept after a failing one. TAILOR_E2E_KEEP=1 leaves
 // everything running (for a look with `KUBECONFIG=DIR/kubeconfig kubectl ...`);

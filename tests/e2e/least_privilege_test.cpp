@@ -15,6 +15,7 @@
 #include "tests/charts/api_calls.h"
 #include "tests/charts/chart_files.h"
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/restart_process.h"
 #include "tests/e2e/service_accounts.h"
 
 namespace tailor::e2e {
@@ -236,6 +237,73 @@ TEST(LeastPrivilege, TheChartsRolesAreExactlyWhatTheProcessesUse) {
           << " (scope " << c.scope << "): granted but unused, or say in `unexercised` why";
     }
   }
+}
+
+// The controller's ClusterRole as the chart renders it for this environment, with the rule that
+// grants `resource` left out when `without` is set.
+std::string controller_cluster_role(const std::string& without = "") {
+  for (const auto& doc : charts::render_documents(kEnvironmentValues)) {
+    if (doc.node["kind"].as<std::string>("") != "ClusterRole" ||
+        doc.node["metadata"]["name"].as<std::string>() != "tailor-controller") {
+      continue;
+    }
+    YAML::Node role = YAML::Clone(doc.node);
+    YAML::Node kept(YAML::NodeType::Sequence);
+    for (const auto& rule : role["rules"]) {
+      if (without.empty() || rule["resources"][0].as<std::string>() != without)
+        kept.push_back(rule);
+    }
+    role["rules"] = kept;
+    return YAML::Dump(role) + "\n";
+  }
+  throw std::runtime_error("no ClusterRole tailor-controller rendered");
+}
+
+// issue 17: a verb taken from the rendered role gets the controller a 403, which it reports in
+// the API's words (the user, the verb, the resource, the namespace) as an event, an error log
+// line and a metric, and it runs on; once the role is whole again the resize goes through.
+TEST(LeastPrivilege, ARemovedVerbIsReportedAndTheControllerRunsOn) {
+  E2eCluster& cluster = E2eCluster::get();
+  TestNamespace ns("e2e-rbac-403");
+  ASSERT_TRUE(ns.apply(deployment("app")));
+  ASSERT_TRUE(wait_until("the pod Ready", kStart,
+                         [&](std::string& seen) { return pod_at(ns, "app", "50m", seen); }));
+  const pid_t controller = live_pid(cluster.dir() / "controller.pid");
+  const double forbidden_before =
+      cluster.controller_metric("tailor_controller_resizes_total{outcome=\"forbidden\"}")
+          .value_or(0);
+  ASSERT_TRUE(ns.apply(controller_cluster_role("pods/resize")));
+  ASSERT_TRUE(ns.apply(policy("app", "InPlaceOrRecreate", "{cpu: 80m, memory: 48Mi}")));
+  const std::string expected = "User \"" + std::string(kControllerUser) +
+                               "\" cannot patch resource \"pods/resize\" in API group \"\" in "
+                               "the namespace \"" +
+                               ns.name() + "\"";
+  const bool reported = wait_until("the 403 as an event", kAct, [&](std::string& seen) {
+    seen.clear();
+    for (const EventView& e : ns.events()) {
+      if (e.reason == "ResizeRefused" && e.message.find(expected) != std::string::npos) return true;
+      seen += e.reason + ": " + e.message + "\n";
+    }
+    return false;
+  });
+  const std::string log = cluster.controller_log_tail(200);
+  const double forbidden_after =
+      cluster.controller_metric("tailor_controller_resizes_total{outcome=\"forbidden\"}")
+          .value_or(0);
+  ASSERT_TRUE(ns.apply(controller_cluster_role()));  // whole again, for every later test
+  EXPECT_TRUE(reported) << log;
+  EXPECT_NE(log.find("resize forbidden"), std::string::npos) << log;
+  // The log quotes the message (klog's escaping), so its parts are looked for.
+  for (const std::string& part :
+       {std::string(kControllerUser), std::string("cannot patch resource"),
+        std::string("pods/resize")}) {
+    EXPECT_NE(log.find(part), std::string::npos) << part << " in\n" << log;
+  }
+  EXPECT_GT(forbidden_after, forbidden_before);
+  EXPECT_EQ(live_pid(cluster.dir() / "controller.pid"), controller) << "the controller restarted";
+  EXPECT_TRUE(wait_until("resized once the role is whole", kAct, [&](std::string& seen) {
+    return pod_at(ns, "app", "80m", seen);
+  })) << cluster.controller_log_tail();
 }
 
 }  // namespace
