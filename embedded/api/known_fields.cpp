@@ -118,6 +118,7 @@ Table kinds() {
   t.emplace("authorization.k8s.io/v1/selfsubjectaccessreviews",
             object({}, {{"spec", &self_subject_access_review_spec()},
                         {"status", &subject_access_review_status()}}));
+  t.emplace("authorization.k8s.io/v1/selfsubjectrulesreviews", object({"spec", "status"}));
   t.emplace("authentication.k8s.io/v1/selfsubjectreviews", object({"status"}));
   t.emplace("authorization.k8s.io/v1/subjectaccessreviews",
             object({}, {{"spec", &subject_access_review_spec()},

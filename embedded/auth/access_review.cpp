@@ -87,6 +87,8 @@ std::string verb_of(const RestContext& c) {
   return m;
 }
 
+}  // namespace
+
 bj::object review_body(const RestContext& c) {
   const ResourceInfo& r = *c.target.resource;
   if (c.request.method != "POST" || !c.target.name.empty()) {
@@ -102,8 +104,6 @@ bj::object review_body(const RestContext& c) {
   }
   return review;
 }
-
-}  // namespace
 
 bj::object review_self_access(bj::object review, const UserInfo& user,
                               const Authorizer& authorize) {

@@ -26,6 +26,10 @@ kube::http::ServerResponse serve_self_subject_access_review(const RestContext& c
 kube::http::ServerResponse serve_subject_access_review(const RestContext& c);
 kube::http::ServerResponse serve_self_subject_review(const RestContext& c);
 
+// The body of a POSTed review: POST to the collection only (else 405), its apiVersion the
+// resource's (else 400).
+boost::json::object review_body(const RestContext& c);
+
 // The review's status.userInfo as the authenticator saw the requester.
 boost::json::object user_info_json(const UserInfo& user);
 

@@ -138,4 +138,34 @@ AuthorizationDecision RbacAuthorizer::authorize(const RequestAttributes& request
   return {false, search.errors.empty() ? "" : "RBAC: " + search.error_text()};
 }
 
+RbacAuthorizer::UserRules RbacAuthorizer::rules_for(const UserInfo& user,
+                                                    const std::string& ns) const {
+  UserRules out;
+  if (privileged(user)) {
+    out.rules = {{.verbs = {"*"}, .api_groups = {"*"}, .resources = {"*"}},
+                 {.verbs = {"*"}, .non_resource_urls = {"*"}}};
+    return out;
+  }
+  auto collect = [&](bool cluster, const std::string& where) {
+    for (const StoredPtr& stored : bindings(cluster, where)) {
+      const std::shared_ptr<const Binding> b = binding(*stored);
+      if (cluster && b->role_kind != "ClusterRole") continue;
+      if (std::none_of(b->subjects.begin(), b->subjects.end(),
+                       [&](const Subject& s) { return subject_applies(s, user, b->ns); })) {
+        continue;
+      }
+      const std::shared_ptr<const Rules> rules = role_rules(b->role_kind, b->role_name, b->ns);
+      if (!rules) {
+        out.errors.push_back(std::string(b->role_kind == "ClusterRole" ? "clusterrole" : "role") +
+                             "." + kRbacGroup + " \"" + b->role_name + "\" not found");
+        continue;
+      }
+      out.rules.insert(out.rules.end(), rules->begin(), rules->end());
+    }
+  };
+  collect(true, "");
+  if (!ns.empty()) collect(false, ns);
+  return out;
+}
+
 }  // namespace tailor::embedded

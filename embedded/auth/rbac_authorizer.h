@@ -23,6 +23,14 @@ class RbacAuthorizer {
   explicit RbacAuthorizer(const ObjectStore& store) : store_(store) {}
   AuthorizationDecision authorize(const RequestAttributes& request) const;
 
+  // RulesFor (SelfSubjectRulesReview): every rule of every role bound to the user cluster-wide or
+  // in `ns`; errors name the bindings whose role is missing. system:masters: "*" for everything.
+  struct UserRules {
+    std::vector<PolicyRule> rules;
+    std::vector<std::string> errors;
+  };
+  UserRules rules_for(const UserInfo& user, const std::string& ns) const;
+
   struct Binding {
     std::string name, ns, role_kind, role_name;
     std::vector<Subject> subjects;

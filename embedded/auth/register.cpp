@@ -7,6 +7,7 @@
 #include "embedded/auth/authenticator.h"
 #include "embedded/auth/escalation.h"
 #include "embedded/auth/rbac_authorizer.h"
+#include "embedded/auth/rules_review.h"
 #include "embedded/auth/service_account_admission.h"
 #include "embedded/auth/stored_objects.h"
 #include "embedded/auth/token_request.h"
@@ -35,6 +36,9 @@ void add_authentication_and_rbac(ApiExtensions& extensions, ObjectStore& store,
     return authenticate(store, options, request);
   };
   auto rbac = std::make_shared<const RbacAuthorizer>(store);
+  extensions
+      .handlers[subresource_key(builtin("authorization.k8s.io", "selfsubjectrulesreviews"), "")] =
+      self_subject_rules_review_handler(rbac);
   extensions.authorize = [rbac](const RequestAttributes& request) {
     return rbac->authorize(request);
   };

@@ -30,8 +30,8 @@ struct ProtobufKind {
 };
 
 // Naming each default instance also keeps its generated code linked in.
-const std::array<ProtobufKind, 19>& kinds() {
-  static const std::array<ProtobufKind, 19> table{{
+const std::array<ProtobufKind, 20>& kinds() {
+  static const std::array<ProtobufKind, 20> table{{
       {"v1", "Namespace", &core::Namespace::default_instance()},
       {"v1", "ConfigMap", &core::ConfigMap::default_instance()},
       {"v1", "Secret", &core::Secret::default_instance()},
@@ -47,6 +47,8 @@ const std::array<ProtobufKind, 19>& kinds() {
       {"policy/v1", "PodDisruptionBudget", &policy::PodDisruptionBudget::default_instance()},
       {"authorization.k8s.io/v1", "SelfSubjectAccessReview",
        &authorization::SelfSubjectAccessReview::default_instance()},
+      {"authorization.k8s.io/v1", "SelfSubjectRulesReview",
+       &authorization::SelfSubjectRulesReview::default_instance()},
       {"authentication.k8s.io/v1", "TokenRequest",
        &authentication::TokenRequest::default_instance()},
       {"authentication.k8s.io/v1", "SelfSubjectReview",

@@ -5,6 +5,8 @@
 // certificate in system:masters) keeps every right.
 #include <boost/json.hpp>
 #include <chrono>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include "embedded/auth/jwt.h"
@@ -84,6 +86,33 @@ TEST_F(RbacKubectlTest, CanIAnswersFromTheServiceAccountsRole) {
   EXPECT_EQ(info.at("uid"), bj::value(kubectl("get sa bot -o jsonpath={.metadata.uid}").out));
   // The administrator may do everything.
   EXPECT_EQ(kubectl("auth can-i '*' '*' --all-namespaces").out, "yes\n");
+}
+
+// `kubectl auth can-i --list` (SelfSubjectRulesReview): the rules bound to the token in the
+// namespace asked, with those every authenticated user has; another namespace lacks the Role's.
+TEST_F(RbacKubectlTest, CanIListShowsTheRulesOfTheNamespace) {
+  const std::string token = resizer_bot();
+  auto rows = [&](const std::string& flags) {
+    KubectlResult r = as(token, "auth can-i --list " + flags);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::set<std::string> out;  // columns joined by one space
+    std::stringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      std::stringstream words(line);
+      std::string row;
+      for (std::string w; words >> w;) row += (row.empty() ? "" : " ") + w;
+      out.insert(row);
+    }
+    return out;
+  };
+  const std::set<std::string> here = rows("");
+  EXPECT_TRUE(here.count("pods/resize [] [] [get patch]")) << ::testing::PrintToString(here);
+  EXPECT_TRUE(here.count("selfsubjectaccessreviews.authorization.k8s.io [] [] [create]"))
+      << ::testing::PrintToString(here);
+  EXPECT_TRUE(here.count("[/api/*] [] [get]")) << ::testing::PrintToString(here);
+  const std::set<std::string> elsewhere = rows("-n kube-system");
+  EXPECT_FALSE(elsewhere.count("pods/resize [] [] [get patch]"));
+  EXPECT_TRUE(elsewhere.count("selfsubjectaccessreviews.authorization.k8s.io [] [] [create]"));
 }
 
 TEST_F(RbacKubectlTest, ForbiddenWritesGetUpstreams403AndStoreNothing) {
