@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,16 @@ inline std::vector<ApiCall> parse_api_calls(const YAML::Node& root) {
   std::vector<ApiCall> out;
   for (const auto& binary : root) {
     for (const auto& c : binary.second) {
+      // A misspelt key (or a comma inside an unquoted flow value, which YAML splits into one)
+      // would otherwise drop what it says.
+      static const std::set<std::string> kKeys = {"group", "resource", "verbs",       "names",
+                                                  "scope", "when",     "unexercised", "code"};
+      for (const auto& field : c) {
+        if (!kKeys.count(field.first.as<std::string>())) {
+          throw std::runtime_error("api-calls.yaml: unknown key \"" +
+                                   field.first.as<std::string>() + "\"");
+        }
+      }
       ApiCall call{.binary = binary.first.as<std::string>(),
                    .group = c["group"].as<std::string>(),
                    .resource = c["resource"].as<std::string>(),

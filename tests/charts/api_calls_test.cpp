@@ -25,6 +25,13 @@ TEST(ApiCallsTest, ParsesEveryField) {
   EXPECT_EQ(calls[4].binary, "node-agent");
 }
 
+TEST(ApiCallsTest, UnknownKeysAreRefused) {
+  EXPECT_THROW(parse_api_calls(YAML::Load(
+                   "controller:\n  - {group: \"\", resource: pods, verbs: [list], scope: cluster, "
+                   "code: a.cpp, b.cpp (informer)}\n")),
+               std::runtime_error);
+}
+
 TEST(ApiCallsTest, ValuesOverDefaultsTurnCallsOnAndFlagsNever) {
   const auto calls = parse_api_calls(YAML::Load(kTable));
   const YAML::Node defaults = YAML::Load("controller: {watchVPA: false}");
