@@ -10,6 +10,7 @@
 #include "kube/model/decode.h"
 #include "policy/decode.h"
 #include "policy/effective.h"
+#include "policy/resources.h"
 #include "policy/target_ref.h"
 
 namespace tailor::cli {
@@ -17,25 +18,6 @@ namespace {
 
 namespace bj = boost::json;
 using Items = std::vector<bj::object>;
-
-const kube::ResourceType kVerticalScalingPolicies{"autoscaling.tailor.dev", "v1alpha1",
-                                                  "verticalscalingpolicies", true};
-const kube::ResourceType kVerticalPodAutoscalers{"autoscaling.k8s.io", "v1",
-                                                 "verticalpodautoscalers", true};
-const kube::ResourceType kVerticalScalingCheckpoints{"autoscaling.tailor.dev", "v1alpha1",
-                                                     "verticalscalingcheckpoints", true};
-
-// The workload kinds owner chains go through (as tailor-controller watches them).
-const std::vector<std::pair<std::string, kube::ResourceType>>& owner_kinds() {
-  static const std::vector<std::pair<std::string, kube::ResourceType>> kKinds = {
-      {"ReplicaSet", kube::resources::kReplicaSets},
-      {"Deployment", kube::resources::kDeployments},
-      {"StatefulSet", kube::resources::kStatefulSets},
-      {"DaemonSet", kube::resources::kDaemonSets},
-      {"Job", kube::resources::kJobs},
-      {"CronJob", kube::resources::kCronJobs}};
-  return kKinds;
-}
 
 std::string resource_name(const kube::ResourceType& t) {
   return t.group.empty() ? t.resource : t.resource + "." + t.group;
@@ -134,7 +116,7 @@ class ListedOwners : public policy::OwnerLookup {
   }
   std::optional<const kube::ObjectMeta*> named(std::string_view ns, std::string_view kind,
                                                std::string_view name) const override {
-    for (const auto& [known, type] : owner_kinds()) {
+    for (const auto& [known, type] : policy::owner_kinds()) {
       if (known != kind) continue;
       const auto it =
           owners_.find(std::tuple(std::string(ns), std::string(kind), std::string(name)));
@@ -167,7 +149,7 @@ template <class T>
 void add_policies(const Items& items, policy::PolicyApi api, T (*decode)(std::string_view),
                   const ListedOwners& owners, std::vector<ReportPolicy>& out,
                   ClusterReport& report) {
-  const std::string kind(kind_name(api));
+  const std::string kind(policy::kind_of(api));
   for (const bj::object& item : items) {
     T object = decoded(item, kind.c_str(), decode);
     policy::Validated v = policy::validate(object);
@@ -236,23 +218,24 @@ ClusterReport read_cluster_report(const std::string& kubeconfig, const std::stri
   kube::RestClient client(report_config(kubeconfig, context));
   ClusterReport report;
   ListedOwners owners;
-  for (const auto& [kind, type] : owner_kinds()) {
+  for (const auto& [kind, type] : policy::owner_kinds()) {
     for (const bj::object& item : list_all(client, type, ns, false)) {
       owners.add(kind, decoded(item, kind.c_str(), decode_meta).metadata);
     }
   }
   std::vector<ReportPolicy> policies;
-  add_policies(list_all(client, kVerticalScalingPolicies, ns, true),
+  add_policies(list_all(client, policy::resources::kVerticalScalingPolicies, ns, true),
                policy::PolicyApi::VerticalScalingPolicy,
                &policy::decode_vertical_scaling_policy_or_throw, owners, policies, report);
-  add_policies(list_all(client, kVerticalPodAutoscalers, ns, true),
+  add_policies(list_all(client, policy::resources::kVerticalPodAutoscalers, ns, true),
                policy::PolicyApi::VerticalPodAutoscaler,
                &policy::decode_vertical_pod_autoscaler_or_throw, owners, policies, report);
   std::vector<kube::Pod> pods;
   for (const bj::object& item : list_all(client, kube::resources::kPods, ns, false)) {
     pods.push_back(decoded(item, "Pod", decode_pod));
   }
-  const HistoryIndex history = histories(list_all(client, kVerticalScalingCheckpoints, ns, true));
+  const HistoryIndex history =
+      histories(list_all(client, policy::resources::kVerticalScalingCheckpoints, ns, true));
   const auto now =
       std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
   report.rows = build_rows(pods, policies, owners, history, now);

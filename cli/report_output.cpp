@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "cli/json_text.h"
+#include "recommender/svg_text.h"
 
 namespace tailor::cli {
 namespace {
@@ -265,31 +266,7 @@ void write_report_csv(std::ostream& out, const std::vector<ContainerRow>& rows,
   }
 }
 
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+std::string html_escape(const std::string& s) { return recommender::svg::xml_text(s); }
 
 namespace {
 

@@ -4,6 +4,8 @@
 #include <set>
 #include <tuple>
 
+#include "policy/resources.h"
+
 namespace tailor::cli {
 namespace {
 
@@ -84,7 +86,7 @@ ContainerRow container_row(const ReportPolicy& p, const std::vector<const kube::
                            kube::TimePoint now) {
   const policy::EffectivePolicy& e = p.effective;
   ContainerRow row{.ns = e.metadata.namespace_,
-                   .policy_kind = std::string(kind_name(e.api)),
+                   .policy_kind = std::string(policy::kind_of(e.api)),
                    .policy_name = e.metadata.name,
                    .container = container,
                    .pods = static_cast<int>(pods.size()),
@@ -145,7 +147,7 @@ CostChange monthly_cost_change(const ContainerRow& row, const Prices& prices) {
 
 std::string history_key(policy::PolicyApi api, const std::string& ns, const std::string& policy,
                         const std::string& container) {
-  return std::string(kind_name(api)) + "/" + ns + "/" + policy + "/" + container;
+  return std::string(policy::kind_of(api)) + "/" + ns + "/" + policy + "/" + container;
 }
 
 int oom_kills_since(const kube::ContainerStatus& status, kube::TimePoint now,
@@ -213,11 +215,6 @@ std::vector<UnpolicedWorkload> unpoliced_workloads(const std::vector<kube::Pod>&
     }
   }
   return out;
-}
-
-std::string_view kind_name(policy::PolicyApi api) {
-  return api == policy::PolicyApi::VerticalPodAutoscaler ? "VerticalPodAutoscaler"
-                                                         : "VerticalScalingPolicy";
 }
 
 }  // namespace tailor::cli

@@ -102,6 +102,4 @@ std::vector<UnpolicedWorkload> unpoliced_workloads(const std::vector<kube::Pod>&
                                                    const std::vector<ReportPolicy>& policies,
                                                    const policy::OwnerLookup& owners);
 
-std::string_view kind_name(policy::PolicyApi api);
-
 }  // namespace tailor::cli

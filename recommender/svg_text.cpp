@@ -24,7 +24,10 @@ std::string xml_text(const std::string& s) {
         out += "&amp;";
         break;
       case '\'':
-        out += "&apos;";
+        out += "&#39;";  // &apos; is XML's, not HTML 4's; the reference is both
+        break;
+      case '"':
+        out += "&quot;";
         break;
       default:
         out += c;
