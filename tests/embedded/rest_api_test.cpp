@@ -30,6 +30,24 @@ class RestApiTest : public ClusterTest {
   void SetUp() override {
     ClusterTest::SetUp();
     client_ = std::make_unique<kube::RestClient>(rest_config());
+    wait_for_namespace_defaults();
+  }
+  // With a history of 8 changes, the ServiceAccount controller's and root CA publisher's first
+  // writes (a `default` ServiceAccount and `kube-root-ca.crt` in every namespace) would push a
+  // test's own resource version out of the window: let them land first.
+  void wait_for_namespace_defaults() {
+    const kube::ResourceType namespaces{.version = "v1", .resource = "namespaces"};
+    const kube::ResourceType accounts{.version = "v1", .resource = "serviceaccounts"};
+    auto count = [&](const kube::ResourceType& t) {
+      return bj::parse(client_->list({t, "", ""})).at("items").as_array().size();
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+      const std::size_t n = count(namespaces);
+      if (count(kConfigMaps) >= n && count(accounts) >= n) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    FAIL() << "the namespaces' default ServiceAccount and kube-root-ca.crt did not appear";
   }
   std::unique_ptr<kube::RestClient> client_;
 };
