@@ -122,12 +122,14 @@ TEST_F(ChartCanITest, NeitherMayTouchWhatTailorNeverNeeds) {
   for (const char* binary : {"controller", "node-agent"}) {
     SCOPED_TRACE(binary);
     EXPECT_EQ(can_i(binary, "list secrets --all-namespaces"), "no");
-    EXPECT_EQ(can_i(binary, "get secrets -n kube-system"), "no");
     EXPECT_EQ(can_i(binary, "create pods --all-namespaces"), "no");
     EXPECT_EQ(can_i(binary, "update pods --all-namespaces"), "no");
     EXPECT_EQ(can_i(binary, "create clusterrolebindings"), "no");
     EXPECT_EQ(can_i(binary, "patch deployments.apps --all-namespaces"), "no");
   }
+  // The agent in agent actuation reads a secret a pod of its node mounts, as a kubelet does (the
+  // Node authorizer's narrowing is not RBAC's to express); the controller never reads one.
+  EXPECT_EQ(can_i("controller", "get secrets -n kube-system"), "no");
   EXPECT_EQ(can_i("controller", "delete pods --all-namespaces"), "no");
   EXPECT_EQ(can_i("controller", "get configmaps/other -n kube-system"), "no");
   EXPECT_EQ(can_i("node-agent", "create leases.coordination.k8s.io -n kube-system"), "no");
