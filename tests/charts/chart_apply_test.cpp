@@ -67,10 +67,6 @@ void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 
 // Kinds the chart renders that tailor-cluster does not serve, and why.
 const std::map<std::string, std::string> kServedElsewhere = {
-    {"rbac.authorization.k8s.io/v1/ClusterRole", "RBAC (issue 17 point 3)"},
-    {"rbac.authorization.k8s.io/v1/ClusterRoleBinding", "RBAC (issue 17 point 3)"},
-    {"rbac.authorization.k8s.io/v1/Role", "RBAC (issue 17 point 3)"},
-    {"rbac.authorization.k8s.io/v1/RoleBinding", "RBAC (issue 17 point 3)"},
     {"networking.k8s.io/v1/NetworkPolicy", "networking.k8s.io is not served"},
     {"cert-manager.io/v1/Certificate", "cert-manager's CRD"},
     {"cert-manager.io/v1/Issuer", "cert-manager's CRD"},
