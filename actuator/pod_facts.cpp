@@ -120,21 +120,21 @@ PodFacts pod_facts(const kube::Pod& pod) {
     status->container_statuses.push_back(
         {.name = s.name, .oom_killed_at = oom_killed_at(s), .actual = s.resources});
   }
-  return PodFacts{
-      .name = pod.metadata.name,
-      .uid = pod.metadata.uid,
-      .node_name = pod.spec.node_name,
-      .resource_version = pod.metadata.resource_version,
-      .shared_meta = std::move(meta),
-      .spec = std::move(spec),
-      .status = std::move(status),
-      .generation = pod.metadata.generation,
-      .started = started(pod),
-      .startup_boost = annotation(pod.metadata, kStartupBoostAnnotation),
-      .startup_boosted = startup_boosted(annotation(pod.metadata, kStartupBoostAnnotation)),
-      .ready_since = ready_since(pod),
-      .deleting = !pod.metadata.deletion_timestamp.empty(),
-      .mirror = is_mirror_pod(pod.metadata)};
+  const std::string boost = annotation(pod.metadata, kStartupBoostAnnotation);
+  return PodFacts{.name = pod.metadata.name,
+                  .uid = pod.metadata.uid,
+                  .node_name = pod.spec.node_name,
+                  .resource_version = pod.metadata.resource_version,
+                  .shared_meta = std::move(meta),
+                  .spec = std::move(spec),
+                  .status = std::move(status),
+                  .generation = pod.metadata.generation,
+                  .started = started(pod),
+                  .startup_boost = boost,
+                  .startup_boosted = startup_boosted(boost),
+                  .ready_since = ready_since(pod),
+                  .deleting = !pod.metadata.deletion_timestamp.empty(),
+                  .mirror = is_mirror_pod(pod.metadata)};
 }
 
 kube::Pod sizing_pod(const PodSpecFacts& spec) {

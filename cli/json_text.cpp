@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "recommender/csv.h"
+
 namespace tailor::cli {
 
 std::string json_string(std::string_view s) {
@@ -35,11 +37,6 @@ std::string json_exact(const std::optional<double>& v) {
   return std::string(buf, end);
 }
 
-std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + '"';
-}
+std::string csv_field(std::string_view s) { return recommender::csv::quote(std::string(s)); }
 
 }  // namespace tailor::cli

@@ -39,8 +39,6 @@ std::string reverted_message(const std::vector<actuator::BoostedContainer>& targ
 StartupBoosts::StartupBoosts(kube::RestClient& client, kube::EventRecorder& events)
     : client_(client), events_(events) {}
 
-bool StartupBoosts::boosted(const actuator::PodFacts& pod) { return pod.startup_boosted; }
-
 void StartupBoosts::tell_once(const actuator::PodFacts& pod, std::string_view type,
                               std::string_view reason, const std::string& message) {
   if (!told_.emplace(pod.uid, std::string(reason)).second) return;

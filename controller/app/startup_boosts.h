@@ -37,9 +37,6 @@ class StartupBoosts {
   std::size_t pass(const std::vector<std::shared_ptr<const actuator::PodFacts>>& pods,
                    const Recommended& recommended, kube::TimePoint now);
 
-  // Whether the pod's CPU is boosted now: its usage is kept out of the models.
-  static bool boosted(const actuator::PodFacts& pod);
-
  private:
   bool revert(const actuator::PodFacts& pod, actuator::BoostRecord record,
               const std::map<std::string, RecommendedCpu>& recommended, kube::TimePoint now);

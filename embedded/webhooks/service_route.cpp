@@ -1,5 +1,6 @@
 #include "embedded/webhooks/service_route.h"
 
+#include "embedded/controllers/objects.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded::webhooks {
@@ -37,14 +38,7 @@ bool selected_by(const bj::object& service, const bj::object& pod) {
 
 // As the endpoints controller counts a pod ready: an IP, not being deleted, condition Ready True.
 bool ready(const bj::object& pod) {
-  if (string_at(pod, "status.podIP").empty() || find_path(pod, "metadata.deletionTimestamp"))
-    return false;
-  const bj::array* conditions = array_at(pod, "status.conditions");
-  if (!conditions) return false;
-  for (const bj::value& c : *conditions) {
-    if (string_at(c, "type") == "Ready") return string_at(c, "status") == "True";
-  }
-  return false;
+  return !string_at(pod, "status.podIP").empty() && !is_terminating(pod) && is_pod_ready(pod);
 }
 
 // The port number targetPort names in this pod: a number as is, a name through the containers'

@@ -19,12 +19,6 @@ std::int64_t overhead_of(const kube::Pod& pod, std::string_view name, bool milli
   return amount(pod.spec.overhead, name, milli).value_or(0);
 }
 
-const ContainerRunSpec* run_spec_of(const PodRunSpec& run, const std::string& name) {
-  const auto it = std::find_if(run.containers.begin(), run.containers.end(),
-                               [&](const ContainerRunSpec& c) { return c.name == name; });
-  return it == run.containers.end() ? nullptr : &*it;
-}
-
 std::map<std::string, std::string> pod_labels(const kube::Pod& pod) {
   return {{kLabelPodName, pod.metadata.name},
           {kLabelPodNamespace, pod.metadata.namespace_},
@@ -32,6 +26,12 @@ std::map<std::string, std::string> pod_labels(const kube::Pod& pod) {
 }
 
 }  // namespace
+
+const ContainerRunSpec* run_spec_of(const PodRunSpec& run, const std::string& name) {
+  const auto it = std::find_if(run.containers.begin(), run.containers.end(),
+                               [&](const ContainerRunSpec& c) { return c.name == name; });
+  return it == run.containers.end() ? nullptr : &*it;
+}
 
 std::string pod_cgroup_path(const kube::Pod& pod, cri::CgroupDriver driver) {
   return cri::cgroup_path(cri::pod_cgroup_name(pod.metadata.uid, kube::pod_qos(pod)), driver);

@@ -24,6 +24,9 @@ std::string sandbox_cgroup_parent(const kube::Pod& pod, cri::CgroupDriver driver
 
 // A container's amounts from its spec (requests default to limits, as the API does); used when
 // the allocation does not name the container.
+// The run spec of the pod's container of that name, or nullptr.
+const ContainerRunSpec* run_spec_of(const PodRunSpec& run, const std::string& name);
+
 cri::ResourceAmounts desired_amounts(const kube::Container& container);
 // The allocation's amounts for `name`, else desired_amounts.
 cri::ResourceAmounts container_amounts(const kube::Container& container,

@@ -79,8 +79,8 @@ struct PodRuntime::Impl {
       observed.push_back(sync_container(starter, options, rec, pod, container,
                                         attempts[container.name],
                                         container_amounts(container, allocated)));
-      for (const auto& run : pod.run.containers) {
-        if (run.name == container.name) prober.probe(rec.probes, pod, run, observed.back());
+      if (const ContainerRunSpec* run = run_spec_of(pod.run, container.name)) {
+        prober.probe(rec.probes, pod, *run, observed.back());
       }
     }
     return observed;
