@@ -68,7 +68,7 @@ TEST(CpuShapes, AStepDownIsFollowedOnceTheLevelHasMovedNotInTheFirstDay) {
   for (int i = step; i < step + kPerDay; ++i) {
     ASSERT_EQ(r.t[i].cpu_request, before) << "window " << i - step << " after the step";
   }
-  // ...and the level (a day's half-life) has moved within four days.
+  // ...and the level (a 12 h half-life) has moved within four days.
   EXPECT_LT(r.t[step + 4 * kPerDay].cpu_request, 0.6);
   EXPECT_GE(r.t[step + 4 * kPerDay].cpu_request, 0.4);
 }
@@ -109,11 +109,25 @@ TEST(CpuShapes, ASpikeIsFollowedAndGivenBackWithinTheHold) {
 }
 
 TEST(CpuShapes, ADailyCycleIsCoveredByTheLevelWithoutResizes) {
-  // +-80 % around 0.5 cores, peak at 18:00: the level (p90 of a day) covers the peak.
+  // +-80 % around 0.5 cores, peak at 18:00: the level (p85 + 15 % over a 12 h half-life) covers
+  // the peak.
   const auto s = cpu_shape(8, [](int i) { return 0.5 + 0.4 * std::sin(2 * M_PI * i / kPerDay); });
   const Replayed r = replay(s, *make_default_strategy());
   EXPECT_LE(r.score.resizes / r.score.days, 0.5);
   EXPECT_LT(shortfall(r.score), 0.02);
+}
+
+TEST(CpuShapes, ASmallContainerIsSizedAtTheResolutionOfAMillicoreNotOfVpasFirstBuckets) {
+  // A sidecar steady at 21 m: its level is 21 m + 15 % = 24 m, under the 25 m minimum. VPA's
+  // histogram reports the end of its [20.5 m, 31.5 m) bucket, and its row holds 35 m, 40 % over
+  // the minimum; the default's 1 m buckets are 10 % wide there.
+  const auto s = cpu_shape(4, [](int) { return 0.021; });
+  const Replayed r = replay(s, *make_default_strategy());
+  const Replayed vpa = replay(s, *make_vpa_strategy());
+  for (int i = kPerDay; i < 4 * kPerDay; ++i) {
+    ASSERT_DOUBLE_EQ(r.t[i].cpu_request, 0.025) << "window " << i;
+  }
+  EXPECT_GE(vpa.t[4 * kPerDay - 1].cpu_request, 0.035);
 }
 
 TEST(CpuShapes, WithProfileModelsARecurringDailyPeakIsRaisedAheadFromTheFourthDay) {

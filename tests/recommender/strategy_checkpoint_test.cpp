@@ -229,21 +229,23 @@ namespace {
 // weights over the whole bucket range, double costs, the 36-model CPU ensemble), both formats
 // tagged default3 (the one-model CPU side with double weights, or the compact state of the
 // 36-model CPU ensemble: the same tag, different fields) and default4 (the compact state before
-// the lazy scoring: no carried weights or pending sums). They are refused with the reason, and
-// the controller starts that model empty (CheckpointInvalid).
+// the lazy scoring: no carried weights or pending sums) and default5 (the CPU level's buckets in
+// VPA's geometry, from 10 m: the same indices mean other values). They are refused with the reason,
+// and the controller starts that model empty (CheckpointInvalid).
 TEST(DefaultStrategyCheckpoint, TheFormerFormatsAreRefusedWithTheReason) {
   for (const std::string former :
        {"default2;0;86100;288;1073741824;0;0;0;0;-1,-1;0,0;0,0;0,0,0,0,0,0,0;0,0,0,0,0,0,0;"
         "-2147483648,-2147483648,-2147483648,-2147483648,-2147483648,-2147483648,-2147483648",
         "default3;0;86100;288;1073741824;0;0;0;0;0.5;1;1073741824;0;-1",
-        "default4;0;86100;288;1073741824;0;0;0;0;0.5;1;1073741824;0;-1"}) {
+        "default4;0;86100;288;1073741824;0;0;0;0;0.5;1;1073741824;0;-1",
+        "default5;0;86100;288;1073741824;0;0;0;0;0.5;1;1073741824;0;-1"}) {
     TailoredStrategy s(TailoredConfig{});
     try {
       s.restore(former);
       FAIL() << "accepted " << former;
     } catch (const CheckpointError& e) {
       const std::string what = e.what();
-      EXPECT_NE(what.find("not a 'default5' checkpoint"), std::string::npos) << what;
+      EXPECT_NE(what.find("not a 'default6' checkpoint"), std::string::npos) << what;
       EXPECT_NE(what.find(former.substr(0, 8)), std::string::npos) << what;
     }
     EXPECT_EQ(s.samples().count, 0);

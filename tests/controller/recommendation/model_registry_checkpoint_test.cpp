@@ -79,19 +79,19 @@ TEST_P(RegistryCheckpoint, CorruptCheckpointCreatesNoModel) {
 INSTANTIATE_TEST_SUITE_P(Strategies, RegistryCheckpoint, testing::Values("vpa", "default"));
 
 // Checkpoints written before the default strategy's current format (default2, both states that
-// were tagged default3, and default4) are refused with the reason, create no model, and the
-// container's samples start a fresh one.
+// were tagged default3, default4 and default5) are refused with the reason, create no model, and
+// the container's samples start a fresh one.
 TEST(RegistryCheckpointFormats, TheDefaultStrategysFormerFormatsStartAFreshModel) {
   for (const char* former :
        {"default2;0;3540;60;524288000;0;0;0;0", "default3;0;3540;60;524288000;0;0;0;0",
-        "default4;0;3540;60;524288000;0;0;0;0"}) {
+        "default4;0;3540;60;524288000;0;0;0;0", "default5;0;3540;60;524288000;0;0;0;0"}) {
     ModelRegistry r(recommender::make_default_strategy());
     const ContainerModelKey app{"shop/web", "app"};
     try {
       r.restore(app, former);
       FAIL() << "accepted " << former;
     } catch (const recommender::CheckpointError& e) {
-      EXPECT_NE(std::string(e.what()).find("not a 'default5' checkpoint"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("not a 'default6' checkpoint"), std::string::npos)
           << e.what();
     }
     EXPECT_EQ(r.size(), 0u);
