@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "recommender/checkpoint.h"
 #include "recommender/checkpoint_text.h"
@@ -229,17 +231,31 @@ void TailoredStrategy::restore(std::string_view checkpoint) {
 }
 
 namespace {
+// The CPU level as the update rule's label states it: "p85 + 15%, 12h half-life" for one model.
+std::string cpu_level(const EnsembleConfig& c) {
+  if (c.half_lives.size() != 1 || c.percentiles.size() != 1 || c.margins.size() != 1 ||
+      !c.profile_ranks.empty()) {
+    return "the best of " +
+           std::to_string(c.half_lives.size() * c.percentiles.size() * c.margins.size()) +
+           " models" + (c.profile_ranks.empty() ? "" : " and daily profiles");
+  }
+  char label[64];
+  std::snprintf(label, sizeof label, "p%g + %g%%, %gh half-life", c.percentiles[0] * 100,
+                c.margins[0] * 100, double(c.half_lives[0]) / kHour);
+  return label;
+}
+
 class TailoredFactory final : public StrategyFactory {
  public:
   explicit TailoredFactory(const TailoredConfig& config)
       : config_(std::make_shared<const TailoredConfig>(config)) {}
   std::string name() const override { return "default"; }
   std::string update_rule() const override {
-    return "cpu: to the level (p85 + 15%, 12-h half-life) when it moves >15%, at once to a "
-           "window's mean + 20% when it exceeds the request by 30%, not lowered for 30 min after "
-           "a raise; memory: up at once, down only after 24h of targets >=5% lower and >=24h "
-           "since the last memory change, not below the week's largest peak + its margin, nor "
-           "lowered for 3d after an OOM";
+    return "cpu: to the level (" + cpu_level(config_->cpu) +
+           ") when it moves >15%, at once to a window's mean + 20% when it exceeds the request by "
+           "30%, not lowered for 30 min after a raise; memory: up at once, down only after 24h of "
+           "targets >=5% lower and >=24h since the last memory change, not below the week's "
+           "largest peak + its margin, nor lowered for 3d after an OOM";
   }
   std::unique_ptr<Strategy> create() const override {
     return std::make_unique<TailoredStrategy>(config_);

@@ -6,6 +6,7 @@
 #include <functional>
 #include <initializer_list>
 #include <random>
+#include <string>
 
 #include "recommender/replay.h"
 
@@ -53,6 +54,22 @@ int first_cpu_at_least(const Run& r, int from, double level) {
 const auto flat_mem = [](int) { return kGiB; };
 
 // The CPU side's shapes (steps down, spikes, batch runs) are in cpu_shapes_test.cpp.
+// The row's label states the CPU level the config has, so a report of another config does not
+// print the default's.
+TEST(TailoredStrategy, TheUpdateRuleStatesTheConfiguredCpuLevel) {
+  EXPECT_NE(make_default_strategy()->update_rule().find("(p85 + 15%, 12h half-life)"),
+            std::string::npos);
+  TailoredConfig c;
+  c.cpu.half_lives = {kDay};
+  c.cpu.percentiles = {0.9};
+  c.cpu.margins = {0.05};
+  EXPECT_NE(make_tailored_strategy(c)->update_rule().find("(p90 + 5%, 24h half-life)"),
+            std::string::npos);
+  c.cpu.percentiles = {0.9, 0.95};
+  EXPECT_NE(make_tailored_strategy(c)->update_rule().find("(the best of 2 models)"),
+            std::string::npos);
+}
+
 TEST(TailoredStrategy, StepUpIsFollowedWithinAnHour) {
   const int step = 3 * kPerDay;
   auto s = shape(
