@@ -10,10 +10,13 @@ build_packages=(
   libboost1.81-dev libboost-json1.81-dev libboost-program-options1.81-dev
   libarmadillo-dev libspdlog-dev libyaml-cpp-dev prometheus-cpp-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libsimdjson-dev zlib1g-dev libsqlite3-dev libre2-dev
+  libpng-dev
 )
 # Real peers the tests run against (containerd + runc for CRI, kubectl, Prometheus); tzdata's
 # /usr/share/zoneinfo for CronJob spec.timeZone.
-peer_packages=(openssl prometheus containerd runc busybox-static tzdata)
+# Chromium, headless, draws `tailor report -o html` for the e2e test to screenshot (libpng-dev
+# above decodes it); DejaVu is the font it draws the page's text in.
+peer_packages=(openssl prometheus containerd runc busybox-static tzdata chromium fonts-dejavu-core)
 # clang-format for the format check of `make test` (scripts/check-format.sh); clang-14 with its
 # runtime libraries (libFuzzer, the sanitizers) for the fuzz pass (scripts/run-fuzz.sh); Go, sprig,
 # YAML and gojsonschema, the libraries of Helm's template engine, for tests/tools/helm-render (the

@@ -17,6 +17,7 @@
 
 #include "tests/controller/usage/prometheus/prometheus_peer.h"
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/page_in_browser.h"
 
 namespace tailor::e2e {
 namespace {
@@ -444,6 +445,9 @@ TEST(Report, AllReplaysTheWorkloadsWithoutAPolicyFromPrometheus) {
   EXPECT_NE(html.out.find("<h3>" + ns.name() + "/Deployment/plain</h3>"), std::string::npos);
   EXPECT_NE(html.out.find("<tr><td>vpa</td>"), std::string::npos);
   EXPECT_NE(html.out.find("<div class=\"plot\"><svg"), std::string::npos);
+  // ... and as Chromium draws it: both tables and the plot on the screen.
+  expect_report_page_drawn(html.out, cluster.dir() / "scratch" / "report-page", 2,
+                           {"vpa", "default"});
 
   // Prometheus gone: a clear message, nothing on stdout.
   CommandResult down = cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n",
