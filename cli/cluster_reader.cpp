@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "kube/client/list_watch.h"
 #include "kube/client/rest_client.h"
 #include "kube/model/decode.h"
 #include "policy/decode.h"
@@ -17,7 +18,7 @@ namespace tailor::cli {
 namespace {
 
 namespace bj = boost::json;
-using Items = std::vector<bj::object>;
+using Items = std::vector<std::string>;  // each item's JSON, as the list page holds it
 
 std::string resource_name(const kube::ResourceType& t) {
   return t.group.empty() ? t.resource : t.resource + "." + t.group;
@@ -39,9 +40,17 @@ std::string text_at(const bj::object& o, std::initializer_list<std::string_view>
   return "";
 }
 
-std::string object_name(const bj::object& item) {
-  const std::string ns = text_at(item, {"metadata", "namespace"});
-  return (ns.empty() ? "" : ns + "/") + text_at(item, {"metadata", "name"});
+std::string qualified(const kube::ObjectMeta& meta) {
+  return (meta.namespace_.empty() ? "" : meta.namespace_ + "/") + meta.name;
+}
+
+// namespace/name of an item that did not decode, as far as it can be read.
+std::string object_name(std::string_view item) {
+  bj::error_code ec;
+  const bj::value v = bj::parse(item, ec);
+  if (ec || !v.is_object()) return "";
+  const std::string ns = text_at(v.as_object(), {"metadata", "namespace"});
+  return (ns.empty() ? "" : ns + "/") + text_at(v.as_object(), {"metadata", "name"});
 }
 
 // An API answer turned into what the user must do about it.
@@ -78,26 +87,16 @@ Items list_all(kube::RestClient& client, const kube::ResourceType& type, const s
       throw std::runtime_error("cannot reach the API server at " + client.config().server + ": " +
                                e.what());
     }
-    bj::value list;
+    kube::cache::ListPage list;
     try {
-      list = bj::parse(page);
+      list = kube::cache::parse_list_page(page);
     } catch (const std::exception& e) {
-      throw std::runtime_error("the list of " + resource_name(type) + " is not JSON: " + e.what());
+      throw std::runtime_error("the list of " + resource_name(type) +
+                               " is not a List: " + e.what());
     }
-    const bj::value* array = list.is_object() ? list.as_object().if_contains("items") : nullptr;
-    if (!array || !(array->is_array() || array->is_null())) {
-      throw std::runtime_error("the list of " + resource_name(type) + " has no items array");
-    }
-    if (array->is_array()) {
-      for (const bj::value& item : array->as_array()) {
-        if (!item.is_object()) {
-          throw std::runtime_error("an item of the list of " + resource_name(type) +
-                                   " is not an object");
-        }
-        items.push_back(item.as_object());
-      }
-    }
-    options.continue_token = text_at(list.as_object(), {"metadata", "continue"});
+    items.insert(items.end(), std::make_move_iterator(list.items.begin()),
+                 std::make_move_iterator(list.items.end()));
+    options.continue_token = std::move(list.continue_token);
   } while (!options.continue_token.empty());
   return items;
 }
@@ -130,10 +129,9 @@ class ListedOwners : public policy::OwnerLookup {
 };
 
 template <class T>
-T decoded(const bj::object& item, const char* kind, T (*decode)(std::string_view)) {
-  const std::string json = bj::serialize(item);
+T decoded(const std::string& item, const char* kind, T (*decode)(std::string_view)) {
   try {
-    return decode(json);
+    return decode(item);
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string(kind) + " " + object_name(item) +
                              " is malformed: " + e.what());
@@ -150,18 +148,18 @@ void add_policies(const Items& items, policy::PolicyApi api, T (*decode)(std::st
                   const ListedOwners& owners, std::vector<ReportPolicy>& out,
                   ClusterReport& report) {
   const std::string kind(policy::kind_of(api));
-  for (const bj::object& item : items) {
+  for (const std::string& item : items) {
     T object = decoded(item, kind.c_str(), decode);
     policy::Validated v = policy::validate(object);
     if (!v.policy) {
-      report.warnings.push_back(kind + " " + object_name(item) +
+      report.warnings.push_back(kind + " " + qualified(object.metadata) +
                                 " is not valid, left out: " + policy::problems_message(v.problems));
       continue;
     }
     ReportPolicy p{.effective = std::move(*v.policy), .status = object.status};
     p.note = policy::unsupported_target(p.effective, owners);
     if (!p.note.empty()) {
-      report.warnings.push_back(kind + " " + object_name(item) + ": " + p.note);
+      report.warnings.push_back(kind + " " + qualified(object.metadata) + ": " + p.note);
       report.targets_gone = true;
     }
     out.push_back(std::move(p));
@@ -178,7 +176,10 @@ std::optional<double> seconds_at(const bj::object& item, std::string_view field)
 // of each policy's container. One without the fields is left out ("unknown" in the report).
 HistoryIndex histories(const Items& checkpoints) {
   HistoryIndex index;
-  for (const bj::object& item : checkpoints) {
+  for (const std::string& json : checkpoints) {
+    // An item of a list page is an object (kube::cache::parse_list_page checks).
+    const bj::value parsed = bj::parse(json);
+    const bj::object& item = parsed.as_object();
     const auto first = seconds_at(item, "firstSampleStart");
     const auto last = seconds_at(item, "lastSampleStart");
     const bj::value* status = item.if_contains("status");
@@ -219,7 +220,7 @@ ClusterReport read_cluster_report(const std::string& kubeconfig, const std::stri
   ClusterReport report;
   ListedOwners owners;
   for (const auto& [kind, type] : policy::owner_kinds()) {
-    for (const bj::object& item : list_all(client, type, ns, false)) {
+    for (const std::string& item : list_all(client, type, ns, false)) {
       owners.add(kind, decoded(item, kind.c_str(), decode_meta).metadata);
     }
   }
@@ -231,15 +232,16 @@ ClusterReport read_cluster_report(const std::string& kubeconfig, const std::stri
                policy::PolicyApi::VerticalPodAutoscaler,
                &policy::decode_vertical_pod_autoscaler_or_throw, owners, policies, report);
   std::vector<kube::Pod> pods;
-  for (const bj::object& item : list_all(client, kube::resources::kPods, ns, false)) {
+  for (const std::string& item : list_all(client, kube::resources::kPods, ns, false)) {
     pods.push_back(decoded(item, "Pod", decode_pod));
   }
   const HistoryIndex history =
       histories(list_all(client, policy::resources::kVerticalScalingCheckpoints, ns, true));
   const auto now =
       std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now());
-  report.rows = build_rows(pods, policies, owners, history, now);
-  report.unpoliced = unpoliced_workloads(pods, policies, owners);
+  ReportRows rows = report_rows(pods, policies, owners, history, now);
+  report.rows = std::move(rows.rows);
+  report.unpoliced = std::move(rows.unpoliced);
   return report;
 }
 

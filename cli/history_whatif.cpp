@@ -42,12 +42,6 @@ void hold_current_sizing(rec::ContainerSeries& s, const std::pair<double, double
   }
 }
 
-std::string fixed(double v, int digits) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 }  // namespace
 
 std::vector<rec::RecordedWindow> workload_recording(const UnpolicedWorkload& workload,
@@ -72,9 +66,8 @@ std::vector<rec::RecordedWindow> workload_recording(const UnpolicedWorkload& wor
   return recorded;
 }
 
-std::vector<rec::ContainerSeries> workload_series(const UnpolicedWorkload& workload,
-                                                  const std::vector<rec::RecordedWindow>& recording,
-                                                  bool current_sizing) {
+std::vector<rec::ContainerSeries> workload_series(
+    const std::vector<rec::RecordedWindow>& recording) {
   std::vector<rec::ContainerSeries> series;
   if (recording.empty()) return series;
   // Through the recording's text, so the windows fold exactly as `tailor replay` folds it.
@@ -84,8 +77,12 @@ std::vector<rec::ContainerSeries> workload_series(const UnpolicedWorkload& workl
   std::getline(text, header);
   rec::TraceDiagnostics diag;
   rec::read_recording(text, split_header(header), "prometheus", series, diag);
+  return series;
+}
+
+std::vector<rec::ContainerSeries> as_run_series(const UnpolicedWorkload& workload,
+                                                std::vector<rec::ContainerSeries> series) {
   for (rec::ContainerSeries& s : series) {
-    if (!current_sizing) break;
     const std::string container = s.container.substr(s.container.find('/') + 1);
     const auto sizing = workload.requests.find(container);
     if (sizing != workload.requests.end()) hold_current_sizing(s, sizing->second);
@@ -96,7 +93,7 @@ std::vector<rec::ContainerSeries> workload_series(const UnpolicedWorkload& workl
 WhatIfRow replay_workload(const UnpolicedWorkload& workload,
                           const std::vector<UsageWindow>& windows, bool plots) {
   WhatIfRow row{.workload = workload, .recording = workload_recording(workload, windows)};
-  const auto series = workload_series(workload, row.recording, false);
+  const auto series = workload_series(row.recording);
   row.series = series.size();
   if (series.empty()) {
     row.note = "no history in Prometheus";
@@ -116,7 +113,7 @@ WhatIfRow replay_workload(const UnpolicedWorkload& workload,
     row.note = "no history past the 24 h warm-up";
     return row;
   }
-  row.rows.front() = rec::replay_table(workload_series(workload, row.recording, true), {}).front();
+  row.rows.front() = rec::replay_table(as_run_series(workload, series), {}).front();
   for (std::size_t i = 0; plots && i < series.size() && i < kMaxPlots; ++i) {
     std::ostringstream svg;
     write_strategy_timelines(svg, series[i], views);
@@ -185,9 +182,10 @@ void print_whatif_table(std::ostream& out, const std::vector<WhatIfRow>& rows) {
     if (!w.note.empty()) out << "  " << fit(w.note, kTableWidth - 2) << "\n";
     for (const auto& r : w.rows) {
       std::snprintf(line, sizeof line, "  %-10s %9s %9s %13s %12s %15s\n",
-                    fit(r.strategy, 10).c_str(), fixed(r.cpu_slack, 3).c_str(),
-                    fixed(r.mem_slack, 3).c_str(), fixed(r.cpu_shortfall, 4).c_str(),
-                    fixed(r.ooms_per_day, 4).c_str(), fixed(r.resizes_per_day, 3).c_str());
+                    fit(r.strategy, 10).c_str(), printed("%.3f", r.cpu_slack).c_str(),
+                    printed("%.3f", r.mem_slack).c_str(), printed("%.4f", r.cpu_shortfall).c_str(),
+                    printed("%.4f", r.ooms_per_day).c_str(),
+                    printed("%.3f", r.resizes_per_day).c_str());
       out << line;
     }
   }
@@ -205,10 +203,11 @@ void write_whatif_html(std::ostream& out, const std::vector<WhatIfRow>& rows) {
              "<th>cpu shortfall</th><th>OOMs/day</th><th>resizes/day</th></tr>\n";
       for (const auto& r : w.rows) {
         out << "<tr><td>" << html_escape(r.strategy) << "</td><td class=\"n\">"
-            << fixed(r.cpu_slack, 3) << "</td><td class=\"n\">" << fixed(r.mem_slack, 3)
-            << "</td><td class=\"n\">" << fixed(r.cpu_shortfall, 4) << "</td><td class=\"n\">"
-            << fixed(r.ooms_per_day, 4) << "</td><td class=\"n\">" << fixed(r.resizes_per_day, 3)
-            << "</td></tr>\n";
+            << printed("%.3f", r.cpu_slack) << "</td><td class=\"n\">"
+            << printed("%.3f", r.mem_slack) << "</td><td class=\"n\">"
+            << printed("%.4f", r.cpu_shortfall) << "</td><td class=\"n\">"
+            << printed("%.4f", r.ooms_per_day) << "</td><td class=\"n\">"
+            << printed("%.3f", r.resizes_per_day) << "</td></tr>\n";
       }
       out << "</table>\n";
     }

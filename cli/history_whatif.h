@@ -34,11 +34,12 @@ inline constexpr std::size_t kMaxPlots = 4;
 std::vector<recommender::RecordedWindow> workload_recording(
     const UnpolicedWorkload& workload, const std::vector<controller::usage::UsageWindow>& windows);
 // One replay series per "pod/container" of the recording, folded as `tailor replay` folds a
-// recording; with current_sizing, each container's current sizing held as its limits (the
-// as-run's).
+// recording.
 std::vector<recommender::ContainerSeries> workload_series(
-    const UnpolicedWorkload& workload, const std::vector<recommender::RecordedWindow>& recording,
-    bool current_sizing);
+    const std::vector<recommender::RecordedWindow>& recording);
+// The series with each container's current sizing held as its limits (the as-run's).
+std::vector<recommender::ContainerSeries> as_run_series(
+    const UnpolicedWorkload& workload, std::vector<recommender::ContainerSeries> series);
 // The rows: vpa and default replayed on the history as `tailor replay` replays the recording
 // (so they equal its rows), the as-run at the pods' current sizing.
 WhatIfRow replay_workload(const UnpolicedWorkload& workload,

@@ -23,12 +23,13 @@ std::string json_string(std::string_view s) {
   return q + '"';
 }
 
-std::string json_number(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
+std::string printed(const char* format, double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, format, v);
   return buf;
 }
+
+std::string json_number(double v) { return std::isfinite(v) ? printed("%.6g", v) : "null"; }
 
 std::string json_exact(const std::optional<double>& v) {
   if (!v || !std::isfinite(*v)) return "null";

@@ -1,5 +1,6 @@
 // JSON and CSV text for the CLI's machine-readable outputs (replay's --json, report's -o json and
-// -o csv): strings escaped as RFC 8259 and RFC 4180 want, numbers in the shortest round form.
+// -o csv): strings escaped as RFC 8259 and RFC 4180 want, numbers in the shortest round form; and
+// the one printf-style number format of the CLI's tables.
 #pragma once
 
 #include <optional>
@@ -8,6 +9,8 @@
 
 namespace tailor::cli {
 
+// One number through a printf conversion for a double ("%.3f", "%+.2f", "%.0fm").
+std::string printed(const char* format, double v);
 // "..." with quote, backslash and control characters escaped (\", \\, \u00XX).
 std::string json_string(std::string_view s);
 // %.6g (replay's scores); non-finite values, which JSON has no spelling for, as null.

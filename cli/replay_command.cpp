@@ -8,6 +8,7 @@
 #include <iostream>
 #include <tuple>
 
+#include "cli/json_text.h"
 #include "cli/report.h"
 #include "cli/timeline_plot.h"
 #include "recommender/frontier.h"
@@ -39,12 +40,6 @@ const char* kUsage =
     "  percentiles in (0, 1], margins in [0, 1]; VPA's defaults 0.9 and 0.15).\n"
     "--frontier adds VPA's standard curve points (each knob moved alone) and says where every\n"
     "other row lies against VPA's curve; --curve-svg draws the curves and the rows.\n";
-
-std::string fixed(double v, int digits) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
 
 std::string safe_name(std::string s) {
   for (char& c : s) {
@@ -78,13 +73,13 @@ void print_verdicts(std::ostream& out, const std::vector<rec::ScoreRow>& rows) {
       if (row.strategy == "as-run" || rec::is_vpa_curve_row(row.strategy)) continue;
       const rec::CurvePoint p = rec::curve_point(row, r);
       const rec::CurveVerdict v = rec::compare_to_curve(envelope, p.x, p.y);
-      out << "  " << row.strategy << " " << name << ": slack " << fixed(p.y, 3) << " at " << x_name
-          << " " << fixed(p.x, 4);
-      if (v.curve_y) out << ", VPA's curve there " << fixed(*v.curve_y, 3);
+      out << "  " << row.strategy << " " << name << ": slack " << printed("%.3f", p.y) << " at "
+          << x_name << " " << printed("%.4f", p.x);
+      if (v.curve_y) out << ", VPA's curve there " << printed("%.3f", *v.curve_y);
       out << ": " << rec::side_name(v.side);
       if (r == rec::Resource::memory && vpa != rows.end()) {
         out << "; " << (row.ooms_per_day > vpa->ooms_per_day ? "more" : "no more")
-            << " OOMs than vpa (" << fixed(vpa->ooms_per_day, 4) << ")";
+            << " OOMs than vpa (" << printed("%.4f", vpa->ooms_per_day) << ")";
       }
       out << "\n";
     }

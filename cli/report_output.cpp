@@ -1,7 +1,6 @@
 #include "cli/report_output.h"
 
 #include <cmath>
-#include <cstdio>
 #include <ostream>
 
 #include "cli/json_text.h"
@@ -22,12 +21,6 @@ constexpr Column kColumns[] = {
     {"HISTORY", 12, false},  {"OOM/1d", 6, false}, {"$/MONTH", 9, false}};
 constexpr std::size_t kColumnCount = sizeof kColumns / sizeof kColumns[0];
 constexpr std::size_t kChangeColumn = 7, kOomColumn = 9;
-
-std::string printed(const char* format, double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 std::string with_sign(std::string s, double v, bool sign) { return sign && v > 0 ? "+" + s : s; }
 

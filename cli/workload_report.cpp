@@ -156,11 +156,10 @@ int oom_kills_since(const kube::ContainerStatus& status, kube::TimePoint now,
          oom_in_window(status.last_state.terminated, now, window);
 }
 
-std::vector<ContainerRow> build_rows(const std::vector<kube::Pod>& pods,
-                                     const std::vector<ReportPolicy>& policies,
-                                     const policy::OwnerLookup& owners, const HistoryIndex& history,
-                                     kube::TimePoint now) {
-  Assigned assigned = assign(pods, policies, owners);
+namespace {
+
+std::vector<ContainerRow> rows_of(Assigned& assigned, const std::vector<ReportPolicy>& policies,
+                                  const HistoryIndex& history, kube::TimePoint now) {
   std::vector<ContainerRow> rows;
   for (std::size_t i = 0; i < policies.size(); ++i) {
     auto& mine = assigned.pods_of_policy[i];
@@ -181,11 +180,10 @@ std::vector<ContainerRow> build_rows(const std::vector<kube::Pod>& pods,
   return rows;
 }
 
-std::vector<UnpolicedWorkload> unpoliced_workloads(const std::vector<kube::Pod>& pods,
-                                                   const std::vector<ReportPolicy>& policies,
-                                                   const policy::OwnerLookup& owners) {
+std::vector<UnpolicedWorkload> unpoliced_of(Assigned& assigned,
+                                            const std::vector<kube::Pod>& pods) {
   std::map<std::tuple<std::string, std::string, std::string>, UnpolicedWorkload> by_workload;
-  for (auto& [pod, chain] : assign(pods, policies, owners).unpoliced) {
+  for (auto& [pod, chain] : assigned.unpoliced) {
     // Finished pods (Jobs' done pods) run nothing to size.
     if (pod->status.phase == "Succeeded" || pod->status.phase == "Failed") continue;
     const std::string& ns = pod->metadata.namespace_;
@@ -215,6 +213,30 @@ std::vector<UnpolicedWorkload> unpoliced_workloads(const std::vector<kube::Pod>&
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<ContainerRow> build_rows(const std::vector<kube::Pod>& pods,
+                                     const std::vector<ReportPolicy>& policies,
+                                     const policy::OwnerLookup& owners, const HistoryIndex& history,
+                                     kube::TimePoint now) {
+  Assigned assigned = assign(pods, policies, owners);
+  return rows_of(assigned, policies, history, now);
+}
+
+std::vector<UnpolicedWorkload> unpoliced_workloads(const std::vector<kube::Pod>& pods,
+                                                   const std::vector<ReportPolicy>& policies,
+                                                   const policy::OwnerLookup& owners) {
+  Assigned assigned = assign(pods, policies, owners);
+  return unpoliced_of(assigned, pods);
+}
+
+ReportRows report_rows(const std::vector<kube::Pod>& pods,
+                       const std::vector<ReportPolicy>& policies, const policy::OwnerLookup& owners,
+                       const HistoryIndex& history, kube::TimePoint now) {
+  Assigned assigned = assign(pods, policies, owners);
+  return {rows_of(assigned, policies, history, now), unpoliced_of(assigned, pods)};
 }
 
 }  // namespace tailor::cli

@@ -102,4 +102,13 @@ std::vector<UnpolicedWorkload> unpoliced_workloads(const std::vector<kube::Pod>&
                                                    const std::vector<ReportPolicy>& policies,
                                                    const policy::OwnerLookup& owners);
 
+// build_rows and unpoliced_workloads of one assignment of the pods to the policies.
+struct ReportRows {
+  std::vector<ContainerRow> rows{};
+  std::vector<UnpolicedWorkload> unpoliced{};
+};
+ReportRows report_rows(const std::vector<kube::Pod>& pods,
+                       const std::vector<ReportPolicy>& policies, const policy::OwnerLookup& owners,
+                       const HistoryIndex& history, kube::TimePoint now);
+
 }  // namespace tailor::cli

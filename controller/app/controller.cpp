@@ -125,6 +125,21 @@ void close_quiet_periods(recommendation::ModelRegistry& models, kube::TimePoint 
   models.close_periods(to_seconds(now) - std::max(models.sample_period(), kQuietAtLeast));
 }
 
+// The first policy of `key` that `also` accepts.
+template <class Also>
+const PolicyObject* find_policy(const std::vector<PolicyObject>& policies, const std::string& key,
+                                Also also) {
+  for (const PolicyObject& p : policies) {
+    if (p.key == key && also(p)) return &p;
+  }
+  return nullptr;
+}
+
+const PolicyObject* find_policy(const std::vector<PolicyObject>& policies, const std::string& key,
+                                policy::PolicyApi api) {
+  return find_policy(policies, key, [&](const PolicyObject& p) { return p.api == api; });
+}
+
 }  // namespace
 
 struct Controller::Impl {
@@ -332,10 +347,9 @@ std::map<std::string, RecommendedCpu> Controller::Impl::recommended_cpu(
   std::map<std::string, RecommendedCpu> out;
   auto key = pod_policy.find(pod.namespace_() + "/" + pod.name);
   if (key == pod_policy.end()) return out;
-  const PolicyObject* p = nullptr;
-  for (const PolicyObject& candidate : in.policies) {
-    if (candidate.key == key->second && candidate.effective && candidate.claimed) p = &candidate;
-  }
+  // The policy the pass assigned the pod to: one that acts (valid, and ours).
+  const PolicyObject* p = find_policy(
+      in.policies, key->second, [](const PolicyObject& c) { return c.effective && c.claimed; });
   if (!p || p->effective->mode == policy::UpdateMode::Off ||
       p->effective->mode == policy::UpdateMode::Initial) {
     return out;
@@ -576,14 +590,6 @@ std::vector<policy::ContainerUpdate> container_updates(const kube::Pod& pod,
     }
   }
   return out;
-}
-
-const PolicyObject* find_policy(const std::vector<PolicyObject>& policies, const std::string& key,
-                                policy::PolicyApi api) {
-  for (const PolicyObject& p : policies) {
-    if (p.key == key && p.api == api) return &p;
-  }
-  return nullptr;
 }
 
 std::vector<std::pair<std::string, policy::PolicyApi>> policy_keys(
