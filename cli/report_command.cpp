@@ -10,6 +10,7 @@
 
 #include "cli/cluster_reader.h"
 #include "cli/history_whatif.h"
+#include "cli/policy_shortfall.h"
 #include "cli/report_output.h"
 
 namespace tailor::cli {
@@ -18,13 +19,15 @@ namespace {
 const char* kUsage =
     "Usage: tailor report [--kubeconfig FILE] [--context NAME] [-n NAMESPACE]\n"
     "                     [-o table|json|csv|html] [--cpu-price P] [--memory-price P]\n"
-    "                     [--all --prometheus URL [--history 8d] [--resolution 5m]]\n"
+    "                     [--prometheus URL [--all [--history 8d] [--resolution 5m]]]\n"
     "Every workload under a VerticalScalingPolicy or VerticalPodAutoscaler object, per "
     "container:\n"
     "its current requests and limits (from its pods), the target and bounds in the policy's\n"
     "status.recommendation, the change, the history behind it (days and samples of the policy's\n"
-    "VerticalScalingCheckpoint; \"unknown\" before one is written), its OOM kills in the last day\n"
-    "and the monthly cost of the change ((target - request) x pods x price x 730 h).\n"
+    "VerticalScalingCheckpoint; \"unknown\" before one is written), its OOM kills and CPU\n"
+    "shortfall (with --prometheus: CPU used beyond the request, core-seconds, as\n"
+    "tailor-controller's tailor_workload_cpu_shortfall_core_seconds_total counts it) in the last\n"
+    "day, and the monthly cost of the change ((target - request) x pods x price x 730 h).\n"
     "Cluster: --kubeconfig, else $KUBECONFIG, else in-cluster (service account), else\n"
     "~/.kube/config, as kubectl; the current context unless --context.\n"
     "Options:\n"
@@ -41,13 +44,17 @@ const char* kUsage =
     "                       current sizing held), scored as tailor replay scores; a progress bar\n"
     "                       on stderr. Not with csv; html adds each workload's plots (usage and\n"
     "                       the requests each strategy sets, as tailor replay --plot-dir draws).\n"
-    "  --prometheus URL     the Prometheus to read (needed by --all)\n"
+    "  --prometheus URL     the Prometheus to read: the policy rows' CPU shortfall from the\n"
+    "                       controller's series it scrapes; the history of --all (needed by it)\n"
     "  --history D          how far back (Prometheus duration, default 8d)\n"
     "  --resolution D       window length (default 5m, the replay's sample period)\n"
     "  --save-history DIR   also write each replayed workload's history as a recording\n"
     "                       (DIR/NAMESPACE_KIND_NAME.csv) that tailor replay reads\n"
     "Exit status: 0 when reported; 1 when the cluster could not be read (nothing is printed) or a\n"
     "policy's target is gone (reported, with a warning); 2 for a bad command line.\n";
+
+// A person waits for the answer, as for the API server's (cluster_reader.cpp).
+constexpr std::chrono::seconds kShortfallTimeout{30};
 
 struct Options {
   std::string kubeconfig, context, ns, output = "table";
@@ -181,6 +188,9 @@ int run_report(const std::vector<std::string>& args, std::ostream& out, std::ost
           },
           o.output == "html");
       if (!o.save_history.empty()) save_recordings(o.save_history, replayed);
+    }
+    if (!o.history.address.empty()) {
+      attach_shortfall(report.rows, read_shortfall(o.history.address, o.ns, kShortfallTimeout));
     }
   } catch (const std::exception& e) {
     err << (bar_open ? "\n" : "") << "tailor report: " << e.what() << "\n";

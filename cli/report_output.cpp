@@ -9,18 +9,20 @@
 namespace tailor::cli {
 namespace {
 
-// The table's columns after a two-space indent, single spaces between: 2 + 89 + 10 = 99.
+// The table's columns after a two-space indent, single spaces between: 2 + 90 + 10 = 100.
 struct Column {
   const char* title;
   std::size_t width;
   bool left;
 };
 constexpr Column kColumns[] = {
-    {"CONTAINER", 14, true}, {"RES", 3, true},     {"REQUEST", 7, false}, {"LIMIT", 7, false},
-    {"TARGET", 7, false},    {"LOWER", 7, false},  {"UPPER", 7, false},   {"CHANGE", 8, false},
-    {"HISTORY", 12, false},  {"OOM/1d", 6, false}, {"$/MONTH", 9, false}};
+    {"CONTAINER", 14, true}, {"RES", 3, true},      {"REQUEST", 7, false}, {"LIMIT", 7, false},
+    {"TARGET", 7, false},    {"LOWER", 7, false},   {"UPPER", 7, false},   {"CHANGE", 8, false},
+    {"HISTORY", 12, false},  {"LAST 1D", 7, false}, {"$/MONTH", 9, false}};
 constexpr std::size_t kColumnCount = sizeof kColumns / sizeof kColumns[0];
-constexpr std::size_t kChangeColumn = 7, kOomColumn = 9;
+// LAST 1D: what went short in the last day, per resource: CPU used beyond the request on the
+// cpu line, OOM kills on the mem line.
+constexpr std::size_t kChangeColumn = 7, kLastDayColumn = 9;
 
 std::string with_sign(std::string s, double v, bool sign) { return sign && v > 0 ? "+" + s : s; }
 
@@ -53,9 +55,19 @@ void print_line(std::ostream& out, const std::vector<std::string>& cells,
 
 using Formatter = std::string (*)(const std::optional<double>&, bool);
 
+// The LAST 1D cell of a resource's line and whether it shows trouble.
+std::pair<std::string, bool> last_day(const ContainerRow& row, bool cpu) {
+  if (cpu) {
+    return {format_core_seconds(row.cpu_shortfall_last_day),
+            row.cpu_shortfall_last_day.value_or(0) > 0};
+  }
+  return {std::to_string(row.oom_kills_last_day) + " OOM", row.oom_kills_last_day > 0};
+}
+
 void print_resource(std::ostream& out, const ContainerRow& row, const char* res,
                     const ResourceFigures& f, Formatter format, const std::optional<double>& cost,
                     bool first, bool colour) {
+  const auto [short_cell, short_seen] = last_day(row, first);
   const std::vector<std::string> cells = {first ? row.container : "",
                                           res,
                                           format(f.request, false),
@@ -65,11 +77,11 @@ void print_resource(std::ostream& out, const ContainerRow& row, const char* res,
                                           format(f.upper_bound, false),
                                           format(f.change(), true),
                                           first ? format_history(row.history) : "",
-                                          first ? std::to_string(row.oom_kills_last_day) : "",
+                                          short_cell,
                                           format_money(cost)};
   std::vector<const char*> codes(kColumnCount, nullptr);
   codes[kChangeColumn] = change_colour(f.change());
-  if (first && row.oom_kills_last_day > 0) codes[kOomColumn] = "31";
+  if (short_seen) codes[kLastDayColumn] = "31";
   print_line(out, cells, codes, colour);
 }
 
@@ -91,8 +103,9 @@ double total_cost(const std::vector<ContainerRow>& rows, const Prices& prices) {
 }
 
 // Machine output at the resolution the figures have: CPU in millicores (the API's), memory in
-// whole bytes, money in hundredths of a cent; no 0.24999999999999997 from subtracting.
-constexpr double kCores = 1000, kBytes = 1, kMoney = 10000;
+// whole bytes, money in hundredths of a cent, CPU shortfall in milli-core-seconds; no
+// 0.24999999999999997 from subtracting.
+constexpr double kCores = 1000, kBytes = 1, kMoney = 10000, kCoreSeconds = 1000;
 std::optional<double> at_resolution(const std::optional<double>& v, double per_unit) {
   if (!v) return v;
   return std::round(*v * per_unit) / per_unit;
@@ -138,6 +151,15 @@ std::string format_bytes(const std::optional<double>& bytes, bool sign) {
     s = printed("%.0f", v);
   }
   return with_sign(s, v, sign);
+}
+
+std::string format_core_seconds(const std::optional<double>& core_seconds) {
+  if (!core_seconds) return "-";
+  const double v = *core_seconds;
+  if (v < 1000) return printed("%.0fs", v);
+  if (v < 99950) return printed("%.1fks", v / 1000);
+  if (v < 999500) return printed("%.0fks", v / 1000);
+  return printed("%.0fMs", v / 1e6);
 }
 
 std::string format_money(const std::optional<double>& amount) {
@@ -192,7 +214,11 @@ void print_report_table(std::ostream& out, const std::vector<ContainerRow>& rows
                  " OOM kills in the last day",
              kTableWidth)
       << "\n"
-      << fit("(USD " + price_line(prices) + ")", kTableWidth) << "\n";
+      << fit("(USD " + price_line(prices) + ")", kTableWidth) << "\n"
+      << fit("(LAST 1D: cpu, core-seconds used beyond the request, - without --prometheus; "
+             "mem, OOM kills)",
+             kTableWidth)
+      << "\n";
 }
 
 void write_report_json(std::ostream& out, const std::vector<ContainerRow>& rows,
@@ -219,7 +245,9 @@ void write_report_json(std::ostream& out, const std::vector<ContainerRow>& rows,
     } else {
       out << "null";
     }
-    out << ",\"oom_kills_last_day\":" << r.oom_kills_last_day << ",\"restarts\":" << r.restarts
+    out << ",\"oom_kills_last_day\":" << r.oom_kills_last_day
+        << ",\"cpu_shortfall_last_day\":" << json_at(r.cpu_shortfall_last_day, kCoreSeconds)
+        << ",\"restarts\":" << r.restarts
         << ",\"monthly_cost_change\":{\"cpu\":" << json_at(cost.cpu, kMoney)
         << ",\"memory\":" << json_at(cost.memory, kMoney)
         << ",\"total\":" << json_at(cost.total(), kMoney) << "},\"note\":" << json_string(r.note)
@@ -234,7 +262,8 @@ void write_report_csv(std::ostream& out, const std::vector<ContainerRow>& rows,
   out << "namespace,workload_kind,workload,policy_kind,policy,container,pods,"
          "cpu_request,cpu_limit,cpu_target,cpu_lower_bound,cpu_upper_bound,cpu_change,"
          "memory_request,memory_limit,memory_target,memory_lower_bound,memory_upper_bound,"
-         "memory_change,history_days,history_samples,oom_kills_last_day,restarts,"
+         "memory_change,history_days,history_samples,oom_kills_last_day,cpu_shortfall_last_day,"
+         "restarts,"
          "monthly_cost_change_cpu,monthly_cost_change_memory,monthly_cost_change,note\n";
   for (const ContainerRow& r : rows) {
     const CostChange cost = monthly_cost_change(r, prices);
@@ -252,7 +281,8 @@ void write_report_csv(std::ostream& out, const std::vector<ContainerRow>& rows,
     }
     line += "," + (r.history ? json_exact(r.history->days) : std::string()) + "," +
             (r.history ? std::to_string(r.history->samples) : "");
-    line += "," + std::to_string(r.oom_kills_last_day) + "," + std::to_string(r.restarts);
+    line += "," + std::to_string(r.oom_kills_last_day) + "," +
+            csv_number(r.cpu_shortfall_last_day, kCoreSeconds) + "," + std::to_string(r.restarts);
     line += "," + csv_number(cost.cpu, kMoney) + "," + csv_number(cost.memory, kMoney) + "," +
             csv_number(cost.total(), kMoney) + "," + csv_field(r.note);
     out << line << "\n";
@@ -294,6 +324,8 @@ void html_resource(std::ostream& out, const ContainerRow& r, const char* res,
       << html_cell(first ? format_history(r.history) : "", "n")
       << html_cell(first ? std::to_string(r.oom_kills_last_day) : "",
                    first && r.oom_kills_last_day > 0 ? "n oom" : "n")
+      << html_cell(first ? format_core_seconds(r.cpu_shortfall_last_day) : "",
+                   first && r.cpu_shortfall_last_day.value_or(0) > 0 ? "n oom" : "n")
       << html_cell(format_money(cost), "n") << "</tr>\n";
 }
 
@@ -309,8 +341,9 @@ void write_report_html(std::ostream& out, const std::vector<ContainerRow>& rows,
       << html_escape(format_money(total_cost(rows, prices))) << " USD</b>, " << rows.size()
       << " containers, " << ooms << " OOM kills in the last day (USD "
       << html_escape(price_line(prices)) << ").</p>\n<table>\n<tr>";
-  for (const char* h : {"namespace", "workload", "policy", "container", "res", "request", "limit",
-                        "target", "lower", "upper", "change", "history", "OOM/1d", "$/month"}) {
+  for (const char* h :
+       {"namespace", "workload", "policy", "container", "res", "request", "limit", "target",
+        "lower", "upper", "change", "history", "OOM/1d", "CPU short/1d", "$/month"}) {
     out << "<th>" << h << "</th>";
   }
   out << "</tr>\n";
@@ -319,7 +352,7 @@ void write_report_html(std::ostream& out, const std::vector<ContainerRow>& rows,
     html_resource(out, r, "cpu", r.cpu, format_cores, cost.cpu, true);
     html_resource(out, r, "mem", r.memory, format_bytes, cost.memory, false);
     if (!r.note.empty()) {
-      out << "<tr><td></td><td colspan=\"13\" class=\"note\">" << html_escape(r.note)
+      out << "<tr><td></td><td colspan=\"14\" class=\"note\">" << html_escape(r.note)
           << "</td></tr>\n";
     }
   }

@@ -18,6 +18,8 @@ inline constexpr std::size_t kTableWidth = 100;
 std::string format_cores(const std::optional<double>& cores, bool sign = false);
 std::string format_bytes(const std::optional<double>& bytes, bool sign = false);
 std::string format_money(const std::optional<double>& amount);
+// Core-seconds as "118s", "4.3ks", "864ks", "8640Ms"; "-" when unknown.
+std::string format_core_seconds(const std::optional<double>& core_seconds);
 // "3.2d 1234", "0.0d 12k", or "unknown" without a checkpoint.
 std::string format_history(const std::optional<SampleHistory>& history);
 // s cut to width columns, its last one "~" when cut (names are ASCII, as Kubernetes names are).

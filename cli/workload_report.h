@@ -52,8 +52,11 @@ struct ContainerRow {
   ResourceFigures cpu{}, memory{};
   std::optional<SampleHistory> history{};  // unset: no checkpoint written yet
   int oom_kills_last_day = 0;              // terminations with reason OOMKilled in the last 24 h
-  int restarts = 0;                        // restartCount, summed over the pods
-  std::string note{};                      // e.g. the policy's target is gone
+  // CPU used beyond the request in the last 24 h, core-seconds, as the controller counts it
+  // (cli/policy_shortfall.h); unset without --prometheus or without the controller's series.
+  std::optional<double> cpu_shortfall_last_day{};
+  int restarts = 0;    // restartCount, summed over the pods
+  std::string note{};  // e.g. the policy's target is gone
 };
 
 // The monthly cost of moving the pods' requests to the target, per resource and in total; unset

@@ -18,6 +18,7 @@
 #include "tests/controller/usage/prometheus/prometheus_peer.h"
 #include "tests/e2e/e2e_cluster.h"
 #include "tests/e2e/page_in_browser.h"
+#include "tests/e2e/workload_series_history.h"
 
 namespace tailor::e2e {
 namespace {
@@ -109,6 +110,14 @@ std::string target_of(const TestNamespace& ns, const std::string& resource) {
   return r.exit_code == 0 && r.out.find_first_not_of(' ') != std::string::npos ? r.out : "";
 }
 
+// A CSV line's fields (no quoted commas in these rows).
+std::vector<std::string> fields_of(const std::string& line) {
+  std::vector<std::string> out;
+  std::istringstream in(line);
+  for (std::string f; std::getline(in, f, ',');) out.push_back(f);
+  return out;
+}
+
 const bj::object* row_of(const bj::array& rows, const std::string& policy) {
   for (const bj::value& r : rows) {
     if (r.at("policy").at("name").as_string() == policy) return &r.as_object();
@@ -196,6 +205,7 @@ TEST(Report, RowsOfBothPolicyKindsAndNoneWithoutAPolicy) {
         (cpu - 0.05) * 0.05 * 730 + (memory - 64.0 * (1 << 20)) / (1 << 30) * 0.01 * 730;
     EXPECT_NEAR(number(row->at("monthly_cost_change").at("total")), expected, 2e-4);
     EXPECT_EQ(number(row->at("oom_kills_last_day")), 0);
+    EXPECT_TRUE(row->at("cpu_shortfall_last_day").is_null());  // no --prometheus: unknown
   }
   ASSERT_TRUE(tailored->at("history").is_object()) << json.out;
   EXPECT_GT(number(tailored->at("history").at("samples")), 0);
@@ -389,8 +399,19 @@ TEST(Report, AllReplaysTheWorkloadsWithoutAPolicyFromPrometheus) {
   const std::int64_t now_s = std::chrono::duration_cast<std::chrono::seconds>(
                                  std::chrono::system_clock::now().time_since_epoch())
                                  .count();
-  controller::usage::testing::PrometheusPeer prometheus(
-      cadvisor_history(ns.name(), pod, now_s / 3600 * 3600, 30));
+  // And the controller's shortfall counter of the policy's workload: 3600 core-seconds short 6 h
+  // before the history ends, 500 before that.
+  std::string history = cadvisor_history(ns.name(), pod, now_s / 3600 * 3600, 30);
+  history.insert(history.rfind("# EOF"),
+                 shortfall_openmetrics({.ns = ns.name(),
+                                        .target_kind = "Deployment",
+                                        .target_name = "tailored",
+                                        .container = "app",
+                                        .until_s = now_s / 3600 * 3600,
+                                        .before = 500,
+                                        .step_at_s = now_s / 3600 * 3600 - 6 * 3600,
+                                        .step = 3600}));
+  controller::usage::testing::PrometheusPeer prometheus(history);
   const std::string saved = (cluster.dir() / "scratch" / "report-history").string();
   CommandResult r = cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name(),
                                     "-o", "json", "--all", "--prometheus", prometheus.url(),
@@ -398,6 +419,12 @@ TEST(Report, AllReplaysTheWorkloadsWithoutAPolicyFromPrometheus) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("] 2/2 pages\n"), std::string::npos) << r.err;  // 2 days, a day a page
   const bj::value report = bj::parse(r.out);
+  // The policy row's shortfall: the counter's increase over the day (Prometheus extrapolates
+  // the last sample's half-interval, 30 s of a ~23 h span: 3600 x at most 1.002).
+  ASSERT_EQ(report.at("rows").as_array().size(), 1u) << r.out;
+  const bj::value& tailored = report.at("rows").as_array()[0];
+  EXPECT_EQ(tailored.at("workload").at("name").as_string(), "tailored");
+  EXPECT_NEAR(number(tailored.at("cpu_shortfall_last_day")), 3600, 8) << r.out;
   const bj::array& replayed = report.at("replayed").as_array();
   ASSERT_EQ(replayed.size(), 1u) << r.out;  // "tailored" is under its policy
   const bj::object& plain = replayed[0].as_object();
@@ -444,10 +471,31 @@ TEST(Report, AllReplaysTheWorkloadsWithoutAPolicyFromPrometheus) {
   ASSERT_EQ(html.exit_code, 0) << html.err;
   EXPECT_NE(html.out.find("<h3>" + ns.name() + "/Deployment/plain</h3>"), std::string::npos);
   EXPECT_NE(html.out.find("<tr><td>vpa</td>"), std::string::npos);
+  EXPECT_NE(html.out.find("<td class=\"n\">0</td><td class=\"n oom\">3.6ks</td>"),
+            std::string::npos);
   EXPECT_NE(html.out.find("<div class=\"plot\"><svg"), std::string::npos);
   // ... and as Chromium draws it: both tables and the plot on the screen.
   expect_report_page_drawn(html.out, cluster.dir() / "scratch" / "report-page", 2,
                            {"vpa", "default"});
+
+  // The shortfall in the table (the cpu line's LAST 1D; OOM kills on the mem line) and the csv.
+  const std::vector<std::string> shortfall_args = {
+      "report",  "--kubeconfig", cluster.kubeconfig(), "-n",
+      ns.name(), "--prometheus", prometheus.url()};
+  CommandResult table = cluster.tailor(shortfall_args);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find(" 3.6ks "), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find(" 0 OOM "), std::string::npos) << table.out;
+  std::vector<std::string> csv_args = shortfall_args;
+  csv_args.insert(csv_args.end(), {"-o", "csv"});
+  CommandResult csv = cluster.tailor(csv_args);
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  const std::vector<std::string> csv_lines = lines_of(csv.out);
+  ASSERT_EQ(csv_lines.size(), 2u) << csv.out;
+  const std::size_t column =
+      fields_of(csv_lines[0]).size() -
+      fields_of(csv_lines[0].substr(csv_lines[0].find(",cpu_shortfall_last_day,") + 1)).size();
+  EXPECT_NEAR(std::stod(fields_of(csv_lines[1]).at(column)), 3600, 8) << csv.out;
 
   // Prometheus gone: a clear message, nothing on stdout.
   CommandResult down = cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n",
@@ -457,6 +505,13 @@ TEST(Report, AllReplaysTheWorkloadsWithoutAPolicyFromPrometheus) {
   EXPECT_NE(down.err.find("reading history from Prometheus at http://127.0.0.1:1"),
             std::string::npos)
       << down.err;
+  CommandResult no_shortfall = cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n",
+                                               ns.name(), "--prometheus", "http://127.0.0.1:1"});
+  EXPECT_EQ(no_shortfall.exit_code, 1);
+  EXPECT_EQ(no_shortfall.out, "");
+  EXPECT_NE(no_shortfall.err.find("reading CPU shortfall from Prometheus at http://127.0.0.1:1"),
+            std::string::npos)
+      << no_shortfall.err;
 }
 
 }  // namespace

@@ -67,6 +67,7 @@ std::vector<ContainerRow> extreme_rows() {
                  .upper_bound = 8192 * kGiB};
   wide.history = SampleHistory{.days = 9999.9, .samples = 987654321};
   wide.oom_kills_last_day = 123456;
+  wide.cpu_shortfall_last_day = 8.64e9;  // 100,000 pods a whole core short all day
   wide.note = "Cannot read targetRef. Reason: Deployment " + std::string(200, 'x') + " gone";
   return {row("app"), wide};
 }
@@ -86,16 +87,20 @@ TEST(ReportTable, ShowsTheFiguresOfEachResource) {
   print_report_table(out, {row("app")}, Prices{.cpu_core_hour = 0.02, .memory_gib_hour = 0.004},
                      {false});
   const auto all = lines(out.str());
-  ASSERT_EQ(all.size(), 6u) << out.str();
+  ASSERT_EQ(all.size(), 7u) << out.str();
   EXPECT_EQ(all[0].substr(0, 30), "  CONTAINER      RES REQUEST  ");
+  EXPECT_EQ(all[0].substr(82), " LAST 1D   $/MONTH");
   EXPECT_EQ(all[1], "shop/Deployment/web  (VerticalScalingPolicy web, 2 pods)");
   // 0.25 core x 2 pods x 0.02 x 730 h = 7.30; -56Mi x 2 pods x 0.004 / GiB x 730 h = -0.32.
   EXPECT_EQ(all[2],
             "  app            cpu    100m    200m    350m    200m     1.5    +250m     3.2d 12k"
-            "      0     +7.30");
+            "       -     +7.30");
   EXPECT_EQ(all[3],
             "                 mem   256Mi   512Mi   200Mi   128Mi   1.5Gi    -56Mi"
-            "                         -0.32");
+            "                0 OOM     -0.32");
+  EXPECT_EQ(all[6],
+            "(LAST 1D: cpu, core-seconds used beyond the request, - without --prometheus; mem, OOM "
+            "kills)");
   EXPECT_NE(all[4].find("+6.98"), std::string::npos) << all[4];
   EXPECT_EQ(out.str().find('\033'), std::string::npos);
 }
@@ -103,11 +108,20 @@ TEST(ReportTable, ShowsTheFiguresOfEachResource) {
 TEST(ReportTable, ColoursSavingsIncreasesAndOomKills) {
   ContainerRow r = row("app");
   r.oom_kills_last_day = 2;
+  r.cpu_shortfall_last_day = 4321;
   std::ostringstream out;
   print_report_table(out, {r}, Prices{}, {true});
   EXPECT_NE(out.str().find("\033[33m   +250m\033[0m"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("\033[32m   -56Mi\033[0m"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("\033[31m     2\033[0m"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\033[31m  2 OOM\033[0m"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\033[31m  4.3ks\033[0m"), std::string::npos) << out.str();
+  // None seen: plain.
+  r.oom_kills_last_day = 0;
+  r.cpu_shortfall_last_day = 0;
+  std::ostringstream calm;
+  print_report_table(calm, {r}, Prices{}, {true});
+  EXPECT_EQ(calm.str().find("\033[31m"), std::string::npos) << calm.str();
+  EXPECT_NE(calm.str().find("      0s"), std::string::npos) << calm.str();
 }
 
 TEST(ReportTable, APolicyWithNothingToShowHasOnlyItsNote) {
@@ -120,7 +134,7 @@ TEST(ReportTable, APolicyWithNothingToShowHasOnlyItsNote) {
   std::ostringstream out;
   print_report_table(out, {r}, Prices{}, {false});
   const auto all = lines(out.str());
-  ASSERT_EQ(all.size(), 5u) << out.str();
+  ASSERT_EQ(all.size(), 6u) << out.str();
   EXPECT_EQ(all[1], "shop/Deployment/gone  (VerticalScalingPolicy orphan, 0 pods)");
   EXPECT_EQ(all[2], "  ! " + r.note);
 }
@@ -161,6 +175,7 @@ TEST(ReportColour, OnlyOnATerminalWithoutNoColor) {
 TEST(ReportJson, FieldsAndEscaping) {
   ContainerRow r = row("app");
   r.note = "say \"hi\"\\\n\ttab";
+  r.cpu_shortfall_last_day = 3.14159;
   ContainerRow unknown = row("side");
   unknown.history.reset();
   unknown.cpu.target.reset();
@@ -175,6 +190,8 @@ TEST(ReportJson, FieldsAndEscaping) {
   EXPECT_DOUBLE_EQ(rows[0].at("memory").at("request").to_number<double>(), 256 * kMi);
   EXPECT_EQ(rows[0].at("history").at("samples").to_number<std::int64_t>(), 12345);
   EXPECT_NEAR(rows[0].at("monthly_cost_change").at("cpu").to_number<double>(), 7.3, 1e-9);
+  EXPECT_DOUBLE_EQ(rows[0].at("cpu_shortfall_last_day").to_number<double>(), 3.142);
+  EXPECT_TRUE(rows[1].at("cpu_shortfall_last_day").is_null());
   EXPECT_TRUE(rows[1].at("history").is_null());
   EXPECT_TRUE(rows[1].at("cpu").at("target").is_null());
   EXPECT_TRUE(rows[1].at("cpu").at("change").is_null());
@@ -184,6 +201,7 @@ TEST(ReportJson, FieldsAndEscaping) {
 TEST(ReportCsv, HeaderFieldsAndEscaping) {
   ContainerRow r = row("app");
   r.note = "gone, \"really\"\nyes";
+  r.cpu_shortfall_last_day = 118.5;
   std::ostringstream out;
   write_report_csv(out, {r}, Prices{.cpu_core_hour = 0.02, .memory_gib_hour = 0.004});
   const std::string text = out.str();
@@ -193,11 +211,18 @@ TEST(ReportCsv, HeaderFieldsAndEscaping) {
   const std::string record = text.substr(header.size() + 1);
   EXPECT_EQ(record.rfind("shop,Deployment,web,VerticalScalingPolicy,web,app,2,0.1,0.2,0.35,0.2,1.5,"
                          "0.25,268435456,536870912,209715200,134217728,1610612736,-58720256,3.25,"
-                         "12345,0,0,7.3,-0.3194,6.9806,",
+                         "12345,0,118.5,0,7.3,-0.3194,6.9806,",
                          0),
             0u)
       << record;
   EXPECT_NE(record.find(",\"gone, \"\"really\"\"\nyes\"\n"), std::string::npos) << record;
+  EXPECT_NE(header.find(",oom_kills_last_day,cpu_shortfall_last_day,restarts,"), std::string::npos)
+      << header;
+  // Unknown (no --prometheus): an empty field.
+  r.cpu_shortfall_last_day.reset();
+  std::ostringstream unknown;
+  write_report_csv(unknown, {r}, Prices{});
+  EXPECT_NE(unknown.str().find(",12345,0,,0,"), std::string::npos) << unknown.str();
 }
 
 TEST(ReportHtml, OneSelfContainedPageWithEveryRowEscaped) {
@@ -205,6 +230,7 @@ TEST(ReportHtml, OneSelfContainedPageWithEveryRowEscaped) {
   r.note = "<script>alert('x')</script> & \"more\"";
   ContainerRow other = row("side");
   other.oom_kills_last_day = 3;
+  other.cpu_shortfall_last_day = 250;
   std::ostringstream out;
   write_report_html(out, {r, other}, Prices{.cpu_core_hour = 0.02, .memory_gib_hour = 0.004});
   const std::string page = out.str();
@@ -223,8 +249,21 @@ TEST(ReportHtml, OneSelfContainedPageWithEveryRowEscaped) {
   EXPECT_EQ(rows, 1u + 2 * 2 + 1);
   EXPECT_NE(page.find("<td class=\"n more\">+250m</td>"), std::string::npos);
   EXPECT_NE(page.find("<td class=\"n save\">-56Mi</td>"), std::string::npos);
-  EXPECT_NE(page.find("<td class=\"n oom\">3</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"n oom\">3</td><td class=\"n oom\">250s</td>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<th>OOM/1d</th><th>CPU short/1d</th>"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"n\">0</td><td class=\"n\">-</td>"), std::string::npos);
   EXPECT_NE(page.find("<b>+13.96 USD</b>"), std::string::npos);
+}
+
+TEST(ReportFormat, CoreSeconds) {
+  EXPECT_EQ(format_core_seconds(std::nullopt), "-");
+  EXPECT_EQ(format_core_seconds(0), "0s");
+  EXPECT_EQ(format_core_seconds(118.4), "118s");
+  EXPECT_EQ(format_core_seconds(4321), "4.3ks");
+  EXPECT_EQ(format_core_seconds(99949), "99.9ks");
+  EXPECT_EQ(format_core_seconds(864000), "864ks");
+  EXPECT_EQ(format_core_seconds(8.64e9), "8640Ms");
 }
 
 TEST(JsonText, EscapesAndNumbers) {
