@@ -77,6 +77,7 @@ TEST(StartupBoost, TheBoostPeriodLeavesTheRecommendationAsWithoutABoost) {
   int agreeing = 0;
   ASSERT_TRUE(wait_until("the same target for both, three reads in a row", seconds(90),
                          [&](std::string& seen) {
+                           seen.clear();
                            boosted = cpu_target(ns, "boosted", seen);
                            steady = cpu_target(ns, "steady", seen);
                            const bool agree =
