@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -27,26 +28,11 @@ constexpr const char* kApp = "app=app";  // the Deployment's pods
 // from the first window on. The policy controls requests only, so the limit, and with it the
 // load, stays put (a burner's demand follows a limit scaled with its request: each replacement
 // would then use more and be judged anew, the load would not be steady).
-constexpr const char* kDeployment = R"(apiVersion: apps/v1
-kind: Deployment
-metadata: {name: app}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: app}}
-  template:
-    metadata: {labels: {app: app}}
-    spec:
-      terminationGracePeriodSeconds: 0
-      nodeSelector: {kubernetes.io/hostname: tailor-node-2}
-      containers:
-      - name: app
-        image: busybox
-        imagePullPolicy: IfNotPresent
-        command: [sh, -c, "while :; do :; done"]
-        resources:
-          requests: {cpu: 20m, memory: 32Mi}
-          limits: {cpu: 100m, memory: 64Mi}
-)";
+const WorkloadSpec kDeployment{.name = "app",
+                               .replicas = 2,
+                               .containers = {{.command = shell("while :; do :; done"),
+                                               .requests = {{"cpu", "20m"}, {"memory", "32Mi"}},
+                                               .limits = {{"cpu", "100m"}, {"memory", "64Mi"}}}}};
 
 constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
 kind: VerticalScalingPolicy
@@ -61,7 +47,7 @@ spec:
 
 TEST(EvictionChurn, AFreshRecreateDeploymentIsEvictedAtMostOncePerPod) {
   TestNamespace ns("e2e-churn");
-  ASSERT_TRUE(ns.apply(kDeployment));
+  ASSERT_TRUE(ns.apply(deployment_manifest(kDeployment)));
   ASSERT_TRUE(ns.apply(kPolicy));
   ASSERT_TRUE(wait_until("two Ready pods", kStart, [&](std::string& seen) {
     const auto pods = ns.pods(kApp);

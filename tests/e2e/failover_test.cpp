@@ -8,6 +8,7 @@
 
 #include "tests/e2e/e2e_cluster.h"
 #include "tests/e2e/restart_process.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -18,25 +19,10 @@ using std::chrono::seconds;
 constexpr seconds kLeaseDuration{15};
 constexpr seconds kTakeover = kLeaseDuration + seconds(5);
 
-constexpr const char* kManifests = R"(apiVersion: apps/v1
-kind: Deployment
-metadata: {name: app}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: app}}
-  template:
-    metadata: {labels: {app: app}}
-    spec:
-      terminationGracePeriodSeconds: 0
-      nodeSelector: {kubernetes.io/hostname: tailor-node-2}
-      containers:
-      - name: app
-        image: busybox
-        imagePullPolicy: IfNotPresent
-        command: [sleep, "3600"]
-        resources:
-          requests: {cpu: 50m, memory: 32Mi}
----
+const std::string kManifests =
+    deployment_manifest(
+        {.name = "app", .containers = {{.requests = {{"cpu", "50m"}, {"memory", "32Mi"}}}}}) +
+    R"(---
 apiVersion: autoscaling.tailor.dev/v1alpha1
 kind: VerticalScalingPolicy
 metadata: {name: app}

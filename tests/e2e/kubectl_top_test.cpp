@@ -10,6 +10,7 @@
 #include <string>
 
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -19,24 +20,15 @@ using std::chrono::seconds;
 // Two scrapes 15 s apart after the pod runs, and the agent's first reads.
 constexpr seconds kMetrics{120};
 
-constexpr const char* kPod = R"(apiVersion: v1
-kind: Pod
-metadata: {name: spinner, labels: {app: spinner}}
-spec:
-  terminationGracePeriodSeconds: 0
-  nodeSelector: {kubernetes.io/hostname: tailor-node-2}
-  containers:
-  - name: spin
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sh, -c, 'head -c 25165824 /dev/zero > /dev/shm/held; while true; do :; done']
-    resources: {requests: {cpu: 50m, memory: 64Mi}, limits: {cpu: 200m, memory: 128Mi}}
-  - name: idle
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sleep, '3600']
-    resources: {requests: {cpu: 10m, memory: 16Mi}}
-)";
+const std::string kPod = pod_manifest(
+    {.name = "spinner",
+     .labels = {{"app", "spinner"}},
+     .containers = {{.name = "spin",
+                     .command = shell("head -c 25165824 /dev/zero > /dev/shm/held; while true; do "
+                                      ":; done"),
+                     .requests = {{"cpu", "50m"}, {"memory", "64Mi"}},
+                     .limits = {{"cpu", "200m"}, {"memory", "128Mi"}}},
+                    {.name = "idle", .requests = {{"cpu", "10m"}, {"memory", "16Mi"}}}}});
 
 // The row of `name` in kubectl top's table: its CPU in millicores and memory in MiB.
 struct TopRow {

@@ -17,6 +17,7 @@
 #include "tests/e2e/e2e_cluster.h"
 #include "tests/e2e/restart_process.h"
 #include "tests/e2e/service_accounts.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -34,38 +35,11 @@ constexpr const char* kAvoidBig = "e2e.tailor.dev/avoid-e2e-rbac";
 // On the big node, or (on_small) kept off it by a node label removed once scheduled, so its
 // replacement may go there.
 std::string deployment(const std::string& name, bool on_small = false) {
-  const std::string placement =
-      on_small ? std::string(
-                     "      affinity:\n"
-                     "        nodeAffinity:\n"
-                     "          requiredDuringSchedulingIgnoredDuringExecution:\n"
-                     "            nodeSelectorTerms:\n"
-                     "            - matchExpressions:\n"
-                     "              - {key: ") +
-                     kAvoidBig + ", operator: DoesNotExist}\n"
-               : "      nodeSelector: {kubernetes.io/hostname: tailor-node-2}\n";
-  return R"(apiVersion: apps/v1
-kind: Deployment
-metadata: {name: )" +
-         name + R"(}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: )" +
-         name + R"(}}
-  template:
-    metadata: {labels: {app: )" +
-         name + R"(}}
-    spec:
-      terminationGracePeriodSeconds: 1
-)" + placement +
-         R"(      containers:
-      - name: app
-        image: busybox
-        imagePullPolicy: IfNotPresent
-        command: [sleep, "3600"]
-        resources:
-          requests: {cpu: 50m, memory: 32Mi}
-)";
+  return deployment_manifest({.name = name,
+                              .termination_grace_seconds = 1,
+                              .node = on_small ? "" : kBigNode,
+                              .avoid_label = on_small ? kAvoidBig : "",
+                              .containers = {{.requests = {{"cpu", "50m"}, {"memory", "32Mi"}}}}});
 }
 
 // A policy pinning the Deployment `name` to `pinned` (minAllowed = maxAllowed).

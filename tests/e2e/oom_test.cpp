@@ -15,6 +15,7 @@
 
 #include "kube/model/time.h"
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -31,31 +32,12 @@ constexpr std::int64_t kMiB = 1 << 20;
 // sleep: above 64Mi it is the process the kernel kills; under the raised limit it holds the 80 MB
 // and then idles. No CPU limit: the 80 MB arrive within a second, before any usage window could
 // let Tailor raise the limit ahead of the kill (with a throttled CPU it does, and nothing dies).
-constexpr const char* kDeployment = R"(apiVersion: apps/v1
-kind: Deployment
-metadata: {name: app}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: app}}
-  template:
-    metadata: {labels: {app: app}}
-    spec:
-      terminationGracePeriodSeconds: 0
-      nodeSelector: {kubernetes.io/hostname: tailor-node-2}
-      containers:
-      - name: app
-        image: busybox
-        imagePullPolicy: IfNotPresent
-        command:
-        - sh
-        - -c
-        - |
-          x=$(head -c 80000000 /dev/zero | tr '\000' a)
-          exec sleep 3600
-        resources:
-          requests: {cpu: 50m, memory: 64Mi}
-          limits: {memory: 64Mi}
-)";
+const WorkloadSpec kDeployment{
+    .name = "app",
+    .containers = {{.command = shell("x=$(head -c 80000000 /dev/zero | tr '\\000' a)\n"
+                                     "exec sleep 3600\n"),
+                    .requests = {{"cpu", "50m"}, {"memory", "64Mi"}},
+                    .limits = {{"memory", "64Mi"}}}}};
 
 constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
 kind: VerticalScalingPolicy
@@ -76,7 +58,7 @@ spec:
 // The Deployment's pod is OOM-killed, then runs on with a raised limit: the same pod (in place),
 // within kRaise of the first kill, with the cgroup to match, and killed no more.
 void oom_kill_raises_the_limit(const TestNamespace& ns) {
-  ASSERT_TRUE(ns.apply(kDeployment));
+  ASSERT_TRUE(ns.apply(deployment_manifest(kDeployment)));
   std::string uid, finished_at;
   ASSERT_TRUE(wait_until("the first OOM kill in the pod status", kStart, [&](std::string& seen) {
     CommandResult r = ns.kubectl(

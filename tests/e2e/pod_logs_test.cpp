@@ -10,6 +10,7 @@
 #include <string>
 
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -21,24 +22,16 @@ constexpr seconds kStart{90};
 // "app" writes one line to each stream (apart in time: containerd reads the two pipes
 // separately, so lines written at once may swap), then a numbered tick every half second; "crash"
 // writes a line, then exits 1 two seconds later and is restarted (restartPolicy Always).
-constexpr const char* kPod = R"(apiVersion: v1
-kind: Pod
-metadata: {name: talker}
-spec:
-  terminationGracePeriodSeconds: 0
-  nodeSelector: {kubernetes.io/hostname: tailor-node-2}
-  containers:
-  - name: app
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sh, -c, 'echo first; sleep 0.3; echo to-stderr >&2; sleep 0.3; i=0; while true; do i=$((i+1)); echo "tick $i"; sleep 0.5; done']
-    resources: {requests: {cpu: 10m, memory: 16Mi}}
-  - name: crash
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sh, -c, 'echo attempt started; sleep 2; exit 1']
-    resources: {requests: {cpu: 10m, memory: 16Mi}}
-)";
+const std::string kPod = pod_manifest(
+    {.name = "talker",
+     .containers = {{.name = "app",
+                     .command = shell("echo first; sleep 0.3; echo to-stderr >&2; sleep 0.3; i=0; "
+                                      "while true; do i=$((i+1)); echo \"tick $i\"; sleep 0.5; "
+                                      "done"),
+                     .requests = {{"cpu", "10m"}, {"memory", "16Mi"}}},
+                    {.name = "crash",
+                     .command = shell("echo attempt started; sleep 2; exit 1"),
+                     .requests = {{"cpu", "10m"}, {"memory", "16Mi"}}}}});
 
 int count_of(const std::string& text, const std::string& what) {
   int n = 0;

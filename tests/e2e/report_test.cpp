@@ -19,6 +19,7 @@
 #include "tests/e2e/e2e_cluster.h"
 #include "tests/e2e/page_in_browser.h"
 #include "tests/e2e/workload_series_history.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -32,30 +33,14 @@ std::string shell_quoted(const std::string& s) {
   return out + "'";
 }
 
+// Busy for a few thousand loop turns, then idle for 0.2 s: usage for the recommender to see.
 std::string deployment(const std::string& name) {
-  return R"(apiVersion: apps/v1
-kind: Deployment
-metadata: {name: )" +
-         name + R"(}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: )" +
-         name + R"(}}
-  template:
-    metadata: {labels: {app: )" +
-         name + R"(}}
-    spec:
-      terminationGracePeriodSeconds: 0
-      nodeSelector: {kubernetes.io/hostname: tailor-node-2}
-      containers:
-      - name: app
-        image: busybox
-        imagePullPolicy: IfNotPresent
-        command: [sh, -c, 'while true; do i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done; sleep 0.2; done']
-        resources:
-          requests: {cpu: 50m, memory: 64Mi}
-          limits: {cpu: 100m, memory: 128Mi}
-)";
+  return deployment_manifest(
+      {.name = name,
+       .containers = {{.command = shell("while true; do i=0; while [ $i -lt 2000 ]; do "
+                                        "i=$((i+1)); done; sleep 0.2; done"),
+                       .requests = {{"cpu", "50m"}, {"memory", "64Mi"}},
+                       .limits = {{"cpu", "100m"}, {"memory", "128Mi"}}}}});
 }
 
 constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1

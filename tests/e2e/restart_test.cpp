@@ -10,6 +10,7 @@
 #include "kube/model/time.h"
 #include "tests/e2e/e2e_cluster.h"
 #include "tests/e2e/restart_process.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -26,45 +27,13 @@ constexpr seconds kLate{12};  // pass interval, lease hand-over and informer syn
 const std::string kAvoid = "e2e.tailor.dev/avoid-e2e-restart";
 
 // 700Mi + the pinned 384Mi > the small node's 1Gi (384Mi alone fits): Deferred there.
-const std::string kManifests = R"(apiVersion: v1
-kind: Pod
-metadata: {name: filler}
-spec:
-  terminationGracePeriodSeconds: 0
-  nodeSelector: {kubernetes.io/hostname: tailor-node-1}
-  containers:
-  - name: filler
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sleep, "3600"]
-    resources:
-      requests: {cpu: 50m, memory: 700Mi}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: app}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: app}}
-  template:
-    metadata: {labels: {app: app}}
-    spec:
-      terminationGracePeriodSeconds: 0
-      affinity:
-        nodeAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-            nodeSelectorTerms:
-            - matchExpressions:
-              - {key: )" + kAvoid +
-                               R"(, operator: DoesNotExist}
-      containers:
-      - name: app
-        image: busybox
-        imagePullPolicy: IfNotPresent
-        command: [sleep, "3600"]
-        resources:
-          requests: {cpu: 50m, memory: 64Mi}
----
+const std::string kManifests =
+    pod_manifest(small_node_filler()) + "---\n" +
+    deployment_manifest({.name = "app",
+                         .node = "",
+                         .avoid_label = kAvoid,
+                         .containers = {{.requests = {{"cpu", "50m"}, {"memory", "64Mi"}}}}}) +
+    R"(---
 apiVersion: autoscaling.tailor.dev/v1alpha1
 kind: VerticalScalingPolicy
 metadata: {name: app}

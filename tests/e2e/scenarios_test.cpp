@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -28,45 +29,18 @@ std::string avoid_label(const std::string& ns) { return "e2e.tailor.dev/avoid-" 
 
 struct Workload {
   std::string command = "sleep 3600";
-  std::string requests = "{cpu: 50m, memory: 64Mi}";
-  std::string limits{};         // "" : none
+  Resources requests = {{"cpu", "50m"}, {"memory", "64Mi"}};
+  Resources limits{};           // empty: none
   std::string node{};           // nodeSelector hostname; "" : none
   bool start_on_small = false;  // kept off the big node until scheduled
 };
 
 std::string deployment_yaml(const std::string& ns, const Workload& w) {
-  std::string placement;
-  if (!w.node.empty()) placement = "      nodeSelector: {kubernetes.io/hostname: " + w.node + "}\n";
-  if (w.start_on_small) {
-    placement +=
-        "      affinity:\n"
-        "        nodeAffinity:\n"
-        "          requiredDuringSchedulingIgnoredDuringExecution:\n"
-        "            nodeSelectorTerms:\n"
-        "            - matchExpressions:\n"
-        "              - {key: " +
-        avoid_label(ns) + ", operator: DoesNotExist}\n";
-  }
-  return R"(apiVersion: apps/v1
-kind: Deployment
-metadata: {name: app}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: app}}
-  template:
-    metadata: {labels: {app: app}}
-    spec:
-      terminationGracePeriodSeconds: 0
-)" + placement +
-         R"(      containers:
-      - name: app
-        image: busybox
-        imagePullPolicy: IfNotPresent
-        command: [sh, -c, ")" +
-         w.command + R"("]
-        resources:
-          requests: )" +
-         w.requests + "\n" + (w.limits.empty() ? "" : "          limits: " + w.limits + "\n");
+  return deployment_manifest(
+      {.name = "app",
+       .node = w.node,
+       .avoid_label = w.start_on_small ? avoid_label(ns) : "",
+       .containers = {{.command = shell(w.command), .requests = w.requests, .limits = w.limits}}});
 }
 
 // A policy on the Deployment whose recommendation is pinned to `pinned` (minAllowed = maxAllowed).
@@ -89,20 +63,7 @@ spec:
          pinned + "\n";
 }
 
-constexpr const char* kFillerYaml = R"(apiVersion: v1
-kind: Pod
-metadata: {name: filler}
-spec:
-  terminationGracePeriodSeconds: 0
-  nodeSelector: {kubernetes.io/hostname: tailor-node-1}
-  containers:
-  - name: filler
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sleep, "3600"]
-    resources:
-      requests: {cpu: 50m, memory: 700Mi}
-)";
+const std::string kFillerYaml = pod_manifest(small_node_filler());
 
 constexpr const char* kPdbYaml = R"(apiVersion: policy/v1
 kind: PodDisruptionBudget
@@ -156,8 +117,8 @@ class Scenarios : public ::testing::Test {
     // A CPU burner under a 100m limit; pinned to 150m/96Mi, limits follow in proportion.
     start("inplace",
           {.command = "while :; do :; done",
-           .requests = "{cpu: 50m, memory: 32Mi}",
-           .limits = "{cpu: 100m, memory: 64Mi}",
+           .requests = {{"cpu", "50m"}, {"memory", "32Mi"}},
+           .limits = {{"cpu", "100m"}, {"memory", "64Mi"}},
            .node = kBigNode},
           policy_yaml("InPlaceOrRecreate", "{cpu: 150m, memory: 96Mi}"));
     // 700Mi filler + 384Mi > 1Gi: Deferred on the small node (384Mi alone would fit).

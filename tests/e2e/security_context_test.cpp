@@ -11,6 +11,7 @@
 #include <string>
 
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -19,41 +20,20 @@ using std::chrono::seconds;
 
 constexpr seconds kStart{90};
 
-constexpr const char* kNobody = R"(apiVersion: v1
-kind: Pod
-metadata: {name: nobody}
-spec:
-  terminationGracePeriodSeconds: 0
-  nodeSelector: {kubernetes.io/hostname: tailor-node-2}
-  securityContext: {runAsUser: 65534, runAsGroup: 65534, runAsNonRoot: true}
-  containers:
-  - name: app
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sleep, "3600"]
-    resources: {requests: {cpu: 10m, memory: 16Mi}}
-  - name: own
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sleep, "3600"]
-    securityContext: {runAsUser: 1000}
-    resources: {requests: {cpu: 10m, memory: 16Mi}}
-)";
+const Resources kSmall = {{"cpu", "10m"}, {"memory", "16Mi"}};
 
-constexpr const char* kRoot = R"(apiVersion: v1
-kind: Pod
-metadata: {name: root}
-spec:
-  terminationGracePeriodSeconds: 0
-  nodeSelector: {kubernetes.io/hostname: tailor-node-2}
-  containers:
-  - name: app
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sleep, "3600"]
-    securityContext: {runAsNonRoot: true}
-    resources: {requests: {cpu: 10m, memory: 16Mi}}
-)";
+const std::string kNobody = pod_manifest(
+    {.name = "nobody",
+     .security_context = {{"runAsUser", "65534"},
+                          {"runAsGroup", "65534"},
+                          {"runAsNonRoot", "true"}},
+     .containers = {
+         {.name = "app", .requests = kSmall},
+         {.name = "own", .requests = kSmall, .security_context = {{"runAsUser", "1000"}}}}});
+
+const std::string kRoot = pod_manifest(
+    {.name = "root",
+     .containers = {{.requests = kSmall, .security_context = {{"runAsNonRoot", "true"}}}}});
 
 // The real, effective, saved and filesystem ids of the "Uid:" or "Gid:" line of /proc/PID/status.
 std::string ids_of(int pid, const std::string& line_name) {

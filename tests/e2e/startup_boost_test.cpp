@@ -13,6 +13,7 @@
 
 #include "kube/model/time.h"
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -33,21 +34,12 @@ spec:
 )";
 
 // Burns a core for its first 5 s (a slow starter), then idles.
-constexpr const char* kPod = R"(apiVersion: v1
-kind: Pod
-metadata: {name: jvm, labels: {app: boost}}
-spec:
-  terminationGracePeriodSeconds: 0
-  nodeSelector: {kubernetes.io/hostname: tailor-node-2}
-  containers:
-  - name: app
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sh, -c, 'timeout 5 sh -c "while :; do :; done"; exec sleep 3600']
-    resources:
-      requests: {cpu: 50m, memory: 32Mi}
-      limits: {cpu: 100m, memory: 64Mi}
-)";
+const std::string kPod = pod_manifest(
+    {.name = "jvm",
+     .labels = {{"app", "boost"}},
+     .containers = {{.command = shell(R"(timeout 5 sh -c "while :; do :; done"; exec sleep 3600)"),
+                     .requests = {{"cpu", "50m"}, {"memory", "32Mi"}},
+                     .limits = {{"cpu", "100m"}, {"memory", "64Mi"}}}}});
 
 const Resources kBoostedRequests{{"cpu", "200m"}, {"memory", "32Mi"}};
 const Resources kBoostedLimits{{"cpu", "400m"}, {"memory", "64Mi"}};
@@ -154,20 +146,10 @@ spec:
     cpu: {type: Quantity, quantity: "64"}
 )";
 
-constexpr const char* kTooBigPod = R"(apiVersion: v1
-kind: Pod
-metadata: {name: huge, labels: {app: huge}}
-spec:
-  terminationGracePeriodSeconds: 0
-  nodeSelector: {kubernetes.io/hostname: tailor-node-2}
-  containers:
-  - name: app
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sleep, "3600"]
-    resources:
-      requests: {cpu: 50m, memory: 32Mi}
-)";
+const std::string kTooBigPod =
+    pod_manifest({.name = "huge",
+                  .labels = {{"app", "huge"}},
+                  .containers = {{.requests = {{"cpu", "50m"}, {"memory", "32Mi"}}}}});
 
 TEST(StartupBoost, NoNodeCanHoldItSoThePodStartsUnboostedAndSaysSo) {
   TestNamespace ns("e2e-startup-boost-skipped");

@@ -14,6 +14,7 @@
 #include "tests/charts/prometheus_api.h"
 #include "tests/charts/promql.h"
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -22,18 +23,13 @@ namespace bj = boost::json;
 using std::chrono::seconds;
 
 std::string deployment(const std::string& name, const std::vector<std::string>& containers) {
-  std::string out = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: " + name +
-                    "}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: " + name +
-                    "}}\n  template:\n    metadata: {labels: {app: " + name +
-                    "}}\n    spec:\n      terminationGracePeriodSeconds: 0\n      containers:\n";
+  WorkloadSpec spec{.name = name, .node = "", .containers = {}};
   for (const std::string& c : containers) {
-    out += "      - name: " + c +
-           "\n        image: busybox\n        imagePullPolicy: IfNotPresent\n"
-           "        command: [sleep, '3600']\n"
-           "        resources:\n          requests: {cpu: 100m, memory: 32Mi}\n"
-           "          limits: {cpu: 200m, memory: 64Mi}\n";
+    spec.containers.push_back({.name = c,
+                               .requests = {{"cpu", "100m"}, {"memory", "32Mi"}},
+                               .limits = {{"cpu", "200m"}, {"memory", "64Mi"}}});
   }
-  return out;
+  return deployment_manifest(spec);
 }
 
 // Off: recommendations only, so that the pods stay as created while the series are checked.
