@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/json.hpp>
 #include <cstdio>
@@ -641,6 +642,52 @@ std::optional<PodView> only_ready_pod(const TestNamespace& ns, const std::string
   std::vector<PodView> pods = ns.pods(selector);
   if (pods.size() != 1 || !pods[0].ready()) return std::nullopt;
   return pods[0];
+}
+
+std::vector<PodView> wait_for_ready_pods(const TestNamespace& ns, const std::string& what,
+                                         const std::string& selector, std::size_t count,
+                                         std::chrono::seconds timeout) {
+  std::vector<PodView> pods;
+  const bool ready = wait_until(what, timeout, [&](std::string& seen) {
+    pods = ns.pods(selector);
+    seen = std::to_string(pods.size()) + " pods";
+    for (const PodView& p : pods) seen += "\n    " + p.summary();
+    return pods.size() == count &&
+           std::all_of(pods.begin(), pods.end(), [](const PodView& p) { return p.ready(); });
+  });
+  return ready ? pods : std::vector<PodView>{};
+}
+
+std::optional<PodView> wait_for_ready_pod(const TestNamespace& ns, const std::string& what,
+                                          const std::string& name, std::chrono::seconds timeout) {
+  std::optional<PodView> pod;
+  const bool ready = wait_until(what, timeout, [&](std::string& seen) {
+    pod = ns.pod(name);
+    seen = pod ? pod->summary() : "no pod";
+    return pod && pod->ready();
+  });
+  return ready ? pod : std::nullopt;
+}
+
+std::optional<OomKill> wait_for_oom_kill(const TestNamespace& ns, const std::string& selector,
+                                         std::chrono::seconds timeout) {
+  OomKill kill;
+  const bool killed =
+      wait_until("the first OOM kill in the pod status", timeout, [&](std::string& seen) {
+        CommandResult r =
+            ns.kubectl("get pods -l " + selector +
+                       " -o 'jsonpath={.items[0].metadata.uid} "
+                       "{.items[0].status.containerStatuses[0].lastState.terminated.reason} "
+                       "{.items[0].status.containerStatuses[0].lastState.terminated.finishedAt}'");
+        seen = r.out + r.err;
+        const std::size_t a = r.out.find(' '), b = r.out.rfind(' ');
+        if (r.exit_code != 0 || a == std::string::npos ||
+            r.out.substr(a + 1, b - a - 1) != "OOMKilled")
+          return false;
+        kill = {.pod_uid = r.out.substr(0, a), .finished_at = r.out.substr(b + 1)};
+        return true;
+      });
+  return killed ? std::optional(kill) : std::nullopt;
 }
 
 }  // namespace tailor::e2e

@@ -223,4 +223,23 @@ bool install_vpa_crd(const TestNamespace& ns);
 // workloads), else nullopt.
 std::optional<PodView> only_ready_pod(const TestNamespace& ns, const std::string& selector);
 
+// Waits (wait_until, as `what`) until `selector` matches exactly `count` pods in `ns`, each Ready,
+// and returns them: a Deployment's replicas once they all run. Empty on timeout.
+std::vector<PodView> wait_for_ready_pods(const TestNamespace& ns, const std::string& what,
+                                         const std::string& selector, std::size_t count,
+                                         std::chrono::seconds timeout);
+// The same for the pod named `name`; nullopt on timeout.
+std::optional<PodView> wait_for_ready_pod(const TestNamespace& ns, const std::string& what,
+                                          const std::string& name, std::chrono::seconds timeout);
+
+// A container's kill by the kernel's OOM killer, as the pod status tells it (lastState.terminated
+// reason OOMKilled): which pod, and when.
+struct OomKill {
+  std::string pod_uid;
+  std::string finished_at;  // RFC 3339, as written
+};
+// Waits until the first pod `selector` matches reports its first container OOM-killed.
+std::optional<OomKill> wait_for_oom_kill(const TestNamespace& ns, const std::string& selector,
+                                         std::chrono::seconds timeout);
+
 }  // namespace tailor::e2e

@@ -49,12 +49,9 @@ spec:
       requests: {cpu: 100m, memory: 32Mi}
       limits: {cpu: 200m, memory: 64Mi}
 )"));
-  std::optional<PodView> pod;
-  ASSERT_TRUE(wait_until("pod sleeper Ready", std::chrono::seconds(60), [&](std::string& seen) {
-    pod = ns.pod("sleeper");
-    seen = pod ? pod->summary() : "no pod";
-    return pod && pod->ready();
-  }));
+  const std::optional<PodView> pod =
+      wait_for_ready_pod(ns, "pod sleeper Ready", "sleeper", std::chrono::seconds(60));
+  ASSERT_TRUE(pod);
   EXPECT_EQ(pod->qos_class, "Burstable");
   const ContainerView& app = *pod->container("app");
   EXPECT_EQ(read_container_cgroup(*pod, "app"), expected_container_cgroup(app.requests, app.limits))

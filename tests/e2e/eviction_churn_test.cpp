@@ -49,11 +49,7 @@ TEST(EvictionChurn, AFreshRecreateDeploymentIsEvictedAtMostOncePerPod) {
   TestNamespace ns("e2e-churn");
   ASSERT_TRUE(ns.apply(deployment_manifest(kDeployment)));
   ASSERT_TRUE(ns.apply(kPolicy));
-  ASSERT_TRUE(wait_until("two Ready pods", kStart, [&](std::string& seen) {
-    const auto pods = ns.pods(kApp);
-    seen = std::to_string(pods.size()) + " pods";
-    return pods.size() == 2;
-  }));
+  ASSERT_EQ(wait_for_ready_pods(ns, "two Ready pods", kApp, 2, kStart).size(), 2u);
   // Every pod the Deployment ran, and how often Tailor evicted each (by the pod it names).
   std::set<std::string> uids;
   const auto until = std::chrono::steady_clock::now() + kWatched;

@@ -72,12 +72,10 @@ TEST_F(ControllerFailover, StandbyTakesOverAndActs) {
   E2eCluster& cluster = E2eCluster::get();
   TestNamespace ns("e2e-failover");
   ASSERT_TRUE(ns.apply(kManifests));
-  std::optional<PodView> pod;
-  ASSERT_TRUE(wait_until("the app pod Ready", seconds(90), [&](std::string& seen) {
-    pod = only_ready_pod(ns, "app=app");
-    seen = pod ? pod->summary() : "no Ready pod";
-    return pod.has_value();
-  }));
+  const std::vector<PodView> ready =
+      wait_for_ready_pods(ns, "the app pod Ready", "app=app", 1, seconds(90));
+  ASSERT_EQ(ready.size(), 1u);
+  std::optional<PodView> pod = ready[0];
   const std::string uid = pod->uid;
   ASSERT_EQ(lease_holder(cluster), identity_of(leader_.pid));
   // The leader learns the container from its usage and checkpoints it (every minute).

@@ -138,19 +138,13 @@ TEST(LeastPrivilege, TheChartsRolesAreExactlyWhatTheProcessesUse) {
   cluster.label_node(kBigNode, kAvoidBig, "true");
   for (const char* name : {"inplace", "vpa"}) ASSERT_TRUE(ns.apply(deployment(name)));
   ASSERT_TRUE(ns.apply(deployment("recreate", true)));
-  std::string first_recreate_uid;
-  const bool started = wait_until("the three pods Ready", kStart, [&](std::string& seen) {
-    const std::vector<PodView> pods = ns.pods();
-    seen = std::to_string(pods.size()) + " pods";
-    int ready = 0;
-    for (const PodView& p : pods) {
-      ready += p.ready();
-      if (p.name.rfind("recreate-", 0) == 0) first_recreate_uid = p.uid;
-    }
-    return ready == 3;
-  });
+  const std::vector<PodView> pods = wait_for_ready_pods(ns, "the three pods Ready", "", 3, kStart);
   cluster.label_node(kBigNode, kAvoidBig, std::nullopt);
-  ASSERT_TRUE(started);
+  ASSERT_EQ(pods.size(), 3u);
+  std::string first_recreate_uid;
+  for (const PodView& p : pods) {
+    if (p.name.rfind("recreate-", 0) == 0) first_recreate_uid = p.uid;
+  }
   ASSERT_TRUE(ns.apply(policy("inplace", "InPlaceOrRecreate", "{cpu: 80m, memory: 48Mi}")));
   // 1536Mi > the small node's 1Gi: Infeasible there, so evicted; the replacement fits the big one.
   ASSERT_TRUE(ns.apply(policy("recreate", "InPlaceOrRecreate", "{cpu: 60m, memory: 1536Mi}")));

@@ -59,21 +59,10 @@ spec:
 // within kRaise of the first kill, with the cgroup to match, and killed no more.
 void oom_kill_raises_the_limit(const TestNamespace& ns) {
   ASSERT_TRUE(ns.apply(deployment_manifest(kDeployment)));
-  std::string uid, finished_at;
-  ASSERT_TRUE(wait_until("the first OOM kill in the pod status", kStart, [&](std::string& seen) {
-    CommandResult r = ns.kubectl(
-        "get pods -l app=app -o 'jsonpath={.items[0].metadata.uid} "
-        "{.items[0].status.containerStatuses[0].lastState.terminated.reason} "
-        "{.items[0].status.containerStatuses[0].lastState.terminated.finishedAt}'");
-    seen = r.out + r.err;
-    const std::size_t a = r.out.find(' '), b = r.out.rfind(' ');
-    if (r.exit_code != 0 || a == std::string::npos || r.out.substr(a + 1, b - a - 1) != "OOMKilled")
-      return false;
-    uid = r.out.substr(0, a);
-    finished_at = r.out.substr(b + 1);
-    return true;
-  }));
-  const auto killed = kube::parse_rfc3339(finished_at);
+  const std::optional<OomKill> kill = wait_for_oom_kill(ns, "app=app", kStart);
+  ASSERT_TRUE(kill);
+  const std::string& uid = kill->pod_uid;
+  const auto killed = kube::parse_rfc3339(kill->finished_at);
   std::optional<PodView> pod;
   ASSERT_TRUE(wait_until("the memory limit raised in place", kRaise, [&](std::string& seen) {
     const std::vector<PodView> pods = ns.pods("app=app");

@@ -73,17 +73,13 @@ TEST(ControllerRestart, DeferredTimerAndRecommendationSurvive) {
   TestNamespace ns("e2e-restart");
   cluster.label_node(kBigNode, kAvoid, "true");
   ASSERT_TRUE(ns.apply(kManifests));
-  std::optional<PodView> pod;
-  const bool started =
-      wait_until("the app pod Ready on the small node", seconds(90), [&](std::string& seen) {
-        pod = only_ready_pod(ns, "app=app");
-        seen = pod ? pod->summary() : "no Ready pod";
-        return pod.has_value();
-      });
+  const std::vector<PodView> ready =
+      wait_for_ready_pods(ns, "the app pod Ready on the small node", "app=app", 1, seconds(90));
   cluster.label_node(kBigNode, kAvoid, std::nullopt);
-  ASSERT_TRUE(started);
-  ASSERT_EQ(pod->node, kSmallNode);
-  const std::string uid = pod->uid;
+  ASSERT_EQ(ready.size(), 1u);
+  const PodView& pod = ready[0];
+  ASSERT_EQ(pod.node, kSmallNode);
+  const std::string uid = pod.uid;
 
   // Usage arrives, the pinned recommendation is published and the resize is Deferred.
   std::optional<Clock::time_point> since;
@@ -120,7 +116,7 @@ TEST(ControllerRestart, DeferredTimerAndRecommendationSurvive) {
       std::max(seconds(1), std::chrono::duration_cast<seconds>(*since + kDeferredTimeout + kLate +
                                                                seconds(20) - Clock::now())),
       [&](std::string& seen) {
-        std::optional<PodView> first = ns.pod(pod->name);
+        std::optional<PodView> first = ns.pod(pod.name);
         seen = first ? first->summary() : "the first pod is gone";
         if (first && first->uid == uid && !first->deleting) return false;
         evicted = Clock::now();

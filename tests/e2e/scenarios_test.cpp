@@ -132,16 +132,11 @@ class Scenarios : public ::testing::Test {
     start("off", {.node = kBigNode}, policy_yaml("Off", "{cpu: 100m, memory: 128Mi}"));
     start("inplace-only", on_small, policy_yaml("InPlace", "{cpu: 50m, memory: 1536Mi}"));
     for (auto& [name, s] : scenarios()) {
-      std::optional<PodView> pod;
-      const bool scheduled =
-          wait_until(name + ": the first pod Ready", kStart, [&](std::string& seen) {
-            pod = only_ready_pod(*s.ns, kApp);
-            seen = pod ? pod->summary() : describe_pods(*s.ns);
-            return pod.has_value();
-          });
-      if (!scheduled) continue;
-      s.first_uid = pod->uid;
-      s.first_name = pod->name;
+      const std::vector<PodView> ready =
+          wait_for_ready_pods(*s.ns, name + ": the first pod Ready", kApp, 1, kStart);
+      if (ready.empty()) continue;
+      s.first_uid = ready[0].uid;
+      s.first_name = ready[0].name;
       cluster.label_node(kBigNode, avoid_label(s.ns->name()), std::nullopt);
     }
   }

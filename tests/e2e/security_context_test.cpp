@@ -51,12 +51,8 @@ std::string ids_of(int pid, const std::string& line_name) {
 TEST(SecurityContext, ProcessesRunAsTheGivenUserAndGroup) {
   TestNamespace ns("e2e-security-context");
   ASSERT_TRUE(ns.apply(kNobody));
-  std::optional<PodView> pod;
-  ASSERT_TRUE(wait_until("nobody running", kStart, [&](std::string& seen) {
-    pod = ns.pod("nobody");
-    seen = pod ? pod->summary() : "no pod";
-    return pod && pod->ready();
-  }));
+  const std::optional<PodView> pod = wait_for_ready_pod(ns, "nobody running", "nobody", kStart);
+  ASSERT_TRUE(pod);
   const std::vector<int> app = container_processes(*pod, "app");
   ASSERT_FALSE(app.empty());
   for (int pid : app) {

@@ -72,6 +72,16 @@ bool has_event(const TestNamespace& ns, const std::string& reason, std::string& 
   return false;
 }
 
+// Waits until a pass has written the policy's conditions: the controller's informer has it, so
+// the webhook boosts the pods admitted from now on.
+bool policy_seen_by_a_pass(const TestNamespace& ns, const std::string& name) {
+  return wait_until("the policy seen by a pass", seconds(30), [&](std::string& seen) {
+    std::optional<PolicyView> p = ns.policy(name);
+    seen = p ? p->summary() : "no policy";
+    return p && !p->conditions.empty();
+  });
+}
+
 TEST(StartupBoost, BoostedAtStartThenResizedBackInPlace) {
   TestNamespace ns("e2e-startup-boost");
   E2eCluster& cluster = E2eCluster::get();
@@ -79,11 +89,7 @@ TEST(StartupBoost, BoostedAtStartThenResizedBackInPlace) {
       cluster.controller_metric("tailor_controller_usage_windows_boosted_total").value_or(0);
   ASSERT_TRUE(ns.apply(kPolicy));
   // The policy reaches the controller's informer before the pod is admitted.
-  ASSERT_TRUE(wait_until("the policy seen by a pass", seconds(30), [&](std::string& seen) {
-    std::optional<PolicyView> p = ns.policy("boost");
-    seen = p ? p->summary() : "no policy";
-    return p && !p->conditions.empty();
-  }));
+  ASSERT_TRUE(policy_seen_by_a_pass(ns, "boost"));
   ASSERT_TRUE(ns.apply(kPod));
   std::optional<PodView> pod;
   ASSERT_TRUE(wait_until("running boosted", kStart, [&](std::string& seen) {
@@ -154,11 +160,7 @@ const std::string kTooBigPod =
 TEST(StartupBoost, NoNodeCanHoldItSoThePodStartsUnboostedAndSaysSo) {
   TestNamespace ns("e2e-startup-boost-skipped");
   ASSERT_TRUE(ns.apply(kTooBigPolicy));
-  ASSERT_TRUE(wait_until("the policy seen by a pass", seconds(30), [&](std::string& seen) {
-    std::optional<PolicyView> p = ns.policy("huge");
-    seen = p ? p->summary() : "no policy";
-    return p && !p->conditions.empty();
-  }));
+  ASSERT_TRUE(policy_seen_by_a_pass(ns, "huge"));
   ASSERT_TRUE(ns.apply(kTooBigPod));
   ASSERT_TRUE(wait_until("the StartupBoostSkipped event", kStart, [&](std::string& seen) {
     return has_event(ns, "StartupBoostSkipped", seen);
