@@ -61,6 +61,20 @@ class Owners : public policy::OwnerLookup {
   void add(kube::ObjectMeta m, std::string kind) {
     known_[{m.namespace_, std::move(kind), m.name}] = std::move(m);
   }
+  // Deployment NAME in "shop" and its ReplicaSet NAME-1 (uids as names).
+  void add_deployment(const std::string& name) {
+    const std::string rs = name + "-1";
+    add({.name = rs,
+         .namespace_ = "shop",
+         .uid = rs,
+         .owner_references = {{.api_version = "apps/v1",
+                               .kind = "Deployment",
+                               .name = name,
+                               .uid = name,
+                               .controller = true}}},
+        "ReplicaSet");
+    add({.name = name, .namespace_ = "shop", .uid = name}, "Deployment");
+  }
   const kube::ObjectMeta* find(std::string_view ns,
                                const kube::OwnerReference& owner) const override {
     auto it = known_.find({std::string(ns), owner.kind, owner.name});
@@ -103,26 +117,8 @@ ReportPolicy policy_for(std::string name, std::string deployment) {
 
 TEST(BuildRows, OneRowPerContainerOfThePolicysPodsOnly) {
   Owners owners;
-  owners.add({.name = "web-1",
-              .namespace_ = "shop",
-              .uid = "web-1",
-              .owner_references = {{.api_version = "apps/v1",
-                                    .kind = "Deployment",
-                                    .name = "web",
-                                    .uid = "web",
-                                    .controller = true}}},
-             "ReplicaSet");
-  owners.add({.name = "web", .namespace_ = "shop", .uid = "web"}, "Deployment");
-  owners.add({.name = "other-1",
-              .namespace_ = "shop",
-              .uid = "other-1",
-              .owner_references = {{.api_version = "apps/v1",
-                                    .kind = "Deployment",
-                                    .name = "other",
-                                    .uid = "other",
-                                    .controller = true}}},
-             "ReplicaSet");
-  owners.add({.name = "other", .namespace_ = "shop", .uid = "other"}, "Deployment");
+  owners.add_deployment("web");
+  owners.add_deployment("other");
   const std::vector<kube::Pod> pods = {pod("web-1-b", "web-1", "100m", "256Mi"),
                                        pod("web-1-a", "web-1", "150m", "200Mi"),
                                        pod("other-1-a", "other-1", "1", "1Gi")};
@@ -151,26 +147,8 @@ TEST(BuildRows, OneRowPerContainerOfThePolicysPodsOnly) {
 
 TEST(UnpolicedWorkloads, ThePodsOfNoPolicyByTopController) {
   Owners owners;
-  owners.add({.name = "web-1",
-              .namespace_ = "shop",
-              .uid = "web-1",
-              .owner_references = {{.api_version = "apps/v1",
-                                    .kind = "Deployment",
-                                    .name = "web",
-                                    .uid = "web",
-                                    .controller = true}}},
-             "ReplicaSet");
-  owners.add({.name = "web", .namespace_ = "shop", .uid = "web"}, "Deployment");
-  owners.add({.name = "other-1",
-              .namespace_ = "shop",
-              .uid = "other-1",
-              .owner_references = {{.api_version = "apps/v1",
-                                    .kind = "Deployment",
-                                    .name = "other",
-                                    .uid = "other",
-                                    .controller = true}}},
-             "ReplicaSet");
-  owners.add({.name = "other", .namespace_ = "shop", .uid = "other"}, "Deployment");
+  owners.add_deployment("web");
+  owners.add_deployment("other");
   kube::Pod bare = pod("bare", "none", "10m", "8Mi");
   bare.metadata.owner_references.clear();
   kube::Pod done = pod("other-1-done", "other-1", "1", "1Gi");
