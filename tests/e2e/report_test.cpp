@@ -18,8 +18,8 @@
 #include "tests/controller/usage/prometheus/prometheus_peer.h"
 #include "tests/e2e/e2e_cluster.h"
 #include "tests/e2e/page_in_browser.h"
-#include "tests/e2e/workload_series_history.h"
 #include "tests/e2e/workload_manifests.h"
+#include "tests/e2e/workload_series_history.h"
 
 namespace tailor::e2e {
 namespace {
