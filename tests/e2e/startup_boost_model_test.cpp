@@ -12,6 +12,7 @@
 #include <string>
 
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -29,12 +30,10 @@ std::string policy(const std::string& name, bool boost) {
 
 // Busy for ever: its usage is its CPU limit.
 std::string burning_pod(const std::string& name) {
-  return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", labels: {app: " + name +
-         "}}\nspec:\n  terminationGracePeriodSeconds: 0\n"
-         "  nodeSelector: {kubernetes.io/hostname: tailor-node-2}\n  containers:\n"
-         "  - name: app\n    image: busybox\n    imagePullPolicy: IfNotPresent\n"
-         "    command: [sh, -c, 'while :; do :; done']\n    resources:\n"
-         "      requests: {cpu: 50m, memory: 32Mi}\n      limits: {cpu: 100m, memory: 64Mi}\n";
+  ContainerSpec app{.command = shell("while :; do :; done"),
+                    .requests = {{"cpu", "50m"}, {"memory", "32Mi"}},
+                    .limits = {{"cpu", "100m"}, {"memory", "64Mi"}}};
+  return pod_manifest(WorkloadSpec{.name = name, .labels = {{"app", name}}, .containers = {app}});
 }
 
 // The policy's CPU target in millicores, -1 before there is one.
