@@ -37,6 +37,11 @@ void add_usage_limit_options(Schema& s, usage::UsageLimits& l) {
          .yaml_key = "usage.idleTimeout",
          .help = "A usage connection with no open stream for this long is closed (GOAWAY)."},
         &l.idle_timeout);
+  s.add({.flag = "usage-stall-timeout",
+         .yaml_key = "usage.stallTimeout",
+         .help = "A usage stream that delivers no whole report for this long is cancelled (keep "
+                 "above the agents' --usage-report-interval; 0: never)."},
+        &l.stall_timeout);
 }
 
 // The usage stream moves pods: only node agents with a certificate from the usage CA may use it.

@@ -36,6 +36,11 @@ struct UsageLimits {
   // A connection with no open stream for this long is closed with GOAWAY. An agent keeps its
   // stream open, so only abandoned or hostile connections are idle.
   kube::Duration idle_timeout = std::chrono::minutes(5);
+  // A stream that delivers no whole report for this long is cancelled (stall_watch.h): one
+  // stalled after its first report, or sending a message a byte at a time. An agent reports
+  // every --usage-report-interval (15 s) while its node runs containers; a quiet agent whose
+  // stream was cut sends its next report on a new one. <= 0: never.
+  kube::Duration stall_timeout = std::chrono::minutes(5);
   // The server pings a connection silent for keepalive_time and closes it when the ping is not
   // answered within keepalive_timeout: an agent whose node vanished (no FIN ever arrives) frees
   // its stream and thread within about a minute and a half.

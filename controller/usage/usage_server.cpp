@@ -7,6 +7,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "controller/usage/stall_watch.h"
 #include "controller/usage/streamed_containers.h"
 #include "controller/usage/usage_feed.h"
 #include "controller/usage/usage_report.h"
@@ -82,6 +83,7 @@ std::string usage_bind_address(const std::string& flag, const std::string& pod_i
 struct UsageServer::Impl final : pb::UsageService::Service {
   UsageServerOptions options;
   UsageSink sink;
+  std::unique_ptr<StallWatch> watch;  // outlives the server's handlers
   std::unique_ptr<grpc::Server> server;
   int port = 0;
   std::atomic<std::uint64_t> reports{0}, windows{0};
@@ -125,7 +127,9 @@ struct UsageServer::Impl final : pb::UsageService::Service {
                              kube::TokenBucket::Clock::now());
     pb::UsageReport report;
     std::uint64_t mine_reports = 0, mine_windows = 0;
+    StallWatch::Watched watched(*watch, *context);
     while (reader->Read(&report)) {
+      watched.delivered();
       ++mine_reports;
       ++reports;
       const std::optional<std::string> node = reporter.node_of(report);
@@ -162,6 +166,7 @@ void UsageServer::start() {
   builder.SetMaxReceiveMessageSize(static_cast<int>(impl_->options.max_message_bytes));
   apply_limits(builder, impl_->options.limits);
   builder.RegisterService(impl_.get());
+  impl_->watch = std::make_unique<StallWatch>(impl_->options.limits.stall_timeout);
   impl_->server = builder.BuildAndStart();
   if (!impl_->server || impl_->port == 0) {
     throw std::runtime_error("usage server: cannot listen on " + impl_->options.address);
@@ -179,7 +184,9 @@ void UsageServer::stop() {
 int UsageServer::port() const { return impl_->port; }
 
 UsageStats UsageServer::stats() const {
-  UsageStats stats{.reports = impl_->reports.load(), .windows = impl_->windows.load()};
+  UsageStats stats{.reports = impl_->reports.load(),
+                   .windows = impl_->windows.load(),
+                   .streams_cut = impl_->watch ? impl_->watch->cut() : 0};
   for (std::size_t i = 0; i < kRejectionCount; ++i) {
     stats.rejected[i] = impl_->rejected[i].load();
     stats.dropped += stats.rejected[i];

@@ -88,6 +88,7 @@ struct UsageStats {
   std::uint64_t windows = 0;
   std::uint64_t dropped = 0;                              // all rejected windows
   std::array<std::uint64_t, kRejectionCount> rejected{};  // by Rejection
+  std::uint64_t streams_cut = 0;                          // for stalling (stall_watch.h)
 
   std::uint64_t rejected_for(Rejection r) const { return rejected[static_cast<std::size_t>(r)]; }
 };

@@ -102,6 +102,14 @@ struct UsageStream::Impl {
     return writer != nullptr;
   }
 
+  // Sends on the open stream, opening one if needed; a stream that broke is ended, so that
+  // the next write opens a new one.
+  bool write(const pb::UsageReport& report) {
+    if (open() && writer->Write(report)) return true;
+    finish();
+    return false;
+  }
+
   std::optional<std::uint64_t> finish() {
     if (!writer) return std::nullopt;
     writer->WritesDone();
@@ -133,12 +141,14 @@ bool UsageStream::send(const std::vector<UsageWindow>& windows) {
   report.set_sent_unix_ms(now_ms());
   for (const auto& window : windows) fill(*report.add_windows(), window);
   std::lock_guard lock(impl_->mutex);
-  if (impl_->open() && impl_->writer->Write(report)) {
+  // A stream the controller has ended since the last report (it restarted, or cut the stream
+  // after a quiet spell: no containers, no reports) fails this write: the report goes on a
+  // new stream. A second failure means the controller is gone.
+  const bool had_stream = impl_->writer != nullptr;
+  if (impl_->write(report) || (had_stream && impl_->write(report))) {
     ++impl_->stats.sent;
     return true;
   }
-  // The stream broke (recommender gone): end it so the next report opens a new one.
-  impl_->finish();
   ++impl_->stats.dropped;
   return false;
 }

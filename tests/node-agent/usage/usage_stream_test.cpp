@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <thread>
 
 #include "kube/http/tls_certs.h"
 #include "proto/usage/usage.grpc.pb.h"
@@ -129,6 +132,44 @@ TEST(UsageStream, DeliversReportsOnOneStream) {
   EXPECT_EQ(first.windows(0).memory_peak_bytes(), 400);
   EXPECT_EQ(first.windows(0).oom_kills(), 1u);
   EXPECT_EQ(stream.stats().sent, 2u);
+  server->Shutdown();
+}
+
+// A controller that ends every stream after its first report, as tailor-controller cuts a
+// stream that stays quiet past its stall timeout.
+class CutsEachStream final : public pb::UsageService::Service {
+ public:
+  grpc::Status Report(grpc::ServerContext* context, grpc::ServerReader<pb::UsageReport>* reader,
+                      pb::ReportSummary*) override {
+    pb::UsageReport report;
+    if (reader->Read(&report)) ++reports;
+    context->TryCancel();
+    return grpc::Status::OK;
+  }
+  std::atomic<int> reports{0};
+};
+
+TEST(UsageStream, AReportAfterTheControllerEndedTheStreamGoesOnANewOne) {
+  CutsEachStream service;
+  int port = 0;
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  auto server = builder.BuildAndStart();
+  ASSERT_GT(port, 0);
+
+  UsageStream stream(
+      {.endpoint = "127.0.0.1:" + std::to_string(port), .node_name = "n1", .insecure = true});
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_TRUE(stream.send({window("app", 0.5)}));
+    for (int waited = 0; service.reports < i && waited < 100; ++waited) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the cut reaches the agent
+  }
+  EXPECT_EQ(service.reports, 3);
+  EXPECT_EQ(stream.stats().sent, 3u);
+  EXPECT_EQ(stream.stats().dropped, 0u);
   server->Shutdown();
 }
 
