@@ -16,7 +16,7 @@
 
 // The sanitizers' allocators replace glibc's arenas, so there is nothing to count in the
 // sanitizer builds: the cases exist only where glibc's malloc runs (CI's release job).
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(TAILOR_TSAN)
 namespace tailor::controller {
 namespace {
 
@@ -80,4 +80,4 @@ TEST_F(MallocArenasTest, AnArenaLimitInTheEnvironmentIsLeftInForce) {
 
 }  // namespace
 }  // namespace tailor::controller
-#endif  // !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#endif  // !defined(__SANITIZE_ADDRESS__) && !defined(TAILOR_TSAN)
