@@ -3,11 +3,13 @@
 // conditionals, overflow-checked arithmetic, `in`, size and the string functions) and the macros
 // has, all, exists, exists_one, map and filter, over the variables `self` and `oldSelf`.
 // Expressions are checked for syntax and undeclared names when compiled, and refused when longer
-// or deeper than the limits; evaluation stops once it has spent its cost limit. There is no static
-// type checker: a type mismatch is an evaluation error ("no such overload"), never a crash.
+// or deeper than the limits; given the variables' types they are also type-checked as cel-go does
+// (embedded/cel/checker.h). Evaluation stops once it has spent its cost limit; a type mismatch an
+// unchecked expression meets is an evaluation error ("no such overload"), never a crash.
+// Libraries: cel-go's strings extension, Kubernetes' lists and regex (embedded/cel/functions.h).
 // Not covered: bytes, timestamps and durations, type values (type(), int == type(1)), optionals,
-// unknowns (partial evaluation), string formatting and most of Kubernetes' libraries (quantity,
-// url, ip, lists, sets); matches() uses ECMAScript regular expressions where cel-go uses RE2.
+// unknowns (partial evaluation), string formatting and Kubernetes' quantity, url, ip, cidr, sets,
+// format and authorizer libraries.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+#include "embedded/cel/checker.h"
+#include "embedded/cel/types.h"
 #include "embedded/cel/value.h"
 
 namespace tailor::embedded::cel {
@@ -47,8 +51,13 @@ struct Compiled {
   std::shared_ptr<const Program> program;  // null when error is set
   // cel-go's wording: "ERROR: <input>:1:5: <message>\n | <source line>\n | ....^".
   std::string error;
+  // The expression's type: dyn when compiled without variables' types.
+  TypePtr type = Type::dyn();
 };
 
 Compiled compile(std::string_view source, const Limits& limits = {});
+// Also type-checked against the variables' types (self, oldSelf); cel-go's report of every error,
+// in source order, one "ERROR: ..." block per error joined by newlines.
+Compiled compile(std::string_view source, const Variables& variables, const Limits& limits = {});
 
 }  // namespace tailor::embedded::cel

@@ -6,6 +6,7 @@
 
 #include "embedded/cel/ast.h"
 #include "embedded/cel/cel.h"
+#include "embedded/cel/library.h"
 #include "embedded/cel/operators.h"
 #include "embedded/cel/parser.h"
 #include "embedded/cel/regexp.h"
@@ -238,6 +239,10 @@ class Evaluator {
 
   Value strings(const std::string& f, const std::vector<Value>& a) {
     if (f == "join") return join(a);
+    std::uint64_t steps = 0;
+    std::optional<Value> extension = library_call(f, a, steps);
+    spend(steps);
+    if (extension) return *extension;
     if (!a[0].is<std::string>()) return no_overload();
     const std::string& s = a[0].as<std::string>();
     spend(s.size() / 10 + 1);
@@ -306,6 +311,16 @@ std::string located(std::string_view source, std::size_t pos, const std::string&
          message + "\n | " + std::string(text) + "\n | " + std::string(column, '.') + "^";
 }
 
+// Every error, in source order (cel-go sorts by line, then column).
+std::string report(std::string_view source, std::vector<TypeError> errors) {
+  std::stable_sort(errors.begin(), errors.end(),
+                   [](const TypeError& a, const TypeError& b) { return a.pos < b.pos; });
+  std::string out;
+  for (const TypeError& e : errors)
+    out += (out.empty() ? "" : "\n") + located(source, e.pos, e.message);
+  return out;
+}
+
 }  // namespace
 
 Program::Program(std::shared_ptr<const Node> root, bool uses_old_self, Limits limits)
@@ -324,18 +339,30 @@ Value Program::evaluate(const Value& self, const Value* old_self, std::uint64_t*
 }
 
 Compiled compile(std::string_view source, const Limits& limits) {
+  return compile(source, Variables{}, limits);
+}
+
+Compiled compile(std::string_view source, const Variables& variables, const Limits& limits) {
   if (source.size() > limits.max_source_bytes) {
-    return {nullptr, "ERROR: <input>:1:1: expression code point size exceeds limit: size: " +
-                         std::to_string(source.size()) + ", limit " +
-                         std::to_string(limits.max_source_bytes)};
+    return {nullptr,
+            "ERROR: <input>:1:1: expression code point size exceeds limit: size: " +
+                std::to_string(source.size()) + ", limit " +
+                std::to_string(limits.max_source_bytes),
+            Type::dyn()};
   }
+  std::shared_ptr<const Node> root;
   try {
-    std::shared_ptr<const Node> root = parse(source, limits.max_depth);
-    bool old_self = names_old_self(*root);
-    return {std::make_shared<const Program>(root, old_self, limits), ""};
+    root = parse(source, limits.max_depth);
   } catch (const SyntaxError& e) {
-    return {nullptr, located(source, e.pos, e.what())};
+    return {nullptr, located(source, e.pos, e.what()), Type::dyn()};
   }
+  TypePtr type = Type::dyn();
+  if (!variables.empty()) {
+    Checked checked = check(*root, variables);
+    if (!checked.errors.empty()) return {nullptr, report(source, checked.errors), checked.type};
+    type = checked.type;
+  }
+  return {std::make_shared<const Program>(root, names_old_self(*root), limits), "", type};
 }
 
 }  // namespace tailor::embedded::cel

@@ -5,6 +5,7 @@
 #include <set>
 #include <vector>
 
+#include "embedded/cel/functions.h"
 #include "embedded/cel/lexer.h"
 
 namespace tailor::embedded::cel {
@@ -318,30 +319,6 @@ class Parser {
   int max_depth_;
 };
 
-// Functions by name and argument count (receiver included); receiver-style ones marked.
-struct Signature {
-  const char* name;
-  bool receiver;
-  std::size_t args;
-};
-const Signature kFunctions[] = {
-    {"size", false, 1},    {"size", true, 1},       {"startsWith", true, 2}, {"endsWith", true, 2},
-    {"contains", true, 2}, {"matches", true, 2},    {"matches", false, 2},   {"int", false, 1},
-    {"uint", false, 1},    {"double", false, 1},    {"string", false, 1},    {"bool", false, 1},
-    {"dyn", false, 1},     {"lowerAscii", true, 1}, {"upperAscii", true, 1}, {"trim", true, 1},
-    {"join", true, 1},     {"join", true, 2},
-};
-
-bool known_function(const Node& n) {
-  static const std::set<std::string> internal = {"_?_:_", "_[_]", "!_", "-_", "&&", "||"};
-  if (internal.count(n.name) && !n.receiver) return true;
-  for (const Signature& s : kFunctions)
-    if (n.name == s.name && n.receiver == s.receiver && n.kids.size() == s.args) return true;
-  static const std::set<std::string> ops = {
-      "<", "<=", ">", ">=", "==", "!=", "in", "+", "-", "*", "/", "%"};
-  return !n.receiver && ops.count(n.name) && n.kids.size() == 2;
-}
-
 // Every name must be self, oldSelf or a macro's variable; every call a known function.
 void resolve(const Node& n, std::vector<std::string>& scope) {
   if (n.kind == Node::Kind::Ident) {
@@ -350,7 +327,7 @@ void resolve(const Node& n, std::vector<std::string>& scope) {
     if (!bound)
       throw SyntaxError(n.pos, "undeclared reference to '" + n.name + "' (in container '')");
   }
-  if (n.kind == Node::Kind::Call && !known_function(n))
+  if (n.kind == Node::Kind::Call && !known_function(n.name, n.receiver, n.kids.size()))
     throw SyntaxError(n.pos, "undeclared reference to '" + n.name + "' (in container '')");
   for (std::size_t i = 0; i < n.kids.size(); ++i) {
     bool in_body = n.kind == Node::Kind::Macro && i > 0;

@@ -75,4 +75,26 @@ std::optional<bool> regexp_matches(const std::string& pattern, std::string_view 
   return RE2::PartialMatch(text, re);
 }
 
+std::optional<std::vector<std::string>> regexp_find_all(const std::string& pattern,
+                                                        std::string_view text, long limit) {
+  const RE2& re = compiled(pattern);
+  if (!re.ok()) return std::nullopt;
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  std::size_t previous_end = std::string_view::npos;
+  while (at <= text.size() && (limit < 0 || static_cast<long>(out.size()) < limit)) {
+    re2::StringPiece match;
+    if (!re.Match(re2::StringPiece(text.data(), text.size()), at, text.size(), RE2::UNANCHORED,
+                  &match, 1))
+      break;
+    std::size_t begin = static_cast<std::size_t>(match.data() - text.data());
+    std::size_t end = begin + match.size();
+    // Go skips an empty match right after the previous match.
+    if (!(match.empty() && begin == previous_end)) out.emplace_back(match.data(), match.size());
+    previous_end = end;
+    at = end > begin ? end : end + 1;
+  }
+  return out;
+}
+
 }  // namespace tailor::embedded::cel

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tailor::embedded::cel {
 
@@ -16,5 +17,10 @@ std::string regexp_error(const std::string& pattern);
 // Whether text contains a match of pattern (unanchored, as Go's MatchString); nullopt for an
 // invalid pattern (a schema refuses it when the CRD is written).
 std::optional<bool> regexp_matches(const std::string& pattern, std::string_view text);
+
+// The leftmost non-overlapping matches of pattern in text, at most limit of them (all when limit
+// is negative), as Go's FindAllString; nullopt for an invalid pattern.
+std::optional<std::vector<std::string>> regexp_find_all(const std::string& pattern,
+                                                        std::string_view text, long limit);
 
 }  // namespace tailor::embedded::cel
