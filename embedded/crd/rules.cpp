@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "embedded/cel/cel.h"
+#include "embedded/crd/rule_types.h"
 
 namespace tailor::embedded::crd {
 namespace {
@@ -15,6 +16,11 @@ namespace bj = boost::json;
 std::string text_at(const bj::object& o, std::string_view key) {
   const bj::value* v = o.if_contains(key);
   return v && v->is_string() ? std::string(v->as_string()) : "";
+}
+
+const bj::object* member(const bj::object& o, std::string_view key) {
+  const bj::value* v = o.if_contains(key);
+  return v && v->is_object() ? &v->as_object() : nullptr;
 }
 
 std::string trimmed(const std::string& s) {
@@ -46,33 +52,112 @@ std::string go_rule(const bj::object& rule) {
          "), FieldPath:" + quoted("fieldPath") + ", OptionalOldSelf:(*bool)(nil)}";
 }
 
-void check_rule(const bj::object& rule, const std::string& at, std::vector<FieldCause>& out) {
-  std::string source = text_at(rule, "rule");
-  if (trimmed(source).empty()) {
-    out.push_back({"FieldValueRequired", "Required value", at + ".rule"});
-    return;
-  }
-  if (std::string e = compiled(source).error; !e.empty()) {
-    out.push_back({"FieldValueInvalid",
-                   "Invalid value: " + go_rule(rule) + ": compilation failed: " + e, at + ".rule"});
-  }
-  std::string message_expression = text_at(rule, "messageExpression");
-  if (!message_expression.empty()) {
-    if (std::string e = compiled(message_expression).error; !e.empty()) {
-      out.push_back(
-          {"FieldValueInvalid",
-           "Invalid value: " + go_rule(rule) + ": messageExpression compilation failed: " + e,
-           at + ".messageExpression"});
+bool has_newline(const std::string& s) { return s.find_first_of("\n\r") != std::string::npos; }
+
+// Whether field_path names a node under schema: `.name` or `['name']` steps through properties
+// and additionalProperties (kube-apiserver's ValidFieldPath; lists cannot be stepped into).
+bool valid_field_path(const bj::object& schema, const std::string& field_path) {
+  const bj::object* node = &schema;
+  std::size_t i = 0;
+  while (i < field_path.size()) {
+    std::string name;
+    if (field_path[i] == '.') {
+      std::size_t end = field_path.find_first_of(".[]", i + 1);
+      if (end == std::string::npos) end = field_path.size();
+      name = field_path.substr(i + 1, end - i - 1);
+      if (name.empty()) return false;
+      i = end;
+    } else if (field_path.compare(i, 2, "['") == 0) {
+      std::size_t end = field_path.find("']", i + 2);
+      if (end == std::string::npos) return false;
+      name = field_path.substr(i + 2, end - i - 2);
+      i = end + 2;
+    } else {
+      return false;
     }
+    const bj::object* props = member(*node, "properties");
+    const bj::object* additional = member(*node, "additionalProperties");
+    const bj::object* next = props ? member(*props, name) : additional;
+    if (!next) return false;
+    node = next;
   }
+  return true;
+}
+
+void check_texts(const bj::object& rule, const bj::object& node, const std::string& at,
+                 std::vector<FieldCause>& out) {
+  std::string message = text_at(rule, "message");
+  std::string shown_message = bj::serialize(bj::value(message));
+  if (!message.empty() && trimmed(message).empty()) {
+    out.push_back({"FieldValueInvalid",
+                   "Invalid value: " + shown_message + ": message must be non-empty if specified",
+                   at + ".message"});
+  } else if (has_newline(trimmed(message))) {
+    out.push_back({"FieldValueInvalid",
+                   "Invalid value: " + shown_message + ": message must not contain line breaks",
+                   at + ".message"});
+  } else if (has_newline(trimmed(text_at(rule, "rule"))) && trimmed(message).empty()) {
+    out.push_back({"FieldValueRequired",
+                   "Required value: message must be specified if rule contains line breaks",
+                   at + ".message"});
+  }
+  std::string expression = text_at(rule, "messageExpression");
+  if (!expression.empty() && trimmed(expression).empty()) {
+    out.push_back({"FieldValueRequired",
+                   "Required value: messageExpression must be non-empty if specified",
+                   at + ".messageExpression"});
+  }
+  std::string field_path = text_at(rule, "fieldPath");
+  std::string shown_path = bj::serialize(bj::value(field_path));
+  if (!field_path.empty() && trimmed(field_path).empty()) {
+    out.push_back({"FieldValueInvalid",
+                   "Invalid value: " + shown_path + ": fieldPath must be non-empty if specified",
+                   at + ".fieldPath"});
+  }
+  if (has_newline(field_path)) {
+    out.push_back({"FieldValueInvalid",
+                   "Invalid value: " + shown_path + ": fieldPath must not contain line breaks",
+                   at + ".fieldPath"});
+  }
+  if (!field_path.empty() && !valid_field_path(node, field_path)) {
+    out.push_back({"FieldValueInvalid",
+                   "Invalid value: " + shown_path + ": fieldPath must be a valid path",
+                   at + ".fieldPath"});
+  }
+}
+
+void check_reason(const bj::object& rule, const std::string& at, std::vector<FieldCause>& out) {
   std::string reason = text_at(rule, "reason");
-  if (!reason.empty() && std::find(kReasons.begin(), kReasons.end(), reason) == kReasons.end()) {
-    std::string supported;
-    for (const std::string& r : kReasons)
-      supported += (supported.empty() ? "\"" : ", \"") + r + "\"";
-    out.push_back({"FieldValueNotSupported",
-                   "Unsupported value: \"" + reason + "\": supported values: " + supported,
-                   at + ".reason"});
+  if (reason.empty() || std::find(kReasons.begin(), kReasons.end(), reason) != kReasons.end())
+    return;
+  std::string supported;
+  for (const std::string& r : kReasons) supported += (supported.empty() ? "\"" : ", \"") + r + "\"";
+  out.push_back({"FieldValueNotSupported",
+                 "Unsupported value: \"" + reason + "\": supported values: " + supported,
+                 at + ".reason"});
+}
+
+// The rule and its messageExpression compiled and type-checked with self and oldSelf of the
+// node's type (kube-apiserver's compileRule).
+void check_expressions(const bj::object& rule, const cel::Variables& variables,
+                       const std::string& at, std::vector<FieldCause>& out) {
+  auto invalid = [&](const std::string& field, const std::string& detail) {
+    out.push_back(
+        {"FieldValueInvalid", "Invalid value: " + go_rule(rule) + ": " + detail, at + "." + field});
+  };
+  cel::Compiled r = cel::compile(text_at(rule, "rule"), variables);
+  if (!r.error.empty()) {
+    invalid("rule", "compilation failed: " + r.error);
+  } else if (!r.type->is(cel::Type::Kind::Bool)) {
+    invalid("rule", "cel expression must evaluate to a bool");
+  }
+  std::string expression = text_at(rule, "messageExpression");
+  if (trimmed(expression).empty()) return;
+  cel::Compiled m = cel::compile(expression, variables);
+  if (!m.error.empty()) {
+    invalid("messageExpression", "messageExpression compilation failed: " + m.error);
+  } else if (!m.type->is(cel::Type::Kind::String)) {
+    invalid("messageExpression", "messageExpression must evaluate to a string");
   }
 }
 
@@ -87,11 +172,15 @@ cel::Value typed(const bj::value& v, const bj::object* schema) {
     return c && c->is_object() ? &c->as_object() : nullptr;
   };
   if (v.is_object()) {
+    // Declared properties go by their CEL names (crd/rule_types.h); a map's keys as they are.
+    bool declared = schema && schema->contains("properties");
     cel::Map m;
     for (const auto& [k, e] : v.as_object()) {
       const bj::object* s = child_schema(k, "properties");
       if (!s) s = child_schema("", "additionalProperties");
-      m.emplace_back(cel::Value::string(std::string(k)), typed(e, s));
+      std::optional<std::string> name =
+          declared ? escaped_property(k) : std::optional<std::string>(std::string(k));
+      if (name) m.emplace_back(cel::Value::string(*name), typed(e, s));
     }
     return cel::Value::map(std::move(m));
   }
@@ -157,11 +246,6 @@ bool has_rules(const bj::value& schema) {
   return false;
 }
 
-const bj::object* member(const bj::object& o, std::string_view key) {
-  const bj::value* v = o.if_contains(key);
-  return v && v->is_object() ? &v->as_object() : nullptr;
-}
-
 // Rules at every node, parents before children (as kube-apiserver's CEL validator walks);
 // returns false once the cost limit stopped evaluation.
 bool walk(const bj::value& value, const bj::value* old, const bj::object& schema,
@@ -193,13 +277,33 @@ bool walk(const bj::value& value, const bj::value* old, const bj::object& schema
 
 }  // namespace
 
-void check_rules(const bj::object& node, const std::string& path, std::vector<FieldCause>& out) {
+void check_rules(const bj::object& node, const std::string& path, std::vector<FieldCause>& out,
+                 bool resource_root) {
   const bj::value* rules = node.if_contains("x-kubernetes-validations");
   if (!rules || !rules->is_array()) return;
   const bj::array& list = rules->as_array();
+  std::vector<FieldCause> texts;
   for (std::size_t i = 0; i < list.size(); ++i) {
     std::string at = path + ".x-kubernetes-validations[" + std::to_string(i) + "]";
-    if (list[i].is_object()) check_rule(list[i].as_object(), at, out);
+    if (!list[i].is_object()) continue;
+    const bj::object& rule = list[i].as_object();
+    if (trimmed(text_at(rule, "rule")).empty()) {
+      texts.push_back(
+          {"FieldValueRequired", "Required value: rule is not specified", at + ".rule"});
+    }
+    check_texts(rule, node, at, texts);
+    check_reason(rule, at, texts);
+  }
+  out.insert(out.end(), texts.begin(), texts.end());
+  // As kube-apiserver: the rules are compiled only once the rules' own fields are sound.
+  if (!texts.empty()) return;
+  cel::TypePtr self = rule_type(node, resource_root);
+  if (!self) self = cel::Type::dyn();
+  cel::Variables variables = {{"self", self}, {"oldSelf", self}};
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_object()) continue;
+    check_expressions(list[i].as_object(), variables,
+                      path + ".x-kubernetes-validations[" + std::to_string(i) + "]", out);
   }
 }
 

@@ -16,9 +16,13 @@ namespace tailor::embedded::crd {
 // kube-apiserver's budget for all the rules run on one write (RuntimeCELCostBudget).
 constexpr std::uint64_t kRuleCostBudget = 10000000;
 
-// Why the rules of schema node (at path) cannot be used: empty, uncompilable, unknown reason.
+// Why the rules of schema node (at path) cannot be used, in kube-apiserver's words: a rule,
+// message, messageExpression or fieldPath empty or with line breaks, a fieldPath naming no field,
+// an unknown reason; then each rule compiled and type-checked with self of the node's type
+// (crd/rule_types.h; resource_root: the CRD's root, whose apiVersion, kind and metadata.name are
+// always there), refused unless it is a bool, messageExpression unless it is a string.
 void check_rules(const boost::json::object& node, const std::string& path,
-                 std::vector<FieldCause>& out);
+                 std::vector<FieldCause>& out, bool resource_root = false);
 
 // The failed rules of object's schema (old: the stored object on update), after the schema's
 // other violations (existing): rules are not run when those include a type error or an unsupported

@@ -329,7 +329,7 @@ std::vector<FieldCause> structural_errors(const bj::value& schema, const std::st
                    "Invalid value: \"" + type + "\": must be object at the root", path + ".type"});
   }
   check_pattern(s, path, out);
-  check_rules(s, path, out);
+  check_rules(s, path, out, true);
   check_children(s, path, out);
   return out;
 }

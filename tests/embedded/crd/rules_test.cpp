@@ -135,29 +135,134 @@ TEST(CrdRules, TypeErrorsBlockTheRules) {
             2u);  // other errors do not block: the rule runs and fails
 }
 
-TEST(CrdRules, RulesAreCheckedWhenTheCrdIsWritten) {
-  bj::object node = bj::parse(R"({"type": "object", "x-kubernetes-validations": [
-      {"rule": " "},
-      {"rule": "true", "messageExpression": "'a' +", "reason": "FieldValueBogus"}]})")
-                        .as_object();
+std::vector<FieldCause> checked(const std::string& node_json, bool root = false) {
   std::vector<FieldCause> out;
-  check_rules(node, "p", out);
-  ASSERT_EQ(out.size(), 3u);
+  check_rules(bj::parse(node_json).as_object(), "p", out, root);
+  return out;
+}
+
+TEST(CrdRules, RuleFieldsAreCheckedBeforeAnyRuleIsCompiled) {
+  std::vector<FieldCause> out = checked(R"({"type": "object", "x-kubernetes-validations": [
+      {"rule": " "},
+      {"rule": "true", "messageExpression": "'a' +", "reason": "FieldValueBogus"},
+      {"rule": "true", "message": " "},
+      {"rule": "true", "message": "two\nlines"},
+      {"rule": "true ==\ntrue"},
+      {"rule": "true", "messageExpression": "  "},
+      {"rule": "true", "fieldPath": ".nope"},
+      {"rule": "true", "fieldPath": " "}]})");
+  std::vector<std::pair<std::string, std::string>> want = {
+      {"p.x-kubernetes-validations[0].rule", "Required value: rule is not specified"},
+      {"p.x-kubernetes-validations[1].reason",
+       "Unsupported value: \"FieldValueBogus\": supported values: \"FieldValueDuplicate\", "
+       "\"FieldValueForbidden\", \"FieldValueInvalid\", \"FieldValueRequired\""},
+      {"p.x-kubernetes-validations[2].message",
+       "Invalid value: \" \": message must be non-empty if specified"},
+      {"p.x-kubernetes-validations[3].message",
+       "Invalid value: \"two\\nlines\": message must not contain line breaks"},
+      {"p.x-kubernetes-validations[4].message",
+       "Required value: message must be specified if rule contains line breaks"},
+      {"p.x-kubernetes-validations[5].messageExpression",
+       "Required value: messageExpression must be non-empty if specified"},
+      {"p.x-kubernetes-validations[6].fieldPath",
+       "Invalid value: \".nope\": fieldPath must be a valid path"},
+      {"p.x-kubernetes-validations[7].fieldPath",
+       "Invalid value: \" \": fieldPath must be non-empty if specified"},
+      {"p.x-kubernetes-validations[7].fieldPath",
+       "Invalid value: \" \": fieldPath must be a valid path"}};
+  ASSERT_EQ(out.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(out[i].field, want[i].first) << i;
+    EXPECT_EQ(out[i].message, want[i].second) << i;
+  }
+}
+
+const char* kTyped = R"({"type": "object", "properties": {
+    "replicas": {"type": "integer"}, "ratio": {"type": "number"},
+    "tags": {"type": "array", "items": {"type": "string"}},
+    "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+    "port": {"x-kubernetes-int-or-string": true},
+    "x-name": {"type": "string"}, "namespace": {"type": "string"},
+    "spec": {"type": "object", "properties": {"name": {"type": "string"}}}},
+  "x-kubernetes-validations": [{"rule": "RULE", "messageExpression": "MESSAGE",
+                                "fieldPath": ".spec.name"}]})";
+
+std::vector<FieldCause> typed_check(const std::string& rule, const std::string& message = "'m'",
+                                    bool root = false) {
+  std::string node = kTyped;
+  node.replace(node.find("RULE"), 4, rule);
+  node.replace(node.find("MESSAGE"), 7, message);
+  return checked(node, root);
+}
+
+std::string go_rule(const std::string& rule, const std::string& message) {
+  return "apiextensions.ValidationRule{Rule:\"" + rule + "\", Message:\"\", MessageExpression:\"" +
+         message +
+         "\", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\".spec.name\", "
+         "OptionalOldSelf:(*bool)(nil)}";
+}
+
+TEST(CrdRules, RulesAreTypeCheckedAgainstTheSchema) {
+  for (const char* ok :
+       {"self.replicas > 1", "self.ratio > 0.5", "self.tags.all(t, t.size() < 5)",
+        "self.labels.x == 'y'", "self.port == 80 || self.port == 'http'",
+        "self.x__dash__name.startsWith('a')", "self.__namespace__ == 'n'", "has(self.spec.name)",
+        "self.tags.isSorted() && self.tags.indexOf('a') < 1"}) {
+    EXPECT_TRUE(typed_check(ok).empty()) << ok << ": " << typed_check(ok)[0].message;
+  }
+  std::vector<FieldCause> out = typed_check("self.replicas > 'a'");
+  ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].field, "p.x-kubernetes-validations[0].rule");
-  EXPECT_EQ(out[0].message, "Required value");
-  EXPECT_EQ(out[1].field, "p.x-kubernetes-validations[1].messageExpression");
-  EXPECT_EQ(out[1].message.rfind(
-                "Invalid value: apiextensions.ValidationRule{Rule:\"true\", Message:\"\", "
-                "MessageExpression:\"'a' +\", Reason:(*apiextensions.FieldValueErrorReason)("
-                "\"FieldValueBogus\"), FieldPath:\"\", OptionalOldSelf:(*bool)(nil)}: "
-                "messageExpression compilation failed: ERROR: <input>:1:6: Syntax error: "
-                "mismatched input <EOF>",
-                0),
+  EXPECT_EQ(out[0].message,
+            "Invalid value: " + go_rule("self.replicas > 'a'", "'m'") +
+                ": compilation failed: ERROR: <input>:1:15: found no matching overload for '_>_' "
+                "applied to '(int, string)'\n | self.replicas > 'a'\n | ..............^");
+  for (const auto& [rule, error] : std::vector<std::pair<std::string, std::string>>{
+           {"self.nope == 1", "ERROR: <input>:1:5: undefined field 'nope'"},
+           {"self.ratio == 1",
+            "ERROR: <input>:1:12: found no matching overload for '_==_' applied to '(double, "
+            "int)'"},
+           {"self.metadata.name == 'a'", "ERROR: <input>:1:5: undefined field 'metadata'"}}) {
+    out = typed_check(rule);
+    ASSERT_EQ(out.size(), 1u) << rule;
+    EXPECT_NE(out[0].message.find(": compilation failed: " + error + "\n"), std::string::npos)
+        << out[0].message;
+  }
+  // At a resource's root apiVersion, kind and metadata.name are there whatever the schema says.
+  EXPECT_TRUE(
+      typed_check("self.metadata.name.startsWith('a') && self.kind != ''", "'m'", true).empty());
+  out = typed_check("self.replicas");
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].message, "Invalid value: " + go_rule("self.replicas", "'m'") +
+                                ": cel expression must evaluate to a bool");
+  out = typed_check("true", "self.replicas");
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].field, "p.x-kubernetes-validations[0].messageExpression");
+  EXPECT_EQ(out[0].message, "Invalid value: " + go_rule("true", "self.replicas") +
+                                ": messageExpression must evaluate to a string");
+  out = typed_check("true", "'a' +");
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].message.rfind("Invalid value: " + go_rule("true", "'a' +") +
+                                     ": messageExpression compilation failed: ERROR: <input>:1:6: "
+                                     "Syntax error: mismatched input <EOF>",
+                                 0),
             0u)
-      << out[1].message;
-  EXPECT_EQ(out[2].message,
-            "Unsupported value: \"FieldValueBogus\": supported values: \"FieldValueDuplicate\", "
-            "\"FieldValueForbidden\", \"FieldValueInvalid\", \"FieldValueRequired\"");
+      << out[0].message;
+}
+
+TEST(CrdRules, EscapedPropertyNamesReachTheirValues) {
+  bj::object schema = bj::parse(R"({"type": "object", "properties": {
+      "x-name": {"type": "string"}, "namespace": {"type": "string"}},
+    "x-kubernetes-validations": [{"rule": "self.x__dash__name == self.__namespace__"}]})")
+                          .as_object();
+  std::vector<FieldCause> out;
+  append_rule_violations(out, bj::parse(R"({"x-name": "a", "namespace": "a"})").as_object(),
+                         nullptr, schema);
+  EXPECT_TRUE(out.empty());
+  append_rule_violations(out, bj::parse(R"({"x-name": "a", "namespace": "b"})").as_object(),
+                         nullptr, schema);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].message, "Invalid value: failed rule: self.x__dash__name == self.__namespace__");
 }
 
 }  // namespace
