@@ -19,6 +19,15 @@ const StreamingHandler* ApiExtensions::streaming_handler(const ResourceInfo& res
   return it == streaming.end() ? nullptr : &it->second;
 }
 
+StatusError admission_forbidden(const AdmissionRequest& r, const std::string& why) {
+  std::string resource = r.resource.resource;
+  if (!r.resource.group.empty()) resource += "." + r.resource.group;
+  std::string who = r.name.empty() ? resource : resource + " \"" + r.name + "\"";
+  StatusError e(403, "Forbidden", who + " is forbidden: " + why);
+  e.with_details(r.name, r.resource.group, r.resource.resource);
+  return e;
+}
+
 std::string subresource_key(const ResourceInfo& resource, const std::string& subresource) {
   std::string key = resource.resource;
   if (!resource.group.empty()) key += "." + resource.group;

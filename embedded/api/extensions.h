@@ -15,6 +15,7 @@
 #include "embedded/api/field_validation.h"
 #include "embedded/auth/rbac_rules.h"
 #include "embedded/storage/resource_info.h"
+#include "embedded/storage/status_error.h"
 #include "kube/http/server.h"
 
 namespace tailor::embedded {
@@ -50,6 +51,10 @@ struct AdmissionRequest {
   // Who asks (null for the control loops' own writes): RBAC's escalation checks read it.
   const UserInfo* user = nullptr;
 };
+
+// admission.NewForbidden: the 403 an admission plugin refuses a request with, naming the object
+// (`pods "web" is forbidden: <why>`; `pods is forbidden: <why>` when it has no name yet).
+StatusError admission_forbidden(const AdmissionRequest& request, const std::string& why);
 
 // Throws StatusError to reject (with Kubernetes' code, reason and message).
 using AdmissionPlugin = std::function<void(AdmissionRequest&)>;

@@ -95,6 +95,13 @@ void admit_service_account(bj::object& pod, std::optional<bool> sa_automount) {
   if (volumes.empty()) spec.erase("volumes");
 }
 
+std::optional<std::string> missing_service_account(const std::string& ns, const std::string& name,
+                                                   bool exists) {
+  if (exists || name.empty() || name == "default") return std::nullopt;
+  return "error looking up service account " + ns + "/" + name + ": serviceaccount \"" + name +
+         "\" not found";
+}
+
 AdmissionPlugin service_account_admission(const ObjectStore& store) {
   return [&store](AdmissionRequest& request) {
     const ResourceInfo& r = request.resource;
@@ -102,12 +109,13 @@ AdmissionPlugin service_account_admission(const ObjectStore& store) {
         !r.group.empty() || r.resource != "pods") {
       return;
     }
-    admit_service_account(request.object, [&]() -> std::optional<bool> {
-      const std::string sa = string_at(request.object, "spec.serviceAccountName");
-      const ObjectPtr stored = find_object(store, builtin("", "serviceaccounts"), request.ns,
-                                           sa.empty() ? "default" : sa);
-      return stored ? bool_at(*stored, "automountServiceAccountToken") : std::nullopt;
-    }());
+    const std::string sa = string_at(request.object, "spec.serviceAccountName");
+    const ObjectPtr stored =
+        find_object(store, builtin("", "serviceaccounts"), request.ns, sa.empty() ? "default" : sa);
+    if (auto why = missing_service_account(request.ns, sa, stored != nullptr))
+      throw admission_forbidden(request, *why);
+    admit_service_account(request.object,
+                          stored ? bool_at(*stored, "automountServiceAccountToken") : std::nullopt);
   };
 }
 

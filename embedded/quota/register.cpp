@@ -30,14 +30,6 @@ bool is_pod_resize(const AdmissionRequest& r) {
          r.subresource == "resize" && r.old_object;
 }
 
-// admission.NewForbidden: 403 naming the pod.
-StatusError forbidden_pod(const AdmissionRequest& r, const std::string& why) {
-  std::string who = r.name.empty() ? "pods" : "pods \"" + r.name + "\"";
-  StatusError e(403, "Forbidden", who + " is forbidden: " + why);
-  e.with_details(r.name, "", "pods");
-  return e;
-}
-
 std::vector<ObjectPtr> in_namespace(ObjectStore& store, const char* resource,
                                     const std::string& ns) {
   return store.list_objects(core(resource), ns);
@@ -115,10 +107,10 @@ void charge(ObjectStore& store, const AdmissionRequest& r, const bj::object* bef
       add_resources(state.used, old_usage);
       state.used = mask(state.used, state.hard);
       if (auto missing = missing_required(pod, state.hard)) {
-        throw forbidden_pod(r, "failed quota: " + state.name + ": " + *missing);
+        throw admission_forbidden(r, "failed quota: " + state.name + ": " + *missing);
       }
       if (auto message = quota_exceeded(state, positive_delta(new_usage, old_usage))) {
-        throw forbidden_pod(r, *message);
+        throw admission_forbidden(r, *message);
       }
     }
     add_resources(others, new_usage);
@@ -162,7 +154,7 @@ void validate_limit_ranges(ObjectStore& store, AdmissionRequest& r) {
   if (!is_pod_create(r) && !is_pod_resize(r)) return;
   for (const ObjectPtr& lr : in_namespace(store, "limitranges", r.ns)) {
     std::vector<std::string> violations = limit_range_violations(r.object, *lr);
-    if (!violations.empty()) throw forbidden_pod(r, aggregate(violations));
+    if (!violations.empty()) throw admission_forbidden(r, aggregate(violations));
   }
 }
 

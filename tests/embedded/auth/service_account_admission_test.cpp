@@ -93,5 +93,14 @@ TEST(ServiceAccountAdmissionTest, VolumeNameAvoidsTheOnesThePodHas) {
   }
 }
 
+TEST(ServiceAccountAdmissionTest, AMissingAccountIsRefusedInKubeApiserversWords) {
+  EXPECT_EQ(missing_service_account("shop", "ghost", false),
+            "error looking up service account shop/ghost: serviceaccount \"ghost\" not found");
+  EXPECT_EQ(missing_service_account("shop", "ghost", true), std::nullopt);
+  // "default" (named or implied) may not be made yet in a namespace just created.
+  EXPECT_EQ(missing_service_account("shop", "default", false), std::nullopt);
+  EXPECT_EQ(missing_service_account("shop", "", false), std::nullopt);
+}
+
 }  // namespace
 }  // namespace tailor::embedded

@@ -1,7 +1,7 @@
 // What every namespace and pod gets, seen with the real kubectl: the ServiceAccount "default" and
 // the ConfigMap kube-root-ca.crt (the cluster CA) in each namespace, made again when deleted; a
 // new pod runs as "default" with the projected kube-api-access volume mounted read-only, unless
-// automountServiceAccountToken is false.
+// automountServiceAccountToken is false; a pod naming an account that does not exist is refused.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -62,6 +62,23 @@ TEST_F(ServiceAccountsKubectlTest, NewPodsGetTheServiceAccountVolume) {
       "spec":{"automountServiceAccountToken":false,
               "containers":[{"name":"app","image":"busybox"}]}})");
   EXPECT_EQ(kubectl("get pod quiet -o jsonpath={.spec.volumes}").out, "");
+}
+
+// kube-apiserver's ServiceAccount admission: a pod naming an account that is not there is refused
+// (403), and admitted once the account exists.
+TEST_F(ServiceAccountsKubectlTest, APodNamingAMissingServiceAccountIsRefused) {
+  const std::string run_ghost =
+      R"(run web2 --image=busybox --overrides='{"spec":{"serviceAccountName":"ghost"}}')";
+  KubectlResult refused = kubectl(run_ghost);
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_EQ(refused.err,
+            "Error from server (Forbidden): pods \"web2\" is forbidden: error looking up service "
+            "account default/ghost: serviceaccount \"ghost\" not found\n");
+  EXPECT_NE(kubectl("get pod web2").exit_code, 0);
+  ASSERT_EQ(kubectl("create serviceaccount ghost").exit_code, 0);
+  KubectlResult admitted = kubectl(run_ghost);
+  ASSERT_EQ(admitted.exit_code, 0) << admitted.err;
+  EXPECT_EQ(kubectl("get pod web2 -o jsonpath={.spec.serviceAccountName}").out, "ghost");
 }
 
 }  // namespace
