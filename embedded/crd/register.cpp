@@ -7,6 +7,7 @@
 #include "embedded/api/field_validation.h"
 #include "embedded/api/resources.h"
 #include "embedded/crd/custom_resources.h"
+#include "embedded/crd/ratcheting.h"
 #include "embedded/crd/rules.h"
 #include "embedded/crd/schema.h"
 #include "embedded/server/features.h"
@@ -90,6 +91,7 @@ void add_custom_resources(ApiExtensions& extensions, ObjectStore& store) {
     const bj::object* schema = schema_for(*crds, request, d);
     if (!schema) return;
     std::vector<FieldCause> causes = crd::violations(request.object, *schema);
+    crd::ratchet(causes, request.object, request.old_object);
     crd::append_rule_violations(causes, request.object, request.old_object, *schema);
     if (!causes.empty()) {
       throw invalid(d->group, d->kind, meta_string(request.object, "name"), std::move(causes));

@@ -246,6 +246,30 @@ bool has_rules(const bj::value& schema) {
   return false;
 }
 
+// The old item an item of a list is compared with: in an `x-kubernetes-list-type: map` list the
+// one with the same keys (x-kubernetes-list-map-keys); items of atomic and set lists have none,
+// so their transition rules do not run (kube-apiserver correlates only by key).
+const bj::value* correlated_item(const bj::value& item, const bj::value* old_list,
+                                 const bj::object& list_schema) {
+  const bj::value* keys = list_schema.if_contains("x-kubernetes-list-map-keys");
+  if (!old_list || !old_list->is_array() ||
+      text_at(list_schema, "x-kubernetes-list-type") != "map" || !keys || !keys->is_array() ||
+      !item.is_object())
+    return nullptr;
+  for (const bj::value& candidate : old_list->as_array()) {
+    if (!candidate.is_object()) continue;
+    bool same = true;
+    for (const bj::value& k : keys->as_array()) {
+      if (!k.is_string()) continue;
+      const bj::value* a = item.as_object().if_contains(k.as_string());
+      const bj::value* b = candidate.as_object().if_contains(k.as_string());
+      same = same && (a && b ? *a == *b : a == b);
+    }
+    if (same) return &candidate;
+  }
+  return nullptr;
+}
+
 // Rules at every node, parents before children (as kube-apiserver's CEL validator walks);
 // returns false once the cost limit stopped evaluation.
 bool walk(const bj::value& value, const bj::value* old, const bj::object& schema,
@@ -267,8 +291,8 @@ bool walk(const bj::value& value, const bj::value* old, const bj::object& schema
     const bj::object* items = member(schema, "items");
     const bj::array& a = value.as_array();
     for (std::size_t i = 0; items && i < a.size(); ++i) {
-      // Items of atomic lists have no old counterpart: their transition rules do not run.
-      if (!walk(a[i], nullptr, *items, path + "[" + std::to_string(i) + "]", out, budget))
+      const bj::value* old_item = correlated_item(a[i], old, schema);
+      if (!walk(a[i], old_item, *items, path + "[" + std::to_string(i) + "]", out, budget))
         return false;
     }
   }
@@ -338,6 +362,9 @@ bool evaluate_rules(const bj::value& value, const bj::value* old, const bj::obje
     cel::Compiled c = compiled(text_at(rule, "rule"));
     if (!c.program) continue;                               // refused when the CRD was written
     if (c.program->uses_old_self() && !old_self) continue;  // a transition rule, on create
+    // Validation ratcheting (GA in 1.33): a value the update leaves as it was is not judged again
+    // by the rules that do not compare it with oldSelf.
+    if (!c.program->uses_old_self() && old && *old == value) continue;
     std::uint64_t cost = 0;
     cel::Value result = c.program->evaluate(self, old_self.get(), &cost);
     if (cost > budget) {

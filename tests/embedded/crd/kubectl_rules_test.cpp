@@ -1,11 +1,13 @@
 // x-kubernetes-validations through the real kubectl: the chart's VerticalScalingPolicy CRD and its
-// rule (exactly one of targetRef and selector), a transition rule that runs only on updates, and a
-// CRD whose rule does not compile refused when it is created.
+// rule (exactly one of targetRef and selector), a transition rule that runs only on updates, a
+// CRD whose rule does not compile or type-check refused when it is written, and ratcheting.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "tests/embedded/kubectl_cluster_test.h"
 
@@ -181,6 +183,54 @@ TEST_F(KubectlRulesTest, RuleThatDoesNotCompileRefusesTheCrd) {
             std::string::npos)
       << r.err;
   EXPECT_NE(kubectl("get crd widgets.example.com").exit_code, 0);
+}
+
+// Rules are type-checked against the schema when the CRD is written, as kube-apiserver compiles
+// them: a comparison of an integer with a string, a field the schema does not declare, a rule
+// that is no bool.
+TEST_F(KubectlRulesTest, RuleThatDoesNotTypeCheckRefusesTheCrd) {
+  const std::string prefix =
+      "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: "
+      "Invalid value: apiextensions.ValidationRule{Rule:\"";
+  for (const auto& [rule, error] : std::vector<std::pair<std::string, std::string>>{
+           {"self.replicas <= 'three'",
+            "compilation failed: ERROR: <input>:1:15: found no matching overload for '_<=_' "
+            "applied to '(int, string)'\n | self.replicas <= 'three'\n | ..............^"},
+           {"self.replicaz <= 3",
+            "compilation failed: ERROR: <input>:1:5: undefined field 'replicaz'\n"
+            " | self.replicaz <= 3\n | ....^"},
+           {"self.replicas", "cel expression must evaluate to a bool"}}) {
+    std::string crd = kRulesCrd;
+    crd.replace(crd.find("self.replicas <= self.maxReplicas"), 33, rule);
+    write("crd.yaml", crd);
+    KubectlResult r = kubectl("apply -f crd.yaml");
+    EXPECT_NE(r.exit_code, 0) << rule;
+    EXPECT_NE(r.err.find(prefix + rule + "\", Message:\"\", MessageExpression:"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("OptionalOldSelf:(*bool)(nil)}: " + error), std::string::npos) << r.err;
+    EXPECT_NE(kubectl("get crd widgets.example.com").exit_code, 0) << rule;
+  }
+}
+
+// Validation ratcheting: a rule added to the CRD later does not refuse updates that leave the value
+// it judges as it was; a change of that value is judged.
+TEST_F(KubectlRulesTest, UnchangedValuesAreRatchetedWhenTheRulesTighten) {
+  write("crd.yaml", kRulesCrd);
+  ASSERT_EQ(kubectl("apply -f crd.yaml").exit_code, 0);
+  ASSERT_EQ(apply("w1", widget("{replicas: 3, maxReplicas: 5, name: web}")).exit_code, 0);
+  std::string tight = kRulesCrd;
+  tight.replace(tight.find("replicas: {type: integer}"), 25,
+                "replicas: {type: integer, x-kubernetes-validations: [{rule: 'self < 2', message: "
+                "at most one replica}]}");
+  write("crd.yaml", tight);
+  KubectlResult crd = kubectl("apply -f crd.yaml");
+  ASSERT_EQ(crd.exit_code, 0) << crd.err;
+  KubectlResult other = apply("w1", widget("{replicas: 3, maxReplicas: 6, name: web}"));
+  EXPECT_EQ(other.exit_code, 0) << other.err;
+  KubectlResult changed = apply("w1", widget("{replicas: 4, maxReplicas: 6, name: web}"));
+  EXPECT_NE(changed.exit_code, 0);
+  EXPECT_EQ(changed.err,
+            "The Widget \"w1\" is invalid: spec.replicas: Invalid value: 4: at most one replica\n");
 }
 
 }  // namespace
