@@ -140,7 +140,8 @@ void check_reason(const bj::object& rule, const std::string& at, std::vector<Fie
 // The rule and its messageExpression compiled and type-checked with self and oldSelf of the
 // node's type (kube-apiserver's compileRule).
 void check_expressions(const bj::object& rule, const cel::Variables& variables,
-                       const std::string& at, std::vector<FieldCause>& out) {
+                       const std::string& at, const std::string& uncorrelatable,
+                       std::vector<FieldCause>& out) {
   auto invalid = [&](const std::string& field, const std::string& detail) {
     out.push_back(
         {"FieldValueInvalid", "Invalid value: " + go_rule(rule) + ": " + detail, at + "." + field});
@@ -150,6 +151,13 @@ void check_expressions(const bj::object& rule, const cel::Variables& variables,
     invalid("rule", "compilation failed: " + r.error);
   } else if (!r.type->is(cel::Type::Kind::Bool)) {
     invalid("rule", "cel expression must evaluate to a bool");
+  } else if (r.program->uses_old_self() && !uncorrelatable.empty()) {
+    out.push_back({"FieldValueInvalid",
+                   "Invalid value: " + bj::serialize(bj::value(text_at(rule, "rule"))) +
+                       ": oldSelf cannot be used on the uncorrelatable portion of the schema "
+                       "within " +
+                       uncorrelatable,
+                   at + ".rule"});
   }
   std::string expression = text_at(rule, "messageExpression");
   if (trimmed(expression).empty()) return;
@@ -302,7 +310,7 @@ bool walk(const bj::value& value, const bj::value* old, const bj::object& schema
 }  // namespace
 
 void check_rules(const bj::object& node, const std::string& path, std::vector<FieldCause>& out,
-                 bool resource_root) {
+                 bool resource_root, const std::string& uncorrelatable) {
   const bj::value* rules = node.if_contains("x-kubernetes-validations");
   if (!rules || !rules->is_array()) return;
   const bj::array& list = rules->as_array();
@@ -327,7 +335,8 @@ void check_rules(const bj::object& node, const std::string& path, std::vector<Fi
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (!list[i].is_object()) continue;
     check_expressions(list[i].as_object(), variables,
-                      path + ".x-kubernetes-validations[" + std::to_string(i) + "]", out);
+                      path + ".x-kubernetes-validations[" + std::to_string(i) + "]", uncorrelatable,
+                      out);
   }
 }
 

@@ -20,9 +20,12 @@ constexpr std::uint64_t kRuleCostBudget = 10000000;
 // message, messageExpression or fieldPath empty or with line breaks, a fieldPath naming no field,
 // an unknown reason; then each rule compiled and type-checked with self of the node's type
 // (crd/rule_types.h; resource_root: the CRD's root, whose apiVersion, kind and metadata.name are
-// always there), refused unless it is a bool, messageExpression unless it is a string.
+// always there), refused unless it is a bool, messageExpression unless it is a string; a rule
+// naming oldSelf is refused under the items of a list at path uncorrelatable (items of atomic and
+// set lists have no old value).
 void check_rules(const boost::json::object& node, const std::string& path,
-                 std::vector<FieldCause>& out, bool resource_root = false);
+                 std::vector<FieldCause>& out, bool resource_root = false,
+                 const std::string& uncorrelatable = "");
 
 // The failed rules of object's schema (old: the stored object on update), after the schema's
 // other violations (existing): rules are not run when those include a type error or an unsupported

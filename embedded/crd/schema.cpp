@@ -30,14 +30,17 @@ std::string type_of(const bj::object& schema) {
 const std::vector<std::string> kTypes = {"array",  "boolean", "integer",
                                          "number", "object",  "string"};
 
+// uncorrelatable: the path of the nearest list above whose items have no old counterpart (not an
+// `x-kubernetes-list-type: map`), where transition rules cannot be; "" when there is none.
 void check_node(const bj::value& node, const std::string& path, const std::string& empty_type_why,
-                std::vector<FieldCause>& out);
+                std::vector<FieldCause>& out, const std::string& uncorrelatable);
 
-void check_children(const bj::object& s, const std::string& path, std::vector<FieldCause>& out) {
+void check_children(const bj::object& s, const std::string& path, std::vector<FieldCause>& out,
+                    const std::string& uncorrelatable) {
   if (const bj::object* props = member_object(s, "properties")) {
     for (const auto& [name, child] : *props) {
       check_node(child, path + ".properties[" + std::string(name) + "]",
-                 "must not be empty for specified object fields", out);
+                 "must not be empty for specified object fields", out, uncorrelatable);
     }
     if (s.contains("additionalProperties") && s.at("additionalProperties").is_object()) {
       out.push_back({"FieldValueForbidden",
@@ -47,14 +50,17 @@ void check_children(const bj::object& s, const std::string& path, std::vector<Fi
   }
   if (const bj::value* ap = s.if_contains("additionalProperties"); ap && ap->is_object()) {
     check_node(*ap, path + ".additionalProperties", "must not be empty for specified object fields",
-               out);
+               out, uncorrelatable);
   }
   if (type_of(s) == "array") {
     const bj::value* items = s.if_contains("items");
     if (!items) {
       out.push_back({"FieldValueRequired", "Required value: must be specified", path + ".items"});
     } else {
-      check_node(*items, path + ".items", "must not be empty for specified array items", out);
+      const bj::value* list_type = s.if_contains("x-kubernetes-list-type");
+      bool by_key = list_type && list_type->is_string() && list_type->as_string() == "map";
+      check_node(*items, path + ".items", "must not be empty for specified array items", out,
+                 uncorrelatable.empty() && !by_key ? path : uncorrelatable);
     }
   }
 }
@@ -71,7 +77,7 @@ void check_pattern(const bj::object& s, const std::string& path, std::vector<Fie
 }
 
 void check_node(const bj::value& node, const std::string& path, const std::string& empty_type_why,
-                std::vector<FieldCause>& out) {
+                std::vector<FieldCause>& out, const std::string& uncorrelatable) {
   if (!node.is_object()) {
     out.push_back({"FieldValueInvalid",
                    "Invalid value: " + bj::serialize(node) + ": must be a schema object", path});
@@ -91,8 +97,8 @@ void check_node(const bj::value& node, const std::string& path, const std::strin
                    path + ".type"});
   }
   check_pattern(s, path, out);
-  check_rules(s, path, out);
-  check_children(s, path, out);
+  check_rules(s, path, out, false, uncorrelatable);
+  check_children(s, path, out, uncorrelatable);
 }
 
 // ---- pruning and defaulting ----
@@ -330,7 +336,7 @@ std::vector<FieldCause> structural_errors(const bj::value& schema, const std::st
   }
   check_pattern(s, path, out);
   check_rules(s, path, out, true);
-  check_children(s, path, out);
+  check_children(s, path, out, "");
   return out;
 }
 

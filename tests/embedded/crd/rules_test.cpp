@@ -6,6 +6,8 @@
 
 #include <boost/json.hpp>
 
+#include "embedded/crd/schema.h"
+
 namespace tailor::embedded::crd {
 namespace {
 
@@ -263,6 +265,26 @@ TEST(CrdRules, EscapedPropertyNamesReachTheirValues) {
                          nullptr, schema);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].message, "Invalid value: failed rule: self.x__dash__name == self.__namespace__");
+}
+
+// Items of atomic and set lists have no old value: a transition rule under them is refused when
+// the CRD is written (the outermost such list named); under map lists it is allowed.
+TEST(CrdRules, TransitionRulesUnderUncorrelatableListItemsAreRefused) {
+  auto schema = [](const std::string& list_type) {
+    return bj::parse(R"({"type": "object", "properties": {"tags": {"type": "array", )" + list_type +
+                     R"("items": {"type": "object", "properties": {"name": {"type": "string"}},
+          "x-kubernetes-validations": [{"rule": "self.name == oldSelf.name"}]}}}})");
+  };
+  std::vector<FieldCause> out = structural_errors(schema(""), "s");
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].field, "s.properties[tags].items.x-kubernetes-validations[0].rule");
+  EXPECT_EQ(out[0].message,
+            "Invalid value: \"self.name == oldSelf.name\": oldSelf cannot be used on the "
+            "uncorrelatable portion of the schema within s.properties[tags]");
+  EXPECT_TRUE(structural_errors(schema(R"("x-kubernetes-list-type": "map",
+      "x-kubernetes-list-map-keys": ["name"], )"),
+                                "s")
+                  .empty());
 }
 
 }  // namespace
