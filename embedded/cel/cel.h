@@ -7,7 +7,8 @@
 // (embedded/cel/checker.h). Evaluation stops once it has spent its cost limit; a type mismatch an
 // unchecked expression meets is an evaluation error ("no such overload"), never a crash.
 // Libraries: cel-go's strings extension, Kubernetes' lists and regex (embedded/cel/functions.h).
-// Not covered: bytes, timestamps and durations, type values (type(), int == type(1)), optionals,
+// type(x) and the type names (int, string, list, ...) are values.
+// Not covered: bytes, timestamps and durations, optionals,
 // unknowns (partial evaluation), string formatting and Kubernetes' quantity, url, ip, cidr, sets,
 // format and authorizer libraries.
 #pragma once

@@ -34,6 +34,7 @@ bool assignable(const TypePtr& param, const TypePtr& actual, Bindings& b) {
   if (param->kind != actual->kind) return param->is(Kind::Object) && actual->is(Kind::Null);
   switch (param->kind) {
     case Kind::List:
+    case Kind::Type:
       return assignable(param->elem, actual->elem, b);
     case Kind::Map:
       return assignable(param->key, actual->key, b) && assignable(param->elem, actual->elem, b);
@@ -50,6 +51,7 @@ TypePtr substitute(const TypePtr& t, const Bindings& b) {
     return it == b.end() ? Type::dyn() : it->second;
   }
   if (t->is(Kind::List)) return Type::list(substitute(t->elem, b));
+  if (t->is(Kind::Type)) return Type::type_of(substitute(t->elem, b));
   if (t->is(Kind::Map)) return Type::map(substitute(t->key, b), substitute(t->elem, b));
   return t;
 }
@@ -114,6 +116,7 @@ class Checker {
       if (it->first == n.name) return it->second;
     for (const auto& [name, type] : variables_)
       if (name == n.name) return type;
+    if (TypePtr named = named_type(n.name)) return named;
     return fail(n.pos, "undeclared reference to '" + n.name + "' (in container '')");
   }
 

@@ -62,6 +62,7 @@ class Evaluator {
       if (it->first == name) return it->second;
     if (name == "self") return self_;
     if (name == "oldSelf" && old_self_) return *old_self_;
+    if (named_type(name)) return Value::type(name);
     return Value::error("no such attribute: " + name);
   }
 
@@ -220,6 +221,7 @@ class Evaluator {
     if (f == "string") return to_text(a[0]);
     if (f == "bool") return to_bool(a[0]);
     if (f == "dyn") return a[0];
+    if (f == "type") return Value::type(type_name(a[0]));
     return strings(f, a);
   }
 

@@ -73,6 +73,7 @@ const Row kRows[] = {
     {"bool", false, "bool", "bool"},
     {"bool", false, "string", "bool"},
     {"dyn", false, "A", "dyn"},
+    {"type", false, "A", "type(A)"},
     // Strings: CEL's and cel-go's strings extension.
     {"contains", true, "string;string", "bool"},
     {"startsWith", true, "string;string", "bool"},

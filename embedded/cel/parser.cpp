@@ -7,6 +7,7 @@
 
 #include "embedded/cel/functions.h"
 #include "embedded/cel/lexer.h"
+#include "embedded/cel/types.h"
 
 namespace tailor::embedded::cel {
 namespace {
@@ -322,7 +323,7 @@ class Parser {
 // Every name must be self, oldSelf or a macro's variable; every call a known function.
 void resolve(const Node& n, std::vector<std::string>& scope) {
   if (n.kind == Node::Kind::Ident) {
-    bool bound = n.name == "self" || n.name == "oldSelf" ||
+    bool bound = n.name == "self" || n.name == "oldSelf" || named_type(n.name) ||
                  std::find(scope.begin(), scope.end(), n.name) != scope.end();
     if (!bound)
       throw SyntaxError(n.pos, "undeclared reference to '" + n.name + "' (in container '')");

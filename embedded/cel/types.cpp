@@ -49,6 +49,13 @@ TypePtr Type::param(std::string name) {
   return t;
 }
 
+TypePtr Type::type_of(TypePtr named) {
+  auto t = std::make_shared<Type>();
+  t->kind = Kind::Type;
+  t->elem = std::move(named);
+  return t;
+}
+
 const TypePtr* Type::field(const std::string& n) const {
   for (const auto& [k, v] : fields)
     if (k == n) return &v;
@@ -78,6 +85,8 @@ std::string format(const Type& t) {
     case Type::Kind::Object:
     case Type::Kind::Param:
       return t.name;
+    case Type::Kind::Type:
+      return "type(" + format(*t.elem) + ")";
     case Type::Kind::Error:
       return "*error*";
   }
@@ -93,6 +102,8 @@ TypePtr parse_type(const std::string& s) {
   if (s.size() == 1 && s[0] >= 'A' && s[0] <= 'Z') return Type::param(s);
   if (s.rfind("list(", 0) == 0 && s.back() == ')')
     return Type::list(parse_type(s.substr(5, s.size() - 6)));
+  if (s.rfind("type(", 0) == 0 && s.back() == ')')
+    return Type::type_of(parse_type(s.substr(5, s.size() - 6)));
   if (s.rfind("map(", 0) == 0 && s.back() == ')') {
     std::size_t comma = s.find(',');
     std::size_t value = s.find_first_not_of(' ', comma + 1);
@@ -100,6 +111,15 @@ TypePtr parse_type(const std::string& s) {
                      parse_type(s.substr(value, s.size() - 1 - value)));
   }
   throw std::invalid_argument("unknown CEL type in a signature: " + s);
+}
+
+TypePtr named_type(const std::string& name) {
+  static const std::map<std::string, std::string> names = {
+      {"bool", "bool"},      {"int", "int"},           {"uint", "uint"},
+      {"double", "double"},  {"string", "string"},     {"null_type", "null"},
+      {"list", "list(dyn)"}, {"map", "map(dyn, dyn)"}, {"type", "dyn"}};
+  auto it = names.find(name);
+  return it == names.end() ? nullptr : Type::type_of(parse_type(it->second));
 }
 
 }  // namespace tailor::embedded::cel

@@ -1,5 +1,5 @@
 // CEL's runtime values (the subset tailor-cluster's CRD rules meet): null, bool, int, uint, double,
-// string, list and map, plus the error value that CEL's logical operators absorb.
+// string, list, map and type, plus the error value that CEL's logical operators absorb.
 #pragma once
 
 #include <boost/json/fwd.hpp>
@@ -20,10 +20,14 @@ struct Null {};
 struct Error {
   std::string message;
 };
+// A type as a value: what type(x) returns and `int`, `string`, `list`, ... name.
+struct TypeValue {
+  std::string name;  // "int", "list", "map", "null_type", "type", ...
+};
 
 struct Value {
   std::variant<Null, bool, std::int64_t, std::uint64_t, double, std::string,
-               std::shared_ptr<const List>, std::shared_ptr<const Map>, Error>
+               std::shared_ptr<const List>, std::shared_ptr<const Map>, Error, TypeValue>
       v;
 
   static Value null() { return {Null{}}; }
@@ -35,6 +39,7 @@ struct Value {
   static Value list(List l) { return {std::make_shared<const List>(std::move(l))}; }
   static Value map(Map m) { return {std::make_shared<const Map>(std::move(m))}; }
   static Value error(std::string message) { return {Error{std::move(message)}}; }
+  static Value type(std::string name) { return {TypeValue{std::move(name)}}; }
 
   template <class T>
   bool is() const {
@@ -49,7 +54,7 @@ struct Value {
   const Map& entries() const { return *as<std::shared_ptr<const Map>>(); }
 };
 
-// CEL's type names: null_type, bool, int, uint, double, string, list, map (and "error").
+// CEL's type names: null_type, bool, int, uint, double, string, list, map, type (and "error").
 std::string type_name(const Value& v);
 // CEL equality: numbers compare across int, uint and double; other kinds must match; lists and
 // maps element-wise.

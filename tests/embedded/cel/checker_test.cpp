@@ -45,20 +45,21 @@ TEST_P(Types, AreInferred) {
 
 INSTANTIATE_TEST_SUITE_P(
     Table, Types,
-    ::testing::Values(Typed{"self.replicas > 1", "bool"}, Typed{"self.replicas", "int"},
-                      Typed{"self.ratio > 1", "bool"},  // numeric ordering across kinds
-                      Typed{"self.tags.all(t, t.size() < 5)", "bool"},
-                      Typed{"self.tags.map(t, t.size())", "list(int)"},
-                      Typed{"self.tags.filter(t, t != 'a')", "list(string)"},
-                      Typed{"self.labels.x", "string"},
-                      Typed{"self.labels.all(k, k != '')", "bool"},
-                      Typed{"self.spec.name.startsWith('a')", "bool"},
-                      Typed{"has(self.spec.name)", "bool"}, Typed{"self.any.whatever", "dyn"},
-                      Typed{"self.any + 1", "int"}, Typed{"self.tags[0]", "string"},
-                      Typed{"self.tags + ['x']", "list(string)"}, Typed{"self.tags == []", "bool"},
-                      Typed{"self.spec == oldSelf.spec", "bool"},
-                      Typed{"self.replicas > 1 ? 'a' : 'b'", "string"},
-                      Typed{"self.name.split(',').join('-')", "string"}));
+    ::testing::Values(
+        Typed{"self.replicas > 1", "bool"}, Typed{"self.replicas", "int"},
+        Typed{"self.ratio > 1", "bool"},  // numeric ordering across kinds
+        Typed{"self.tags.all(t, t.size() < 5)", "bool"},
+        Typed{"self.tags.map(t, t.size())", "list(int)"},
+        Typed{"self.tags.filter(t, t != 'a')", "list(string)"}, Typed{"self.labels.x", "string"},
+        Typed{"self.labels.all(k, k != '')", "bool"},
+        Typed{"self.spec.name.startsWith('a')", "bool"}, Typed{"has(self.spec.name)", "bool"},
+        Typed{"self.any.whatever", "dyn"}, Typed{"self.any + 1", "int"},
+        Typed{"self.tags[0]", "string"}, Typed{"self.tags + ['x']", "list(string)"},
+        Typed{"self.tags == []", "bool"}, Typed{"self.spec == oldSelf.spec", "bool"},
+        Typed{"self.replicas > 1 ? 'a' : 'b'", "string"},
+        Typed{"self.name.split(',').join('-')", "string"},
+        Typed{"type(self.any) == string", "bool"}, Typed{"type(self.replicas)", "type(int)"},
+        Typed{"type(self.any) == int ? self.any < 5 : self.any.endsWith('%')", "bool"}));
 
 struct Bad {
   const char* expr;

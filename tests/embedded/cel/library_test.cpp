@@ -72,5 +72,14 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"[1, 2, 1].lastIndexOf(1)", "int 2"},
                       Case{"[1, 2].indexOf(5)", "int -1"}));
 
+// type() and the type names, as rules on x-kubernetes-int-or-string fields use them.
+INSTANTIATE_TEST_SUITE_P(
+    TypeValues, Library,
+    ::testing::Values(Case{"type(1) == int", "bool true"}, Case{"type('a') == int", "bool false"},
+                      Case{"type([1]) == list", "bool true"}, Case{"type({}) == map", "bool true"},
+                      Case{"type(null) == null_type", "bool true"},
+                      Case{"type(int) == type", "bool true"}, Case{"type(1u)", "type uint"},
+                      Case{"type(1) == int ? 1 < 5 : false", "bool true"}));
+
 }  // namespace
 }  // namespace tailor::embedded::cel
