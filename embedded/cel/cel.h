@@ -6,10 +6,11 @@
 // or deeper than the limits; given the variables' types they are also type-checked as cel-go does
 // (embedded/cel/checker.h). Evaluation stops once it has spent its cost limit; a type mismatch an
 // unchecked expression meets is an evaluation error ("no such overload"), never a crash.
-// Libraries: cel-go's strings extension, Kubernetes' lists and regex (embedded/cel/functions.h).
+// Libraries: cel-go's strings extension, Kubernetes' lists, regex and quantity
+// (embedded/cel/functions.h).
 // type(x) and the type names (int, string, list, ...) are values.
 // Not covered: bytes, timestamps and durations, optionals,
-// unknowns (partial evaluation), string formatting and Kubernetes' quantity, url, ip, cidr, sets,
+// unknowns (partial evaluation), string formatting and Kubernetes' url, ip, cidr, semver, sets,
 // format and authorizer libraries.
 #pragma once
 

@@ -175,15 +175,65 @@ std::optional<Value> list_call(const std::string& f, const std::vector<Value>& a
   return std::nullopt;
 }
 
+// apimachinery's ErrFormatWrong, what quantity() fails with.
+const char* kQuantityFormat =
+    "quantities must match the regular expression "
+    "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+// The quantity's value as an int64 when it is a whole number in range (apimachinery's AsInt64).
+std::optional<Int> as_integer(const kube::Quantity& q) {
+  constexpr kube::Quantity::nano_t kNano = 1000000000;
+  kube::Quantity::nano_t n = q.nano();
+  if (n % kNano != 0) return std::nullopt;
+  kube::Quantity::nano_t whole = n / kNano;
+  if (whole > INT64_MAX || whole < INT64_MIN) return std::nullopt;
+  return static_cast<Int>(whole);
+}
+
+std::optional<Value> quantity_call(const std::string& f, const std::vector<Value>& a) {
+  const kube::Quantity& q = a[0].as<kube::Quantity>();
+  if (a.size() == 1) {
+    if (f == "sign") return Value::integer(q.sign());
+    if (f == "isInteger") return Value::boolean(as_integer(q).has_value());
+    if (f == "asInteger") {
+      std::optional<Int> i = as_integer(q);
+      return i ? Value::integer(*i) : Value::error("cannot convert value to integer");
+    }
+    if (f == "asApproximateFloat") return Value::real(q.as_double());
+    return std::nullopt;
+  }
+  std::optional<kube::Quantity> other;
+  if (a[1].is<kube::Quantity>()) other = a[1].as<kube::Quantity>();
+  if (a[1].is<Int>()) other = kube::Quantity::from_int(a[1].as<Int>());
+  if (!other) return std::nullopt;
+  try {
+    if (f == "add") return Value::quantity(q + *other);
+    if (f == "sub") return Value::quantity(q - *other);
+  } catch (const kube::QuantityError& e) {
+    return Value::error(e.what());
+  }
+  if (!a[1].is<kube::Quantity>()) return std::nullopt;
+  if (f == "isLessThan") return Value::boolean(q < *other);
+  if (f == "isGreaterThan") return Value::boolean(q > *other);
+  if (f == "compareTo") return Value::integer(q < *other ? -1 : q > *other ? 1 : 0);
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Value> library_call(const std::string& f, const std::vector<Value>& a,
                                   std::uint64_t& steps) {
   if (a.empty()) return std::nullopt;
+  if (a[0].is<std::string>() && a.size() == 1 && (f == "quantity" || f == "isQuantity")) {
+    std::optional<kube::Quantity> q = kube::Quantity::try_parse(a[0].as<std::string>());
+    if (f == "isQuantity") return Value::boolean(q.has_value());
+    return q ? Value::quantity(*q) : Value::error(kQuantityFormat);
+  }
   if (a[0].is<std::string>()) {
     steps += a[0].as<std::string>().size() / 10 + 1;
     return string_call(f, a);
   }
+  if (a[0].is<kube::Quantity>()) return quantity_call(f, a);
   if (a[0].is<ListPtr>()) {
     steps += a[0].items().size() + 1;
     return list_call(f, a);

@@ -1,6 +1,8 @@
 // CEL's extension functions on values: cel-go's strings extension (charAt, indexOf, lastIndexOf,
 // replace, split, substring; indices in code points), Kubernetes' regex library (find, findAll)
-// and lists library (isSorted, sum, min, max, indexOf, lastIndexOf), with their error messages.
+// lists library (isSorted, sum, min, max, indexOf, lastIndexOf) and quantity library (quantity,
+// isQuantity; sign, isInteger, asInteger, asApproximateFloat, add, sub, isLessThan,
+// isGreaterThan, compareTo), with their error messages.
 #pragma once
 
 #include <cstdint>

@@ -100,6 +100,10 @@ TypePtr parse_type(const std::string& s) {
       {"string", Type::Kind::String}};
   if (auto it = names.find(s); it != names.end()) return Type::of(it->second);
   if (s.size() == 1 && s[0] >= 'A' && s[0] <= 'Z') return Type::param(s);
+  if (s == "quantity") {
+    static const TypePtr quantity = Type::object("kubernetes.Quantity", {});
+    return quantity;
+  }
   if (s.rfind("list(", 0) == 0 && s.back() == ')')
     return Type::list(parse_type(s.substr(5, s.size() - 6)));
   if (s.rfind("type(", 0) == 0 && s.back() == ')')

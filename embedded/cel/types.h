@@ -52,8 +52,8 @@ struct Type {
 // object's name.
 std::string format(const Type& t);
 
-// A signature's type from its text: "int", "list(A)", "map(K, V)", "type(A)"; one capital letter
-// is a type parameter.
+// A signature's type from its text: "int", "list(A)", "map(K, V)", "type(A)", "quantity"
+// (kubernetes.Quantity); one capital letter is a type parameter.
 TypePtr parse_type(const std::string& text);
 
 // The type a type name denotes where a rule names it (`int`, `list`, ...); nullptr for no type

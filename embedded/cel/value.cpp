@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -52,8 +53,18 @@ std::optional<int> compare(const Value& a, const Value& b) {
 }
 
 std::string type_name(const Value& v) {
-  static const char* names[] = {"null_type", "bool", "int", "uint",  "double",
-                                "string",    "list", "map", "error", "type"};
+  static constexpr const char* names[] = {"null_type",
+                                          "bool",
+                                          "int",
+                                          "uint",
+                                          "double",
+                                          "string",
+                                          "list",
+                                          "map",
+                                          "error",
+                                          "type",
+                                          "kubernetes.Quantity"};
+  static_assert(std::size(names) == std::variant_size_v<decltype(v.v)>);
   return names[v.v.index()];
 }
 
@@ -67,6 +78,7 @@ bool equal(const Value& a, const Value& b) {
   if (a.is<bool>()) return a.as<bool>() == b.as<bool>();
   if (a.is<std::string>()) return a.as<std::string>() == b.as<std::string>();
   if (a.is<TypeValue>()) return a.as<TypeValue>().name == b.as<TypeValue>().name;
+  if (a.is<kube::Quantity>()) return a.as<kube::Quantity>() == b.as<kube::Quantity>();
   if (a.is<std::shared_ptr<const List>>()) {
     const List &x = a.items(), &y = b.items();
     if (x.size() != y.size()) return false;
@@ -138,6 +150,7 @@ std::string to_string(const Value& v) {
   if (v.is<std::string>()) return boost::json::serialize(boost::json::value(v.as<std::string>()));
   if (v.is<Error>()) return "error: " + v.as<Error>().message;
   if (v.is<TypeValue>()) return v.as<TypeValue>().name;
+  if (v.is<kube::Quantity>()) return "quantity(" + v.as<kube::Quantity>().to_string() + ")";
   std::string out;
   if (v.is<std::shared_ptr<const List>>()) {
     for (const Value& e : v.items()) out += (out.empty() ? "" : ", ") + to_string(e);

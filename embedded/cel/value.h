@@ -1,5 +1,6 @@
 // CEL's runtime values (the subset tailor-cluster's CRD rules meet): null, bool, int, uint, double,
-// string, list, map and type, plus the error value that CEL's logical operators absorb.
+// string, list, map, type and Kubernetes' Quantity, plus the error value that CEL's logical
+// operators absorb.
 #pragma once
 
 #include <boost/json/fwd.hpp>
@@ -10,6 +11,8 @@
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "kube/model/quantity.h"
 
 namespace tailor::embedded::cel {
 
@@ -27,7 +30,8 @@ struct TypeValue {
 
 struct Value {
   std::variant<Null, bool, std::int64_t, std::uint64_t, double, std::string,
-               std::shared_ptr<const List>, std::shared_ptr<const Map>, Error, TypeValue>
+               std::shared_ptr<const List>, std::shared_ptr<const Map>, Error, TypeValue,
+               kube::Quantity>
       v;
 
   static Value null() { return {Null{}}; }
@@ -40,6 +44,7 @@ struct Value {
   static Value map(Map m) { return {std::make_shared<const Map>(std::move(m))}; }
   static Value error(std::string message) { return {Error{std::move(message)}}; }
   static Value type(std::string name) { return {TypeValue{std::move(name)}}; }
+  static Value quantity(kube::Quantity q) { return {q}; }
 
   template <class T>
   bool is() const {
@@ -54,7 +59,8 @@ struct Value {
   const Map& entries() const { return *as<std::shared_ptr<const Map>>(); }
 };
 
-// CEL's type names: null_type, bool, int, uint, double, string, list, map, type (and "error").
+// CEL's type names: null_type, bool, int, uint, double, string, list, map, type,
+// kubernetes.Quantity (and "error").
 std::string type_name(const Value& v);
 // CEL equality: numbers compare across int, uint and double; other kinds must match; lists and
 // maps element-wise.

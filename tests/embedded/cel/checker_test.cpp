@@ -112,6 +112,10 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"self.replicas.all(t, true)",
             "ERROR: <input>:1:5: expression of type 'int' cannot be range of a comprehension "
             "(must be list, map, or dynamic)\n | self.replicas.all(t, true)\n | ....^"},
+        Bad{"quantity(self.name) < quantity('1')",
+            "ERROR: <input>:1:21: found no matching overload for '_<_' applied to "
+            "'(kubernetes.Quantity, kubernetes.Quantity)'\n | quantity(self.name) < quantity('1')\n"
+            " | ....................^"},
         Bad{"self.tags.sum() == 1",
             "ERROR: <input>:1:14: found no matching overload for 'sum' applied to "
             "'list(string).()'\n | self.tags.sum() == 1\n | .............^"},

@@ -1,6 +1,7 @@
 // The extension libraries Kubernetes' CEL environment offers CRD rules: cel-go's strings
 // extension (code-point indices, its range errors), Kubernetes' regex library (find, findAll) and
-// lists library (isSorted, sum, min, max, indexOf, lastIndexOf), as their tests state them.
+// lists library (isSorted, sum, min, max, indexOf, lastIndexOf), type() and the quantity library,
+// as their tests state them.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -80,6 +81,26 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"type(null) == null_type", "bool true"},
                       Case{"type(int) == type", "bool true"}, Case{"type(1u)", "type uint"},
                       Case{"type(1) == int ? 1 < 5 : false", "bool true"}));
+
+// Kubernetes' quantity library, as rules on VPA's int-or-string quantities (minAllowed,
+// maxAllowed) would use it.
+INSTANTIATE_TEST_SUITE_P(
+    Quantities, Library,
+    ::testing::Values(
+        Case{"isQuantity('1Gi')", "bool true"}, Case{"isQuantity('1 Gi')", "bool false"},
+        Case{"quantity('1Ki') == quantity('1024')", "bool true"},
+        Case{"quantity('500m').isLessThan(quantity('1'))", "bool true"},
+        Case{"quantity('2Gi').isGreaterThan(quantity('1G'))", "bool true"},
+        Case{"quantity('1').compareTo(quantity('1000m'))", "int 0"},
+        Case{"quantity('1.5').add(quantity('500m'))", "kubernetes.Quantity quantity(2)"},
+        Case{"quantity('1Gi').sub(1)", "kubernetes.Quantity quantity(1073741823)"},
+        Case{"quantity('-3').sign()", "int -1"}, Case{"quantity('500m').isInteger()", "bool false"},
+        Case{"quantity('2k').asInteger()", "int 2000"},
+        Case{"quantity('500m').asInteger()", "error: cannot convert value to integer"},
+        Case{"quantity('250m').asApproximateFloat()", "double 0.25"},
+        Case{"quantity('x')",
+             "error: quantities must match the regular expression "
+             "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"}));
 
 }  // namespace
 }  // namespace tailor::embedded::cel

@@ -210,7 +210,8 @@ TEST(CrdRules, RulesAreTypeCheckedAgainstTheSchema) {
         "self.labels.x == 'y'", "self.port == 80 || self.port == 'http'",
         "self.x__dash__name.startsWith('a')", "self.__namespace__ == 'n'", "has(self.spec.name)",
         "self.tags.isSorted() && self.tags.indexOf('a') < 1",
-        "type(self.port) == string ? self.port.endsWith('%') : self.port < 100"}) {
+        "type(self.port) == string ? self.port.endsWith('%') : self.port < 100",
+        "type(self.port) != string || quantity(self.port).isLessThan(quantity('1Gi'))"}) {
     EXPECT_TRUE(typed_check(ok).empty()) << ok << ": " << typed_check(ok)[0].message;
   }
   std::vector<FieldCause> out = typed_check("self.replicas > 'a'");
