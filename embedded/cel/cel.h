@@ -10,8 +10,8 @@
 // (embedded/cel/functions.h).
 // type(x) and the type names (int, string, list, ...) are values.
 // Not covered: bytes, timestamps and durations, optionals,
-// unknowns (partial evaluation), string formatting and Kubernetes' url, ip, cidr, semver, sets,
-// format and authorizer libraries.
+// unknowns (partial evaluation), string formatting (format) and Kubernetes' url, ip, cidr,
+// semver, sets and authorizer libraries.
 #pragma once
 
 #include <cstdint>
