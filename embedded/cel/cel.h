@@ -6,12 +6,12 @@
 // or deeper than the limits; given the variables' types they are also type-checked as cel-go does
 // (embedded/cel/checker.h). Evaluation stops once it has spent its cost limit; a type mismatch an
 // unchecked expression meets is an evaluation error ("no such overload"), never a crash.
-// Libraries: cel-go's strings extension, Kubernetes' lists, regex and quantity
+// Libraries: cel-go's strings and sets extensions, Kubernetes' lists, regex and quantity
 // (embedded/cel/functions.h).
 // type(x) and the type names (int, string, list, ...) are values.
 // Not covered: bytes, timestamps and durations, optionals,
 // unknowns (partial evaluation), string formatting (format) and Kubernetes' url, ip, cidr,
-// semver, sets and authorizer libraries.
+// semver and authorizer libraries.
 #pragma once
 
 #include <cstdint>

@@ -114,6 +114,10 @@ const Row kRows[] = {
     {"isLessThan", true, "quantity;quantity", "bool"},
     {"isGreaterThan", true, "quantity;quantity", "bool"},
     {"compareTo", true, "quantity;quantity", "int"},
+    // cel-go's sets extension.
+    {"sets.contains", false, "list(A);list(A)", "bool"},
+    {"sets.equivalent", false, "list(A);list(A)", "bool"},
+    {"sets.intersects", false, "list(A);list(A)", "bool"},
     // Kubernetes' lists library.
     {"isSorted", true, "list(A)", "bool"},
     {"sum", true, "list(int)", "int"},

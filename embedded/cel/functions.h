@@ -1,5 +1,6 @@
 // The functions and operators tailor-cluster's CEL knows, with their signatures: CEL's standard
-// definitions, cel-go's strings extension and Kubernetes' lists, regex and quantity libraries. The
+// definitions, cel-go's strings and sets extensions and Kubernetes' lists, regex and quantity
+// libraries. The
 // parser resolves names against it, the checker types calls with it; the evaluator implements each.
 #pragma once
 

@@ -219,6 +219,24 @@ std::optional<Value> quantity_call(const std::string& f, const std::vector<Value
   return std::nullopt;
 }
 
+// sets.contains: every element of b is in a; intersects: some is; equivalent: contains both ways.
+std::optional<Value> set_call(const std::string& f, const std::vector<Value>& a) {
+  if (a.size() != 2 || !a[0].is<ListPtr>() || !a[1].is<ListPtr>()) return std::nullopt;
+  auto holds = [](const List& in, const Value& x) {
+    return std::any_of(in.begin(), in.end(), [&](const Value& e) { return equal(e, x); });
+  };
+  auto contains = [&](const List& x, const List& y) {
+    return std::all_of(y.begin(), y.end(), [&](const Value& e) { return holds(x, e); });
+  };
+  const List &x = a[0].items(), &y = a[1].items();
+  if (f == "sets.contains") return Value::boolean(contains(x, y));
+  if (f == "sets.equivalent") return Value::boolean(contains(x, y) && contains(y, x));
+  if (f == "sets.intersects")
+    return Value::boolean(
+        std::any_of(y.begin(), y.end(), [&](const Value& e) { return holds(x, e); }));
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Value> library_call(const std::string& f, const std::vector<Value>& a,
@@ -234,6 +252,11 @@ std::optional<Value> library_call(const std::string& f, const std::vector<Value>
     return string_call(f, a);
   }
   if (a[0].is<kube::Quantity>()) return quantity_call(f, a);
+  if (f.rfind("sets.", 0) == 0) {
+    if (a.size() == 2 && a[0].is<ListPtr>() && a[1].is<ListPtr>())
+      steps += a[0].items().size() * a[1].items().size() + 1;
+    return set_call(f, a);
+  }
   if (a[0].is<ListPtr>()) {
     steps += a[0].items().size() + 1;
     return list_call(f, a);

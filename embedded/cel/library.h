@@ -2,7 +2,8 @@
 // replace, split, substring; indices in code points), Kubernetes' regex library (find, findAll)
 // lists library (isSorted, sum, min, max, indexOf, lastIndexOf) and quantity library (quantity,
 // isQuantity; sign, isInteger, asInteger, asApproximateFloat, add, sub, isLessThan,
-// isGreaterThan, compareTo), with their error messages.
+// isGreaterThan, compareTo) and cel-go's sets extension (sets.contains, sets.equivalent,
+// sets.intersects), with their error messages.
 #pragma once
 
 #include <cstdint>

@@ -213,6 +213,13 @@ class Parser {
                         std::vector<NodePtr> args) {
     if (kMacros.count(name) && (args.size() == 2 || (args.size() == 3 && name == "map")))
       return macro(name, pos, std::move(target), std::move(args));
+    // A qualified function name (sets.contains) is one global function, as cel-go resolves it.
+    if (target->kind == Node::Kind::Ident &&
+        known_function(target->name + "." + name, false, args.size())) {
+      NodePtr n = make(Node::Kind::Call, pos, target->name + "." + name);
+      n->kids = std::move(args);
+      return n;
+    }
     NodePtr n = make(Node::Kind::Call, pos, name);
     n->receiver = true;
     n->kids.push_back(std::move(target));

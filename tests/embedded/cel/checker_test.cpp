@@ -116,6 +116,9 @@ INSTANTIATE_TEST_SUITE_P(
             "ERROR: <input>:1:21: found no matching overload for '_<_' applied to "
             "'(kubernetes.Quantity, kubernetes.Quantity)'\n | quantity(self.name) < quantity('1')\n"
             " | ....................^"},
+        Bad{"sets.contains(self.tags, [1])",
+            "ERROR: <input>:1:14: found no matching overload for 'sets.contains' applied to "
+            "'(list(string), list(int))'\n | sets.contains(self.tags, [1])\n | .............^"},
         Bad{"self.tags.sum() == 1",
             "ERROR: <input>:1:14: found no matching overload for 'sum' applied to "
             "'list(string).()'\n | self.tags.sum() == 1\n | .............^"},

@@ -102,5 +102,12 @@ INSTANTIATE_TEST_SUITE_P(
              "error: quantities must match the regular expression "
              "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"}));
 
+INSTANTIATE_TEST_SUITE_P(Sets, Library,
+                         ::testing::Values(Case{"sets.contains([1, 2, 3], [3, 1])", "bool true"},
+                                           Case{"sets.contains([1, 2], [4])", "bool false"},
+                                           Case{"sets.equivalent([1, 2, 2], [2, 1])", "bool true"},
+                                           Case{"sets.intersects(['a'], ['b', 'a'])", "bool true"},
+                                           Case{"sets.intersects([], [1])", "bool false"}));
+
 }  // namespace
 }  // namespace tailor::embedded::cel
