@@ -3,6 +3,8 @@
 #include <boost/json.hpp>
 #include <set>
 
+#include "embedded/storage/object_meta.h"
+
 namespace tailor::embedded::crd {
 namespace {
 
@@ -10,11 +12,6 @@ namespace bj = boost::json;
 using cel::Type;
 using cel::TypePtr;
 using Fields = std::vector<std::pair<std::string, TypePtr>>;
-
-std::string text(const bj::object& o, std::string_view key) {
-  const bj::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->as_string()) : "";
-}
 
 bool flag(const bj::object& o, std::string_view key) {
   const bj::value* v = o.if_contains(key);
@@ -73,7 +70,7 @@ TypePtr object_type(const bj::object& s, bool root, const std::string& name) {
 
 TypePtr of(const bj::object& s, bool root, const std::string& name) {
   if (flag(s, "x-kubernetes-int-or-string")) return Type::dyn();
-  std::string type = text(s, "type");
+  std::string type = string_at(s, "type");
   if (type == "object" || (root && type.empty())) return object_type(s, root, name);
   if (type == "array") {
     const bj::object* items = child(s, "items");
@@ -86,7 +83,7 @@ TypePtr of(const bj::object& s, bool root, const std::string& name) {
   if (type == "boolean") return Type::of(Type::Kind::Bool);
   if (type == "string") {
     static const std::set<std::string> untyped = {"byte", "duration", "date", "date-time"};
-    return untyped.count(text(s, "format")) ? Type::dyn() : Type::of(Type::Kind::String);
+    return untyped.count(string_at(s, "format")) ? Type::dyn() : Type::of(Type::Kind::String);
   }
   return nullptr;
 }
