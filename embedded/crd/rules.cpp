@@ -309,35 +309,45 @@ bool walk(const bj::value& value, const bj::value* old, const bj::object& schema
 
 }  // namespace
 
-void check_rules(const bj::object& node, const std::string& path, std::vector<FieldCause>& out,
-                 bool resource_root, const std::string& uncorrelatable) {
+void check_rule_fields(const bj::object& node, const std::string& path,
+                       std::vector<FieldCause>& out) {
   const bj::value* rules = node.if_contains("x-kubernetes-validations");
   if (!rules || !rules->is_array()) return;
   const bj::array& list = rules->as_array();
-  std::vector<FieldCause> texts;
   for (std::size_t i = 0; i < list.size(); ++i) {
     std::string at = path + ".x-kubernetes-validations[" + std::to_string(i) + "]";
     if (!list[i].is_object()) continue;
     const bj::object& rule = list[i].as_object();
     if (trimmed(text_at(rule, "rule")).empty()) {
-      texts.push_back(
-          {"FieldValueRequired", "Required value: rule is not specified", at + ".rule"});
+      out.push_back({"FieldValueRequired", "Required value: rule is not specified", at + ".rule"});
     }
-    check_texts(rule, node, at, texts);
-    check_reason(rule, at, texts);
+    check_texts(rule, node, at, out);
+    check_reason(rule, at, out);
   }
-  out.insert(out.end(), texts.begin(), texts.end());
-  // As kube-apiserver: the rules are compiled only once the rules' own fields are sound.
-  if (!texts.empty()) return;
+}
+
+void check_rule_expressions(const bj::object& node, const std::string& path,
+                            std::vector<FieldCause>& out, bool resource_root,
+                            const std::string& uncorrelatable) {
+  const bj::value* rules = node.if_contains("x-kubernetes-validations");
+  if (!rules || !rules->is_array() || rules->as_array().empty()) return;
   cel::TypePtr self = rule_type(node, resource_root);
   if (!self) self = cel::Type::dyn();
   cel::Variables variables = {{"self", self}, {"oldSelf", self}};
+  const bj::array& list = rules->as_array();
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (!list[i].is_object()) continue;
     check_expressions(list[i].as_object(), variables,
                       path + ".x-kubernetes-validations[" + std::to_string(i) + "]", uncorrelatable,
                       out);
   }
+}
+
+void check_rules(const bj::object& node, const std::string& path, std::vector<FieldCause>& out,
+                 bool resource_root, const std::string& uncorrelatable) {
+  std::size_t before = out.size();
+  check_rule_fields(node, path, out);
+  if (out.size() == before) check_rule_expressions(node, path, out, resource_root, uncorrelatable);
 }
 
 void append_rule_violations(std::vector<FieldCause>& existing, const bj::object& object,

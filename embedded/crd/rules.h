@@ -16,13 +16,22 @@ namespace tailor::embedded::crd {
 // kube-apiserver's budget for all the rules run on one write (RuntimeCELCostBudget).
 constexpr std::uint64_t kRuleCostBudget = 10000000;
 
-// Why the rules of schema node (at path) cannot be used, in kube-apiserver's words: a rule,
+// Why the rules' own fields of schema node (at path) are wrong, in kube-apiserver's words: a rule,
 // message, messageExpression or fieldPath empty or with line breaks, a fieldPath naming no field,
-// an unknown reason; then each rule compiled and type-checked with self of the node's type
-// (crd/rule_types.h; resource_root: the CRD's root, whose apiVersion, kind and metadata.name are
-// always there), refused unless it is a bool, messageExpression unless it is a string; a rule
-// naming oldSelf is refused under the items of a list at path uncorrelatable (items of atomic and
-// set lists have no old value).
+// an unknown reason. kube-apiserver counts these among the schema's errors.
+void check_rule_fields(const boost::json::object& node, const std::string& path,
+                       std::vector<FieldCause>& out);
+
+// Each rule of node compiled and type-checked with self of the node's type (crd/rule_types.h;
+// resource_root: the CRD's root, whose apiVersion, kind and metadata.name are always there),
+// refused unless it is a bool, messageExpression unless it is a string; a rule naming oldSelf is
+// refused under the items of the list at path uncorrelatable (items of atomic and set lists have
+// no old value). kube-apiserver runs this only where the schema has no errors.
+void check_rule_expressions(const boost::json::object& node, const std::string& path,
+                            std::vector<FieldCause>& out, bool resource_root = false,
+                            const std::string& uncorrelatable = "");
+
+// Both, the expressions only when the fields are sound.
 void check_rules(const boost::json::object& node, const std::string& path,
                  std::vector<FieldCause>& out, bool resource_root = false,
                  const std::string& uncorrelatable = "");

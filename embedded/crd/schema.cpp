@@ -30,17 +30,32 @@ std::string type_of(const bj::object& schema) {
 const std::vector<std::string> kTypes = {"array",  "boolean", "integer",
                                          "number", "object",  "string"};
 
+// What the checks of a schema find, as kube-apiserver orders it: the schema's errors, then the
+// rules' compilation errors; a node's rules are compiled only when it and everything under it
+// have no schema error (an unsound schema gives no type to check against).
+struct Report {
+  std::vector<FieldCause> schema;
+  std::vector<FieldCause> rules;
+};
+
 // uncorrelatable: the path of the nearest list above whose items have no old counterpart (not an
 // `x-kubernetes-list-type: map`), where transition rules cannot be; "" when there is none.
 void check_node(const bj::value& node, const std::string& path, const std::string& empty_type_why,
-                std::vector<FieldCause>& out, const std::string& uncorrelatable);
+                Report& report, const std::string& uncorrelatable);
 
-void check_children(const bj::object& s, const std::string& path, std::vector<FieldCause>& out,
+// The node's rules, then its children, then, when no schema error was found since the node's
+// checks began (report.schema had `sound` causes), the compiled rules.
+void check_rules_and_children(const bj::object& s, const std::string& path, Report& report,
+                              std::size_t sound, bool resource_root,
+                              const std::string& uncorrelatable);
+
+void check_children(const bj::object& s, const std::string& path, Report& report,
                     const std::string& uncorrelatable) {
+  std::vector<FieldCause>& out = report.schema;
   if (const bj::object* props = member_object(s, "properties")) {
     for (const auto& [name, child] : *props) {
       check_node(child, path + ".properties[" + std::string(name) + "]",
-                 "must not be empty for specified object fields", out, uncorrelatable);
+                 "must not be empty for specified object fields", report, uncorrelatable);
     }
     if (s.contains("additionalProperties") && s.at("additionalProperties").is_object()) {
       out.push_back({"FieldValueForbidden",
@@ -50,7 +65,7 @@ void check_children(const bj::object& s, const std::string& path, std::vector<Fi
   }
   if (const bj::value* ap = s.if_contains("additionalProperties"); ap && ap->is_object()) {
     check_node(*ap, path + ".additionalProperties", "must not be empty for specified object fields",
-               out, uncorrelatable);
+               report, uncorrelatable);
   }
   if (type_of(s) == "array") {
     const bj::value* items = s.if_contains("items");
@@ -59,7 +74,7 @@ void check_children(const bj::object& s, const std::string& path, std::vector<Fi
     } else {
       const bj::value* list_type = s.if_contains("x-kubernetes-list-type");
       bool by_key = list_type && list_type->is_string() && list_type->as_string() == "map";
-      check_node(*items, path + ".items", "must not be empty for specified array items", out,
+      check_node(*items, path + ".items", "must not be empty for specified array items", report,
                  uncorrelatable.empty() && !by_key ? path : uncorrelatable);
     }
   }
@@ -76,8 +91,19 @@ void check_pattern(const bj::object& s, const std::string& path, std::vector<Fie
   }
 }
 
+void check_rules_and_children(const bj::object& s, const std::string& path, Report& report,
+                              std::size_t sound, bool resource_root,
+                              const std::string& uncorrelatable) {
+  check_rule_fields(s, path, report.schema);
+  check_children(s, path, report, uncorrelatable);
+  if (report.schema.size() == sound)
+    check_rule_expressions(s, path, report.rules, resource_root, uncorrelatable);
+}
+
 void check_node(const bj::value& node, const std::string& path, const std::string& empty_type_why,
-                std::vector<FieldCause>& out, const std::string& uncorrelatable) {
+                Report& report, const std::string& uncorrelatable) {
+  std::vector<FieldCause>& out = report.schema;
+  const std::size_t sound = out.size();
   if (!node.is_object()) {
     out.push_back({"FieldValueInvalid",
                    "Invalid value: " + bj::serialize(node) + ": must be a schema object", path});
@@ -97,8 +123,7 @@ void check_node(const bj::value& node, const std::string& path, const std::strin
                    path + ".type"});
   }
   check_pattern(s, path, out);
-  check_rules(s, path, out, false, uncorrelatable);
-  check_children(s, path, out, uncorrelatable);
+  check_rules_and_children(s, path, report, sound, false, uncorrelatable);
 }
 
 // ---- pruning and defaulting ----
@@ -335,8 +360,10 @@ std::vector<FieldCause> structural_errors(const bj::value& schema, const std::st
                    "Invalid value: \"" + type + "\": must be object at the root", path + ".type"});
   }
   check_pattern(s, path, out);
-  check_rules(s, path, out, true);
-  check_children(s, path, out, "");
+  Report report{std::move(out), {}};
+  check_rules_and_children(s, path, report, 0, true, "");
+  out = std::move(report.schema);
+  out.insert(out.end(), report.rules.begin(), report.rules.end());
   return out;
 }
 

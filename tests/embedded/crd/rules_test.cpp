@@ -289,5 +289,23 @@ TEST(CrdRules, TransitionRulesUnderUncorrelatableListItemsAreRefused) {
                   .empty());
 }
 
+// As kube-apiserver: the schema's errors first, then the rules' compilation errors, and a node's
+// rules are not compiled when the node or anything under it has a schema error.
+TEST(CrdRules, RulesAreCompiledOnlyWhereTheSchemaIsSound) {
+  std::vector<FieldCause> out = structural_errors(bj::parse(R"({"type": "object",
+      "x-kubernetes-validations": [{"rule": "self.nope"}],
+      "properties": {
+        "b": {"type": "integer", "x-kubernetes-validations": [{"rule": "self > 'x'"}]},
+        "a": {"type": "strin"}}})"),
+                                                  "s");
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].field, "s.properties[a].type");
+  EXPECT_EQ(out[0].reason, "FieldValueNotSupported");
+  EXPECT_EQ(out[1].field, "s.properties[b].x-kubernetes-validations[0].rule");
+  EXPECT_NE(out[1].message.find("found no matching overload for '_>_' applied to '(int, string)'"),
+            std::string::npos)
+      << out[1].message;
+}
+
 }  // namespace
 }  // namespace tailor::embedded::crd
