@@ -8,7 +8,7 @@ namespace {
 constexpr Seconds kMax = std::numeric_limits<std::uint32_t>::max();
 }  // namespace
 
-void CompactSpan::add(Seconds start) {
+void CompactSpan::add_rarely(Seconds start) {
   if (count == 0) {
     first = start;
     length = 0;

@@ -88,10 +88,12 @@ class EnsembleHistogram {
     double weight;  // counts a sample at last_time_ adds: 2^(last_time_ / half-life - exponent)
     double growth;  // 2^(gap_ / half-life)
     float carry;    // fraction of a count not yet added
+    // The fields a sample adds to (below, total, mark_cumulative) are not adjacent: adjacent,
+    // GCC packs their additions into vector instructions, five for the two additions.
     std::uint32_t below;  // weight of buckets below the window
-    std::uint32_t above;  // weight of buckets above it
     std::int32_t exponent;
     std::uint32_t total;  // below + above + the window's counts: the walk does not sum them
+    std::uint32_t above;  // weight of buckets above it
     // Where the first percentile was last answered (-1: the below lump) and the weight up to
     // and including it: the next walk starts there, and load moves a percentile little.
     std::uint32_t mark_cumulative;
@@ -145,46 +147,61 @@ class EnsembleHistogram {
   }
   // Adds a sample to every row's column, each row's weight given by `weight_of(row, k)`. Most
   // samples go to the below lump (the percentiles asked are high, the window sits around them)
-  // or to a window column, with room; add_count handles the rest and the halvings. The branch
-  // on the column is taken once per sample, not per row; the shape is read once (the stores
-  // to counts could alias it).
+  // or to a window column, with room and no halving; the first row that needs more (a halving,
+  // a full count, the above lump) and the rows after it are left to add_to_rows_from, out of
+  // line, so that the loops call nothing (a call would cost every sample the spills of the
+  // caller's floating-point registers). The branch on the column is taken once per sample, not
+  // per row; the shape is read once (the stores to counts could alias it).
   template <typename WeightOf>
   [[gnu::always_inline]] void add_to_rows(int column, WeightOf weight_of) {
     const int rows = rows_, window = window_;
     std::byte* const block = block_.get();
     Row* const first = reinterpret_cast<Row*>(block);
+    int k = 0;
     if (column < 0) {
-      for (int k = 0; k < rows; ++k) {
+      for (; k < rows; ++k) {
         Row& r = first[k];
-        const std::uint32_t whole = take_weight(r, k, weight_of(r, k));
-        if (std::uint64_t(r.total) + whole <= kMaxLump) [[likely]] {  // below <= total
-          r.below += whole;
-          r.total += whole;
-          r.mark_cumulative += whole;  // the below lump is at or before the walk's mark
-        } else {
-          add_count(k, column, whole);
-        }
+        const double weight = weight_of(r, k), exact = weight + r.carry;
+        if (!(exact <= kMaxCount)) [[unlikely]]
+          break;
+        const auto whole = static_cast<std::uint32_t>(exact);        // floor: 0 <= exact <= 65535
+        if (std::uint64_t(r.total) + whole > kMaxLump) [[unlikely]]  // below <= total
+          break;
+        take_whole(r, weight, exact, whole);
+        r.below += whole;
+        r.total += whole;
+        r.mark_cumulative += whole;  // the below lump is at or before the walk's mark
       }
     } else if (column < window) {
       auto* const column_counts =
           reinterpret_cast<std::uint16_t*>(block + rows * sizeof(Row)) + column;
-      for (int k = 0; k < rows; ++k) {
+      for (; k < rows; ++k) {
         Row& r = first[k];
-        const std::uint32_t whole = take_weight(r, k, weight_of(r, k));
+        const double weight = weight_of(r, k), exact = weight + r.carry;
+        if (!(exact <= kMaxCount)) [[unlikely]]
+          break;
+        const auto whole = static_cast<std::uint32_t>(exact);
         std::uint16_t& count = column_counts[k * window];
-        if (count + whole <= kMaxCount && std::uint64_t(r.total) + whole <= kMaxLump) [[likely]] {
-          count = static_cast<std::uint16_t>(count + whole);
-          r.total += whole;
-          r.mark_cumulative += column <= r.mark ? whole : 0;
-        } else {
-          add_count(k, column, whole);
-        }
-      }
-    } else {
-      for (int k = 0; k < rows; ++k) {
-        add_count(k, column, take_weight(first[k], k, weight_of(first[k], k)));
+        if (count + whole > kMaxCount || std::uint64_t(r.total) + whole > kMaxLump) [[unlikely]]
+          break;
+        take_whole(r, weight, exact, whole);
+        count = static_cast<std::uint16_t>(count + whole);
+        r.total += whole;
+        r.mark_cumulative += column <= r.mark ? whole : 0;
       }
     }
+    if (k < rows) [[unlikely]]
+      add_to_rows_from(k, column, weight_of);
+  }
+  // The sample's weight and carry in row r, `whole` counts of `exact` being added.
+  static void take_whole(Row& r, double weight, double exact, std::uint32_t whole) {
+    r.weight = weight;
+    r.carry = static_cast<float>(exact - static_cast<double>(whole));
+  }
+  // add_to_rows from row k on, each row through take_weight and add_count.
+  template <typename WeightOf>
+  [[gnu::noinline]] void add_to_rows_from(int k, int column, WeightOf weight_of) {
+    for (; k < rows_; ++k) add_count(k, column, take_weight(row(k), k, weight_of(row(k), k)));
   }
 
   void move_window(std::int16_t* buckets, std::size_t n);  // sorts buckets

@@ -38,6 +38,7 @@ HistogramOptions::HistogramOptions(double max_value, double first_bucket_size, d
   key_base_ = table_key(1.0);
   const std::uint32_t key_end = table_key(log_argument(threshold_[num_buckets_ - 1])) + 1;
   table_.resize(key_end - key_base_);
+  table_cells_ = static_cast<std::uint32_t>(table_.size());
   std::vector<int> bucket_at(table_.size() + 1);  // the bucket of each cell's start
   int b = 0;
   for (std::uint32_t k = key_base_; k <= key_end; ++k) {

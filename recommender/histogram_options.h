@@ -20,7 +20,7 @@ class HistogramOptions {
   int find_bucket(double value) const {
     if (!(value >= first_bucket_size_)) return 0;
     const std::uint32_t key = table_key(value * argument_scale_ + 1) - key_base_;
-    if (key >= table_.size()) return num_buckets_ - 1;
+    if (key >= table_cells_) return num_buckets_ - 1;
     const std::uint16_t cell = table_[key];
     int bucket = cell >> 1;
     // Only a cell near a bucket boundary (flagged) needs the exact thresholds: the cheaper
@@ -60,6 +60,7 @@ class HistogramOptions {
   std::vector<double> threshold_;     // threshold_[b]: smallest value in bucket b
   std::vector<std::uint16_t> table_;  // per table_key: candidate bucket << 1 | near a boundary
   std::uint32_t key_base_ = 0;
+  std::uint32_t table_cells_ = 0;  // table_.size(), one load on the lookup
 };
 
 // VPA's defaults (model/aggregations_config.go): CPU in cores, 10 millicores first bucket up to

@@ -95,7 +95,8 @@ double ModelEnsemble::limit(std::size_t m) const {
          (1.0 + config_->margins[m % margin_count()]);
 }
 
-// The first sample, the period close, and the configurations that score eagerly.
+// The first sample, the first after a catch-up, the period close, and the configurations that
+// score eagerly.
 void ModelEnsemble::observe_rarely(double usage, Seconds time, Seconds length) {
   if (histogram_.empty()) {  // the first sample: limits at once, nothing to score yet
     level_ = usage;
@@ -108,8 +109,11 @@ void ModelEnsemble::observe_rarely(double usage, Seconds time, Seconds length) {
     observe_eagerly(usage, time, length);
     return;
   }
-  catch_up();  // the period close: the sample is the first of a new hour
-  observe_lazily(usage, time, length);
+  // The period close (the sample is the first of a new hour), or the first sample after a
+  // catch-up (nothing to catch up then).
+  catch_up();
+  score_lazily(usage, time, length);
+  open_period(usage, time);
 }
 
 // Daily profile or figure sums: the limits and costs after every sample.

@@ -69,13 +69,18 @@ class ModelEnsemble {
   // the per-sample scoring. The pending sums are divided by the usage level at the catch-up, not
   // each sample's: the level has a day's half-life, so within an hour it moves by < 3 %.
   [[gnu::always_inline]] void observe(double usage, Seconds time, Seconds length = kCostUnit) {
-    if (!(usage >= 0 && usage <= 1.7976931348623157e308)) return;  // NaN, < 0, inf
-    if (extras_ || histogram_.empty() || (stale_ && time >= close_at_)) [[unlikely]] {
-      observe_rarely(usage, time, length);
+    if (!takes(usage)) return;
+    // Within the open period (see below) with the lazy scoring: the sums, and the sample's
+    // weight carried from the last one. Tested first and once: this is nearly every sample.
+    if (stale_ && time < close_at_ && !extras_ && !histogram_.empty()) [[likely]] {
+      score_lazily(usage, time, length);
+      histogram_.add_carried_sample(usage, time, config_->half_lives);
       return;
     }
-    observe_lazily(usage, time, length);
+    observe_rarely(usage, time, length);
   }
+  // Whether observe() takes a usage: finite and >= 0 (not NaN, < 0 or inf).
+  static bool takes(double usage) { return usage >= 0 && usage <= 1.7976931348623157e308; }
   // Brings the costs and limits up to date (see observe); nothing when no sample came since.
   void catch_up();
 
@@ -119,8 +124,9 @@ class ModelEnsemble {
   std::size_t pending_bytes() const { return lazy() ? sizeof(Pending) : 0; }
   void observe_rarely(double usage, Seconds time, Seconds length);
   void observe_eagerly(double usage, Seconds time, Seconds length);
-  // The default's path (see observe): the histogram rows get the sample, the costs two sums.
-  [[gnu::always_inline]] void observe_lazily(double usage, Seconds time, Seconds length) {
+  // The default's path (see observe): the costs get two sums (the histogram rows the sample
+  // after this, from the caller).
+  [[gnu::always_inline]] void score_lazily(double usage, Seconds time, Seconds length) {
     if (models_ > 1) {  // one model: nothing to choose between, no costs and no level to keep
       const double decay = decay_over(time - histogram_.last_time());
       level_ = decay * level_ + (1 - decay) * usage;
@@ -134,13 +140,9 @@ class ModelEnsemble {
         p.usage = decay * p.usage + weight * usage;
       }
     }
-    // The first sample after a catch-up takes its weight exactly, the others carry it.
-    if (stale_) {
-      histogram_.add_carried_sample(usage, time, config_->half_lives);
-    } else {
-      open_period(usage, time);
-    }
   }
+  // The first sample after a catch-up takes its weight exactly (the others carry it), and opens
+  // the period.
   void open_period(double usage, Seconds time);
   void score_overrun(double usage, double decay, Seconds length);
   void fold_pending();

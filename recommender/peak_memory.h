@@ -34,9 +34,10 @@ class PeakMemory {
   // they are under the day's peak and change nothing (one division, one compare).
   void observe(double peak, Seconds time) {
     if (time >= 0 && time / kDay <= INT32_MAX) {  // else the out-of-line path's floor division
-      const auto day = static_cast<std::int32_t>(time / kDay);
-      const int i = day % kDays;
-      if (day_[i] == day && peak <= peak_[i]) return;
+      // Unsigned (time >= 0 here): the divisions need no sign corrections.
+      const auto day = static_cast<std::uint32_t>(static_cast<std::uint64_t>(time) / kDay);
+      const std::uint32_t i = day % kDays;
+      if (day_[i] == static_cast<std::int32_t>(day) && peak <= peak_[i]) return;
     }
     observe_record(peak, time);
   }

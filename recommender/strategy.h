@@ -47,10 +47,25 @@ struct CompactSpan {
   Seconds first = 0;
   std::uint32_t length = 0;
   std::uint32_t count = 0;
-  void add(Seconds start);
+  // Inline: every sample of every container comes here, nearly always at or after the first and
+  // within the span's reach; the first sample, a sample before the first and a span past 136
+  // years take the out-of-line path. (The offset is unsigned: start - first cannot overflow.)
+  void add(Seconds start) {
+    const std::uint64_t offset =
+        static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(first);
+    if (count != 0 && start >= first && offset <= UINT32_MAX) [[likely]] {
+      if (offset > length) length = static_cast<std::uint32_t>(offset);
+      if (count < UINT32_MAX) ++count;
+      return;
+    }
+    add_rarely(start);
+  }
   SampleSpan span() const { return {first, first + static_cast<Seconds>(length), count}; }
   // False (and nothing changed) for a span that is inconsistent or does not fit.
   bool assign(const SampleSpan& s);
+
+ private:
+  void add_rarely(Seconds start);
 };
 
 // One container's recommender plus its update rule, driven by replay (and by the controller).

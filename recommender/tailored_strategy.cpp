@@ -45,13 +45,18 @@ TailoredStrategy::TailoredStrategy(std::shared_ptr<const TailoredConfig> shared)
 }
 
 void TailoredStrategy::observe(const UsageSample& s, const Resources&) {
-  span_.add(s.start);
-  cpu_.observe(s.cpu_cores, s.start, s.length);
-  if (std::isfinite(s.cpu_cores) && s.cpu_cores >= 0) last_cpu_ = s.cpu_cores;
-  if (s.memory_peak_bytes > 0 && std::isfinite(s.memory_peak_bytes)) {
-    memory_.observe(s.memory_peak_bytes, s.start, s.length);
-    peaks_.observe(s.memory_peak_bytes, s.start);
-    last_memory_peak_ = s.memory_peak_bytes;
+  // Read once: to the compiler, the stores below could change `s`.
+  const Seconds start = s.start, length = s.length;
+  const double cpu = s.cpu_cores, memory = s.memory_peak_bytes;
+  span_.add(start);
+  if (ModelEnsemble::takes(cpu)) {  // one test for the ensemble and the last window
+    cpu_.observe(cpu, start, length);
+    last_cpu_ = cpu;
+  }
+  if (memory > 0 && std::isfinite(memory)) {
+    memory_.observe(memory, start, length);
+    peaks_.observe(memory, start);
+    last_memory_peak_ = memory;
   }
 }
 
