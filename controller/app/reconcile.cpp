@@ -54,6 +54,34 @@ PolicyStatus next_status(const PolicyObject& p, const recommendation::ModelRegis
   return s;
 }
 
+// The models of each policy's recommended containers, found once per pass: the pass asks them
+// for every pod of the workload, and each lookup by key is a walk of the registry's key tree
+// comparing strings, cold at 30,000 models (ModelRegistry::Handle). Valid for the pass: the
+// recommendations were made from these models, and models are forgotten only between passes.
+class PassModels {
+ public:
+  using Handle = recommendation::ModelRegistry::Handle;
+  PassModels(const recommendation::ModelRegistry& models, const std::vector<PolicyObject>& policies,
+             const std::vector<std::vector<policy::RecommendedContainerResources>>& recs)
+      : of_(policies.size()) {
+    for (std::size_t i = 0; i < policies.size(); ++i) {
+      for (const policy::RecommendedContainerResources& r : recs[i]) {
+        of_[i].emplace_back(r.container_name, models.find({policies[i].key, r.container_name}));
+      }
+    }
+  }
+  // nullopt for a container without a recommendation or a model.
+  std::optional<Handle> of(std::size_t policy, std::string_view container) const {
+    for (const auto& [name, model] : of_[policy]) {
+      if (name == container) return model;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<std::vector<std::pair<std::string_view, std::optional<Handle>>>> of_;
+};
+
 // The requests the strategy's update rule chooses for each of the pod's containers that has a
 // recommendation (ModelRegistry::decide, the rule replay scores), as targets capped like the
 // recommendation. A request the rule leaves is the pod's own quantity, so rounding never makes
@@ -62,10 +90,12 @@ std::vector<policy::RecommendedContainerResources> decided_for_pod(
     const actuator::PodFacts& pod, const PolicyObject& p,
     const std::vector<policy::RecommendedContainerResources>& recommendations,
     const actuator::LimitRangeItem* limit_range, const recommendation::ModelRegistry& models,
+    const PassModels& pass_models, std::size_t policy_index,
     std::optional<kube::TimePoint> last_change, kube::TimePoint now) {
   std::vector<policy::RecommendedContainerResources> out;
   const auto since = last_change ? last_change : pod.started;
   const recommender::Seconds age = since ? to_seconds(now) - to_seconds(*since) : 0;
+  const std::string key = pod_key(pod);
   for (const policy::RecommendedContainerResources& r : recommendations) {
     const kube::Container* c = pod.find_container(r.container_name);
     if (!c) continue;
@@ -76,8 +106,9 @@ std::vector<policy::RecommendedContainerResources> decided_for_pod(
         target.insert_or_assign(std::string(resource), *q);
       }
     }
-    const auto next = models.decide({p.key, r.container_name}, pod_key(pod), pod.uid, request,
-                                    to_seconds(now), age);
+    const auto model = pass_models.of(policy_index, r.container_name);
+    const auto next =
+        model ? models.decide(*model, key, pod.uid, request, to_seconds(now), age) : std::nullopt;
     if (next) {
       const kube::ResourceList chosen = to_resource_list(*next);
       if (next->cpu_cores != request.cpu_cores) {
@@ -237,6 +268,10 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     std::optional<actuator::ResizeState> in_flight;  // as decide saw it (it advances the state)
   };
   std::vector<Pending> pending;
+  std::optional<PassModels> pass_models;
+  if (in.update_rule.mode == actuator::UpdateRule::Mode::StrategyDecides) {
+    pass_models.emplace(models, in.policies, recs);
+  }
   const auto limit_ranges = merged_limit_ranges(in);
   auto limit_range_of = [&](const actuator::PodFacts& pod) -> const actuator::LimitRangeItem* {
     auto it = limit_ranges.find(pod.namespace_());
@@ -250,11 +285,13 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     auto capped = capped_for_pod(pod.containers(), policy, recs[pi], lr);
     std::vector<policy::RecommendedContainerResources> decided;
     if (in.update_rule.mode == actuator::UpdateRule::Mode::StrategyDecides) {
-      decided = decided_for_pod(pod, in.policies[pi], capped, lr, models, last, in.now);
+      decided =
+          decided_for_pod(pod, in.policies[pi], capped, lr, models, *pass_models, pi, last, in.now);
       // The recommendations now serve recreations only (in place, `decided` does).
       for (policy::RecommendedContainerResources& r : capped) {
-        const auto samples = models.samples({in.policies[pi].key, r.container_name});
-        widen_for_recreation(r, samples ? confidence_days(*samples, models.sample_period()) : 0);
+        const auto model = pass_models->of(pi, r.container_name);
+        widen_for_recreation(
+            r, model ? confidence_days(models.samples(*model), models.sample_period()) : 0);
       }
     }
     return actuator::PodInputs{.pod = &pod,

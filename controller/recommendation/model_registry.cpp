@@ -121,12 +121,39 @@ std::optional<Resources> ModelRegistry::decide(const ContainerModelKey& key, con
   std::lock_guard lock(mutex_);
   auto it = models_.find(key);
   if (it == models_.end()) return std::nullopt;
-  const Model& m = it->second;
+  return decide(it->second, pod, uid, request, now, pod_age);
+}
+
+std::optional<ModelRegistry::Handle> ModelRegistry::find(const ContainerModelKey& key) const {
+  std::lock_guard lock(mutex_);
+  auto it = models_.find(key);
+  if (it == models_.end()) return std::nullopt;
+  Handle h;
+  h.model_ = &it->second;
+  return h;
+}
+
+std::optional<Resources> ModelRegistry::decide(Handle model, std::string_view pod,
+                                               std::string_view uid, const Resources& request,
+                                               Seconds now, Seconds pod_age) const {
+  std::lock_guard lock(mutex_);
+  return decide(ModelRegistry::model(model), pod, uid, request, now, pod_age);
+}
+
+SampleSpan ModelRegistry::samples(Handle model) const {
+  std::lock_guard lock(mutex_);
+  return ModelRegistry::model(model).strategy->samples();
+}
+
+std::optional<Resources> ModelRegistry::decide(const Model& m, std::string_view pod,
+                                               std::string_view uid, const Resources& request,
+                                               Seconds now, Seconds pod_age) const {
   // The agent's windows carry the uid (window_source); a history's or metrics API's do not.
   recommender::PodUsage last;
   Seconds last_end = INT64_MIN;
-  for (const std::string& source : {pod + "/" + uid, pod + "/"}) {
-    auto p = m.pods.find(source);
+  source_.assign(pod).append(1, '/').append(uid);
+  for (std::size_t length : {source_.size(), pod.size() + 1}) {
+    auto p = m.pods.find(std::string_view(source_).substr(0, length));
     if (p != m.pods.end() && p->second.last.cpu_cores >= 0 && p->second.last_end > last_end) {
       last = p->second.last;
       last_end = p->second.last_end;

@@ -84,6 +84,21 @@ class ModelRegistry {
   std::optional<Resources> decide(const ContainerModelKey& key, const std::string& pod,
                                   const std::string& uid, const Resources& request, Seconds now,
                                   Seconds pod_age) const;
+
+  // A model found once for many calls: a pass asks for each of a workload's pods, and at 30,000
+  // models each lookup by key is a walk of the key tree comparing strings, cold in the cache
+  // (bench/RESULTS.md "Scale"). A handle stays valid until a model is forgotten
+  // (forget_policy, forget_idle), which the controller does only between passes.
+  class Handle {
+    friend class ModelRegistry;
+    const void* model_ = nullptr;
+  };
+  // nullopt for a container not tracked.
+  std::optional<Handle> find(const ContainerModelKey& key) const;
+  // decide() and samples() for a model found.
+  std::optional<Resources> decide(Handle model, std::string_view pod, std::string_view uid,
+                                  const Resources& request, Seconds now, Seconds pod_age) const;
+  SampleSpan samples(Handle model) const;
   // A resize to `request` of one of the container's pods was accepted at `now`: the strategy's
   // update rule starts its timers (a raise's hold, memory's wait), as replay's does.
   void applied(const ContainerModelKey& key, const Resources& request, Seconds now);
@@ -126,12 +141,17 @@ class ModelRegistry {
   struct Model {
     std::unique_ptr<recommender::Strategy> strategy;
     Seconds last_seen = 0;
-    std::map<std::string, PodWindows> pods{};  // by pod and source (observe_window)
+    // By pod and source (observe_window); transparent, so that decide() finds a pod's sources
+    // without building a string.
+    std::map<std::string, PodWindows, std::less<>> pods{};
     // Counted for the per-workload series; they start anew when the model is forgotten.
     std::uint64_t oom_kills = 0, resizes = 0;
     double cpu_shortfall_core_seconds = 0;
   };
   Model& model(const ContainerModelKey& key);
+  static const Model& model(Handle h) { return *static_cast<const Model*>(h.model_); }
+  std::optional<Resources> decide(const Model& m, std::string_view pod, std::string_view uid,
+                                  const Resources& request, Seconds now, Seconds pod_age) const;
   static void observe_model(Model& m, const UsageSample& sample, const Resources& request);
   static void observe_period(Model& m, PodWindows& p, const UsageSample& sample,
                              const Resources& request);
@@ -140,6 +160,7 @@ class ModelRegistry {
   std::shared_ptr<const recommender::StrategyFactory> factory_;
   Seconds sample_period_;
   mutable std::mutex mutex_;
+  mutable std::string source_;  // decide()'s source key, built in place (under mutex_)
   std::map<ContainerModelKey, Model> models_;
 };
 

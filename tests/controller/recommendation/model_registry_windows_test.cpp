@@ -163,5 +163,34 @@ TEST(ModelRegistryWindows, DecidesEachPodOnItsOwnLastPeriod) {
   EXPECT_LT(after->cpu_cores, busy->cpu_cores);
 }
 
+// A model found once (a pass's handle) decides as its key does, for every pod, and tells the
+// same samples; a pod's history source (no uid) is found through it too. An unknown container
+// has no handle.
+TEST(ModelRegistryWindows, AHandleDecidesAsTheKeyDoes) {
+  ModelRegistry r(tailored());
+  const ContainerModelKey k{"shop/web", "app"};
+  Seconds t = kT0;
+  for (; t < kT0 + 3 * 3600; t += 15) {
+    r.observe_window(k, "shop/web-0/uid0", agent(t, 0.5), kRequest);
+    r.observe_window(k, "shop/web-1/", agent(t, 0.4), kRequest);  // a history's windows
+  }
+  r.observe_window(k, "shop/web-0/uid0", agent(t, 2.0), kRequest);
+  r.observe_window(k, "shop/web-1/", agent(t, 3.0), kRequest);
+  const Seconds now = t + 15;
+  const auto handle = r.find(k);
+  ASSERT_TRUE(handle);
+  EXPECT_FALSE(r.find({"shop/other", "app"}));
+  for (const char* pod : {"shop/web-0", "shop/web-1", "shop/web-9"}) {
+    for (const char* uid : {"uid0", "uid1", ""}) {
+      const auto by_key = r.decide(k, pod, uid, kRequest, now, 3600);
+      EXPECT_EQ(r.decide(*handle, pod, uid, kRequest, now, 3600), by_key) << pod << " " << uid;
+    }
+  }
+  EXPECT_TRUE(r.decide(*handle, "shop/web-1", "uid1", kRequest, now, 3600));  // the history's burst
+  const auto span = r.samples(*handle);
+  EXPECT_EQ(span.count, r.samples(k)->count);
+  EXPECT_EQ(span.last, r.samples(k)->last);
+}
+
 }  // namespace
 }  // namespace tailor::controller::recommendation
