@@ -46,15 +46,14 @@ std::optional<kube::TimePoint> oom_killed_at(const kube::ContainerStatus& status
   return kube::try_parse_rfc3339(terminated->finished_at);
 }
 
-std::string annotation(const kube::ObjectMeta& meta, std::string_view key) {
-  auto it = meta.annotations.find(std::string(key));
-  return it == meta.annotations.end() ? "" : it->second;
-}
-
-bool startup_boosted(const std::string& annotation) {
-  if (annotation.empty()) return false;
-  std::optional<BoostRecord> record = parse_boost_record(annotation);
-  return record && boost_active(*record);
+// Null unless a pass still acts on it (StartupBoosts::pass): most pods carry none, or one
+// reverted long ago, and hold no record.
+std::shared_ptr<const BoostRecord> startup_boost(const kube::ObjectMeta& meta) {
+  auto it = meta.annotations.find(std::string(kStartupBoostAnnotation));
+  if (it == meta.annotations.end()) return nullptr;
+  std::optional<BoostRecord> record = parse_boost_record(it->second);
+  if (!record || (!boost_active(*record) && record->skipped.empty())) return nullptr;
+  return std::make_shared<const BoostRecord>(std::move(*record));
 }
 
 std::optional<kube::TimePoint> ready_since(const kube::Pod& pod) {
@@ -120,7 +119,8 @@ PodFacts pod_facts(const kube::Pod& pod) {
     status->container_statuses.push_back(
         {.name = s.name, .oom_killed_at = oom_killed_at(s), .actual = s.resources});
   }
-  const std::string boost = annotation(pod.metadata, kStartupBoostAnnotation);
+  std::shared_ptr<const BoostRecord> boost = startup_boost(pod.metadata);
+  const bool boosted = boost && boost_active(*boost);
   return PodFacts{.name = pod.metadata.name,
                   .uid = pod.metadata.uid,
                   .node_name = pod.spec.node_name,
@@ -130,8 +130,8 @@ PodFacts pod_facts(const kube::Pod& pod) {
                   .status = std::move(status),
                   .generation = pod.metadata.generation,
                   .started = started(pod),
-                  .startup_boost = boost,
-                  .startup_boosted = startup_boosted(boost),
+                  .startup_boost = std::move(boost),
+                  .startup_boosted = boosted,
                   .ready_since = ready_since(pod),
                   .deleting = !pod.metadata.deletion_timestamp.empty(),
                   .mirror = is_mirror_pod(pod.metadata)};

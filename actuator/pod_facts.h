@@ -19,6 +19,8 @@
 
 namespace tailor::actuator {
 
+struct BoostRecord;  // actuator/startup_boost.h
+
 // The spec as sizing reads it: pod_requests and compute_pod_qos look at nothing else.
 struct PodSpecFacts {
   // Names, resources, resize policies; init containers also their restartPolicy (sidecars).
@@ -67,11 +69,14 @@ struct PodFacts {
   std::int64_t generation = 0;
   // status.startTime, else metadata.creationTimestamp; nullopt when neither reads.
   std::optional<kube::TimePoint> started{};
-  // The start-up boost annotation's text ("" when none; actuator/startup_boost.h) and when the
-  // Ready condition last turned True (nullopt while not Ready): the revert waits on both.
-  std::string startup_boost{};
-  // Whether that annotation holds a boost not yet taken back: read once per pod update, since
-  // passes and usage windows ask it of every pod.
+  // The start-up boost annotation's record (actuator/startup_boost.h) while a pass still has
+  // something to do with it: a boost not yet taken back, or a skip to tell. Null otherwise (no
+  // annotation, one already reverted, or one that does not read). Parsed once per pod update,
+  // not once per pass; together with ready_since (when the Ready condition last turned True,
+  // nullopt while not Ready) it is what the revert waits on.
+  std::shared_ptr<const BoostRecord> startup_boost{};
+  // Whether that record holds a boost not yet taken back: passes and usage windows ask it of
+  // every pod.
   bool startup_boosted = false;
   std::optional<kube::TimePoint> ready_since{};
   bool deleting = false;  // metadata.deletionTimestamp set

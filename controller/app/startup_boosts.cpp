@@ -50,20 +50,16 @@ std::size_t StartupBoosts::pass(const std::vector<std::shared_ptr<const actuator
   std::size_t reverted = 0;
   std::set<std::string> seen;
   for (const auto& pod : pods) {
-    // A boost taken back long ago is not read again (only a skip still to be told is).
-    if (pod->deleting ||
-        (!pod->startup_boosted && pod->startup_boost.find("\"skipped\"") == std::string::npos)) {
-      continue;
-    }
+    // A boost taken back long ago holds no record (only a skip still to be told does).
+    if (pod->deleting || !pod->startup_boost) continue;
     seen.insert(pod->uid);
-    std::optional<actuator::BoostRecord> record = actuator::parse_boost_record(pod->startup_boost);
-    if (!record) continue;
-    if (!record->skipped.empty()) {
-      tell_once(*pod, kube::kEventTypeWarning, actuator::kStartupBoostSkipped, record->skipped);
+    const actuator::BoostRecord& record = *pod->startup_boost;
+    if (!record.skipped.empty()) {
+      tell_once(*pod, kube::kEventTypeWarning, actuator::kStartupBoostSkipped, record.skipped);
       continue;
     }
-    if (actuator::revert_due(*record, pod->status->ready_condition, pod->ready_since, now) &&
-        revert(*pod, *record, recommended(*pod), now)) {
+    if (actuator::revert_due(record, pod->status->ready_condition, pod->ready_since, now) &&
+        revert(*pod, record, recommended(*pod), now)) {
       ++reverted;
     }
   }
