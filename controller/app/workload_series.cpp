@@ -174,11 +174,14 @@ void WorkloadSeries::add_recreations(const std::string& policy, std::uint64_t co
 
 void WorkloadSeries::write(std::string& out) const {
   namespace m = kube::metrics;
-  // Each container's label set is built once and written into every family.
+  // Each container's label set is built once and written into every family; each workload's
+  // once, for its containers' and its recreations' series.
   std::vector<Row> rows;
+  std::vector<std::pair<const Workload*, std::string>> shown;
   std::size_t label_bytes = 0;
   for (const auto& [policy, w] : workloads_) {
-    const std::string labels = workload_labels(w);
+    if (w.containers.empty()) continue;  // nothing of it shown
+    const std::string& labels = shown.emplace_back(&w, workload_labels(w)).second;
     for (const Container& c : w.containers) {
       Row& r = rows.emplace_back(Row{&c, labels});
       m::append_label(r.labels, "container", c.name);
@@ -203,9 +206,8 @@ void WorkloadSeries::write(std::string& out) const {
   constexpr std::string_view kRecreations = "tailor_workload_recreations_total";
   m::append_family(out, kRecreations, "Pods of the workload evicted to be recreated right-sized.",
                    SeriesType::Counter);
-  for (const auto& [policy, w] : workloads_) {
-    if (w.containers.empty()) continue;  // nothing else of it shown either
-    m::append_sample(out, kRecreations, workload_labels(w), {}, static_cast<double>(w.recreations));
+  for (const auto& [w, labels] : shown) {
+    m::append_sample(out, kRecreations, labels, {}, static_cast<double>(w->recreations));
   }
 }
 
