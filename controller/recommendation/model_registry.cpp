@@ -28,7 +28,9 @@ void ModelRegistry::observe_model(Model& m, const UsageSample& sample, const Res
   m.last_seen = std::max(m.last_seen, sample.start + sample.length);
 }
 
-void ModelRegistry::count_shortfall(Model& m, const UsageSample& sample, const Resources& request) {
+void ModelRegistry::observe_measured(Model& m, const UsageSample& sample,
+                                     const Resources& request) {
+  observe_model(m, sample, request);
   if (request.cpu_cores > 0 && sample.cpu_cores > request.cpu_cores) {
     m.cpu_shortfall_core_seconds +=
         (sample.cpu_cores - request.cpu_cores) * static_cast<double>(sample.length);
@@ -37,8 +39,7 @@ void ModelRegistry::count_shortfall(Model& m, const UsageSample& sample, const R
 
 void ModelRegistry::observe_period(Model& m, PodWindows& p, const UsageSample& sample,
                                    const Resources& request) {
-  observe_model(m, sample, request);
-  count_shortfall(m, sample, request);
+  observe_measured(m, sample, request);
   p.last = recommender::pod_usage(sample);
 }
 
@@ -88,8 +89,7 @@ std::size_t ModelRegistry::close_periods(Seconds cutoff) {
       }
       if (auto period = it->second.fold.close()) {
         const UsageSample sample = recommender::usage_sample(*period, sample_period_);
-        observe_model(m, sample, it->second.request);
-        count_shortfall(m, sample, it->second.request);
+        observe_measured(m, sample, it->second.request);
         ++closed;
       }
       it = m.pods.erase(it);

@@ -155,7 +155,9 @@ class ModelRegistry {
   static void observe_model(Model& m, const UsageSample& sample, const Resources& request);
   static void observe_period(Model& m, PodWindows& p, const UsageSample& sample,
                              const Resources& request);
-  static void count_shortfall(Model& m, const UsageSample& sample, const Resources& request);
+  // A closed sample period of a measured window: into the model, and the CPU it used beyond
+  // the request counted.
+  static void observe_measured(Model& m, const UsageSample& sample, const Resources& request);
 
   std::shared_ptr<const recommender::StrategyFactory> factory_;
   Seconds sample_period_;
