@@ -51,7 +51,7 @@ kube::ObjectReference policy_ref(const PolicyObject& p) {
 }
 
 kube::ObjectReference pod_ref(const PodAction& a) {
-  return {.kind = "Pod", .namespace_ = a.ns, .name = a.name, .uid = a.uid, .api_version = "v1"};
+  return kube::pod_reference(a.ns, a.name, a.uid);
 }
 
 std::string state_json(const TrackedState& s, const OomLedger& ooms) {

@@ -11,11 +11,7 @@ namespace {
 namespace bj = boost::json;
 
 kube::ObjectReference pod_ref(const actuator::PodFacts& pod) {
-  return {.kind = "Pod",
-          .namespace_ = pod.namespace_(),
-          .name = pod.name,
-          .uid = pod.uid,
-          .api_version = "v1"};
+  return kube::pod_reference(pod.namespace_(), pod.name, pod.uid);
 }
 
 std::string annotation_patch(const actuator::BoostRecord& record) {

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "kube/client/events_correlator.h"
 #include "kube/client/events_sink.h"
@@ -21,6 +22,15 @@ namespace tailor::kube {
 
 inline constexpr const char* kEventTypeNormal = "Normal";
 inline constexpr const char* kEventTypeWarning = "Warning";
+
+// The involvedObject of an event about a pod.
+inline EventObjectRef pod_reference(std::string namespace_, std::string name, std::string uid) {
+  return {.kind = "Pod",
+          .namespace_ = std::move(namespace_),
+          .name = std::move(name),
+          .uid = std::move(uid),
+          .api_version = "v1"};
+}
 
 struct EventRecorderOptions {
   std::size_t queue_capacity = 1000;  // further events are dropped (and counted) when full

@@ -42,13 +42,9 @@ class RecorderEvents : public allocation::ResizeEventSink {
   explicit RecorderEvents(kube::EventRecorder& recorder) : recorder_(recorder) {}
   void event(const kube::Pod& pod, const std::string& type, const std::string& reason,
              const std::string& message) override {
-    kube::EventObjectRef ref;
-    ref.kind = "Pod";
-    ref.api_version = "v1";
-    ref.namespace_ = pod.metadata.namespace_;
-    ref.name = pod.metadata.name;
-    ref.uid = pod.metadata.uid;
-    recorder_.event(ref, type, reason, message);
+    recorder_.event(
+        kube::pod_reference(pod.metadata.namespace_, pod.metadata.name, pod.metadata.uid), type,
+        reason, message);
   }
 
  private:
