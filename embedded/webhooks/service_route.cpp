@@ -22,20 +22,6 @@ const bj::object* service_port(const bj::object& service, int number) {
   return nullptr;
 }
 
-// Every key of spec.selector has that value among the pod's labels. A Service without a
-// selector has its Endpoints written by hand, which tailor-cluster does not serve: no endpoints.
-bool selected_by(const bj::object& service, const bj::object& pod) {
-  const bj::value* selector = find_path(service, "spec.selector");
-  if (!selector || !selector->is_object() || selector->as_object().empty()) return false;
-  const bj::value* labels = find_path(pod, "metadata.labels");
-  if (!labels || !labels->is_object()) return false;
-  for (const auto& [key, value] : selector->as_object()) {
-    const bj::value* label = labels->as_object().if_contains(key);
-    if (!label || *label != value) return false;
-  }
-  return true;
-}
-
 // As the endpoints controller counts a pod ready: an IP, not being deleted, condition Ready True.
 bool ready(const bj::object& pod) {
   return !string_at(pod, "status.podIP").empty() && !is_terminating(pod) && is_pod_ready(pod);
@@ -79,6 +65,12 @@ ServiceRoute failure(std::string error) {
 
 }  // namespace
 
+bj::value pod_selector(const bj::object& service) {
+  const bj::value* selector = find_path(service, "spec.selector");
+  if (!selector || !selector->is_object() || selector->as_object().empty()) return nullptr;
+  return bj::object{{"matchLabels", *selector}};
+}
+
 ServiceRoute route_to_service(const ServiceReference& reference, const bj::object* service,
                               const std::vector<const bj::object*>& pods) {
   std::string quoted = "\"" + reference.name + "\"";
@@ -91,8 +83,9 @@ ServiceRoute route_to_service(const ServiceReference& reference, const bj::objec
   std::string type = string_at(*service, "spec.type");
   if (!type.empty() && type != "ClusterIP" && type != "NodePort" && type != "LoadBalancer")
     return failure("unsupported service type \"" + type + "\"");
+  const bj::value selector = pod_selector(*service);
   for (const bj::object* pod : pods) {
-    if (!pod || !selected_by(*service, *pod) || !ready(*pod)) continue;
+    if (!pod || !selector_matches(&selector, *pod) || !ready(*pod)) continue;
     if (int number = target_port(*port, *pod); number > 0)
       return {dial_host(*pod), number, meta_string(*pod, "name"), ""};
   }

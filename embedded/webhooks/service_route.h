@@ -4,7 +4,7 @@
 // over the Service and the namespace's pods; the caller reads them from the store.
 #pragma once
 
-#include <boost/json/fwd.hpp>
+#include <boost/json/value.hpp>
 #include <string>
 #include <vector>
 
@@ -24,6 +24,11 @@ struct ServiceRoute {
   std::string pod;
   std::string error;
 };
+
+// A Service's spec.selector as the metav1.LabelSelector it amounts to ({"matchLabels": ...}), for
+// selector_matches; null when it has none (its Endpoints are written by hand, which tailor-cluster
+// does not serve: no endpoints).
+boost::json::value pod_selector(const boost::json::object& service);
 
 // service: the Service object, nullptr when there is none. pods: the pods of the reference's
 // namespace, in the order to prefer them.
