@@ -11,6 +11,7 @@
 #include "embedded/api/patch.h"
 #include "embedded/api/resources.h"
 #include "embedded/api/selectors.h"
+#include "embedded/controllers/objects.h"
 #include "embedded/server/features.h"
 #include "embedded/storage/object_meta.h"
 #include "embedded/webhooks/review.h"
@@ -185,12 +186,32 @@ class WebhookCaller {
     } catch (const StatusError&) {
       // not found: route_to_service words it
     }
-    std::vector<ObjectPtr> held = store_.list_objects(pods(), reference.ns);
+    // Only the pods the Service selects are parsed, not the namespace's every pod.
+    std::vector<bj::object> held;
+    if (service) {
+      const ObjectFilter selected = selected_by(webhooks::pod_selector(*service));
+      if (selected) {
+        for (const StoredPtr& pod : store_.list(pods(), reference.ns, selected).items)
+          held.push_back(pod->object());
+      }
+    }
     std::vector<const bj::object*> candidates;
-    for (const ObjectPtr& pod : held) candidates.push_back(pod.get());
+    for (const bj::object& pod : held) candidates.push_back(&pod);
     webhooks::ServiceRoute route = webhooks::route_to_service(reference, service.get(), candidates);
     if (!route.error.empty()) throw Unroutable(route.error);
     return "https://" + route.host + ":" + std::to_string(route.port);
+  }
+
+  // The stored pods selector_matches would take; null when it takes none (no selector, or one
+  // that does not parse).
+  static ObjectFilter selected_by(const bj::value& selector) {
+    if (!selector.is_object()) return nullptr;
+    try {
+      return [wanted = LabelSelector::parse(label_selector_string(selector))](
+                 const StoredObject& pod) { return wanted.matches(pod); };
+    } catch (const std::exception&) {
+      return nullptr;
+    }
   }
 
   static void apply(const Webhook& hook, AdmissionRequest& request,
