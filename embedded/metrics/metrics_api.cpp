@@ -138,8 +138,7 @@ kube::http::ServerResponse serve_pods(const RestContext& c, const MetricsStorage
   only_get(c);
   const ResourceInfo& pods = core("pods");
   if (!c.target.name.empty()) {
-    const ObjectPtr pod = c.store.get(pods, c.target.ns, c.target.name);
-    if (!pod) throw not_found(pods.group_resource(), c.target.name);
+    const ObjectPtr pod = c.store.get(pods, c.target.ns, c.target.name);  // 404 when none
     const auto usage =
         running(*pod) ? storage.pod_usage(c.target.ns, c.target.name) : std::optional<PodUsage>();
     if (!usage) {
@@ -161,8 +160,7 @@ kube::http::ServerResponse serve_nodes(const RestContext& c, const MetricsStorag
   only_get(c);
   const ResourceInfo& nodes = core("nodes");
   if (!c.target.name.empty()) {
-    const ObjectPtr node = c.store.get(nodes, "", c.target.name);
-    if (!node) throw not_found(nodes.group_resource(), c.target.name);
+    const ObjectPtr node = c.store.get(nodes, "", c.target.name);  // 404 when none
     const auto usage = storage.node_usage(c.target.name);
     if (!usage) throw not_found({"metrics.k8s.io", "nodemetrics"}, c.target.name);
     return one(c, node_metrics_json(*node, *usage, c.now()), "NodeMetrics");
