@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <boost/json.hpp>
 #include <chrono>
+#include <functional>
+#include <tuple>
 
 #include "embedded/api/resources.h"
 #include "embedded/api/rest.h"
 #include "embedded/api/selectors.h"
 #include "embedded/api/tables.h"
 #include "embedded/storage/object_meta.h"
+#include "embedded/storage/object_store.h"
 #include "embedded/storage/status_error.h"
 #include "kube/model/quantity.h"
 #include "kube/observe/duration.h"
@@ -40,25 +43,30 @@ void add_time(bj::object& out, std::int64_t at_ms, std::int64_t window_ms) {
 
 bool running(const bj::object& pod) { return string_at(pod, "status.phase") == "Running"; }
 
-struct Selectors {
-  LabelSelector labels;
-  FieldSelector fields;
-  bool matches(const bj::object& object) const {
-    return labels.matches(object) && fields.matches(object);
-  }
-};
-
-Selectors selectors_of(const RestContext& c, const ResourceInfo& stored) {
-  return {LabelSelector::parse(c.request.query_param("labelSelector").value_or("")),
-          FieldSelector::parse(c.request.query_param("fieldSelector").value_or(""), stored)};
-}
-
-std::vector<ObjectPtr> sorted(std::vector<ObjectPtr> objects) {
-  std::sort(objects.begin(), objects.end(), [](const ObjectPtr& a, const ObjectPtr& b) {
-    return std::pair(meta_string(*a, "namespace"), meta_string(*a, "name")) <
-           std::pair(meta_string(*b, "namespace"), meta_string(*b, "name"));
+// The stored objects a list asks for (its label and field selectors, and `also`), parsed only
+// once they match.
+std::vector<ObjectPtr> matching(const RestContext& c, const ResourceInfo& stored,
+                                const std::function<bool(const StoredObject&)>& also) {
+  const LabelSelector labels =
+      LabelSelector::parse(c.request.query_param("labelSelector").value_or(""));
+  const FieldSelector fields =
+      FieldSelector::parse(c.request.query_param("fieldSelector").value_or(""), stored);
+  std::vector<StoredPtr> items =
+      c.store
+          .list(stored, c.target.ns,
+                [&](const StoredObject& o) {
+                  return also(o) && labels.matches(o) && fields.matches(o);
+                })
+          .items;
+  // By namespace, then name: across namespaces the store's "namespace/name" keys order "a-b/x"
+  // before "a/y".
+  std::stable_sort(items.begin(), items.end(), [](const StoredPtr& a, const StoredPtr& b) {
+    return std::tie(a->ns(), a->name()) < std::tie(b->ns(), b->name());
   });
-  return objects;
+  std::vector<ObjectPtr> out;
+  out.reserve(items.size());
+  for (const StoredPtr& o : items) out.push_back(std::make_shared<const bj::object>(o->object()));
+  return out;
 }
 
 // The object with its kind and apiVersion first, as a single object is served.
@@ -146,10 +154,11 @@ kube::http::ServerResponse serve_pods(const RestContext& c, const MetricsStorage
     }
     return one(c, pod_metrics_json(*pod, *usage, c.now()), "PodMetrics");
   }
-  const Selectors selectors = selectors_of(c, pods);
   std::vector<bj::object> items;
-  for (const auto& pod : sorted(c.store.list_objects(pods, c.target.ns))) {
-    if (!running(*pod) || !selectors.matches(*pod)) continue;
+  const auto is_running = [](const StoredObject& o) {
+    return o.field("status.phase") == "Running";
+  };
+  for (const auto& pod : matching(c, pods, is_running)) {
     const auto usage = storage.pod_usage(meta_string(*pod, "namespace"), meta_string(*pod, "name"));
     if (usage) items.push_back(pod_metrics_json(*pod, *usage, c.now()));
   }
@@ -165,10 +174,8 @@ kube::http::ServerResponse serve_nodes(const RestContext& c, const MetricsStorag
     if (!usage) throw not_found({"metrics.k8s.io", "nodemetrics"}, c.target.name);
     return one(c, node_metrics_json(*node, *usage, c.now()), "NodeMetrics");
   }
-  const Selectors selectors = selectors_of(c, nodes);
   std::vector<bj::object> items;
-  for (const auto& node : sorted(c.store.list_objects(nodes, ""))) {
-    if (!selectors.matches(*node)) continue;
+  for (const auto& node : matching(c, nodes, [](const StoredObject&) { return true; })) {
     if (const auto usage = storage.node_usage(meta_string(*node, "name"))) {
       items.push_back(node_metrics_json(*node, *usage, c.now()));
     }
