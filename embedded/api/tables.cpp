@@ -65,16 +65,6 @@ std::string node_roles(const bj::object& node) {
   return or_none(roles);
 }
 
-std::string node_address(const bj::object& node, std::string_view type) {
-  if (const bj::value* a = find_path(node, "status.addresses"); a && a->is_array()) {
-    for (const bj::value& addr : a->as_array()) {
-      if (addr.is_object() && string_at(addr.as_object(), "type") == type)
-        return string_at(addr.as_object(), "address");
-    }
-  }
-  return "<none>";
-}
-
 const Printer* core_printer(const std::string& resource) {
   static const std::map<std::string, Printer> kPrinters = {
       {"pods",
@@ -115,8 +105,8 @@ const Printer* core_printer(const std::string& resource) {
                            node_roles(n),
                            age(n, now),
                            string_at(n, "status.nodeInfo.kubeletVersion"),
-                           node_address(n, "InternalIP"),
-                           node_address(n, "ExternalIP"),
+                           node_address(n, "InternalIP").value_or("<none>"),
+                           node_address(n, "ExternalIP").value_or("<none>"),
                            or_none(string_at(n, "status.nodeInfo.osImage")),
                            or_none(string_at(n, "status.nodeInfo.kernelVersion")),
                            or_none(string_at(n, "status.nodeInfo.containerRuntimeVersion"))};

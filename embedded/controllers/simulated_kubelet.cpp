@@ -194,15 +194,7 @@ class SimulatedKubelet : public WatchLoop {
   }
 
   static std::string host_ip(const bj::object& node) {
-    const bj::value* addresses = find_path(node, "status.addresses");
-    if (addresses && addresses->is_array()) {
-      for (const bj::value& a : addresses->as_array()) {
-        if (a.is_object() && string_at(a.as_object(), "type") == "InternalIP") {
-          return string_at(a.as_object(), "address");
-        }
-      }
-    }
-    return "10.0.0.1";
+    return node_address(node, "InternalIP").value_or("10.0.0.1");
   }
 
   std::string next_pod_ip() {

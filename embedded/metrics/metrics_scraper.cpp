@@ -14,15 +14,6 @@
 namespace tailor::embedded {
 namespace {
 
-std::string internal_ip(const bj::object& node) {
-  const bj::value* addresses = find_path(node, "status.addresses");
-  if (!addresses || !addresses->is_array()) return {};
-  for (const auto& address : addresses->get_array()) {
-    if (string_at(address, "type") == "InternalIP") return string_at(address, "address");
-  }
-  return {};
-}
-
 // One node's scrape, or why it failed.
 NodeScrape scrape(const std::string& url, std::chrono::milliseconds timeout) {
   kube::http::Client client({.base_url = url, .max_idle_connections = 0});
@@ -100,7 +91,7 @@ class MetricsScraper : public ControlLoop {
 
 std::string kubelet_url(const bj::object& node) {
   const bj::value* port = find_path(node, "status.daemonEndpoints.kubeletEndpoint.Port");
-  const std::string ip = internal_ip(node);
+  const std::string ip = node_address(node, "InternalIP").value_or("");
   if (!port || !port->is_int64() || port->get_int64() <= 0 || ip.empty()) return {};
   const bool v6 = ip.find(':') != std::string::npos;
   return "http://" + (v6 ? "[" + ip + "]" : ip) + ":" + std::to_string(port->get_int64());

@@ -50,6 +50,15 @@ std::string string_at(const bj::value& value, std::string_view dotted_path) {
   return value.is_object() ? string_at(value.as_object(), dotted_path) : "";
 }
 
+std::optional<std::string> node_address(const bj::object& node, std::string_view type) {
+  const bj::value* addresses = find_path(node, "status.addresses");
+  if (!addresses || !addresses->is_array()) return std::nullopt;
+  for (const bj::value& a : addresses->as_array()) {
+    if (string_at(a, "type") == type) return string_at(a, "address");
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> strings_of(const bj::object& object, std::string_view key) {
   std::vector<std::string> out;
   const bj::value* v = object.if_contains(key);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <boost/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,9 @@ std::string string_at(const bj::value& value, std::string_view dotted_path);
 // The string items of an array field (one key, taken whole: dots and all); non-strings skipped,
 // empty when absent or not an array.
 std::vector<std::string> strings_of(const bj::object& object, std::string_view key);
+// The address of the node's first status.addresses entry of this type ("InternalIP"); nullopt when
+// it has none.
+std::optional<std::string> node_address(const bj::object& node, std::string_view type);
 // A random RFC 4122 version 4 UUID.
 std::string new_uid();
 // Five characters as Kubernetes appends to generateName.
