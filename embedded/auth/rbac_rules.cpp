@@ -41,12 +41,6 @@ bool non_resource_url_matches(const PolicyRule& rule, const std::string& path) {
   return false;
 }
 
-bj::array json_strings(const std::vector<std::string>& list) {
-  bj::array out;
-  for (const std::string& s : list) out.emplace_back(s);
-  return out;
-}
-
 }  // namespace
 
 bool rule_allows(const RequestAttributes& request, const PolicyRule& rule) {
@@ -109,6 +103,12 @@ std::vector<Subject> subjects_of(const bj::object& binding) {
     const bj::object& o = s.get_object();
     out.push_back({string_at(o, "kind"), string_at(o, "name"), string_at(o, "namespace")});
   }
+  return out;
+}
+
+bj::array json_strings(const std::vector<std::string>& list) {
+  bj::array out;
+  for (const std::string& s : list) out.emplace_back(s);
   return out;
 }
 

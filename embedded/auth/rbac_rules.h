@@ -71,5 +71,7 @@ StatusError forbidden(const RequestAttributes& request, const std::string& reaso
 std::vector<PolicyRule> rules_of(const boost::json::object& role);
 std::vector<Subject> subjects_of(const boost::json::object& binding);
 boost::json::object rule_json(const PolicyRule& rule);
+// A rule's list as JSON (rule_json; SelfSubjectRulesReview's status).
+boost::json::array json_strings(const std::vector<std::string>& list);
 
 }  // namespace tailor::embedded

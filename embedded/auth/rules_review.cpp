@@ -8,30 +8,21 @@
 #include "kube/model/time.h"
 
 namespace tailor::embedded {
-namespace {
-
 namespace bj = boost::json;
-
-bj::array strings(const std::vector<std::string>& values) {
-  bj::array out;
-  for (const std::string& v : values) out.emplace_back(v);
-  return out;
-}
-
-}  // namespace
 
 bj::object review_self_rules(bj::object review, const RbacAuthorizer::UserRules& rules) {
   bj::array resource_rules, non_resource_rules;
   for (const PolicyRule& rule : rules.rules) {
     if (!rule.non_resource_urls.empty()) {
-      non_resource_rules.push_back(bj::object{
-          {"verbs", strings(rule.verbs)}, {"nonResourceURLs", strings(rule.non_resource_urls)}});
+      non_resource_rules.push_back(
+          bj::object{{"verbs", json_strings(rule.verbs)},
+                     {"nonResourceURLs", json_strings(rule.non_resource_urls)}});
       continue;
     }
-    bj::object r{{"verbs", strings(rule.verbs)},
-                 {"apiGroups", strings(rule.api_groups)},
-                 {"resources", strings(rule.resources)}};
-    if (!rule.resource_names.empty()) r["resourceNames"] = strings(rule.resource_names);
+    bj::object r{{"verbs", json_strings(rule.verbs)},
+                 {"apiGroups", json_strings(rule.api_groups)},
+                 {"resources", json_strings(rule.resources)}};
+    if (!rule.resource_names.empty()) r["resourceNames"] = json_strings(rule.resource_names);
     resource_rules.push_back(std::move(r));
   }
   bj::object status{{"resourceRules", std::move(resource_rules)},
