@@ -15,23 +15,13 @@
 #include "controller/usage/prometheus_bootstrap.h"
 #include "recommender/recorded_windows.h"
 #include "recommender/strategy.h"
+#include "recommender/trace.h"
 
 namespace tailor::cli {
 namespace {
 
 namespace rec = tailor::recommender;
 using controller::usage::UsageWindow;
-
-std::vector<std::string_view> split_header(const std::string& line) {
-  std::vector<std::string_view> out;
-  std::string_view rest = line;
-  for (std::size_t comma; (comma = rest.find(',')) != std::string_view::npos;) {
-    out.push_back(rest.substr(0, comma));
-    rest.remove_prefix(comma + 1);
-  }
-  out.push_back(rest);
-  return out;
-}
 
 // The pod's current sizing through the whole history: the as-run replay's "limits".
 void hold_current_sizing(rec::ContainerSeries& s, const std::pair<double, double>& sizing) {
@@ -73,10 +63,8 @@ std::vector<rec::ContainerSeries> workload_series(
   // Through the recording's text, so the windows fold exactly as `tailor replay` folds it.
   std::stringstream text;
   rec::write_recorded_windows(text, recording);
-  std::string header;
-  std::getline(text, header);
   rec::TraceDiagnostics diag;
-  rec::read_recording(text, split_header(header), "prometheus", series, diag);
+  rec::read_trace_stream(text, "prometheus", series, diag);
   return series;
 }
 
