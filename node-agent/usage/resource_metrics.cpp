@@ -3,22 +3,10 @@
 #include <cstdio>
 #include <functional>
 
+#include "kube/observe/exposition.h"
+
 namespace tailor::node::usage {
 namespace {
-
-// Prometheus label values escape backslash, double quote and newline.
-std::string escaped(const std::string& value) {
-  std::string out;
-  for (char c : value) {
-    if (c == '\\' || c == '"') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
 
 // value / 10^digits written exactly (no floating point): 1500000000 ns is "1.500000000".
 std::string decimal(std::int64_t value, int digits, std::int64_t scale) {
@@ -44,8 +32,11 @@ void sample(std::string& out, const char* name, const std::string& labels, const
 }
 
 std::string labels_of(const ContainerKey& key) {
-  return "{container=\"" + escaped(key.container) + "\",namespace=\"" + escaped(key.ns) +
-         "\",pod=\"" + escaped(key.pod) + "\"}";
+  std::string labels;
+  kube::metrics::append_label(labels, "container", key.container);
+  kube::metrics::append_label(labels, "namespace", key.ns);
+  kube::metrics::append_label(labels, "pod", key.pod);
+  return "{" + labels + "}";
 }
 
 using ContainerValue = std::function<std::string(const ContainerReading&)>;
