@@ -75,9 +75,7 @@ void Prober::probe(std::map<std::string, ProbeCounts>& counts, const RuntimePod&
   }
   if (!run.liveness || !running) return;
   ProbeCounts& live = counts[run.name + "/liveness"];
-  const bool fresh = live.container_id != current->id;
   if (!run_probe(live, *run.liveness, current->id, started_at(*current, options_.now()))) return;
-  if (fresh && live.failures == 0) live.healthy = true;
   if (live.failures < run.liveness->failure_threshold) return;
   kube::log::info("Container failed liveness probe, will be restarted",
                   {{"pod", log_ref(pod.pod)}, {"container", run.name}});

@@ -22,7 +22,7 @@ struct ProbeCounts {
   std::chrono::steady_clock::time_point next{};
   std::int64_t successes = 0;
   std::int64_t failures = 0;
-  bool healthy = false;  // readiness: ready; liveness: not failed
+  bool healthy = false;  // readiness: ready (liveness goes by failures alone)
 };
 
 // Pure: the counts after one result.
