@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "kube/http/base64.h"
@@ -95,6 +96,28 @@ void check_host_path(const VolumeSpec& volume) {
   if (type == "FileOrCreate" && !fs::exists(path)) std::ofstream(path).flush();
 }
 
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Whether the version `..data` links to holds exactly these files (the kubelet's atomic writer
+// writes nothing when no file changed and none is to go).
+bool holds(const fs::path& root, const std::map<std::string, std::string>& files) {
+  if (!fs::is_symlink(root / "..data")) return false;
+  const fs::path version = root / fs::read_symlink(root / "..data");
+  std::error_code ec;
+  std::size_t found = 0;
+  for (auto it = fs::recursive_directory_iterator(version, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file()) continue;
+    const auto file = files.find(it->path().lexically_relative(version).string());
+    if (file == files.end() || read_file(it->path()) != file->second) return false;
+    ++found;
+  }
+  return !ec && found == files.size();
+}
+
 }  // namespace
 
 std::map<std::string, std::string> volume_files(const VolumeSpec& volume, const RuntimePod& pod,
@@ -111,6 +134,7 @@ std::map<std::string, std::string> volume_files(const VolumeSpec& volume, const 
 void write_volume_files(const std::string& dir, const std::map<std::string, std::string>& files,
                         std::uint32_t mode) {
   const fs::path root(dir);
+  if (holds(root, files)) return;
   fs::create_directories(root);
   ::chmod(root.c_str(), 0755);
   const auto stamp = std::chrono::system_clock::now().time_since_epoch().count();
@@ -179,7 +203,10 @@ std::optional<std::string> PodVolumes::ensure(const RuntimePod& pod, PodVolumeSt
   const auto now = options_.now();
   const bool due = now >= state.refresh_at;
   for (const VolumeSpec& volume : pod.run.volumes) {
-    if (!due && state.paths.count(volume.name)) continue;
+    // hostPath and emptyDir are set up once, as the kubelet's reconciler mounts them once;
+    // volumes of files are looked at again when due (and written only when their data changed).
+    const bool again = due && volume.kind == VolumeSpec::Kind::Files;
+    if (state.paths.count(volume.name) && !again) continue;
     try {
       state.paths[volume.name] = make(pod, volume, state);
     } catch (const std::exception& e) {

@@ -3,8 +3,9 @@
 // fresh directory, 0777), and the volumes of files — secret, configMap, downwardAPI and projected
 // (a bound ServiceAccount token from TokenRequest, ConfigMap and Secret keys, pod fields) —
 // written under <volume_root>/<uid>/volumes/<name> with the kubelet's atomic writer layout (the
-// files are links through ..data to a timestamped directory, swapped whole), and written again
-// every minute (new ConfigMap and Secret data); a token is asked for again at 80 % of its
+// files are links through ..data to a timestamped directory, swapped whole), and looked at again
+// every minute (new ConfigMap and Secret data: a new version only when a file changed or is to go;
+// hostPath and emptyDir are made once); a token is asked for again at 80 % of its
 // lifetime, as the kubelet's token manager does. A volume that cannot be made keeps the pod's
 // containers from starting, with the kubelet's message: MountVolume.SetUp failed for volume
 // "<name>" : <why>.
@@ -30,7 +31,7 @@ std::map<std::string, std::string> volume_files(const VolumeSpec& volume, const 
                                                 const TokenSource& token);
 
 // The files written to `dir` as the kubelet's atomic writer does; files not in `files` any more
-// are removed.
+// are removed. Nothing is written when the current version holds exactly `files`.
 void write_volume_files(const std::string& dir, const std::map<std::string, std::string>& files,
                         std::uint32_t mode);
 
