@@ -5,7 +5,9 @@
 // binary with --controller) so that its RSS and CPU time are its own: it syncs its informers,
 // runs a pass, is fed usage windows for every container, then runs more passes; last, its
 // /metrics text is rendered once (the per-workload series' count and size, issue 19).
-// Usage: bench_controller_scale [policies=10000] [pods_per_policy=10] [rounds=8]
+// With scrapes > 0, that many more renders follow, each on a thread of its own as the HTTP server
+// serves a connection, and the RSS after them is reported (what malloc_trim after a scrape keeps).
+// Usage: bench_controller_scale [policies=10000] [pods_per_policy=10] [rounds=8] [scrapes=0]
 //        bench_controller_scale --pod-heap   (heap per pod as the pod informer keeps it)
 #include <malloc.h>
 #include <spawn.h>
@@ -13,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <chrono>
 #include <cstdio>
@@ -225,10 +228,14 @@ void install_crd(const std::string& kubeconfig) {
   }
 }
 
-int run_child(const char* self, const std::string& kubeconfig, int rounds) {
-  std::string r = std::to_string(rounds);
-  std::vector<char*> args{const_cast<char*>(self), const_cast<char*>("--controller"),
-                          const_cast<char*>(kubeconfig.c_str()), r.data(), nullptr};
+int run_child(const char* self, const std::string& kubeconfig, int rounds, int scrapes) {
+  std::string r = std::to_string(rounds), n = std::to_string(scrapes);
+  std::vector<char*> args{const_cast<char*>(self),
+                          const_cast<char*>("--controller"),
+                          const_cast<char*>(kubeconfig.c_str()),
+                          r.data(),
+                          n.data(),
+                          nullptr};
   pid_t pid = 0;
   if (posix_spawn(&pid, self, nullptr, nullptr, args.data(), environ) != 0) {
     throw std::runtime_error("cannot start the controller process");
@@ -238,7 +245,7 @@ int run_child(const char* self, const std::string& kubeconfig, int rounds) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-int run_cluster(const char* self, int policies, int pods_per_policy, int rounds) {
+int run_cluster(const char* self, int policies, int pods_per_policy, int rounds, int scrapes) {
   Cluster cluster(ClusterOptions{.control_loops = false});
   cluster.start();
   std::string dir = std::filesystem::temp_directory_path() /
@@ -265,7 +272,7 @@ int run_cluster(const char* self, int policies, int pods_per_policy, int rounds)
       "cluster: %d Deployments + ReplicaSets, %d pods (store) in %.1f s; %d policies (HTTPS "
       "POST, 4 threads) in %.1f s; cluster RSS %ld MiB\n",
       policies, policies * pods_per_policy, workloads, policies, seconds_since(start), rss_mib());
-  int code = run_child(self, kubeconfig, rounds);
+  int code = run_child(self, kubeconfig, rounds, scrapes);
   cluster.stop();
   std::filesystem::remove_all(dir);
   return code;
@@ -356,7 +363,7 @@ void timed_pass(controller::Controller& c, const char* label) {
               static_cast<unsigned long>(after.status_updates - before.status_updates));
 }
 
-int run_controller(const std::string& kubeconfig, int rounds) {
+int run_controller(const std::string& kubeconfig, int rounds, int scrapes) {
   kube::RestConfig config = kube::load_kubeconfig(kubeconfig);
   config.qps = 0;  // the first passes write every policy's status; see RESULTS.md
   kube::RestClient client(config);
@@ -394,6 +401,17 @@ int run_controller(const std::string& kubeconfig, int rounds) {
   }
   report_scrape();
   report("after the scrape", 0, cpu_seconds());
+  if (scrapes > 0) {
+    cpu = cpu_seconds();
+    long peak = 0;
+    for (int i = 0; i < scrapes; ++i) {
+      std::thread([] { (void)kube::metrics::registry().serialize(); }).join();
+      peak = std::max(peak, rss_mib());
+    }
+    const std::string label = "after " + std::to_string(scrapes) + " more scrapes";
+    report(label.c_str(), 0, cpu_seconds() - cpu);
+    std::printf("            RSS after each scrape at most %ld MiB\n", peak);
+  }
   c.stop();
   return 0;
 }
@@ -464,12 +482,14 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string(argv[1]) == "--pod-heap") return measure_pod_heap();
     if (argc > 2 && std::string(argv[1]) == "--controller") {
       controller::limit_malloc_arenas();  // as tailor-controller's main() does
-      return run_controller(argv[2], argc > 3 ? std::atoi(argv[3]) : 8);
+      return run_controller(argv[2], argc > 3 ? std::atoi(argv[3]) : 8,
+                            argc > 4 ? std::atoi(argv[4]) : 0);
     }
     const int policies = argc > 1 ? std::atoi(argv[1]) : 10000;
     const int pods_per_policy = argc > 2 ? std::atoi(argv[2]) : 10;
     const int rounds = argc > 3 ? std::atoi(argv[3]) : 8;
-    return run_cluster(argv[0], policies, pods_per_policy, rounds);
+    const int scrapes = argc > 4 ? std::atoi(argv[4]) : 0;
+    return run_cluster(argv[0], policies, pods_per_policy, rounds, scrapes);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_controller_scale: %s\n", e.what());
     return 1;
