@@ -93,6 +93,14 @@ class AgentPki {
   std::filesystem::path dir_;
 };
 
+// A controller without TLS on a free loopback port.
+std::unique_ptr<grpc::Server> serve_insecure(grpc::Service& service, int& port) {
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  return builder.BuildAndStart();
+}
+
 UsageWindow window(const std::string& container, double cpu) {
   UsageWindow w;
   w.container = {"shop", "web", "uid-1", container, "id-" + container};
@@ -110,10 +118,7 @@ UsageWindow window(const std::string& container, double cpu) {
 TEST(UsageStream, DeliversReportsOnOneStream) {
   Recommender service;
   int port = 0;
-  grpc::ServerBuilder builder;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-  builder.RegisterService(&service);
-  auto server = builder.BuildAndStart();
+  auto server = serve_insecure(service, port);
   ASSERT_GT(port, 0);
 
   UsageStream stream(
@@ -152,10 +157,7 @@ class CutsEachStream final : public pb::UsageService::Service {
 TEST(UsageStream, AReportAfterTheControllerEndedTheStreamGoesOnANewOne) {
   CutsEachStream service;
   int port = 0;
-  grpc::ServerBuilder builder;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-  builder.RegisterService(&service);
-  auto server = builder.BuildAndStart();
+  auto server = serve_insecure(service, port);
   ASSERT_GT(port, 0);
 
   UsageStream stream(
