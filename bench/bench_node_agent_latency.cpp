@@ -34,6 +34,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/cluster_network.h"
 #include "embedded/server/cluster.h"
 #include "kube/client/informer.h"
 #include "kube/client/list_watch.h"
@@ -92,10 +93,12 @@ void print(const std::string& name, const std::vector<double>& v) {
               v.size(), s.p50, s.p99, s.max, s.mean);
 }
 
-// A private containerd under `dir`, stopped (containers, cgroups, mounts removed) at the end.
+// A private containerd under `dir` with a pod network of its own (as `tailor cluster up` gives a
+// node), stopped (containers, cgroups, mounts, bridge removed) at the end.
 class Containerd {
  public:
   explicit Containerd(fs::path dir) : dir_(std::move(dir)) {
+    cli::set_up_pod_network(dir_);
     run(scripts() + "/start.sh " + dir_.string());
     socket_ = (dir_ / "containerd.sock").string();
     auto images = node::cri::connect_image_service({socket_, 5s, 5s});

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli/cluster_crds.h"
+#include "cli/cluster_network.h"
 #include "cli/cluster_nodes.h"
 #include "cli/cluster_process.h"
 #include "cli/cluster_usage_tls.h"
@@ -132,9 +133,10 @@ void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs:
   for (int i = 1; i <= static_cast<int>(sizes.size()); ++i) {
     const fs::path node = node_dir(dir, i);
     fs::create_directories(node / "agent");
+    const PodNetwork network = set_up_pod_network(node / "containerd");
     const std::string socket = start_containerd(scripts, node / "containerd");
-    out << "node " << node_name(i) << ": containerd at " << socket << ", allocatable "
-        << sizes[i - 1] << "\n";
+    out << "node " << node_name(i) << ": containerd at " << socket << ", pods on " << network.subnet
+        << " (bridge " << network.bridge << "), allocatable " << sizes[i - 1] << "\n";
     std::vector<std::string> command = {agent.string(),
                                         "--kubeconfig",
                                         (dir / "kubeconfig").string(),

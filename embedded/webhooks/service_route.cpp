@@ -49,14 +49,6 @@ int target_port(const bj::object& service_port, const bj::object& pod) {
   return 0;
 }
 
-// tailor-cluster's pods share the host's network: a hostNetwork pod's IP is the node's, any other
-// pod is reached on loopback (the simulated kubelet's 10.244.x.y addresses route nowhere).
-std::string dial_host(const bj::object& pod) {
-  const bj::value* host_network = find_path(pod, "spec.hostNetwork");
-  bool on_host = host_network && host_network->is_bool() && host_network->as_bool();
-  return on_host ? string_at(pod, "status.podIP") : "127.0.0.1";
-}
-
 ServiceRoute failure(std::string error) {
   ServiceRoute route;
   route.error = std::move(error);
@@ -87,7 +79,7 @@ ServiceRoute route_to_service(const ServiceReference& reference, const bj::objec
   for (const bj::object* pod : pods) {
     if (!pod || !selector_matches(&selector, *pod) || !ready(*pod)) continue;
     if (int number = target_port(*port, *pod); number > 0)
-      return {dial_host(*pod), number, meta_string(*pod, "name"), ""};
+      return {string_at(*pod, "status.podIP"), number, meta_string(*pod, "name"), ""};
   }
   return failure("no endpoints available for service " + quoted);
 }

@@ -24,6 +24,13 @@ class InstrumentedRuntimeService : public cri::RuntimeService {
   void remove_pod_sandbox(const std::string& id) override {
     timed("remove_podsandbox", [&] { inner_->remove_pod_sandbox(id); });
   }
+  cri::SandboxStatus pod_sandbox_status(const std::string& id) override {
+    return timed("podsandbox_status", [&] { return inner_->pod_sandbox_status(id); });
+  }
+  std::vector<cri::SandboxStatus> list_pod_sandboxes(
+      const std::map<std::string, std::string>& labels) override {
+    return timed("list_podsandbox", [&] { return inner_->list_pod_sandboxes(labels); });
+  }
   std::string create_container(const std::string& sandbox_id, const cri::ContainerSpec& container,
                                const cri::PodSandboxSpec& sandbox) override {
     return timed("create_container",

@@ -130,6 +130,30 @@ class GrpcRuntimeService final : public RuntimeService {
         [this](auto* c, const auto& r, auto* p) { return stub_->RemovePodSandbox(c, r, p); });
   }
 
+  SandboxStatus pod_sandbox_status(const std::string& sandbox_id) override {
+    v1::PodSandboxStatusRequest request;
+    request.set_pod_sandbox_id(sandbox_id);
+    return cri::from_proto(
+        call<v1::PodSandboxStatusResponse>(
+            {"PodSandboxStatus", "sandbox " + sandbox_id, options_.call_timeout}, request,
+            [this](auto* c, const auto& r, auto* p) { return stub_->PodSandboxStatus(c, r, p); })
+            .status());
+  }
+
+  std::vector<SandboxStatus> list_pod_sandboxes(
+      const std::map<std::string, std::string>& label_selector) override {
+    v1::ListPodSandboxRequest request;
+    for (const auto& [key, value] : label_selector)
+      (*request.mutable_filter()->mutable_label_selector())[key] = value;
+    const auto response = call<v1::ListPodSandboxResponse>(
+        {"ListPodSandbox", "", options_.call_timeout}, request,
+        [this](auto* c, const auto& r, auto* p) { return stub_->ListPodSandbox(c, r, p); });
+    std::vector<SandboxStatus> out;
+    for (const auto& item : response.items())
+      out.push_back({.id = item.id(), .ready = item.state() == v1::SANDBOX_READY});
+    return out;
+  }
+
   std::string create_container(const std::string& sandbox_id, const ContainerSpec& container,
                                const PodSandboxSpec& sandbox) override {
     v1::CreateContainerRequest request;

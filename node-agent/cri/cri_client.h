@@ -128,6 +128,15 @@ struct ContainerFilter {
   std::map<std::string, std::string> label_selector;
 };
 
+// PodSandboxStatus, reduced to what the kubelet reads of it: whether the sandbox is ready and the
+// IPs its network plugin gave it (empty for a sandbox in the node's network namespace).
+struct SandboxStatus {
+  std::string id;
+  bool ready = false;
+  std::string ip;
+  std::vector<std::string> additional_ips;
+};
+
 // UpdatePodSandboxResources is best effort: runtimes before the call existed answer
 // UNIMPLEMENTED, which is an outcome, not an error.
 enum class SandboxUpdateOutcome { Applied, NotSupported };
@@ -139,6 +148,10 @@ class RuntimeService {
   virtual std::string run_pod_sandbox(const PodSandboxSpec& sandbox) = 0;
   virtual void stop_pod_sandbox(const std::string& sandbox_id) = 0;
   virtual void remove_pod_sandbox(const std::string& sandbox_id) = 0;
+  virtual SandboxStatus pod_sandbox_status(const std::string& sandbox_id) = 0;
+  // The sandboxes whose labels include `label_selector` (id and readiness; no IPs).
+  virtual std::vector<SandboxStatus> list_pod_sandboxes(
+      const std::map<std::string, std::string>& label_selector) = 0;
   virtual std::string create_container(const std::string& sandbox_id,
                                        const ContainerSpec& container,
                                        const PodSandboxSpec& sandbox) = 0;

@@ -161,4 +161,13 @@ ContainerSummary from_proto(const v1::Container& in) {
   return out;
 }
 
+SandboxStatus from_proto(const v1::PodSandboxStatus& in) {
+  SandboxStatus out;
+  out.id = in.id();
+  out.ready = in.state() == v1::SANDBOX_READY;
+  out.ip = in.network().ip();
+  for (const auto& ip : in.network().additional_ips()) out.additional_ips.push_back(ip.ip());
+  return out;
+}
+
 }  // namespace tailor::node::cri

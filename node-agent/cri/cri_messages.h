@@ -18,5 +18,6 @@ ContainerState from_proto(::runtime::v1::ContainerState state);
 ::runtime::v1::ContainerState to_proto(ContainerState state);
 ContainerStatus from_proto(const ::runtime::v1::ContainerStatus& in);
 ContainerSummary from_proto(const ::runtime::v1::Container& in);
+SandboxStatus from_proto(const ::runtime::v1::PodSandboxStatus& in);
 
 }  // namespace tailor::node::cri

@@ -29,15 +29,15 @@ std::string expand_references(std::string_view text,
 }
 
 std::string pod_field(const RuntimePod& pod, const PodRuntimeOptions& options,
-                      std::string_view field_path) {
+                      std::string_view field_path, const std::string& pod_ip) {
   const auto& meta = pod.pod.metadata;
   if (field_path == "metadata.name") return meta.name;
   if (field_path == "metadata.namespace") return meta.namespace_;
   if (field_path == "metadata.uid") return meta.uid;
   if (field_path == "spec.nodeName") return pod.pod.spec.node_name;
   if (field_path == "spec.serviceAccountName") return pod.run.service_account_name;
-  // Sandboxes share the node's network: the pod's IP is the node's.
-  if (field_path == "status.podIP" || field_path == "status.hostIP") return options.host_ip;
+  if (field_path == "status.podIP") return pod_ip;
+  if (field_path == "status.hostIP") return options.host_ip;
   throw ContainerConfigError("unsupported fieldPath: " + std::string(field_path));
 }
 
@@ -58,7 +58,7 @@ Environment service_environment(const PodRuntimeOptions& options) {
 }
 
 Environment container_environment(const RuntimePod& pod, const ContainerRunSpec& run,
-                                  const PodRuntimeOptions& options) {
+                                  const PodRuntimeOptions& options, const std::string& pod_ip) {
   Environment out = service_environment(options);
   std::map<std::string, std::string, std::less<>> defined(out.begin(), out.end());
   for (const EnvVarSpec& var : run.env) {
@@ -67,7 +67,7 @@ Environment container_environment(const RuntimePod& pod, const ContainerRunSpec&
                                  " is not supported by this node");
     }
     std::string value = var.field_path.empty() ? expand_references(var.value, defined)
-                                               : pod_field(pod, options, var.field_path);
+                                               : pod_field(pod, options, var.field_path, pod_ip);
     defined[var.name] = value;
     out.emplace_back(var.name, std::move(value));
   }

@@ -31,16 +31,16 @@ std::string expand_references(std::string_view text,
                               const std::map<std::string, std::string, std::less<>>& vars);
 
 // The value of a downward API fieldPath for the pod (metadata.name, metadata.namespace,
-// metadata.uid, spec.nodeName, spec.serviceAccountName, status.podIP, status.hostIP); throws
-// ContainerConfigError for any other path.
+// metadata.uid, spec.nodeName, spec.serviceAccountName, status.podIP (`pod_ip`, the IP of the
+// pod's sandbox), status.hostIP); throws ContainerConfigError for any other path.
 std::string pod_field(const RuntimePod& pod, const PodRuntimeOptions& options,
-                      std::string_view field_path);
+                      std::string_view field_path, const std::string& pod_ip);
 
 // The service variables of the API server at options.api_host:api_port (none without a host).
 Environment service_environment(const PodRuntimeOptions& options);
 
 Environment container_environment(const RuntimePod& pod, const ContainerRunSpec& run,
-                                  const PodRuntimeOptions& options);
+                                  const PodRuntimeOptions& options, const std::string& pod_ip);
 std::vector<std::string> expand_all(const std::vector<std::string>& words, const Environment& env);
 
 // `volume_paths`: each volume's host path, by volume name. Throws ContainerConfigError for a

@@ -76,19 +76,30 @@ SecurityIdentity container_identity(const RuntimePod& pod, const std::string& na
   return effective_identity(pod.run.security, run ? run->security : SecurityIdentity{});
 }
 
+cri::NamespaceMode sandbox_network_mode(const PodRunSpec& run) {
+  return run.host_network ? cri::NamespaceMode::Node : cri::NamespaceMode::Pod;
+}
+
+std::string sandbox_hostname(const RuntimePod& pod) {
+  if (pod.run.host_network) return {};
+  std::string name = pod.pod.metadata.name.substr(0, 63);
+  while (!name.empty() && (name.back() == '-' || name.back() == '.')) name.pop_back();
+  return name;
+}
+
 cri::PodSandboxSpec sandbox_spec(const RuntimePod& runtime_pod, const PodRuntimeOptions& options) {
   const kube::Pod& pod = runtime_pod.pod;
   cri::PodSandboxSpec out;
   out.name = pod.metadata.name;
   out.uid = pod.metadata.uid;
   out.ns = pod.metadata.namespace_;
-  // No hostname: sandboxes share the node's network and UTS namespaces (runc refuses one).
+  out.hostname = sandbox_hostname(runtime_pod);
   if (!options.log_root.empty()) {
     out.log_directory = options.log_root + "/" + pod.metadata.namespace_ + "_" + pod.metadata.name +
                         "_" + pod.metadata.uid;
   }
   out.cgroup_parent = sandbox_cgroup_parent(pod, options.driver);
-  out.network = cri::NamespaceMode::Node;
+  out.network = sandbox_network_mode(runtime_pod.run);
   out.labels = pod_labels(pod);
   return out;
 }
@@ -97,13 +108,14 @@ cri::ContainerSpec container_spec(const RuntimePod& runtime_pod, const kube::Con
                                   std::uint32_t attempt, const std::string& image_id,
                                   const cri::ResourceAmounts& amounts,
                                   const PodRuntimeOptions& options,
-                                  const std::map<std::string, std::string>& volume_paths) {
+                                  const std::map<std::string, std::string>& volume_paths,
+                                  const std::string& pod_ip) {
   cri::ContainerSpec out;
   out.name = container.name;
   out.attempt = attempt;
   out.image = image_id;
   if (const auto* run = run_spec_of(runtime_pod.run, container.name)) {
-    out.envs = container_environment(runtime_pod, *run, options);
+    out.envs = container_environment(runtime_pod, *run, options, pod_ip);
     out.command = expand_all(run->command, out.envs);
     out.args = expand_all(run->args, out.envs);
     out.mounts = container_mounts(*run, volume_paths);

@@ -1,7 +1,7 @@
 // The CRI specs the embedded pod runtime sends, built as the kubelet builds them (pure): the
-// sandbox (kubelet labels, network mode NODE, cgroup parent), the containers (attempt, log path,
-// labels that let an agent restart find them again, resources from the allocation, uid and gid
-// from the securityContext), and the pod cgroup's place and values.
+// sandbox (kubelet labels, network namespace and hostname, cgroup parent), the containers (attempt,
+// log path, labels that let an agent restart find them again, resources from the allocation, uid
+// and gid from the securityContext), and the pod cgroup's place and values.
 #pragma once
 
 #include <map>
@@ -37,14 +37,23 @@ cri::CgroupValues pod_cgroup_values_for(const kube::Pod& pod, const PodAllocatio
 // The identity container `name` runs with: its securityContext over the pod's.
 SecurityIdentity container_identity(const RuntimePod& pod, const std::string& name);
 
+// The sandbox's network namespace: the node's for hostNetwork pods, else one of the pod's own
+// (the runtime's CNI plugins give it an interface and an IP).
+cri::NamespaceMode sandbox_network_mode(const PodRunSpec& run);
+// The kubelet's pod hostname: the pod's name, cut to 63 characters without a trailing '-' or
+// '.'. Empty for hostNetwork pods, which keep the node's UTS namespace (runc refuses a hostname
+// there).
+std::string sandbox_hostname(const RuntimePod& pod);
+
 cri::PodSandboxSpec sandbox_spec(const RuntimePod& pod, const PodRuntimeOptions& options);
 // `image_id`: the runtime's id of the locally resolved image; `volume_paths`: where the node made
-// the pod's volumes, by name. Throws ContainerConfigError (container_env.h) when the environment or
-// the mounts cannot be made.
+// the pod's volumes, by name; `pod_ip`: the IP the pod's sandbox got (status.podIP). Throws
+// ContainerConfigError (container_env.h) when the environment or the mounts cannot be made.
 cri::ContainerSpec container_spec(const RuntimePod& pod, const kube::Container& container,
                                   std::uint32_t attempt, const std::string& image_id,
                                   const cri::ResourceAmounts& amounts,
                                   const PodRuntimeOptions& options = {},
-                                  const std::map<std::string, std::string>& volume_paths = {});
+                                  const std::map<std::string, std::string>& volume_paths = {},
+                                  const std::string& pod_ip = {});
 
 }  // namespace tailor::node::runtime

@@ -242,6 +242,7 @@ std::optional<ProbeSpec> probe(const bj::object& container, std::string_view key
   if (!port) throw kube::DecodeError(here + ".httpGet.port", "a probe needs a port");
   ProbeSpec out{.port = probe_port(*port, container, here + ".httpGet.port")};
   if (const std::string p = string_member(http, "path", here); !p.empty()) out.path = p;
+  out.host = string_member(http, "host", here);
   auto set = [&](const char* name, std::int64_t& field) {
     if (const auto v = integer_member(probe, name, here)) field = *v;
   };
@@ -301,6 +302,7 @@ PodRunSpec run_spec(const bj::value& root) {
   }
   out.volumes = each<VolumeSpec>(spec, "volumes", "spec", volume);
   out.service_account_name = string_member(spec, "serviceAccountName", "spec");
+  out.host_network = bool_member(spec, "hostNetwork", "spec").value_or(false);
   out.security = security_identity(spec, "spec");
   return out;
 }

@@ -80,7 +80,7 @@ struct PodRuntime::Impl {
                                         attempts[container.name],
                                         container_amounts(container, allocated)));
       if (const ContainerRunSpec* run = run_spec_of(pod.run, container.name)) {
-        prober.probe(rec.probes, pod, *run, observed.back());
+        prober.probe(rec.probes, pod, rec.pod_ip, *run, observed.back());
       }
     }
     return observed;
@@ -96,6 +96,7 @@ struct PodRuntime::Impl {
       sandboxes.teardown(uid, rec->sandbox_id, grace);
       volumes.remove(uid);
       rec->sandbox_id.clear();
+      rec->pod_ip.clear();
       records.mark_terminated(uid);
       kube::log::info("Terminated pod", {{"pod", log_ref(pod.pod)}});
     }

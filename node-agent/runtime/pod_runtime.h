@@ -1,6 +1,7 @@
 // Embedded mode (tailor-cluster nodes, no kubelet): the node agent runs the pods bound to its node
-// through the CRI, as the kubelet's pod workers do. One sandbox per pod (network mode NODE, pod
-// cgroup parent named as the kubelet names it), one container per spec container with the
+// through the CRI, as the kubelet's pod workers do. One sandbox per pod (a network namespace of
+// its own, set up by the runtime's CNI plugins, or the node's for hostNetwork pods; pod cgroup
+// parent named as the kubelet names it), one container per spec container with the
 // resources the node allocated, images resolved locally only (a missing image is a pull failure,
 // never a pull), restarts by restartPolicy with the kubelet's back-off, and the pod status the
 // kubelet owns. The resize status writer owns allocatedResources, resources and the PodResize*
@@ -83,6 +84,7 @@ struct VolumeSpec {
 
 // An httpGet probe, its port resolved (a named port through the container's ports).
 struct ProbeSpec {
+  std::string host{};  // "" : the pod's IP, as the kubelet dials
   std::string path = "/";
   int port = 0;
   std::int64_t initial_delay_seconds = 0;
@@ -111,6 +113,7 @@ struct PodRunSpec {
   std::string service_account_name{};
   std::int64_t termination_grace_period_seconds = 30;
   SecurityIdentity security{};  // the pod's securityContext
+  bool host_network = false;    // spec.hostNetwork: the sandbox shares the node's network
 };
 
 // A pod as the embedded runtime sees it: the model plus the run spec, decoded from one JSON.
@@ -159,15 +162,15 @@ using ProbeGet = std::function<bool(const std::string& host, int port, const std
 
 struct PodRuntimeOptions {
   std::string node_name{};
-  std::string host_ip = "127.0.0.1";  // also the pod IP: sandboxes share the node's network
+  std::string host_ip = "127.0.0.1";  // also the pod IP of hostNetwork pods
   cri::CgroupLayout cgroups{};
   cri::CgroupDriver driver = cri::CgroupDriver::Cgroupfs;
   std::string log_root = "/var/log/pods";
   // Where pods' volumes are made: <volume_root>/<uid>/volumes/<name> (the kubelet's
   // <root-dir>/pods).
   std::string volume_root = "/var/lib/tailor-node-agent/pods";
-  // The API server as pods reach it (KUBERNETES_SERVICE_HOST/PORT): sandboxes share the node's
-  // network, so the address the agent itself uses. Empty host: not set.
+  // The API server as pods reach it (KUBERNETES_SERVICE_HOST/PORT): the address the agent itself
+  // uses. Empty host: not set.
   std::string api_host{};
   std::uint16_t api_port = 443;
   // CrashLoopBackOff: the first restart is immediate, then initial, doubling up to max.

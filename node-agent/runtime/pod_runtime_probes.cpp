@@ -47,8 +47,8 @@ Prober::Prober(cri::RuntimeService& runtime, const PodRuntimeOptions& options)
       options_(options),
       get_(options.probe_get ? options.probe_get : http_probe_get()) {}
 
-bool Prober::run_probe(ProbeCounts& counts, const ProbeSpec& probe, const std::string& id,
-                       Clock::time_point started) {
+bool Prober::run_probe(ProbeCounts& counts, const ProbeSpec& probe, const std::string& pod_ip,
+                       const std::string& id, Clock::time_point started) {
   const auto now = options_.now();
   if (counts.container_id != id) {
     counts = {.container_id = id,
@@ -56,26 +56,28 @@ bool Prober::run_probe(ProbeCounts& counts, const ProbeSpec& probe, const std::s
   }
   if (now < counts.next) return false;
   counts.next = now + std::chrono::seconds(probe.period_seconds);
-  record_probe(
-      counts, probe,
-      get_(options_.host_ip, probe.port, probe.path, std::chrono::seconds(probe.timeout_seconds)));
+  const std::string& host = probe.host.empty() ? pod_ip : probe.host;
+  record_probe(counts, probe,
+               get_(host, probe.port, probe.path, std::chrono::seconds(probe.timeout_seconds)));
   return true;
 }
 
 void Prober::probe(std::map<std::string, ProbeCounts>& counts, const RuntimePod& pod,
-                   const ContainerRunSpec& run, ObservedContainer& observed) {
+                   const std::string& pod_ip, const ContainerRunSpec& run,
+                   ObservedContainer& observed) {
   const auto& current = observed.current;
   const bool running =
       current && current->state == cri::ContainerState::Running && observed.waiting_reason.empty();
   if (run.readiness) {
     ProbeCounts& ready = counts[run.name + "/readiness"];
     if (running)
-      run_probe(ready, *run.readiness, current->id, started_at(*current, options_.now()));
+      run_probe(ready, *run.readiness, pod_ip, current->id, started_at(*current, options_.now()));
     observed.probe_ready = running && ready.container_id == current->id && ready.healthy;
   }
   if (!run.liveness || !running) return;
   ProbeCounts& live = counts[run.name + "/liveness"];
-  if (!run_probe(live, *run.liveness, current->id, started_at(*current, options_.now()))) return;
+  if (!run_probe(live, *run.liveness, pod_ip, current->id, started_at(*current, options_.now())))
+    return;
   if (live.failures < run.liveness->failure_threshold) return;
   kube::log::info("Container failed liveness probe, will be restarted",
                   {{"pod", log_ref(pod.pod)}, {"container", run.name}});

@@ -1,5 +1,6 @@
 // Readiness and liveness probes (httpGet) as the kubelet's prober runs them: each on its own
-// period after its initial delay, a GET of http://<pod IP>:<port><path> within timeoutSeconds,
+// period after its initial delay, a GET of http://<host>:<port><path> within timeoutSeconds (the
+// probe's host, else the pod's IP),
 // 200-399 a success. Readiness starts false and flips after successThreshold successes or
 // failureThreshold failures in a row; liveness kills the container after failureThreshold
 // failures in a row, and restartPolicy restarts it. Results belong to one attempt: a new
@@ -38,12 +39,13 @@ class Prober {
 
   // Runs the container's due probes: `observed.probe_ready` from readiness; a liveness failure
   // past its threshold stops the running attempt (restartPolicy decides the rest).
+  // `pod_ip`: the pod's sandbox IP.
   void probe(std::map<std::string, ProbeCounts>& counts, const RuntimePod& pod,
-             const ContainerRunSpec& run, ObservedContainer& observed);
+             const std::string& pod_ip, const ContainerRunSpec& run, ObservedContainer& observed);
 
  private:
-  bool run_probe(ProbeCounts& counts, const ProbeSpec& probe, const std::string& id,
-                 std::chrono::steady_clock::time_point started);
+  bool run_probe(ProbeCounts& counts, const ProbeSpec& probe, const std::string& pod_ip,
+                 const std::string& id, std::chrono::steady_clock::time_point started);
 
   cri::RuntimeService& runtime_;
   const PodRuntimeOptions& options_;

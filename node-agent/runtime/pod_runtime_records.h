@@ -26,6 +26,7 @@ namespace tailor::node::runtime {
 struct PodRecord {
   std::mutex mutex;  // held for a whole sync/terminate of this pod
   std::string sandbox_id;
+  std::string pod_ip;  // the sandbox's (the node's for hostNetwork pods); "" while unknown
   std::string start_time;
   std::map<std::string, RestartBackoff> backoff;
   // Runtime failures retried with back-off: the sandbox's, and each container's create or start.

@@ -38,6 +38,7 @@ std::optional<std::string> PodSandboxes::ensure(PodRecord& rec, const RuntimePod
                                                 const PodAllocation& allocated) {
   if (!rec.sandbox_id.empty()) {
     remember(pod.pod, rec.sandbox_id);
+    if (rec.pod_ip.empty()) read_pod_ip(rec, pod);  // a sandbox adopted after a restart
     return std::nullopt;
   }
   const auto now = options_.now();
@@ -45,14 +46,17 @@ std::optional<std::string> PodSandboxes::ensure(PodRecord& rec, const RuntimePod
   // otherwise be asked on every sync, many times a second).
   if (rec.sandbox_failure && !rec.sandbox_failure->due(now)) return rec.sandbox_failure->message;
   try {
+    remove_leftovers(pod.pod.metadata.uid);
     prepare_pod_cgroup(pod.pod, allocated);
     const cri::PodSandboxSpec spec = sandbox_spec(pod, options_);
     if (!spec.log_directory.empty()) fs::create_directories(spec.log_directory);
     rec.sandbox_id = runtime_.run_pod_sandbox(spec);
     rec.sandbox_failure.reset();
     remember(pod.pod, rec.sandbox_id);
-    kube::log::info("Started pod sandbox",
-                    {{"pod", log_ref(pod.pod)}, {"sandbox", rec.sandbox_id}});
+    read_pod_ip(rec, pod);
+    kube::log::info(
+        "Started pod sandbox",
+        {{"pod", log_ref(pod.pod)}, {"sandbox", rec.sandbox_id}, {"podIP", rec.pod_ip}});
     return std::nullopt;
   } catch (const std::exception& e) {
     if (!rec.sandbox_failure) {
@@ -66,6 +70,30 @@ std::optional<std::string> PodSandboxes::ensure(PodRecord& rec, const RuntimePod
                      {{"pod", log_ref(pod.pod)},
                       {"backoff", kube::format_duration(rec.sandbox_failure->backoff.delay())}});
     return rec.sandbox_failure->message;
+  }
+}
+
+// As the kubelet: a hostNetwork pod's IP is the node's, any other pod's what PodSandboxStatus
+// reports of its network. A failed read leaves it unknown, to be read on the next sync.
+void PodSandboxes::read_pod_ip(PodRecord& rec, const RuntimePod& pod) {
+  if (sandbox_network_mode(pod.run) == cri::NamespaceMode::Node) {
+    rec.pod_ip = options_.host_ip;
+    return;
+  }
+  try {
+    rec.pod_ip = runtime_.pod_sandbox_status(rec.sandbox_id).ip;
+  } catch (const cri::CriError& e) {
+    kube::log::error(e, "Failed to read the pod sandbox's IP",
+                     {{"pod", log_ref(pod.pod)}, {"sandbox", rec.sandbox_id}});
+  }
+}
+
+// Sandboxes of the pod the record does not hold: one whose setup failed (containerd keeps it, not
+// ready, holding the sandbox's name, so a new one could not run) or one an agent that died made.
+// Removed as the kubelet's garbage collector removes a pod's dead sandboxes.
+void PodSandboxes::remove_leftovers(const std::string& uid) {
+  for (const auto& sandbox : runtime_.list_pod_sandboxes({{kLabelPodUid, uid}})) {
+    remove_sandbox(sandbox.id);
   }
 }
 
@@ -86,6 +114,8 @@ void PodSandboxes::teardown(const std::string& uid, const std::string& sandbox_i
   std::set<std::string> sandbox_ids;
   if (!sandbox_id.empty()) sandbox_ids.insert(sandbox_id);
   for (const auto& container : containers) sandbox_ids.insert(container.pod_sandbox_id);
+  for (const auto& sandbox : runtime_.list_pod_sandboxes({{kLabelPodUid, uid}}))
+    sandbox_ids.insert(sandbox.id);
   kill_containers(containers, grace);
   for (const auto& id : sandbox_ids) remove_sandbox(id);
   remove_pod_cgroups(uid);

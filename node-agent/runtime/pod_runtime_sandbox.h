@@ -22,8 +22,8 @@ class PodSandboxes {
   // All must outlive this.
   PodSandboxes(cri::RuntimeService& runtime, const PodRuntimeOptions& options, PodRecords& records);
 
-  // Runs the pod's sandbox (in its pod cgroup, made first) unless `rec` has one; nullopt when
-  // the sandbox runs, else why it does not.
+  // Runs the pod's sandbox (in its pod cgroup, made first) unless `rec` has one, and keeps its IP
+  // in `rec`; nullopt when the sandbox runs, else why it does not.
   std::optional<std::string> ensure(PodRecord& rec, const RuntimePod& pod,
                                     const PodAllocation& allocated);
 
@@ -36,6 +36,8 @@ class PodSandboxes {
 
  private:
   void remember(const kube::Pod& pod, const std::string& sandbox_id);
+  void read_pod_ip(PodRecord& rec, const RuntimePod& pod);
+  void remove_leftovers(const std::string& uid);
 
   // The pod cgroup's directory in each hierarchy: cpu and memory, or every controller.
   std::vector<std::filesystem::path> hierarchies(const std::string& path,

@@ -108,8 +108,8 @@ std::optional<std::string> ContainerStarter::create(
     PodRecord& rec, const RuntimePod& pod, const kube::Container& container, std::uint32_t attempt,
     const std::string& image_id, const cri::ResourceAmounts& amounts, ObservedContainer& observed) {
   try {
-    const cri::ContainerSpec spec =
-        container_spec(pod, container, attempt, image_id, amounts, options_, rec.volumes.paths);
+    const cri::ContainerSpec spec = container_spec(pod, container, attempt, image_id, amounts,
+                                                   options_, rec.volumes.paths, rec.pod_ip);
     const cri::PodSandboxSpec sandbox = sandbox_spec(pod, options_);
     if (!sandbox.log_directory.empty()) {
       fs::create_directories(fs::path(sandbox.log_directory) / container.name);

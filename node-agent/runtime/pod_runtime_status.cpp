@@ -204,7 +204,7 @@ kube::PodStatus runtime_status(const kube::Pod& pod, const std::vector<ObservedC
   out.phase = pod_phase(pod.spec, out.container_statuses);
   out.conditions = runtime_conditions(pod, out, input.now);
   out.host_ip = input.host_ip;
-  out.pod_ip = input.host_ip;
+  out.pod_ip = input.pod_ip;
   out.start_time = input.start_time;
   return out;
 }
@@ -236,9 +236,12 @@ std::string runtime_status_patch(const kube::PodStatus& status, const kube::PodS
                  {"containerStatuses", std::move(containers)},
                  {"hostIP", status.host_ip},
                  {"hostIPs", bj::array{bj::object{{"ip", status.host_ip}}}},
-                 {"podIP", status.pod_ip},
-                 {"podIPs", bj::array{bj::object{{"ip", status.pod_ip}}}},
                  {"startTime", status.start_time}};
+  // No IP while the sandbox has none (its network failed or is not set up yet), as the kubelet.
+  if (!status.pod_ip.empty()) {
+    out["podIP"] = status.pod_ip;
+    out["podIPs"] = bj::array{bj::object{{"ip", status.pod_ip}}};
+  }
   bj::object patch{{"status", std::move(out)}};
   if (!resource_version.empty()) {
     patch["metadata"] = bj::object{{"resourceVersion", resource_version}};

@@ -45,6 +45,7 @@ std::string pod_phase(const kube::PodSpec& spec,
 
 struct RuntimeStatusInput {
   std::string host_ip{};
+  std::string pod_ip{};      // the sandbox's; "" while it has none (left out of the status)
   std::string start_time{};  // RFC 3339, when the agent first saw the pod
   std::string now{};         // RFC 3339, for condition transitions
   std::string runtime_name = "containerd";

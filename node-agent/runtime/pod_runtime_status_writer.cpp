@@ -25,9 +25,11 @@ void RuntimeStatusWriter::write(PodRecord& rec, const kube::Pod& pod,
   if (rec.start_time.empty()) {
     rec.start_time = pod.status.start_time.empty() ? now_rfc3339() : pod.status.start_time;
   }
-  const kube::PodStatus status = runtime_status(
-      view, observed,
-      {.host_ip = options_.host_ip, .start_time = rec.start_time, .now = now_rfc3339()});
+  const kube::PodStatus status = runtime_status(view, observed,
+                                                {.host_ip = options_.host_ip,
+                                                 .pod_ip = rec.pod_ip,
+                                                 .start_time = rec.start_time,
+                                                 .now = now_rfc3339()});
   std::string mine = runtime_status_patch(status);
   if (mine == rec.last_patch) return;
   try {

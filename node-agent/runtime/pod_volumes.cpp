@@ -58,7 +58,9 @@ void add_files(const ProjectionSource& source, const RuntimePod& pod,
       return;
     case ProjectionSource::Kind::DownwardAPI:
       for (const KeyToPath& item : source.items)
-        files[item.path] = pod_field(pod, options, item.key);
+        // Volumes are made before the sandbox: the IP last reported (the API allows only
+        // metadata fields here anyway).
+        files[item.path] = pod_field(pod, options, item.key, pod.pod.status.pod_ip);
       return;
     default:
       add_data_files(source, pod, api, files);

@@ -3,6 +3,8 @@
 # Starts a private containerd (Debian's containerd + runc) whose root, state and sockets all live
 # under DIR, so several can run side by side and none touches the system instance. Imports the
 # local busybox image (docker.io/library/busybox:latest) and the pause image the sandboxes use.
+# Pod networks: the CRI plugin runs Debian's CNI plugins (/usr/lib/cni) with the conflist found in
+# DIR/cni (the caller writes it: cli/cluster_network.h); without one, only hostNetwork pods run.
 # Prints the CRI socket path on success. Needs root (cgroups, mounts, namespaces).
 set -euo pipefail
 dir=$(realpath -m "$1")
@@ -28,9 +30,11 @@ containerd config default | sed \
   -e "s|restrict_oom_score_adj = false|restrict_oom_score_adj = true|" \
   -e "s|sandbox_image = .*|sandbox_image = \"$pause_image\"|" \
   -e "s|conf_dir = \"/etc/cni/net.d\"|conf_dir = \"$dir/cni\"|" \
+  -e "s|bin_dir = \"/opt/cni/bin\"|bin_dir = \"/usr/lib/cni\"|" \
   -e "s|^            Root = \"\"|            Root = \"$dir/runc\"|" \
   > "$dir/config.toml"
 grep -q "$socket" "$dir/config.toml" || fail "could not set the socket path in $dir/config.toml"
+grep -q 'bin_dir = "/usr/lib/cni"' "$dir/config.toml" || fail "could not set the CNI bin_dir in $dir/config.toml"
 
 containerd --config "$dir/config.toml" > "$dir/containerd.log" 2>&1 &
 echo $! > "$dir/containerd.pid"

@@ -11,6 +11,11 @@ class FailingRuntime : public cri::RuntimeService {
   std::string run_pod_sandbox(const cri::PodSandboxSpec&) override { return "s"; }
   void stop_pod_sandbox(const std::string&) override {}
   void remove_pod_sandbox(const std::string&) override {}
+  cri::SandboxStatus pod_sandbox_status(const std::string&) override { return {}; }
+  std::vector<cri::SandboxStatus> list_pod_sandboxes(
+      const std::map<std::string, std::string>&) override {
+    return {};
+  }
   std::string create_container(const std::string&, const cri::ContainerSpec&,
                                const cri::PodSandboxSpec&) override {
     return "c";

@@ -60,6 +60,13 @@ class RemovingRuntime : public cri::RuntimeService {
   }
   void stop_pod_sandbox(const std::string& id) override { inner_.stop_pod_sandbox(id); }
   void remove_pod_sandbox(const std::string& id) override { inner_.remove_pod_sandbox(id); }
+  cri::SandboxStatus pod_sandbox_status(const std::string& id) override {
+    return inner_.pod_sandbox_status(id);
+  }
+  std::vector<cri::SandboxStatus> list_pod_sandboxes(
+      const std::map<std::string, std::string>& labels) override {
+    return inner_.list_pod_sandboxes(labels);
+  }
   std::string create_container(const std::string& s, const cri::ContainerSpec& c,
                                const cri::PodSandboxSpec& p) override {
     return inner_.create_container(s, c, p);

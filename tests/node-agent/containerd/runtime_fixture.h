@@ -1,6 +1,7 @@
 // A private, real containerd for the node agent's CRI tests: started once per test binary by
-// scripts/containerd/start.sh, stopped (and its cgroups and mounts removed) at the end. Missing
-// containerd/runc or not being root is a test failure, never a skip: CI must run these.
+// scripts/containerd/start.sh with a pod network of its own (cli/cluster_network.h, as `tailor
+// cluster up` gives each node), stopped (and its cgroups, mounts and bridge removed) at the end.
+// Missing containerd/runc or not being root is a test failure, never a skip: CI must run these.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "cli/cluster_network.h"
 #include "node-agent/cri/cri_client.h"
 
 namespace tailor::node::testing {
@@ -61,6 +63,7 @@ class RealContainerd : public ::testing::Test {
            ("tailor-containerd-" + std::to_string(::getpid()));
     try {
       if (::geteuid() != 0) throw std::runtime_error("containerd tests must run as root");
+      network_ = cli::set_up_pod_network(dir_);
       const std::string output =
           run_command((scripts_dir() / "start.sh").string() + " " + dir_.string());
       socket_ = (dir_ / "containerd.sock").string();
@@ -107,6 +110,7 @@ class RealContainerd : public ::testing::Test {
   static inline std::filesystem::path dir_;
   static inline std::string socket_;
   static inline std::string start_error_;
+  static inline cli::PodNetwork network_;
   std::unique_ptr<cri::RuntimeService> cri_;
 };
 

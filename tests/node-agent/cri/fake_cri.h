@@ -17,6 +17,7 @@ class FakeCri final : public RuntimeService, public ImageService {
   struct Sandbox {
     PodSandboxSpec spec;
     bool ready = true;
+    std::string ip{};  // what the network plugin gave a sandbox of its own network namespace
   };
   struct Container {
     std::string sandbox_id;
@@ -29,9 +30,23 @@ class FakeCri final : public RuntimeService, public ImageService {
 
   std::string run_pod_sandbox(const PodSandboxSpec& spec) override {
     calls.push_back("RunPodSandbox " + spec.name);
-    if (fail_sandbox) throw CriError(CriErrorKind::Other, "RunPodSandbox", "no shim");
+    // As containerd: a sandbox whose setup failed stays (not ready) and holds its name until it
+    // is removed.
+    for (const auto& [other, s] : sandboxes) {
+      if (!s.ready && s.spec.name == spec.name && s.spec.ns == spec.ns && s.spec.uid == spec.uid &&
+          s.spec.attempt == spec.attempt) {
+        throw CriError(CriErrorKind::Other, "RunPodSandbox",
+                       "failed to reserve sandbox name: reserved for " + other);
+      }
+    }
     const std::string id = "sandbox-" + std::to_string(++next_id_);
     sandboxes[id] = {spec};
+    if (fail_sandbox) {
+      sandboxes[id].ready = false;
+      throw CriError(CriErrorKind::Other, "RunPodSandbox", "no shim");
+    }
+    if (spec.network == NamespaceMode::Pod)
+      sandboxes[id].ip = "10.200.0." + std::to_string(next_id_);
     return id;
   }
   void stop_pod_sandbox(const std::string& id) override {
@@ -41,6 +56,23 @@ class FakeCri final : public RuntimeService, public ImageService {
   void remove_pod_sandbox(const std::string& id) override {
     calls.push_back("RemovePodSandbox " + id);
     sandboxes.erase(id);
+  }
+  SandboxStatus pod_sandbox_status(const std::string& id) override {
+    const Sandbox& s = sandbox(id);
+    return {.id = id, .ready = s.ready, .ip = s.ip};
+  }
+  std::vector<SandboxStatus> list_pod_sandboxes(
+      const std::map<std::string, std::string>& selector) override {
+    std::vector<SandboxStatus> out;
+    for (const auto& [id, s] : sandboxes) {
+      bool match = true;
+      for (const auto& [key, value] : selector) {
+        const auto it = s.spec.labels.find(key);
+        match = match && it != s.spec.labels.end() && it->second == value;
+      }
+      if (match) out.push_back({.id = id, .ready = s.ready});
+    }
+    return out;
   }
   std::string create_container(const std::string& sandbox_id, const ContainerSpec& spec,
                                const PodSandboxSpec&) override {

@@ -20,6 +20,11 @@ class FakeRuntime final : public RuntimeService {
   std::string run_pod_sandbox(const PodSandboxSpec&) override { throw unused(); }
   void stop_pod_sandbox(const std::string&) override { throw unused(); }
   void remove_pod_sandbox(const std::string&) override { throw unused(); }
+  SandboxStatus pod_sandbox_status(const std::string&) override { throw unused(); }
+  std::vector<SandboxStatus> list_pod_sandboxes(
+      const std::map<std::string, std::string>&) override {
+    throw unused();
+  }
   std::string create_container(const std::string&, const ContainerSpec&,
                                const PodSandboxSpec&) override {
     throw unused();

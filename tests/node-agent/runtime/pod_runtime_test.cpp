@@ -156,7 +156,9 @@ TEST_F(PodRuntimeTest, RunsTheSandboxAndContainerAsTheKubeletWould) {
   ASSERT_EQ(cri_.sandboxes.size(), 1u);
   const auto& sandbox = cri_.sandboxes.begin()->second.spec;
   EXPECT_EQ(sandbox.cgroup_parent, std::string("/kubepods/burstable/pod") + kUid);
-  EXPECT_EQ(sandbox.network, cri::NamespaceMode::Node);
+  // A network namespace of its own (the runtime's CNI plugins), named after the pod.
+  EXPECT_EQ(sandbox.network, cri::NamespaceMode::Pod);
+  EXPECT_EQ(sandbox.hostname, "web");
   EXPECT_EQ(sandbox.labels.at("io.kubernetes.pod.uid"), kUid);
 
   const auto& app = cri_.latest("app");
@@ -289,7 +291,8 @@ TEST_F(PodRuntimeTest, ProbesGateReadinessAndRestartOnLivenessFailure) {
       "livenessProbe":{"httpGet":{"path":"/livez","port":8081},"periodSeconds":10,
                        "failureThreshold":2},)");
   sync(json);
-  EXPECT_EQ(probes_, (std::vector<std::string>{"10.0.0.5:8081/readyz", "10.0.0.5:8081/livez"}));
+  // At the pod's IP (the sandbox's, not the node's), as the kubelet dials.
+  EXPECT_EQ(probes_, (std::vector<std::string>{"10.200.0.1:8081/readyz", "10.200.0.1:8081/livez"}));
   EXPECT_EQ(api_.last_container().at("ready"), false);
   EXPECT_EQ(api_.last_container().at("started"), true);
 
@@ -358,7 +361,8 @@ TEST_F(PodRuntimeTest, ReportsRunningAndReadyWithoutTouchingTheResizeFields) {
   const auto& status = api_.last_status();
   EXPECT_EQ(status.at("phase"), "Running");
   EXPECT_EQ(status.at("hostIP"), "10.0.0.5");
-  EXPECT_EQ(status.at("podIP"), "10.0.0.5");
+  EXPECT_EQ(status.at("podIP"), "10.200.0.1");  // PodSandboxStatus's network IP
+  EXPECT_EQ(status.at("podIPs"), bj::parse(R"([{"ip":"10.200.0.1"}])"));
   EXPECT_FALSE(status.at("startTime").as_string().empty());
   std::map<std::string, std::string> conditions;
   for (const auto& c : status.at("conditions").as_array()) {
@@ -383,6 +387,46 @@ TEST_F(PodRuntimeTest, ReportsRunningAndReadyWithoutTouchingTheResizeFields) {
   // Nothing changed: nothing written.
   sync();
   EXPECT_EQ(api_.patches.size(), 1u);
+}
+
+// hostNetwork pods keep the node's network and UTS namespaces; their IP is the node's.
+TEST_F(PodRuntimeTest, AHostNetworkPodSharesTheNodesNetwork) {
+  std::string json = pod_json(R"("hostNetwork":true,)");
+  const std::string env = R"({"name":"A","value":"1"})";
+  json.replace(json.find(env), env.size(),
+               R"({"name":"A","valueFrom":{"fieldRef":{"fieldPath":"status.podIP"}}})");
+  sync(json);
+  const auto& sandbox = cri_.sandboxes.begin()->second.spec;
+  EXPECT_EQ(sandbox.network, cri::NamespaceMode::Node);
+  EXPECT_EQ(sandbox.hostname, "");
+  EXPECT_EQ(api_.last_status().at("podIP"), "10.0.0.5");
+  EXPECT_EQ(cri_.latest("app").spec.envs.front(),
+            (std::pair<std::string, std::string>{"A", "10.0.0.5"}));
+}
+
+// The downward API's status.podIP and status.hostIP: the sandbox's IP and the node's.
+TEST_F(PodRuntimeTest, DownwardApiPodIpIsTheSandboxsAndHostIpTheNodes) {
+  std::string json = pod_json();
+  const std::string env = R"({"name":"A","value":"1"})";
+  json.replace(json.find(env), env.size(),
+               R"({"name":"POD","valueFrom":{"fieldRef":{"fieldPath":"status.podIP"}}},
+                  {"name":"HOST","valueFrom":{"fieldRef":{"fieldPath":"status.hostIP"}}})");
+  sync(json);
+  const auto& envs = cri_.latest("app").spec.envs;
+  EXPECT_EQ(envs.at(0), (std::pair<std::string, std::string>{"POD", "10.200.0.1"}));
+  EXPECT_EQ(envs.at(1), (std::pair<std::string, std::string>{"HOST", "10.0.0.5"}));
+}
+
+// httpGet.host, when given, is dialled instead of the pod's IP.
+TEST_F(PodRuntimeTest, AProbesHostIsDialledWhenGiven) {
+  std::string json = pod_json();
+  const std::string container = R"("name":"app","image":"busybox",)";
+  json.replace(
+      json.find(container), container.size(),
+      container +
+          R"("readinessProbe":{"httpGet":{"host":"192.0.2.9","path":"/readyz","port":80}},)");
+  sync(json);
+  EXPECT_EQ(probes_, std::vector<std::string>{"192.0.2.9:80/readyz"});
 }
 
 TEST_F(PodRuntimeTest, RereadsThePodAndRebuildsOnConflict) {
@@ -545,6 +589,8 @@ TEST_F(PodRuntimeTest, AnAgentRestartAdoptsWhatRuns) {
   EXPECT_EQ(running->containers.size(), 1u);
   EXPECT_EQ(running->cgroup_path, std::string("/kubepods/burstable/pod") + kUid);
   EXPECT_EQ(running->ns, "shop");
+  // The adopted sandbox's IP is read back from the runtime: the status keeps it.
+  EXPECT_EQ(api_.last_status().at("podIP"), "10.200.0.1");
 }
 
 TEST_F(PodRuntimeTest, OrphansAreRemoved) {
@@ -558,6 +604,7 @@ TEST_F(PodRuntimeTest, SandboxFailureIsReportedAndRetriedAfterTheBackoff) {
   cri_.fail_sandbox = true;
   sync();
   EXPECT_EQ(api_.last_container().at("state").at("waiting").at("reason"), "ContainerCreating");
+  EXPECT_FALSE(api_.last_status().contains("podIP")) << "no sandbox, no IP";
   EXPECT_NE(std::string(api_.last_container().at("state").at("waiting").at("message").as_string())
                 .find("no shim"),
             std::string::npos);
@@ -569,6 +616,9 @@ TEST_F(PodRuntimeTest, SandboxFailureIsReportedAndRetriedAfterTheBackoff) {
   sync();
   EXPECT_EQ(count_calls("RunPodSandbox"), 2);
   EXPECT_EQ(api_.last_status().at("phase"), "Running");
+  // The failed sandbox (kept by the runtime, holding the name) was removed first.
+  EXPECT_EQ(cri_.sandboxes.size(), 1u);
+  EXPECT_EQ(count_calls("RemovePodSandbox"), 1);
 }
 
 // A sandbox that never starts, synced every second for 100 s: tried at 0, 10, 30 and 70 s (the
