@@ -27,6 +27,10 @@ class InstrumentedRuntimeService : public cri::RuntimeService {
   cri::SandboxStatus pod_sandbox_status(const std::string& id) override {
     return timed("podsandbox_status", [&] { return inner_->pod_sandbox_status(id); });
   }
+  std::int32_t exec_sync(const std::string& id, const std::vector<std::string>& command,
+                         std::chrono::seconds timeout) override {
+    return timed("exec_sync", [&] { return inner_->exec_sync(id, command, timeout); });
+  }
   std::vector<cri::SandboxStatus> list_pod_sandboxes(
       const std::map<std::string, std::string>& labels) override {
     return timed("list_podsandbox", [&] { return inner_->list_pod_sandboxes(labels); });

@@ -140,6 +140,19 @@ class GrpcRuntimeService final : public RuntimeService {
             .status());
   }
 
+  std::int32_t exec_sync(const std::string& container_id, const std::vector<std::string>& command,
+                         std::chrono::seconds timeout) override {
+    v1::ExecSyncRequest request;
+    request.set_container_id(container_id);
+    for (const auto& word : command) request.add_cmd(word);
+    request.set_timeout(timeout.count());
+    // The runtime enforces `timeout`; the call's own deadline leaves it room to say so.
+    return call<v1::ExecSyncResponse>(
+               {"ExecSync", "container " + container_id, timeout + options_.call_timeout}, request,
+               [this](auto* c, const auto& r, auto* p) { return stub_->ExecSync(c, r, p); })
+        .exit_code();
+  }
+
   std::vector<SandboxStatus> list_pod_sandboxes(
       const std::map<std::string, std::string>& label_selector) override {
     v1::ListPodSandboxRequest request;

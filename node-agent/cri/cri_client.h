@@ -160,6 +160,11 @@ class RuntimeService {
   virtual void remove_container(const std::string& container_id) = 0;
   virtual std::vector<ContainerSummary> list_containers(const ContainerFilter& filter) = 0;
   virtual ContainerStatus container_status(const std::string& container_id) = 0;
+  // Runs `command` in the container; its exit code. A command still running after `timeout`
+  // is a CriError of kind Timeout.
+  virtual std::int32_t exec_sync(const std::string& container_id,
+                                 const std::vector<std::string>& command,
+                                 std::chrono::seconds timeout) = 0;
   virtual void update_container_resources(const std::string& container_id,
                                           const LinuxResources& resources) = 0;
   virtual SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& sandbox_id,

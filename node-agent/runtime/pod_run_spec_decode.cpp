@@ -229,20 +229,48 @@ int probe_port(const bj::value& port, const bj::object& container, const std::st
   throw kube::DecodeError(here, "no container port named \"" + name + "\"");
 }
 
+// The port and host of an httpGet or tcpSocket handler.
+ProbeSpec socket_handler(ProbeSpec::Kind kind, const bj::object& action,
+                         const bj::object& container, const std::string& here) {
+  const auto* port = member(action, "port");
+  if (!port) throw kube::DecodeError(here + ".port", "a probe needs a port");
+  ProbeSpec out{.kind = kind, .port = probe_port(*port, container, here + ".port")};
+  out.host = string_member(action, "host", here);
+  return out;
+}
+
+// The probe's handler: httpGet, tcpSocket or exec; nullopt for one this node does not run (grpc).
+std::optional<ProbeSpec> probe_handler(const bj::object& probe, const bj::object& container,
+                                       const std::string& here) {
+  if (const auto* get = member(probe, "httpGet")) {
+    const auto& http = as_object(*get, here + ".httpGet");
+    ProbeSpec out = socket_handler(ProbeSpec::Kind::HttpGet, http, container, here + ".httpGet");
+    if (const std::string p = string_member(http, "path", here); !p.empty()) out.path = p;
+    return out;
+  }
+  if (const auto* tcp = member(probe, "tcpSocket")) {
+    return socket_handler(ProbeSpec::Kind::TcpSocket, as_object(*tcp, here + ".tcpSocket"),
+                          container, here + ".tcpSocket");
+  }
+  if (const auto* exec = member(probe, "exec")) {
+    const std::string path = here + ".exec";
+    ProbeSpec out{.kind = ProbeSpec::Kind::Exec};
+    out.command = strings(as_object(*exec, path), "command", path);
+    if (out.command.empty()) throw kube::DecodeError(path + ".command", "must not be empty");
+    return out;
+  }
+  return std::nullopt;
+}
+
 std::optional<ProbeSpec> probe(const bj::object& container, std::string_view key,
                                const std::string& path) {
   const auto* value = member(container, key);
   if (!value) return std::nullopt;
   const std::string here = path + "." + std::string(key);
   const auto& probe = as_object(*value, here);
-  const auto* get = member(probe, "httpGet");
-  if (!get) return std::nullopt;
-  const auto& http = as_object(*get, here + ".httpGet");
-  const auto* port = member(http, "port");
-  if (!port) throw kube::DecodeError(here + ".httpGet.port", "a probe needs a port");
-  ProbeSpec out{.port = probe_port(*port, container, here + ".httpGet.port")};
-  if (const std::string p = string_member(http, "path", here); !p.empty()) out.path = p;
-  out.host = string_member(http, "host", here);
+  std::optional<ProbeSpec> handler = probe_handler(probe, container, here);
+  if (!handler) return std::nullopt;
+  ProbeSpec out = std::move(*handler);
   auto set = [&](const char* name, std::int64_t& field) {
     if (const auto v = integer_member(probe, name, here)) field = *v;
   };

@@ -82,11 +82,15 @@ struct VolumeSpec {
   std::string unsupported{};  // the source's key, for the error
 };
 
-// An httpGet probe, its port resolved (a named port through the container's ports).
+// A probe: httpGet or tcpSocket (its port resolved, a named port through the container's ports)
+// or exec.
 struct ProbeSpec {
+  enum class Kind { HttpGet, TcpSocket, Exec };
+  Kind kind = Kind::HttpGet;
   std::string host{};  // "" : the pod's IP, as the kubelet dials
   std::string path = "/";
   int port = 0;
+  std::vector<std::string> command{};  // exec
   std::int64_t initial_delay_seconds = 0;
   std::int64_t period_seconds = 10;
   std::int64_t timeout_seconds = 1;
@@ -101,7 +105,7 @@ struct ContainerRunSpec {
   std::vector<std::string> args{};
   std::vector<EnvVarSpec> env{};
   std::vector<VolumeMountSpec> mounts{};
-  std::optional<ProbeSpec> readiness{};  // httpGet only: other handlers are not run here
+  std::optional<ProbeSpec> readiness{};  // a grpc probe is not run here
   std::optional<ProbeSpec> liveness{};
   std::string image_pull_policy{};  // informational: images are never pulled here
   SecurityIdentity security{};      // the container's securityContext
@@ -159,6 +163,9 @@ std::unique_ptr<PodApi> rest_pod_api(kube::RestClient& client);
 // One httpGet probe: true when the answer is a success (2xx, 3xx) within the timeout.
 using ProbeGet = std::function<bool(const std::string& host, int port, const std::string& path,
                                     std::chrono::seconds timeout)>;
+// One tcpSocket probe: true when a connection opens within the timeout.
+using ProbeDial =
+    std::function<bool(const std::string& host, int port, std::chrono::seconds timeout)>;
 
 struct PodRuntimeOptions {
   std::string node_name{};
@@ -177,7 +184,8 @@ struct PodRuntimeOptions {
   std::chrono::milliseconds restart_backoff_initial{std::chrono::seconds(10)};
   std::chrono::milliseconds restart_backoff_max{std::chrono::minutes(5)};
   std::function<std::chrono::steady_clock::time_point()> now = std::chrono::steady_clock::now;
-  ProbeGet probe_get{};  // unset: a real HTTP GET
+  ProbeGet probe_get{};    // unset: a real HTTP GET
+  ProbeDial probe_dial{};  // unset: a real TCP connect
 };
 
 // What runs for a pod now (for the resize path and the usage sampler).

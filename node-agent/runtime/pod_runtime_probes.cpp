@@ -1,5 +1,13 @@
 #include "node-agent/runtime/pod_runtime_probes.h"
 
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include "kube/http/client.h"
 #include "kube/observe/log.h"
 #include "node-agent/runtime/pod_runtime_records.h"
@@ -16,7 +24,37 @@ Clock::time_point started_at(const cri::ContainerStatus& status, Clock::time_poi
   return now - std::chrono::duration_cast<Clock::duration>(age);
 }
 
+// A non-blocking connect to each address of host:port until one opens within the time left.
+bool connects(const std::string& host, int port, std::chrono::seconds timeout) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0) return false;
+  const auto deadline = Clock::now() + timeout;
+  bool open = false;
+  for (addrinfo* a = found; a && !open && Clock::now() < deadline; a = a->ai_next) {
+    const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) continue;
+    if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+      open = true;
+    } else if (errno == EINPROGRESS) {
+      pollfd p{.fd = fd, .events = POLLOUT, .revents = 0};
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      int error = 0;
+      socklen_t size = sizeof error;
+      open = ::poll(&p, 1, static_cast<int>(std::max<std::int64_t>(left.count(), 0))) == 1 &&
+             ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) == 0 && error == 0;
+    }
+    ::close(fd);
+  }
+  ::freeaddrinfo(found);
+  return open;
+}
+
 }  // namespace
+
+ProbeDial tcp_probe_dial() { return connects; }
 
 void record_probe(ProbeCounts& counts, const ProbeSpec& probe, bool success) {
   if (success) {
@@ -45,7 +83,29 @@ ProbeGet http_probe_get() {
 Prober::Prober(cri::RuntimeService& runtime, const PodRuntimeOptions& options)
     : runtime_(runtime),
       options_(options),
-      get_(options.probe_get ? options.probe_get : http_probe_get()) {}
+      get_(options.probe_get ? options.probe_get : http_probe_get()),
+      dial_(options.probe_dial ? options.probe_dial : tcp_probe_dial()) {}
+
+std::optional<bool> Prober::check(const ProbeSpec& probe, const std::string& pod_ip,
+                                  const std::string& id) {
+  const std::string& host = probe.host.empty() ? pod_ip : probe.host;
+  const std::chrono::seconds timeout(probe.timeout_seconds);
+  switch (probe.kind) {
+    case ProbeSpec::Kind::HttpGet:
+      return get_(host, probe.port, probe.path, timeout);
+    case ProbeSpec::Kind::TcpSocket:
+      return dial_(host, probe.port, timeout);
+    case ProbeSpec::Kind::Exec:
+      try {
+        return runtime_.exec_sync(id, probe.command, timeout) == 0;
+      } catch (const cri::CriError& e) {
+        if (e.kind() == cri::CriErrorKind::Timeout) return false;  // "command timed out"
+        kube::log::error(e, "Exec probe could not run", {{"container", id}});
+        return std::nullopt;
+      }
+  }
+  return std::nullopt;
+}
 
 bool Prober::run_probe(ProbeCounts& counts, const ProbeSpec& probe, const std::string& pod_ip,
                        const std::string& id, Clock::time_point started) {
@@ -56,9 +116,7 @@ bool Prober::run_probe(ProbeCounts& counts, const ProbeSpec& probe, const std::s
   }
   if (now < counts.next) return false;
   counts.next = now + std::chrono::seconds(probe.period_seconds);
-  const std::string& host = probe.host.empty() ? pod_ip : probe.host;
-  record_probe(counts, probe,
-               get_(host, probe.port, probe.path, std::chrono::seconds(probe.timeout_seconds)));
+  if (const auto result = check(probe, pod_ip, id)) record_probe(counts, probe, *result);
   return true;
 }
 

@@ -1,7 +1,9 @@
-// Readiness and liveness probes (httpGet) as the kubelet's prober runs them: each on its own
-// period after its initial delay, a GET of http://<host>:<port><path> within timeoutSeconds (the
-// probe's host, else the pod's IP),
-// 200-399 a success. Readiness starts false and flips after successThreshold successes or
+// Readiness and liveness probes as the kubelet's prober runs them: each on its own period after
+// its initial delay, within timeoutSeconds — httpGet: a GET of http://<host>:<port><path> (the
+// probe's host, else the pod's IP), 200-399 a success; tcpSocket: a connection to <host>:<port>
+// opens; exec: the command (CRI ExecSync) exits 0, a timeout is a failure and a runtime error no
+// result (the kubelet's Unknown: counts stay).
+// Readiness starts false and flips after successThreshold successes or
 // failureThreshold failures in a row; liveness kills the container after failureThreshold
 // failures in a row, and restartPolicy restarts it. Results belong to one attempt: a new
 // container starts unready with fresh counts. Probes run on the pod's sync, so a period is rounded
@@ -31,6 +33,8 @@ void record_probe(ProbeCounts& counts, const ProbeSpec& probe, bool success);
 
 // The real GET: true for a 2xx or 3xx answer within the timeout.
 ProbeGet http_probe_get();
+// The real connect: true when a TCP connection opens within the timeout (then closed).
+ProbeDial tcp_probe_dial();
 
 class Prober {
  public:
@@ -46,10 +50,14 @@ class Prober {
  private:
   bool run_probe(ProbeCounts& counts, const ProbeSpec& probe, const std::string& pod_ip,
                  const std::string& id, std::chrono::steady_clock::time_point started);
+  // One run of the probe's handler: success, failure, or nullopt when it gave no result.
+  std::optional<bool> check(const ProbeSpec& probe, const std::string& pod_ip,
+                            const std::string& id);
 
   cri::RuntimeService& runtime_;
   const PodRuntimeOptions& options_;
   ProbeGet get_;
+  ProbeDial dial_;
 };
 
 }  // namespace tailor::node::runtime

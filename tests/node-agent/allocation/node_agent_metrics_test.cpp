@@ -12,6 +12,10 @@ class FailingRuntime : public cri::RuntimeService {
   void stop_pod_sandbox(const std::string&) override {}
   void remove_pod_sandbox(const std::string&) override {}
   cri::SandboxStatus pod_sandbox_status(const std::string&) override { return {}; }
+  std::int32_t exec_sync(const std::string&, const std::vector<std::string>&,
+                         std::chrono::seconds) override {
+    return 0;
+  }
   std::vector<cri::SandboxStatus> list_pod_sandboxes(
       const std::map<std::string, std::string>&) override {
     return {};

@@ -75,6 +75,25 @@ TEST_F(PodNetworkOnContainerd, TwoPodsListenOnOnePortEachAtItsOwnIp) {
   EXPECT_FALSE(fs::exists(lease(ip2)));
 }
 
+// tcpSocket readiness connects to the pod's IP; exec liveness runs in the container through
+// ExecSync: once /tmp/healthy is gone, the command exits 1 and the container is restarted.
+TEST_F(PodNetworkOnContainerd, TcpSocketAndExecProbesRunAsTheKubeletRunsThem) {
+  create_pod("probed", R"([{"name":"app","image":"busybox",
+      "command":["sh","-c","touch /tmp/healthy; (sleep 4; rm /tmp/healthy) & sleep 1; exec httpd -f -p 8080 -h /tmp"],
+      "ports":[{"name":"http","containerPort":8080}],
+      "readinessProbe":{"tcpSocket":{"port":"http"},"periodSeconds":1},
+      "livenessProbe":{"exec":{"command":["test","-f","/tmp/healthy"]},"periodSeconds":1,
+                       "failureThreshold":2}}])");
+  wait_for_pod("probed", ready);
+  const bj::value restarted = wait_for_pod("probed", [](const bj::value& pod) {
+    const auto* s = first_container_status(pod);
+    return s && field(*s, {"restartCount"}) != "0";
+  });
+  EXPECT_NE(field(*first_container_status(restarted), {"lastState", "terminated"}), "");
+  client_->remove(pod_ref("probed"));
+  wait_for_pod("probed", [](const bj::value& p) { return p.is_null(); });
+}
+
 TEST_F(PodNetworkOnContainerd, AHostNetworkPodHasTheNodesIp) {
   create_pod("host", R"([{"name":"app","image":"busybox","command":["sleep","3600"]}])", "Always",
              R"("hostNetwork":true,)");

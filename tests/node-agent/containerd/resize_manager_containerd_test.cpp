@@ -514,6 +514,10 @@ class DyingRuntime : public cri::RuntimeService {
   cri::SandboxStatus pod_sandbox_status(const std::string& id) override {
     return inner_.pod_sandbox_status(id);
   }
+  std::int32_t exec_sync(const std::string& id, const std::vector<std::string>& command,
+                         std::chrono::seconds timeout) override {
+    return inner_.exec_sync(id, command, timeout);
+  }
   std::vector<cri::SandboxStatus> list_pod_sandboxes(
       const std::map<std::string, std::string>& labels) override {
     return inner_.list_pod_sandboxes(labels);

@@ -3,6 +3,7 @@
 // calls made, and failures the test injects (an error per call name).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -60,6 +61,16 @@ class FakeCri final : public RuntimeService, public ImageService {
   SandboxStatus pod_sandbox_status(const std::string& id) override {
     const Sandbox& s = sandbox(id);
     return {.id = id, .ready = s.ready, .ip = s.ip};
+  }
+  // The test's `exec` answers each command (joined by spaces) of a running container.
+  std::int32_t exec_sync(const std::string& id, const std::vector<std::string>& command,
+                         std::chrono::seconds timeout) override {
+    std::string joined;
+    for (const auto& word : command) joined += (joined.empty() ? "" : " ") + word;
+    calls.push_back("ExecSync " + joined + " " + std::to_string(timeout.count()) + "s");
+    container(id);
+    if (!exec) throw CriError(CriErrorKind::Unimplemented, "ExecSync", "no exec in this test");
+    return exec(joined);
   }
   std::vector<SandboxStatus> list_pod_sandboxes(
       const std::map<std::string, std::string>& selector) override {
@@ -170,6 +181,7 @@ class FakeCri final : public RuntimeService, public ImageService {
       {"busybox", {"sha256:feed", {"docker.io/library/busybox:latest"}, 1}}};
   std::vector<std::string> calls;
   bool fail_sandbox = false;
+  std::function<std::int32_t(const std::string&)> exec;  // may throw CriError
   int status_calls = 0;
   // The next calls of these methods ("ListContainers", "UpdateContainerResources",
   // "CreateContainer") fail so.

@@ -21,6 +21,10 @@ class FakeRuntime final : public RuntimeService {
   void stop_pod_sandbox(const std::string&) override { throw unused(); }
   void remove_pod_sandbox(const std::string&) override { throw unused(); }
   SandboxStatus pod_sandbox_status(const std::string&) override { throw unused(); }
+  std::int32_t exec_sync(const std::string&, const std::vector<std::string>&,
+                         std::chrono::seconds) override {
+    throw unused();
+  }
   std::vector<SandboxStatus> list_pod_sandboxes(
       const std::map<std::string, std::string>&) override {
     throw unused();

@@ -111,6 +111,12 @@ class PodRuntimeTest : public ::testing::Test {
                                      std::chrono::seconds) {
                                 probes_.push_back(host + ":" + std::to_string(port) + path);
                                 return path == "/readyz" ? ready_ok_ : live_ok_;
+                              },
+                          .probe_dial =
+                              [this](const std::string& host, int port, std::chrono::seconds t) {
+                                probes_.push_back("tcp " + host + ":" + std::to_string(port) + " " +
+                                                  std::to_string(t.count()) + "s");
+                                return ready_ok_;
                               }});
   }
 
@@ -415,6 +421,73 @@ TEST_F(PodRuntimeTest, DownwardApiPodIpIsTheSandboxsAndHostIpTheNodes) {
   const auto& envs = cri_.latest("app").spec.envs;
   EXPECT_EQ(envs.at(0), (std::pair<std::string, std::string>{"POD", "10.200.0.1"}));
   EXPECT_EQ(envs.at(1), (std::pair<std::string, std::string>{"HOST", "10.0.0.5"}));
+}
+
+// tcpSocket: a connection to the pod's IP within timeoutSeconds (default 1); exec: ExecSync with
+// the probe's timeout, exit 0 a success, a timeout a failure, a runtime error no result at all.
+TEST_F(PodRuntimeTest, TcpSocketAndExecProbesAsTheKubeletRunsThem) {
+  std::string json = pod_json();
+  const std::string container = R"("name":"app","image":"busybox",)";
+  json.replace(json.find(container), container.size(),
+               container + R"("ports":[{"name":"db","containerPort":5432}],
+      "readinessProbe":{"tcpSocket":{"port":"db"},"periodSeconds":1},
+      "livenessProbe":{"exec":{"command":["cat","/tmp/healthy"]},"timeoutSeconds":2,
+                       "periodSeconds":1,"failureThreshold":2},)");
+  int exit_code = 0;
+  bool timeout = false, broken = false;
+  cri_.exec = [&](const std::string& command) -> std::int32_t {
+    EXPECT_EQ(command, "cat /tmp/healthy");
+    if (timeout) throw cri::CriError(cri::CriErrorKind::Timeout, "ExecSync", "deadline");
+    if (broken) throw cri::CriError(cri::CriErrorKind::Other, "ExecSync", "no such process");
+    return exit_code;
+  };
+  ready_ok_ = true;
+  sync(json);
+  EXPECT_EQ(probes_, std::vector<std::string>{"tcp 10.200.0.1:5432 1s"});
+  EXPECT_EQ(count_calls("ExecSync"), 1);
+  EXPECT_NE(std::find(cri_.calls.begin(), cri_.calls.end(), "ExecSync cat /tmp/healthy 2s"),
+            cri_.calls.end());
+  EXPECT_EQ(api_.last_container().at("ready"), true);
+
+  // Runtime errors are no result: the container is not killed however many there are.
+  broken = true;
+  for (int i = 0; i < 3; ++i) {
+    now_ += std::chrono::seconds(1);
+    sync(json);
+  }
+  EXPECT_EQ(cri_.latest("app").status.state, cri::ContainerState::Running);
+  // A timeout and a non-zero exit are failures: the second in a row kills the container.
+  broken = false;
+  timeout = true;
+  now_ += std::chrono::seconds(1);
+  sync(json);
+  EXPECT_EQ(cri_.latest("app").status.state, cri::ContainerState::Running) << "one failure";
+  timeout = false;
+  exit_code = 1;
+  now_ += std::chrono::seconds(1);
+  sync(json);
+  EXPECT_EQ(cri_.latest("app").status.exit_code, 137);
+
+  // A refused connection makes the new attempt unready.
+  exit_code = 0;
+  ready_ok_ = false;
+  now_ += std::chrono::seconds(1);
+  sync(json);
+  EXPECT_EQ(api_.last_container().at("ready"), false);
+}
+
+TEST(PodRunSpec, AnExecProbeNeedsACommand) {
+  const std::string json =
+      R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"busybox",
+          "livenessProbe":{"exec":{"command":[]}}}]}})";
+  try {
+    decode_pod_run_spec(json);
+    FAIL() << "decoded";
+  } catch (const kube::DecodeError& e) {
+    EXPECT_NE(std::string(e.what()).find("spec.containers[0].livenessProbe.exec.command"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // httpGet.host, when given, is dialled instead of the pod's IP.
