@@ -125,7 +125,7 @@ void EnsembleHistogram::add_sample(double value, Seconds time,
   const int bucket = options_->find_bucket(value);
   if (!has_samples_) start(bucket, time, half_lives);
   last_time_ = time;
-  add_to_rows(column_of(bucket), [&](const Row& r, int k) {
+  add_to_rows(column_of(bucket, bucket < start_), [&](const Row& r, int k) {
     return std::exp2(static_cast<double>(time) / static_cast<double>(half_lives[k]) - r.exponent);
   });
 }

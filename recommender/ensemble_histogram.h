@@ -55,8 +55,20 @@ class EnsembleHistogram {
       return;
     }
     last_time_ = time;
-    add_to_rows(column_of(options_->find_bucket(value)),
-                [](const Row& r, int) { return r.weight * r.growth; });
+    const auto weight_of = [](const Row& r, int) { return r.weight * r.growth; };
+    // Below the window or not is decided on the value, against the smallest value of the
+    // window's first bucket, and a sample below looks its bucket up only when it is above the
+    // below lump's highest: the same answers as from the bucket. With fine buckets (1 m for CPU)
+    // the window's first bucket sits among the samples and this branch is often mispredicted:
+    // it no longer waits for the bucket's table lookup, so a misprediction throws away less
+    // work, and most samples (those below) skip the lookup.
+    if (value < options_->bucket_threshold(start_)) {
+      if (!(value < options_->bucket_threshold(below_highest_ + 1))) [[unlikely]]
+        below_highest_ = static_cast<std::int16_t>(options_->find_bucket(value));
+      add_to_rows(-1, weight_of);
+    } else {
+      add_to_rows(column_of(options_->find_bucket(value), false), weight_of);
+    }
   }
   Seconds last_time() const { return last_time_; }
   // A bucket index in one byte (VPA's geometries have 176 buckets); kNone: no bucket.
@@ -120,14 +132,16 @@ class EnsembleHistogram {
   void recount(int k);  // total and mark from the counts (after a halving or a window move)
   void add_count(int k, int column, double count);
   // The window column of a bucket (-1: the below lump, window_: the above lump), noting the
-  // highest bucket a lump takes.
-  int column_of(int bucket) {
-    const int column =
-        bucket < start_ ? -1 : (bucket - start_ < window_ ? bucket - start_ : window_);
-    if (column < 0) {
+  // highest bucket a lump takes. below: bucket < start_.
+  int column_of(int bucket, bool below) {
+    if (below) {
       below_highest_ = static_cast<std::int16_t>(below_highest_ > bucket ? below_highest_ : bucket);
-    } else if (column >= window_) {
+      return -1;
+    }
+    const int column = bucket - start_;
+    if (column >= window_) [[unlikely]] {
       above_highest_ = static_cast<std::int16_t>(above_highest_ > bucket ? above_highest_ : bucket);
+      return window_;
     }
     return column;
   }

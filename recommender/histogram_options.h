@@ -31,6 +31,9 @@ class HistogramOptions {
     }
     return bucket;
   }
+  // The smallest value find_bucket puts in `bucket` or above (bucket in [0, num_buckets]; -inf
+  // for 0, +inf for num_buckets): value < bucket_threshold(b) exactly when find_bucket(value) < b.
+  double bucket_threshold(int bucket) const { return threshold_[bucket]; }
   // The reference formula (one log per call); find_bucket must agree with it.
   int find_bucket_slow(double value) const;
   double bucket_start(int bucket) const {  // bucket in [0, num_buckets)

@@ -48,6 +48,29 @@ TEST(HistogramOptions, TableLookupAgreesWithLogFormulaEverywhere) {
   }
 }
 
+// The carried ensemble histogram decides "below the window" as value < bucket_threshold(start):
+// exactly find_bucket(value) < start, for every bucket, also for the CPU level's 1 m buckets.
+TEST(HistogramOptions, BucketThresholdSplitsValuesByBucket) {
+  const HistogramOptions millicores(1000.0, 0.001, 1.05, 0.0001);
+  for (const HistogramOptions* o :
+       {&cpu_histogram_options(), &memory_histogram_options(), &millicores}) {
+    EXPECT_EQ(o->bucket_threshold(0), -INFINITY);
+    EXPECT_EQ(o->bucket_threshold(o->num_buckets()), INFINITY);
+    for (int b = 1; b < o->num_buckets(); ++b) {
+      const double t = o->bucket_threshold(b);
+      ASSERT_EQ(o->find_bucket(t), b) << "bucket " << b;
+      ASSERT_EQ(o->find_bucket(std::nextafter(t, 0.0)), b - 1) << "bucket " << b;
+    }
+    std::mt19937_64 rng(9);
+    std::uniform_real_distribution<double> exponent(-4, 13);
+    for (int i = 0; i < 100000; ++i) {
+      const double v = std::pow(10.0, exponent(rng)) * o->first_bucket_size();
+      const int b = o->find_bucket(v);
+      ASSERT_TRUE(o->bucket_threshold(b) <= v && v < o->bucket_threshold(b + 1)) << "value " << v;
+    }
+  }
+}
+
 TEST(HistogramOptions, RejectsBadGeometry) {
   EXPECT_THROW(HistogramOptions(0, 0.01, 1.05, 1e-4), std::invalid_argument);
   EXPECT_THROW(HistogramOptions(1000, 0.01, 1.0, 1e-4), std::invalid_argument);
