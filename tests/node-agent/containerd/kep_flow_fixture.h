@@ -33,6 +33,7 @@
 #include "node-agent/runtime/node_registration.h"
 #include "node-agent/runtime/pod_runtime.h"
 #include "tests/embedded/cluster_rest_config.h"
+#include "tests/node-agent/containerd/forwarding_runtime.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
 namespace tailor::node::testing {
@@ -40,9 +41,9 @@ namespace tailor::node::testing {
 inline constexpr std::chrono::seconds kKepWait{30};
 
 // Forwards to the real runtime; while held, UpdateContainerResources waits for release().
-class HeldRuntime : public cri::RuntimeService {
+class HeldRuntime : public ForwardingRuntime {
  public:
-  explicit HeldRuntime(cri::RuntimeService& inner) : inner_(inner) {}
+  explicit HeldRuntime(cri::RuntimeService& inner) : ForwardingRuntime(inner) {}
 
   void hold() {
     std::lock_guard lock(mutex_);
@@ -61,38 +62,6 @@ class HeldRuntime : public cri::RuntimeService {
     return changed_.wait_for(lock, timeout, [this] { return held_calls_ > 0; });
   }
 
-  cri::RuntimeVersion version() override { return inner_.version(); }
-  std::string run_pod_sandbox(const cri::PodSandboxSpec& s) override {
-    return inner_.run_pod_sandbox(s);
-  }
-  void stop_pod_sandbox(const std::string& id) override { inner_.stop_pod_sandbox(id); }
-  void remove_pod_sandbox(const std::string& id) override { inner_.remove_pod_sandbox(id); }
-  cri::SandboxStatus pod_sandbox_status(const std::string& id) override {
-    return inner_.pod_sandbox_status(id);
-  }
-  std::int32_t exec_sync(const std::string& id, const std::vector<std::string>& command,
-                         std::chrono::seconds timeout) override {
-    return inner_.exec_sync(id, command, timeout);
-  }
-  std::vector<cri::SandboxStatus> list_pod_sandboxes(
-      const std::map<std::string, std::string>& labels) override {
-    return inner_.list_pod_sandboxes(labels);
-  }
-  std::string create_container(const std::string& sandbox, const cri::ContainerSpec& c,
-                               const cri::PodSandboxSpec& s) override {
-    return inner_.create_container(sandbox, c, s);
-  }
-  void start_container(const std::string& id) override { inner_.start_container(id); }
-  void stop_container(const std::string& id, std::int64_t grace) override {
-    inner_.stop_container(id, grace);
-  }
-  void remove_container(const std::string& id) override { inner_.remove_container(id); }
-  std::vector<cri::ContainerSummary> list_containers(const cri::ContainerFilter& f) override {
-    return inner_.list_containers(f);
-  }
-  cri::ContainerStatus container_status(const std::string& id) override {
-    return inner_.container_status(id);
-  }
   void update_container_resources(const std::string& id, const cri::LinuxResources& r) override {
     {
       std::unique_lock lock(mutex_);
@@ -104,13 +73,8 @@ class HeldRuntime : public cri::RuntimeService {
     }
     inner_.update_container_resources(id, r);
   }
-  cri::SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
-                                                         const cri::LinuxResources& r) override {
-    return inner_.update_pod_sandbox_resources(id, r);
-  }
 
  private:
-  cri::RuntimeService& inner_;
   std::mutex mutex_;
   std::condition_variable changed_;
   bool holding_ = false;

@@ -20,6 +20,7 @@
 #include "node-agent/allocation/resize_manager.h"
 #include "node-agent/allocation/resize_manager_cri.h"
 #include "tests/embedded/cluster_rest_config.h"
+#include "tests/node-agent/containerd/forwarding_runtime.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
 namespace tailor::node::testing {
@@ -502,53 +503,17 @@ TEST_F(ResizeManagerContainerdTest, MemoryDecreaseBelowUsageWaitsForUsage) {
 
 // A runtime that dies (throws) after `fail_after` container updates: the agent was killed in the
 // middle of a multi-container resize.
-class DyingRuntime : public cri::RuntimeService {
+class DyingRuntime : public ForwardingRuntime {
  public:
-  DyingRuntime(cri::RuntimeService& inner, int fail_after) : inner_(inner), left_(fail_after) {}
-  cri::RuntimeVersion version() override { return inner_.version(); }
-  std::string run_pod_sandbox(const cri::PodSandboxSpec& s) override {
-    return inner_.run_pod_sandbox(s);
-  }
-  void stop_pod_sandbox(const std::string& id) override { inner_.stop_pod_sandbox(id); }
-  void remove_pod_sandbox(const std::string& id) override { inner_.remove_pod_sandbox(id); }
-  cri::SandboxStatus pod_sandbox_status(const std::string& id) override {
-    return inner_.pod_sandbox_status(id);
-  }
-  std::int32_t exec_sync(const std::string& id, const std::vector<std::string>& command,
-                         std::chrono::seconds timeout) override {
-    return inner_.exec_sync(id, command, timeout);
-  }
-  std::vector<cri::SandboxStatus> list_pod_sandboxes(
-      const std::map<std::string, std::string>& labels) override {
-    return inner_.list_pod_sandboxes(labels);
-  }
-  std::string create_container(const std::string& s, const cri::ContainerSpec& c,
-                               const cri::PodSandboxSpec& p) override {
-    return inner_.create_container(s, c, p);
-  }
-  void start_container(const std::string& id) override { inner_.start_container(id); }
-  void stop_container(const std::string& id, std::int64_t g) override {
-    inner_.stop_container(id, g);
-  }
-  void remove_container(const std::string& id) override { inner_.remove_container(id); }
-  std::vector<cri::ContainerSummary> list_containers(const cri::ContainerFilter& f) override {
-    return inner_.list_containers(f);
-  }
-  cri::ContainerStatus container_status(const std::string& id) override {
-    return inner_.container_status(id);
-  }
+  DyingRuntime(cri::RuntimeService& inner, int fail_after)
+      : ForwardingRuntime(inner), left_(fail_after) {}
   void update_container_resources(const std::string& id, const cri::LinuxResources& r) override {
     if (left_-- <= 0)
       throw cri::CriError(cri::CriErrorKind::Unavailable, "UpdateContainerResources", "killed");
     inner_.update_container_resources(id, r);
   }
-  cri::SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
-                                                         const cri::LinuxResources& r) override {
-    return inner_.update_pod_sandbox_resources(id, r);
-  }
 
  private:
-  cri::RuntimeService& inner_;
   int left_;
 };
 

@@ -23,6 +23,7 @@
 #include "node-agent/allocation/resize_manager_cri.h"
 #include "node-agent/runtime/pod_runtime.h"
 #include "tests/embedded/cluster_rest_config.h"
+#include "tests/node-agent/containerd/forwarding_runtime.h"
 #include "tests/node-agent/containerd/runtime_fixture.h"
 
 namespace tailor::node::testing {
@@ -51,41 +52,9 @@ class NoCheckpoint : public allocation::AllocationCheckpoint {
 
 // Removes the container behind the agent's back just before the agent's first update of it:
 // the real runtime then answers NOT_FOUND.
-class RemovingRuntime : public cri::RuntimeService {
+class RemovingRuntime : public ForwardingRuntime {
  public:
-  explicit RemovingRuntime(cri::RuntimeService& inner) : inner_(inner) {}
-  cri::RuntimeVersion version() override { return inner_.version(); }
-  std::string run_pod_sandbox(const cri::PodSandboxSpec& s) override {
-    return inner_.run_pod_sandbox(s);
-  }
-  void stop_pod_sandbox(const std::string& id) override { inner_.stop_pod_sandbox(id); }
-  void remove_pod_sandbox(const std::string& id) override { inner_.remove_pod_sandbox(id); }
-  cri::SandboxStatus pod_sandbox_status(const std::string& id) override {
-    return inner_.pod_sandbox_status(id);
-  }
-  std::int32_t exec_sync(const std::string& id, const std::vector<std::string>& command,
-                         std::chrono::seconds timeout) override {
-    return inner_.exec_sync(id, command, timeout);
-  }
-  std::vector<cri::SandboxStatus> list_pod_sandboxes(
-      const std::map<std::string, std::string>& labels) override {
-    return inner_.list_pod_sandboxes(labels);
-  }
-  std::string create_container(const std::string& s, const cri::ContainerSpec& c,
-                               const cri::PodSandboxSpec& p) override {
-    return inner_.create_container(s, c, p);
-  }
-  void start_container(const std::string& id) override { inner_.start_container(id); }
-  void stop_container(const std::string& id, std::int64_t g) override {
-    inner_.stop_container(id, g);
-  }
-  void remove_container(const std::string& id) override { inner_.remove_container(id); }
-  std::vector<cri::ContainerSummary> list_containers(const cri::ContainerFilter& f) override {
-    return inner_.list_containers(f);
-  }
-  cri::ContainerStatus container_status(const std::string& id) override {
-    return inner_.container_status(id);
-  }
+  explicit RemovingRuntime(cri::RuntimeService& inner) : ForwardingRuntime(inner) {}
   void update_container_resources(const std::string& id, const cri::LinuxResources& r) override {
     if (remove_next) {
       remove_next = false;
@@ -95,15 +64,8 @@ class RemovingRuntime : public cri::RuntimeService {
     }
     inner_.update_container_resources(id, r);
   }
-  cri::SandboxUpdateOutcome update_pod_sandbox_resources(const std::string& id,
-                                                         const cri::LinuxResources& r) override {
-    return inner_.update_pod_sandbox_resources(id, r);
-  }
   bool remove_next = false;
   std::string removed;
-
- private:
-  cri::RuntimeService& inner_;
 };
 
 class ResizeRestartContainerdTest : public RealContainerd {
