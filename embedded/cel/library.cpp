@@ -248,8 +248,10 @@ std::optional<Value> library_call(const std::string& f, const std::vector<Value>
     return q ? Value::quantity(*q) : Value::error(kQuantityFormat);
   }
   if (a[0].is<std::string>()) {
-    steps += a[0].as<std::string>().size() / 10 + 1;
-    return string_call(f, a);
+    // Charged only when handled here: CEL's own string functions are charged by their caller.
+    std::optional<Value> r = string_call(f, a);
+    if (r) steps += a[0].as<std::string>().size() / 10 + 1;
+    return r;
   }
   if (a[0].is<kube::Quantity>()) return quantity_call(f, a);
   if (f.rfind("sets.", 0) == 0) {

@@ -44,7 +44,7 @@ bool unchanged(const bj::value& object, const bj::value& old, const std::string&
 }  // namespace
 
 void ratchet(std::vector<FieldCause>& causes, const bj::object& object, const bj::object* old) {
-  if (!old) return;
+  if (!old || causes.empty()) return;
   const bj::value now(object), before(*old);
   causes.erase(std::remove_if(causes.begin(), causes.end(),
                               [&](const FieldCause& c) { return unchanged(now, before, c.field); }),

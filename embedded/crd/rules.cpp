@@ -375,6 +375,7 @@ bool evaluate_rules(const bj::value& value, const bj::value* old, const bj::obje
   std::unique_ptr<cel::Value> old_self;
   if (old && !old->is_null()) old_self = std::make_unique<cel::Value>(typed(*old, &node));
   std::string type = bj::serialize(bj::value(text_at(node, "type")));
+  const bool unchanged = old && *old == value;
   for (const bj::value& r : rules->as_array()) {
     if (!r.is_object()) continue;
     const bj::object& rule = r.as_object();
@@ -383,7 +384,7 @@ bool evaluate_rules(const bj::value& value, const bj::value* old, const bj::obje
     if (c.program->uses_old_self() && !old_self) continue;  // a transition rule, on create
     // Validation ratcheting (GA in 1.33): a value the update leaves as it was is not judged again
     // by the rules that do not compare it with oldSelf.
-    if (!c.program->uses_old_self() && old && *old == value) continue;
+    if (!c.program->uses_old_self() && unchanged) continue;
     std::uint64_t cost = 0;
     cel::Value result = c.program->evaluate(self, old_self.get(), &cost);
     if (cost > budget) {
