@@ -18,11 +18,6 @@ kube::Duration check_period(kube::Duration timeout) {
 
 }  // namespace
 
-bool stalled(StallWatch::Clock::time_point last, StallWatch::Clock::time_point now,
-             kube::Duration timeout) {
-  return timeout > kube::Duration::zero() && now - last >= timeout;
-}
-
 StallWatch::StallWatch(kube::Duration timeout) : timeout_(timeout) {
   if (timeout_ > kube::Duration::zero()) thread_ = std::thread([this] { run(); });
 }
@@ -47,7 +42,7 @@ void StallWatch::run() {
 // takes the same lock.
 void StallWatch::cut_stalled(Clock::time_point now) {
   for (Stream& s : streams_) {
-    if (s.cut || !stalled(s.last, now, timeout_)) continue;
+    if (s.cut || now - s.last < timeout_) continue;
     s.cut = true;
     ++cut_count_;
     kube::log::warning("Usage stream cut: no whole report within the stall timeout",
@@ -61,17 +56,21 @@ std::uint64_t StallWatch::cut() const {
   return cut_count_;
 }
 
-StallWatch::Watched::Watched(StallWatch& watch, grpc::ServerContext& context) : watch_(watch) {
+StallWatch::Watched::Watched(StallWatch& watch, grpc::ServerContext& context)
+    : watch_(watch), on_(watch.thread_.joinable()) {
+  if (!on_) return;  // the watch is off: nothing would ever look at the stream
   std::lock_guard lock(watch_.mutex_);
   stream_ = watch_.streams_.insert(watch_.streams_.end(), {&context, Clock::now()});
 }
 
 StallWatch::Watched::~Watched() {
+  if (!on_) return;
   std::lock_guard lock(watch_.mutex_);
   watch_.streams_.erase(stream_);
 }
 
 void StallWatch::Watched::delivered() {
+  if (!on_) return;
   std::lock_guard lock(watch_.mutex_);
   stream_->last = Clock::now();
 }

@@ -42,6 +42,7 @@ class StallWatch {
 
    private:
     StallWatch& watch_;
+    const bool on_;  // the watch checks streams (a timeout is set)
     std::list<Stream>::iterator stream_;
   };
 
@@ -66,9 +67,5 @@ class StallWatch {
   std::uint64_t cut_count_ = 0;
   std::thread thread_;
 };
-
-// Whether a stream whose last whole report came at `last` has stalled by `now`.
-bool stalled(StallWatch::Clock::time_point last, StallWatch::Clock::time_point now,
-             kube::Duration timeout);
 
 }  // namespace tailor::controller::usage
