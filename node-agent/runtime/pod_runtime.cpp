@@ -97,6 +97,7 @@ struct PodRuntime::Impl {
       volumes.remove(uid);
       rec->sandbox_id.clear();
       rec->pod_ip.clear();
+      rec->pod_ip_read = false;
       records.mark_terminated(uid);
       kube::log::info("Terminated pod", {{"pod", log_ref(pod.pod)}});
     }

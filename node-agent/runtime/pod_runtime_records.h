@@ -27,6 +27,9 @@ struct PodRecord {
   std::mutex mutex;  // held for a whole sync/terminate of this pod
   std::string sandbox_id;
   std::string pod_ip;  // the sandbox's (the node's for hostNetwork pods); "" while unknown
+  // The sandbox's IP was read: fixed once it runs, so not asked for again (a stopped sandbox,
+  // adopted after a restart, reports none).
+  bool pod_ip_read = false;
   std::string start_time;
   std::map<std::string, RestartBackoff> backoff;
   // Runtime failures retried with back-off: the sandbox's, and each container's create or start.

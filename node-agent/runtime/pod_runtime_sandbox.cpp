@@ -38,7 +38,7 @@ std::optional<std::string> PodSandboxes::ensure(PodRecord& rec, const RuntimePod
                                                 const PodAllocation& allocated) {
   if (!rec.sandbox_id.empty()) {
     remember(pod.pod, rec.sandbox_id);
-    if (rec.pod_ip.empty()) read_pod_ip(rec, pod);  // a sandbox adopted after a restart
+    if (!rec.pod_ip_read) read_pod_ip(rec, pod);  // a sandbox adopted after a restart
     return std::nullopt;
   }
   const auto now = options_.now();
@@ -78,10 +78,12 @@ std::optional<std::string> PodSandboxes::ensure(PodRecord& rec, const RuntimePod
 void PodSandboxes::read_pod_ip(PodRecord& rec, const RuntimePod& pod) {
   if (sandbox_network_mode(pod.run) == cri::NamespaceMode::Node) {
     rec.pod_ip = options_.host_ip;
+    rec.pod_ip_read = true;
     return;
   }
   try {
     rec.pod_ip = runtime_.pod_sandbox_status(rec.sandbox_id).ip;
+    rec.pod_ip_read = true;
   } catch (const cri::CriError& e) {
     kube::log::error(e, "Failed to read the pod sandbox's IP",
                      {{"pod", log_ref(pod.pod)}, {"sandbox", rec.sandbox_id}});
