@@ -18,11 +18,6 @@ bool flag(const bj::object& o, std::string_view key) {
   return v && v->is_bool() && v->as_bool();
 }
 
-const bj::object* child(const bj::object& o, std::string_view key) {
-  const bj::value* v = o.if_contains(key);
-  return v && v->is_object() ? &v->as_object() : nullptr;
-}
-
 TypePtr of(const bj::object& s, bool root, const std::string& name);
 
 void add_field(Fields& fields, const std::string& property, TypePtr type) {
@@ -38,12 +33,12 @@ void add_field(Fields& fields, const std::string& property, TypePtr type) {
 }
 
 TypePtr object_type(const bj::object& s, bool root, const std::string& name) {
-  if (const bj::object* additional = child(s, "additionalProperties")) {
+  if (const bj::object* additional = object_field(s, "additionalProperties")) {
     TypePtr value = of(*additional, flag(*additional, "x-kubernetes-embedded-resource"), name);
     return value ? Type::map(Type::of(Type::Kind::String), value) : nullptr;
   }
   Fields fields;
-  if (const bj::object* props = child(s, "properties")) {
+  if (const bj::object* props = object_field(s, "properties")) {
     for (const auto& [k, v] : *props) {
       if (!v.is_object()) continue;
       const bj::object& p = v.as_object();
@@ -73,7 +68,7 @@ TypePtr of(const bj::object& s, bool root, const std::string& name) {
   std::string type = string_at(s, "type");
   if (type == "object" || (root && type.empty())) return object_type(s, root, name);
   if (type == "array") {
-    const bj::object* items = child(s, "items");
+    const bj::object* items = object_field(s, "items");
     if (!items) return nullptr;
     TypePtr elem = of(*items, flag(*items, "x-kubernetes-embedded-resource"), name + ".@idx");
     return elem ? Type::list(elem) : nullptr;

@@ -7,6 +7,7 @@
 
 #include "embedded/cel/cel.h"
 #include "embedded/crd/rule_types.h"
+#include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded::crd {
 namespace {
@@ -16,11 +17,6 @@ namespace bj = boost::json;
 std::string text_at(const bj::object& o, std::string_view key) {
   const bj::value* v = o.if_contains(key);
   return v && v->is_string() ? std::string(v->as_string()) : "";
-}
-
-const bj::object* member(const bj::object& o, std::string_view key) {
-  const bj::value* v = o.if_contains(key);
-  return v && v->is_object() ? &v->as_object() : nullptr;
 }
 
 std::string trimmed(const std::string& s) {
@@ -75,9 +71,9 @@ bool valid_field_path(const bj::object& schema, const std::string& field_path) {
     } else {
       return false;
     }
-    const bj::object* props = member(*node, "properties");
-    const bj::object* additional = member(*node, "additionalProperties");
-    const bj::object* next = props ? member(*props, name) : additional;
+    const bj::object* props = object_field(*node, "properties");
+    const bj::object* additional = object_field(*node, "additionalProperties");
+    const bj::object* next = props ? object_field(*props, name) : additional;
     if (!next) return false;
     node = next;
   }
@@ -285,18 +281,18 @@ bool walk(const bj::value& value, const bj::value* old, const bj::object& schema
   if (!evaluate_rules(value, old, schema, path, out, budget)) return false;
   std::string prefix = path.empty() ? "" : path + ".";
   if (value.is_object()) {
-    const bj::object* props = member(schema, "properties");
-    const bj::object* additional = member(schema, "additionalProperties");
+    const bj::object* props = object_field(schema, "properties");
+    const bj::object* additional = object_field(schema, "additionalProperties");
     const bj::object* old_object = old && old->is_object() ? &old->as_object() : nullptr;
     for (const auto& [k, child] : value.as_object()) {
-      const bj::object* s = props ? member(*props, k) : nullptr;
+      const bj::object* s = props ? object_field(*props, k) : nullptr;
       if (!s) s = additional;
       if (!s) continue;
       const bj::value* old_child = old_object ? old_object->if_contains(k) : nullptr;
       if (!walk(child, old_child, *s, prefix + std::string(k), out, budget)) return false;
     }
   } else if (value.is_array()) {
-    const bj::object* items = member(schema, "items");
+    const bj::object* items = object_field(schema, "items");
     const bj::array& a = value.as_array();
     for (std::size_t i = 0; items && i < a.size(); ++i) {
       const bj::value* old_item = correlated_item(a[i], old, schema);

@@ -10,11 +10,6 @@
 namespace tailor::embedded::crd {
 namespace {
 
-const bj::object* member_object(const bj::object& o, std::string_view key) {
-  const bj::value* v = o.if_contains(key);
-  return v && v->is_object() ? &v->as_object() : nullptr;
-}
-
 bool flag(const bj::object& o, std::string_view key) {
   const bj::value* v = o.if_contains(key);
   return v && v->is_bool() && v->as_bool();
@@ -52,7 +47,7 @@ void check_rules_and_children(const bj::object& s, const std::string& path, Repo
 void check_children(const bj::object& s, const std::string& path, Report& report,
                     const std::string& uncorrelatable) {
   std::vector<FieldCause>& out = report.schema;
-  if (const bj::object* props = member_object(s, "properties")) {
+  if (const bj::object* props = object_field(s, "properties")) {
     for (const auto& [name, child] : *props) {
       check_node(child, path + ".properties[" + std::string(name) + "]",
                  "must not be empty for specified object fields", report, uncorrelatable);
@@ -138,7 +133,7 @@ std::string child_path(const std::string& path, std::string_view key) {
 
 void prune_object(bj::object& o, const bj::object& schema, bool root, const std::string& path,
                   std::vector<std::string>& dropped) {
-  const bj::object* props = member_object(schema, "properties");
+  const bj::object* props = object_field(schema, "properties");
   const bj::value* additional = schema.if_contains("additionalProperties");
   bool preserve = flag(schema, "x-kubernetes-preserve-unknown-fields");
   std::vector<std::string> unknown;
@@ -163,7 +158,7 @@ void prune_value(bj::value& value, const bj::object& schema, const std::string& 
   if (value.is_object()) {
     prune_object(value.as_object(), schema, false, path, dropped);
   } else if (value.is_array()) {
-    const bj::object* items = member_object(schema, "items");
+    const bj::object* items = object_field(schema, "items");
     if (!items) return;
     bj::array& a = value.as_array();
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -175,7 +170,7 @@ void prune_value(bj::value& value, const bj::object& schema, const std::string& 
 void default_value(bj::value& value, const bj::object& schema);
 
 void default_object(bj::object& o, const bj::object& schema) {
-  if (const bj::object* props = member_object(schema, "properties")) {
+  if (const bj::object* props = object_field(schema, "properties")) {
     for (const auto& [key, child] : *props) {
       if (!child.is_object()) continue;
       const bj::object& cs = child.as_object();
@@ -186,7 +181,7 @@ void default_object(bj::object& o, const bj::object& schema) {
       if (bj::value* v = o.if_contains(key)) default_value(*v, cs);
     }
   }
-  if (const bj::object* additional = member_object(schema, "additionalProperties")) {
+  if (const bj::object* additional = object_field(schema, "additionalProperties")) {
     for (auto& [key, child] : o) default_value(child, *additional);
   }
 }
@@ -195,7 +190,7 @@ void default_value(bj::value& value, const bj::object& schema) {
   if (value.is_object()) {
     default_object(value.as_object(), schema);
   } else if (value.is_array()) {
-    if (const bj::object* items = member_object(schema, "items")) {
+    if (const bj::object* items = object_field(schema, "items")) {
       for (bj::value& v : value.as_array()) default_value(v, *items);
     }
   }
@@ -243,7 +238,7 @@ class Validator {
     if (v.is_string()) pattern(v, s, path);
     if (v.is_object()) object(v.as_object(), s, path);
     if (v.is_array()) {
-      if (const bj::object* items = member_object(s, "items")) {
+      if (const bj::object* items = object_field(s, "items")) {
         const bj::array& a = v.as_array();
         for (std::size_t i = 0; i < a.size(); ++i)
           value(a[i], *items, path + "[" + std::to_string(i) + "]");
@@ -261,8 +256,8 @@ class Validator {
         }
       }
     }
-    const bj::object* props = member_object(s, "properties");
-    const bj::object* additional = member_object(s, "additionalProperties");
+    const bj::object* props = object_field(s, "properties");
+    const bj::object* additional = object_field(s, "additionalProperties");
     for (const auto& [key, child] : o) {
       if (path.empty() && (key == "apiVersion" || key == "kind" || key == "metadata")) continue;
       if (props && props->contains(key) && props->at(key).is_object()) {

@@ -41,6 +41,11 @@ const bj::value* find_path(const bj::object& object, std::string_view dotted_pat
   }
 }
 
+const bj::object* object_field(const bj::object& object, std::string_view key) {
+  const bj::value* v = object.if_contains(key);
+  return v && v->is_object() ? &v->as_object() : nullptr;
+}
+
 std::string string_at(const bj::object& object, std::string_view dotted_path) {
   const bj::value* v = find_path(object, dotted_path);
   return v && v->is_string() ? std::string(v->as_string()) : "";

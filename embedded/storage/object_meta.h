@@ -17,6 +17,8 @@ bj::object& metadata(bj::object& object);
 std::string meta_string(const bj::object& object, std::string_view key);
 // The value at a dotted path ("spec.nodeName"); nullptr when absent.
 const bj::value* find_path(const bj::object& object, std::string_view dotted_path);
+// An object field (one key); nullptr when absent or not an object.
+const bj::object* object_field(const bj::object& object, std::string_view key);
 // The string at a dotted path; "" when absent, not a string, or (value form) not an object.
 std::string string_at(const bj::object& object, std::string_view dotted_path);
 std::string string_at(const bj::value& value, std::string_view dotted_path);
