@@ -67,6 +67,11 @@ const HistogramOptions& cpu_histogram_options() {
   return options;
 }
 
+const HistogramOptions& millicore_cpu_histogram_options() {
+  static const HistogramOptions options(1000.0, 0.001, 1.05, 0.001 * 0.1);
+  return options;
+}
+
 const HistogramOptions& memory_histogram_options() {
   static const HistogramOptions options(1e12, 1e7, 1.05, 0.001 * 0.1);
   return options;

@@ -11,22 +11,11 @@
 #include "recommender/checkpoint_text.h"
 
 namespace tailor::recommender {
-namespace {
-// The CPU level's histogram: VPA's 5 % buckets, but from a first bucket of one millicore (the
-// resolution of a CPU quantity) instead of VPA's 10. VPA's first buckets are 10 and 10.5 m wide,
-// and a percentile reports its bucket's end, so a p90 of 21 m was reported as 31.5 m: up to
-// +50 % on top of the margin for the containers near the 25 m minimum. From 1 m the buckets are
-// within 10 % of their start from 20 m up and within 6 % from 200 m up (223 buckets to 1000
-// cores, within the one-byte bucket index). VPA's own row keeps VPA's geometry.
-const HistogramOptions& level_cpu_histogram() {
-  static const HistogramOptions options(1000.0, 0.001, 1.05, 0.001 * 0.1);
-  return options;
-}
-}  // namespace
 
 TailoredStrategy::TailoredStrategy(std::shared_ptr<const TailoredConfig> shared)
     : config_(std::move(shared)),
-      cpu_(level_cpu_histogram(), config_->cpu, config_->min_resources.cpu_cores, kCpuWindow),
+      cpu_(millicore_cpu_histogram_options(), config_->cpu, config_->min_resources.cpu_cores,
+           kCpuWindow),
       memory_(memory_histogram_options(), config_->memory, config_->min_resources.memory_bytes,
               kMemoryWindow) {
   const TailoredConfig& config = *config_;
