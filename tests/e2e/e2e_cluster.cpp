@@ -50,13 +50,6 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Runs a shell command; stdout is returned, stderr goes through a file of its own (so concurrent
 // callers do not mix them).
 CommandResult run_shell(const std::string& command, const fs::path& scratch) {
@@ -221,6 +214,13 @@ class Environment : public ::testing::Environment {
     ::testing::AddGlobalTestEnvironment(new Environment);
 
 }  // namespace
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 // ---- views --------------------------------------------------------------------------------
 

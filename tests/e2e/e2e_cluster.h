@@ -47,6 +47,9 @@ inline constexpr const char* kSmallNode = "tailor-node-1";
 inline constexpr const char* kBigNode = "tailor-node-2";
 inline constexpr std::chrono::seconds kPassInterval{2};
 
+// A file's whole text; "" when it cannot be read.
+std::string read_text(const std::filesystem::path& file);
+
 struct CommandResult {
   int exit_code = -1;
   std::string out;

@@ -10,17 +10,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tests/e2e/e2e_cluster.h"
+
 namespace tailor::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string file_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Chromium as root needs --no-sandbox; a profile of its own per call, so that runs in parallel
 // never share one; a bounded time, so that a hung browser fails the test instead of the run.
@@ -43,7 +38,7 @@ void run_chromium(const std::string& command, const fs::path& out) {
       std::system((command + " >'" + out.string() + "' 2>'" + err.string() + "'").c_str());
   if (status != 0) {
     throw std::runtime_error("chromium failed (status " + std::to_string(status) +
-                             ", 124 is a timeout): " + command + "\n" + file_text(err));
+                             ", 124 is a timeout): " + command + "\n" + read_text(err));
   }
 }
 
@@ -94,13 +89,13 @@ Rgb parse_colour(const std::string& hex) {
 }
 
 struct Run {
-  int y, x0, x1;  // [x0, x1)
+  int x0, x1;  // [x0, x1)
 };
 
 // The longest run of pixels passing `is` on row y.
 template <class Is>
 Run longest_run(const Screenshot& s, int y, Is is) {
-  Run best{y, 0, 0};
+  Run best{0, 0};
   for (int x = 0; x < s.width;) {
     if (!is(s.at(x, y))) {
       ++x;
@@ -108,7 +103,7 @@ Run longest_run(const Screenshot& s, int y, Is is) {
     }
     int end = x;
     while (end < s.width && is(s.at(end, y))) ++end;
-    if (end - x > best.x1 - best.x0) best = {y, x, end};
+    if (end - x > best.x1 - best.x0) best = {x, end};
     x = end;
   }
   return best;
@@ -122,14 +117,15 @@ int ink_in(const Screenshot& s, int x0, int x1, int y0, int y1) {
   return n;
 }
 
-struct Band {
+// A rectangle of the screenshot: a table's header band, a plot's panel.
+struct Box {
   int top, bottom, x0, x1;
 };
 
 // Header bands: rows where the th background (#f3f3f3) starts at one left edge and covers 200 px
 // or more (glyphs break it into pieces on the rows of text), one band per table.
-std::vector<Band> header_bands(const Screenshot& s) {
-  std::vector<Band> bands;
+std::vector<Box> header_bands(const Screenshot& s) {
+  std::vector<Box> bands;
   for (int y = 0; y < s.height; ++y) {
     int first = -1, last = -1, count = 0;
     for (int x = 0; x < s.width; ++x) {
@@ -149,7 +145,7 @@ std::vector<Band> header_bands(const Screenshot& s) {
 }
 
 // The row rules (#ddd) under a header band, as long as the next comes within a row's height.
-std::vector<int> row_rules(const Screenshot& s, const Band& b) {
+std::vector<int> row_rules(const Screenshot& s, const Box& b) {
   std::vector<int> rules;
   int last = b.bottom;
   for (int y = b.bottom; y < s.height && y - last <= 60; ++y) {
@@ -162,13 +158,9 @@ std::vector<int> row_rules(const Screenshot& s, const Band& b) {
   return rules;
 }
 
-struct Panel {
-  int top, bottom, x0, x1;
-};
-
 // Plot panels: an x axis of 800 px or more, and a y axis rising 200 px or more from its left end.
-std::vector<Panel> plot_panels(const Screenshot& s) {
-  std::vector<Panel> panels;
+std::vector<Box> plot_panels(const Screenshot& s) {
+  std::vector<Box> panels;
   for (int y = 0; y < s.height; ++y) {
     const Run r = longest_run(s, y, axis_ink);
     if (r.x1 - r.x0 < 800) continue;
@@ -198,14 +190,14 @@ Screenshot screenshot_in_chromium(const fs::path& page, const fs::path& png) {
 std::string dom_in_chromium(const fs::path& page) {
   const fs::path out = page.string() + ".dom";
   run_chromium(chromium_command(page, "--dump-dom"), out);
-  return file_text(out);
+  return read_text(out);
 }
 
 std::string tables_drawn(const Screenshot& shot, int tables, int min_rows) {
-  const std::vector<Band> bands = header_bands(shot);
+  const std::vector<Box> bands = header_bands(shot);
   std::ostringstream missing;
   int found = 0;
-  for (const Band& b : bands) {
+  for (const Box& b : bands) {
     const std::vector<int> rules = row_rules(shot, b);
     int rows_with_text = 0;
     for (std::size_t i = 1; i < rules.size(); ++i) {
@@ -226,11 +218,11 @@ std::string tables_drawn(const Screenshot& shot, int tables, int min_rows) {
 
 std::string plots_drawn(const Screenshot& shot, int panels,
                         const std::vector<std::string>& series_colours) {
-  const std::vector<Panel> found = plot_panels(shot);
+  const std::vector<Box> found = plot_panels(shot);
   std::ostringstream seen;
   int drawn = 0;
   std::vector<bool> colour_seen(series_colours.size(), false);
-  for (const Panel& p : found) {
+  for (const Box& p : found) {
     bool any = false;
     seen << " panel at y " << p.top << ".." << p.bottom << ":";
     for (std::size_t i = 0; i < series_colours.size(); ++i) {
