@@ -117,6 +117,12 @@ class EmbeddedNode : public RealContainerd {
                         restart_policy + R"(","containers":)" + containers + "}}");
   }
 
+  // Deletes the pod and waits until it is gone.
+  void delete_pod(const std::string& name) {
+    client_->remove(pod_ref(name));
+    wait_for_pod(name, [](const boost::json::value& p) { return p.is_null(); });
+  }
+
   // Polls the pod until `done` holds (the pod as JSON), failing after `timeout`.
   boost::json::value wait_for_pod(const std::string& name,
                                   const std::function<bool(const boost::json::value&)>& done,
@@ -168,6 +174,12 @@ inline std::string field(const boost::json::value& value, std::initializer_list<
   }
   if (at->is_string()) return std::string(at->as_string());
   return boost::json::serialize(*at);
+}
+
+// The pod's first container was restarted (restartCount above 0).
+inline bool container_restarted(const boost::json::value& pod) {
+  const auto* s = first_container_status(pod);
+  return s && field(*s, {"restartCount"}) != "0";
 }
 
 }  // namespace tailor::node::testing

@@ -103,8 +103,7 @@ TEST_F(PodBasicsOnContainerd, ServiceAccountTokenEnvironmentAndFieldRefsAsAKubel
       << "the token is bound to the pod";
   EXPECT_EQ(run(as_pod + "auth can-i list secrets 2>&1"), "no\n");
 
-  client_->remove(pod_ref("reader"));
-  wait_for_pod("reader", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("reader");
   EXPECT_FALSE(std::filesystem::exists(state_ / "pods" / field(pod, {"metadata", "uid"})))
       << "the pod's volumes go with it";
 }
@@ -128,13 +127,9 @@ TEST_F(PodBasicsOnContainerd, HttpGetProbesGateReadinessAndRestartTheUnhealthy) 
   EXPECT_EQ(field(*first_container_status(starting), {"ready"}), "false");
   wait_for_pod("served", ready);
   // /missing answers 404: after the delay and two failures the container is restarted.
-  const bj::value restarted = wait_for_pod("served", [](const bj::value& pod) {
-    const auto* s = first_container_status(pod);
-    return s && field(*s, {"restartCount"}) != "0";
-  });
+  const bj::value restarted = wait_for_pod("served", container_restarted);
   EXPECT_NE(field(*first_container_status(restarted), {"lastState", "terminated"}), "");
-  client_->remove(pod_ref("served"));
-  wait_for_pod("served", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("served");
 }
 
 }  // namespace

@@ -66,12 +66,10 @@ TEST_F(PodNetworkOnContainerd, TwoPodsListenOnOnePortEachAtItsOwnIp) {
   EXPECT_EQ(get(ip2, 8080, "/index.html"), "two " + ip2 + "\ntwo\n");
   EXPECT_TRUE(fs::exists(lease(ip1)));
 
-  client_->remove(pod_ref("one"));
-  wait_for_pod("one", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("one");
   EXPECT_FALSE(fs::exists(lease(ip1))) << "the deleted pod's IP is released";
   EXPECT_TRUE(fs::exists(lease(ip2)));
-  client_->remove(pod_ref("two"));
-  wait_for_pod("two", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("two");
   EXPECT_FALSE(fs::exists(lease(ip2)));
 }
 
@@ -85,13 +83,9 @@ TEST_F(PodNetworkOnContainerd, TcpSocketAndExecProbesRunAsTheKubeletRunsThem) {
       "livenessProbe":{"exec":{"command":["test","-f","/tmp/healthy"]},"periodSeconds":1,
                        "failureThreshold":2}}])");
   wait_for_pod("probed", ready);
-  const bj::value restarted = wait_for_pod("probed", [](const bj::value& pod) {
-    const auto* s = first_container_status(pod);
-    return s && field(*s, {"restartCount"}) != "0";
-  });
+  const bj::value restarted = wait_for_pod("probed", container_restarted);
   EXPECT_NE(field(*first_container_status(restarted), {"lastState", "terminated"}), "");
-  client_->remove(pod_ref("probed"));
-  wait_for_pod("probed", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("probed");
 }
 
 TEST_F(PodNetworkOnContainerd, AHostNetworkPodHasTheNodesIp) {
@@ -100,8 +94,7 @@ TEST_F(PodNetworkOnContainerd, AHostNetworkPodHasTheNodesIp) {
   const bj::value pod = wait_for_pod("host", ready);
   EXPECT_EQ(field(pod, {"status", "podIP"}), "127.0.0.1");
   EXPECT_EQ(field(pod, {"status", "hostIP"}), "127.0.0.1");
-  client_->remove(pod_ref("host"));
-  wait_for_pod("host", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("host");
 }
 
 // containerd reloads its CNI conf dir on change: a conflist naming a plugin that is not
@@ -133,8 +126,7 @@ TEST_F(PodNetworkOnContainerd, AMissingCniPluginLeavesThePodWaitingWithItsErrorU
   std::ofstream(conflist) << good;
   const bj::value running = wait_for_pod("unwired", ready);
   EXPECT_TRUE(field(running, {"status", "podIP"}).starts_with(subnet_prefix()));
-  client_->remove(pod_ref("unwired"));
-  wait_for_pod("unwired", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("unwired");
 }
 
 }  // namespace

@@ -73,8 +73,7 @@ TEST_F(PodRuntimeOnContainerd, CrashingContainerIsRestartedAndCounted) {
   EXPECT_EQ(field(status, {"lastState", "terminated", "exitCode"}), "3");
   EXPECT_EQ(field(status, {"lastState", "terminated", "reason"}), "Error");
   EXPECT_EQ(field(pod, {"status", "phase"}), "Running");
-  client_->remove(pod_ref("crasher"));
-  wait_for_pod("crasher", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("crasher");
 }
 
 TEST_F(PodRuntimeOnContainerd, MemoryBurnerOverItsLimitIsOOMKilled) {
@@ -92,8 +91,7 @@ TEST_F(PodRuntimeOnContainerd, MemoryBurnerOverItsLimitIsOOMKilled) {
   EXPECT_EQ(field(status, {"state", "terminated", "exitCode"}), "137");
   EXPECT_EQ(field(status, {"restartCount"}), "0");
   EXPECT_EQ(field(pod, {"status", "phase"}), "Failed");
-  client_->remove(pod_ref("burner"));
-  wait_for_pod("burner", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("burner");
 }
 
 TEST_F(PodRuntimeOnContainerd, MissingImageIsReportedAsAPullFailure) {
@@ -103,8 +101,7 @@ TEST_F(PodRuntimeOnContainerd, MissingImageIsReportedAsAPullFailure) {
     return s && field(*s, {"state", "waiting", "reason"}) == "ImagePullBackOff";
   });
   EXPECT_EQ(field(pod, {"status", "phase"}), "Pending");
-  client_->remove(pod_ref("ghost"));
-  wait_for_pod("ghost", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("ghost");
 }
 
 TEST_F(PodRuntimeOnContainerd, SamplerMeasuresACpuBurnerAtItsQuota) {
@@ -173,8 +170,7 @@ TEST_F(PodRuntimeOnContainerd, SamplerMeasuresACpuBurnerAtItsQuota) {
   }
   EXPECT_NE(registry.serialize().find("tailor_node_container_cpu_usage_cores{container=\"app\""),
             std::string::npos);
-  client_->remove(pod_ref("spinner"));
-  wait_for_pod("spinner", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("spinner");
 }
 
 }  // namespace

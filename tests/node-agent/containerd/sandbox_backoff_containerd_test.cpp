@@ -45,8 +45,7 @@ TEST_F(SandboxBackoffOnContainerd, FailingSandboxIsRetriedAtTheBackoffsPace) {
   const double tries = sandbox_runs() - first;
   EXPECT_LE(tries, 4.0);
   EXPECT_GE(tries, 1.0);  // and it is retried
-  client_->remove(pod_ref("tiny"));
-  wait_for_pod("tiny", [](const bj::value& p) { return p.is_null(); });
+  delete_pod("tiny");
 }
 
 }  // namespace
