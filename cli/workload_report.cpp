@@ -217,21 +217,6 @@ std::vector<UnpolicedWorkload> unpoliced_of(Assigned& assigned,
 
 }  // namespace
 
-std::vector<ContainerRow> build_rows(const std::vector<kube::Pod>& pods,
-                                     const std::vector<ReportPolicy>& policies,
-                                     const policy::OwnerLookup& owners, const HistoryIndex& history,
-                                     kube::TimePoint now) {
-  Assigned assigned = assign(pods, policies, owners);
-  return rows_of(assigned, policies, history, now);
-}
-
-std::vector<UnpolicedWorkload> unpoliced_workloads(const std::vector<kube::Pod>& pods,
-                                                   const std::vector<ReportPolicy>& policies,
-                                                   const policy::OwnerLookup& owners) {
-  Assigned assigned = assign(pods, policies, owners);
-  return unpoliced_of(assigned, pods);
-}
-
 ReportRows report_rows(const std::vector<kube::Pod>& pods,
                        const std::vector<ReportPolicy>& policies, const policy::OwnerLookup& owners,
                        const HistoryIndex& history, kube::TimePoint now) {

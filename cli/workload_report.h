@@ -84,14 +84,6 @@ std::string history_key(policy::PolicyApi api, const std::string& ns, const std:
 int oom_kills_since(const kube::ContainerStatus& status, kube::TimePoint now,
                     std::chrono::nanoseconds window);
 
-// The rows, sorted by namespace, workload, container: one per container of each policy's pods
-// (the pods assigned to it as the controller assigns them: one policy per pod, the oldest wins)
-// and of its recommendation; a policy with neither still gets one row (container "").
-std::vector<ContainerRow> build_rows(const std::vector<kube::Pod>& pods,
-                                     const std::vector<ReportPolicy>& policies,
-                                     const policy::OwnerLookup& owners, const HistoryIndex& history,
-                                     kube::TimePoint now);
-
 // A workload no policy acts on (`report --all`): its top-most controller (kind "Pod" for a pod
 // no controller owns), its pods, and what each container runs with now: its CPU request (cores)
 // and its memory limit, else request (bytes), those of its first pod by name.
@@ -100,14 +92,13 @@ struct UnpolicedWorkload {
   std::vector<std::string> pods{};
   std::map<std::string, std::pair<double, double>> requests{};
 };
-// Sorted by namespace, kind, name.
-std::vector<UnpolicedWorkload> unpoliced_workloads(const std::vector<kube::Pod>& pods,
-                                                   const std::vector<ReportPolicy>& policies,
-                                                   const policy::OwnerLookup& owners);
-
-// build_rows and unpoliced_workloads of one assignment of the pods to the policies.
+// One assignment of the pods to the policies, as the controller assigns them (one policy per pod,
+// the oldest wins), and what the report shows of it.
 struct ReportRows {
+  // Sorted by namespace, workload, container: one per container of each policy's pods and of its
+  // recommendation; a policy with neither still gets one row (container "").
   std::vector<ContainerRow> rows{};
+  // The workloads no policy acts on, sorted by namespace, kind, name.
   std::vector<UnpolicedWorkload> unpoliced{};
 };
 ReportRows report_rows(const std::vector<kube::Pod>& pods,

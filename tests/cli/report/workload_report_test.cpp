@@ -125,8 +125,9 @@ TEST(BuildRows, OneRowPerContainerOfThePolicysPodsOnly) {
   HistoryIndex history;
   history[history_key(policy::PolicyApi::VerticalScalingPolicy, "shop", "web-policy", "app")] = {
       2.5, 900};
-  const auto rows = build_rows(pods, {policy_for("web-policy", "web")}, owners, history,
-                               at("2026-01-02T12:00:00Z"));
+  const auto rows = report_rows(pods, {policy_for("web-policy", "web")}, owners, history,
+                                at("2026-01-02T12:00:00Z"))
+                        .rows;
   ASSERT_EQ(rows.size(), 1u);
   const ContainerRow& r = rows[0];
   EXPECT_EQ(r.workload_kind, "Deployment");
@@ -156,7 +157,9 @@ TEST(UnpolicedWorkloads, ThePodsOfNoPolicyByTopController) {
   const std::vector<kube::Pod> pods = {pod("web-1-a", "web-1", "100m", "256Mi"),
                                        pod("other-1-b", "other-1", "1", "1Gi"),
                                        pod("other-1-a", "other-1", "2", "2Gi"), bare, done};
-  const auto w = unpoliced_workloads(pods, {policy_for("web-policy", "web")}, owners);
+  const auto w =
+      report_rows(pods, {policy_for("web-policy", "web")}, owners, {}, at("2026-01-02T12:00:00Z"))
+          .unpoliced;
   ASSERT_EQ(w.size(), 2u);
   EXPECT_EQ(w[0].kind, "Deployment");
   EXPECT_EQ(w[0].name, "other");
@@ -172,7 +175,7 @@ TEST(BuildRows, APolicyWithoutPodsOrRecommendationStillHasItsRow) {
   ReportPolicy gone = policy_for("gone", "missing");
   gone.status = {};
   gone.note = "Cannot read targetRef. Reason: Deployment shop/missing does not exist";
-  const auto rows = build_rows({}, {gone}, owners, {}, at("2026-01-02T12:00:00Z"));
+  const auto rows = report_rows({}, {gone}, owners, {}, at("2026-01-02T12:00:00Z")).rows;
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].container, "");
   EXPECT_EQ(rows[0].pods, 0);
