@@ -168,13 +168,18 @@ std::string label_selector_string(const bj::value& selector) {
   return out;
 }
 
-bool selector_matches(const bj::value* selector, const bj::object& object) {
-  if (!selector || !selector->is_object()) return false;
+std::optional<LabelSelector> parse_selector(const bj::value* selector) {
+  if (!selector || !selector->is_object()) return std::nullopt;
   try {
-    return LabelSelector::parse(label_selector_string(*selector)).matches(object);
+    return LabelSelector::parse(label_selector_string(*selector));
   } catch (const std::exception&) {
-    return false;
+    return std::nullopt;
   }
+}
+
+bool selector_matches(const bj::value* selector, const bj::object& object) {
+  const std::optional<LabelSelector> wanted = parse_selector(selector);
+  return wanted && wanted->matches(object);
 }
 
 std::string format_labels(const bj::value* labels) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "embedded/api/selectors.h"
 #include "embedded/storage/object_meta.h"
 #include "embedded/storage/object_store.h"
 #include "embedded/storage/resource_info.h"
@@ -49,6 +50,9 @@ bool is_pod_available(const bj::object& pod, std::int64_t min_ready_seconds, kub
 // metav1.LabelSelector in kube's string form ("app=web,tier in (a,b)"); "" for an empty one.
 // Throws std::invalid_argument for an operator Kubernetes does not know.
 std::string label_selector_string(const bj::value& selector);
+// A metav1.LabelSelector parsed once for many objects; nullopt for a null or absent selector
+// (it selects nothing) and an invalid one.
+std::optional<LabelSelector> parse_selector(const bj::value* selector);
 // Whether a metav1.LabelSelector selects these labels. A null or absent selector selects
 // nothing; an empty one everything (as policy/v1 and apps/v1 define them). Invalid: nothing.
 bool selector_matches(const bj::value* selector, const bj::object& object);

@@ -205,13 +205,9 @@ class WebhookCaller {
   // The stored pods selector_matches would take; null when it takes none (no selector, or one
   // that does not parse).
   static ObjectFilter selected_by(const bj::value& selector) {
-    if (!selector.is_object()) return nullptr;
-    try {
-      return [wanted = LabelSelector::parse(label_selector_string(selector))](
-                 const StoredObject& pod) { return wanted.matches(pod); };
-    } catch (const std::exception&) {
-      return nullptr;
-    }
+    std::optional<LabelSelector> wanted = parse_selector(&selector);
+    if (!wanted) return nullptr;
+    return [wanted = std::move(*wanted)](const StoredObject& pod) { return wanted.matches(pod); };
   }
 
   static void apply(const Webhook& hook, AdmissionRequest& request,

@@ -76,8 +76,9 @@ ServiceRoute route_to_service(const ServiceReference& reference, const bj::objec
   if (!type.empty() && type != "ClusterIP" && type != "NodePort" && type != "LoadBalancer")
     return failure("unsupported service type \"" + type + "\"");
   const bj::value selector = pod_selector(*service);
+  const std::optional<LabelSelector> wanted = parse_selector(&selector);
   for (const bj::object* pod : pods) {
-    if (!pod || !selector_matches(&selector, *pod) || !ready(*pod)) continue;
+    if (!pod || !wanted || !wanted->matches(*pod) || !ready(*pod)) continue;
     if (int number = target_port(*port, *pod); number > 0)
       return {string_at(*pod, "status.podIP"), number, meta_string(*pod, "name"), ""};
   }
