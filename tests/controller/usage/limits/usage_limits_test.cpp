@@ -254,8 +254,8 @@ TEST_F(UsageLimitsTest, StreamsPastTheThreadQuotaAreRefusedAndAnAgentGetsInAfter
           .status.ok());
 }
 
-// A stream that sends `reports` reports `every` apart and then waits for the server's answer
-// without half-closing (as a stalled agent); its status and how long it lasted.
+// A stream that sends `reports` reports `every` apart, then half-closes when `half_close` (else
+// waits for the server's answer as a stalled agent); its status and how long it lasted.
 struct Ended {
   grpc::StatusCode code;
   std::chrono::milliseconds after;
