@@ -3,6 +3,7 @@
 // checks where the memory request stood against every window's peak.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <vector>
 
@@ -127,6 +128,26 @@ TEST(MemoryShapes, AKillsPeakIsKeptForTheWeekThenGivenBack) {
   }
   // Slack is not kept forever: two days after the week the request is near the steady 1 GiB.
   EXPECT_LT(t[kept_until + 2 * kPerDay].memory_request, 1.3 * kGiB);
+}
+
+// The jvm family: a heap filling from 40 % of its 2 GiB ceiling (-Xmx) towards it (95 % in
+// 36 h), each window's peak the heap just before a collection; a deploy every 4 days starts it
+// again from 40 %. No window is killed, the first fill included (the fill is followed ahead, as a
+// leak is), and once the heap has reached its ceiling the request keeps it through each restart
+// while the heap refills.
+TEST(MemoryShapes, AJvmHeapIsNotKilledWhileItFillsAndItsCeilingIsKeptThroughRestarts) {
+  const int lifetime = 4 * kPerDay;
+  const double tau = 12.0 * kHour / kWindow, ceiling = 2 * kGiB;
+  auto heap = [&](int i) { return ceiling * (1 - 0.6 * std::exp(-(i % lifetime) / tau)); };
+  const auto t = replay(memory_shape(14, heap));
+  EXPECT_TRUE(ooms(t).empty()) << ooms(t).size() << " kills, the first in window "
+                               << ooms(t).front();
+  int filled = 0;
+  while (heap(filled) < 0.95 * ceiling) ++filled;
+  for (int i = filled; i < int(t.size()); ++i) {
+    ASSERT_GE(t[i].memory_request, ceiling)
+        << "window " << i << ", " << i % lifetime << " after a start";
+  }
 }
 
 // A deploy every 2 days whose first 30 minutes overshoot memory by 60 %, settling back; the
