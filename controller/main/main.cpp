@@ -20,6 +20,12 @@ using kube::config::Schema;
 
 // What the usage stream's server may take (the rest of UsageLimits is fixed, with reasons).
 void add_usage_limit_options(Schema& s, usage::UsageLimits& l) {
+  s.add({.flag = "usage-max-connections",
+         .yaml_key = "usage.maxConnections",
+         .help = "Connections the usage port holds at once, silent or streaming: above the number "
+                 "of nodes (past it a client waits in the kernel's backlog until one closes; 0: "
+                 "no cap)."},
+        &l.max_connections, 0);
   s.add({.flag = "usage-max-threads",
          .yaml_key = "usage.maxThreads",
          .help = "Threads of the usage stream's server, one per open agent stream: above the "
@@ -31,7 +37,8 @@ void add_usage_limit_options(Schema& s, usage::UsageLimits& l) {
         &l.max_memory_mib, 1);
   s.add({.flag = "usage-handshake-timeout",
          .yaml_key = "usage.handshakeTimeout",
-         .help = "A usage connection that has not finished its TLS handshake by then is closed."},
+         .help = "A usage connection that has sent nothing by then is closed, and one that has "
+                 "not finished its TLS handshake within as long again."},
         &l.handshake_timeout);
   s.add({.flag = "usage-idle-timeout",
          .yaml_key = "usage.idleTimeout",

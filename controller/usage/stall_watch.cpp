@@ -3,6 +3,7 @@
 #include <grpcpp/server_context.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "kube/observe/log.h"
 
@@ -46,7 +47,7 @@ void StallWatch::cut_stalled(Clock::time_point now) {
     s.cut = true;
     ++cut_count_;
     kube::log::warning("Usage stream cut: no whole report within the stall timeout",
-                       {{"peer", s.context->peer()}});
+                       {{"peer", s.peer}});
     s.context->TryCancel();
   }
 }
@@ -56,11 +57,12 @@ std::uint64_t StallWatch::cut() const {
   return cut_count_;
 }
 
-StallWatch::Watched::Watched(StallWatch& watch, grpc::ServerContext& context)
+StallWatch::Watched::Watched(StallWatch& watch, grpc::ServerContext& context, std::string peer)
     : watch_(watch), on_(watch.thread_.joinable()) {
   if (!on_) return;  // the watch is off: nothing would ever look at the stream
   std::lock_guard lock(watch_.mutex_);
-  stream_ = watch_.streams_.insert(watch_.streams_.end(), {&context, Clock::now()});
+  stream_ =
+      watch_.streams_.insert(watch_.streams_.end(), {&context, std::move(peer), Clock::now()});
 }
 
 StallWatch::Watched::~Watched() {

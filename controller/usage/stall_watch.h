@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <list>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "kube/observe/duration.h"
@@ -31,10 +32,11 @@ class StallWatch {
   StallWatch(const StallWatch&) = delete;
   StallWatch& operator=(const StallWatch&) = delete;
 
-  // A stream under watch while this lives; `delivered` after each whole report.
+  // A stream under watch while this lives; `delivered` after each whole report. `peer` names
+  // the client in the log when the stream is cut.
   class Watched {
    public:
-    Watched(StallWatch& watch, grpc::ServerContext& context);
+    Watched(StallWatch& watch, grpc::ServerContext& context, std::string peer);
     ~Watched();
     Watched(const Watched&) = delete;
     Watched& operator=(const Watched&) = delete;
@@ -52,6 +54,7 @@ class StallWatch {
  private:
   struct Stream {
     grpc::ServerContext* context;
+    std::string peer;
     Clock::time_point last;
     bool cut = false;
   };

@@ -16,6 +16,11 @@ class ServerBuilder;
 namespace tailor::controller::usage {
 
 struct UsageLimits {
+  // Connections the usage port holds at once (usage_gate.h), silent or streaming: agents hold
+  // one each, and Kubernetes supports 5,000 nodes, so twice that leaves room for agents
+  // reconnecting while their old connection is still being closed. Past it a client waits in the
+  // kernel's accept backlog until one closes. <= 0: no gate, gRPC listens itself (no cap).
+  int max_connections = 10000;
   // An agent streams on one RPC at a time; a few more cover a reconnect racing the old stream.
   // A client past the cap waits (well-behaved clients honour SETTINGS_MAX_CONCURRENT_STREAMS)
   // or has its streams refused (REFUSED_STREAM) by the transport.
@@ -30,8 +35,9 @@ struct UsageLimits {
   // interval. Past it gRPC shrinks its buffers and then refuses new work. Half the chart's
   // container memory limit (512Mi), so the models keep the rest.
   int max_memory_mib = 256;
-  // A connection must finish its TLS handshake and HTTP/2 preface within this (a client that
-  // connects and says nothing is closed). Agents handshake in milliseconds.
+  // A connection must send its first bytes within this (the gate closes one that says nothing,
+  // having spent no TLS state on it), and then finish its TLS handshake and HTTP/2 preface
+  // within as long again (gRPC). Agents handshake in milliseconds.
   kube::Duration handshake_timeout = std::chrono::seconds(10);
   // A connection with no open stream for this long is closed with GOAWAY. An agent keeps its
   // stream open, so only abandoned or hostile connections are idle.

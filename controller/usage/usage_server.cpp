@@ -10,6 +10,7 @@
 #include "controller/usage/stall_watch.h"
 #include "controller/usage/streamed_containers.h"
 #include "controller/usage/usage_feed.h"
+#include "controller/usage/usage_gate.h"
 #include "controller/usage/usage_report.h"
 #include "kube/client/rate_limiter.h"
 #include "kube/observe/log.h"
@@ -84,10 +85,16 @@ struct UsageServer::Impl final : pb::UsageService::Service {
   UsageServerOptions options;
   UsageSink sink;
   std::unique_ptr<StallWatch> watch;  // outlives the server's handlers
+  std::unique_ptr<UsageGate> gate;    // on the usage port when connections are capped
   std::unique_ptr<grpc::Server> server;
   int port = 0;
   std::atomic<std::uint64_t> reports{0}, windows{0};
   std::array<std::atomic<std::uint64_t>, kRejectionCount> rejected{};
+
+  // The client's address: through the gate, gRPC sees the relay's loopback one.
+  std::string peer(const grpc::ServerContext& context) const {
+    return gate ? gate->peer_of(context.peer()) : context.peer();
+  }
 
   void reject(Rejection r, std::uint64_t n = 1) {
     rejected[static_cast<std::size_t>(r)] += n;
@@ -112,7 +119,7 @@ struct UsageServer::Impl final : pb::UsageService::Service {
     pb::UsageReport report;
     if (reader->Read(&report)) reject(Rejection::kUnauthenticated, report.windows_size());
     kube::log::warning("Usage stream refused: the client certificate names no node",
-                       {{"peer", context.peer()}});
+                       {{"peer", peer(context)}});
     return {grpc::StatusCode::UNAUTHENTICATED,
             "the client certificate names no node: want subject CN=system:node:<nodeName>, "
             "O=system:nodes"};
@@ -127,7 +134,7 @@ struct UsageServer::Impl final : pb::UsageService::Service {
                              kube::TokenBucket::Clock::now());
     pb::UsageReport report;
     std::uint64_t mine_reports = 0, mine_windows = 0;
-    StallWatch::Watched watched(*watch, *context);
+    StallWatch::Watched watched(*watch, *context, peer(*context));
     while (reader->Read(&report)) {
       watched.delivered();
       ++mine_reports;
@@ -161,16 +168,30 @@ UsageServer::~UsageServer() { stop(); }
 
 void UsageServer::start() {
   rejection_counters();  // the series exist, at zero, before the first stream
+  const UsageServerOptions& o = impl_->options;
+  // Capped: the gate holds the usage port and gRPC listens on loopback behind it (usage_gate.h).
+  const bool gated = o.limits.max_connections > 0;
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(impl_->options.address, credentials(impl_->options), &impl_->port);
+  int grpc_port = 0;
+  builder.AddListeningPort(gated ? "127.0.0.1:0" : o.address, credentials(o), &grpc_port);
   builder.SetMaxReceiveMessageSize(static_cast<int>(impl_->options.max_message_bytes));
   apply_limits(builder, impl_->options.limits);
   builder.RegisterService(impl_.get());
   impl_->watch = std::make_unique<StallWatch>(impl_->options.limits.stall_timeout);
   impl_->server = builder.BuildAndStart();
-  if (!impl_->server || impl_->port == 0) {
-    throw std::runtime_error("usage server: cannot listen on " + impl_->options.address);
+  if (!impl_->server || grpc_port == 0) {
+    throw std::runtime_error("usage server: cannot listen on " +
+                             (gated ? "127.0.0.1 (behind the gate)" : o.address));
   }
+  impl_->port = grpc_port;
+  if (!gated) return;
+  impl_->gate =
+      std::make_unique<UsageGate>(GateOptions{.address = o.address,
+                                              .upstream_port = grpc_port,
+                                              .max_connections = o.limits.max_connections,
+                                              .first_byte_timeout = o.limits.handshake_timeout});
+  impl_->gate->start();
+  impl_->port = impl_->gate->port();
 }
 
 void UsageServer::stop() {
@@ -179,6 +200,9 @@ void UsageServer::stop() {
   impl_->server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(200));
   impl_->server->Wait();
   impl_->server.reset();
+  // Then the connections gRPC has not closed yet (silent ones) and the port.
+  if (impl_->gate) impl_->gate->stop();
+  impl_->gate.reset();
 }
 
 int UsageServer::port() const { return impl_->port; }
@@ -187,6 +211,11 @@ UsageStats UsageServer::stats() const {
   UsageStats stats{.reports = impl_->reports.load(),
                    .windows = impl_->windows.load(),
                    .streams_cut = impl_->watch ? impl_->watch->cut() : 0};
+  if (impl_->gate) {
+    const GateStats gate = impl_->gate->stats();
+    stats.connections = gate.open;
+    stats.silent_closed = gate.silent_closed;
+  }
   for (std::size_t i = 0; i < kRejectionCount; ++i) {
     stats.rejected[i] = impl_->rejected[i].load();
     stats.dropped += stats.rejected[i];

@@ -89,6 +89,10 @@ struct UsageStats {
   std::uint64_t dropped = 0;                              // all rejected windows
   std::array<std::uint64_t, kRejectionCount> rejected{};  // by Rejection
   std::uint64_t streams_cut = 0;                          // for stalling (stall_watch.h)
+  // The gate on the usage port (usage_gate.h; zero without one): connections held now, and
+  // those closed for sending nothing within the handshake timeout.
+  std::uint64_t connections = 0;
+  std::uint64_t silent_closed = 0;
 
   std::uint64_t rejected_for(Rejection r) const { return rejected[static_cast<std::size_t>(r)]; }
 };

@@ -97,10 +97,11 @@ struct Sent {
 };
 
 inline Sent send(const std::shared_ptr<grpc::Channel>& channel,
-                 const std::vector<pb::UsageReport>& reports) {
+                 const std::vector<pb::UsageReport>& reports,
+                 std::chrono::milliseconds within = std::chrono::seconds(10)) {
   auto stub = pb::UsageService::NewStub(channel);
   grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  context.set_deadline(std::chrono::system_clock::now() + within);
   Sent sent;
   auto writer = stub->Report(&context, &sent.summary);
   for (const pb::UsageReport& r : reports) {
@@ -112,8 +113,10 @@ inline Sent send(const std::shared_ptr<grpc::Channel>& channel,
 }
 
 inline Sent send(int port, const std::shared_ptr<grpc::ChannelCredentials>& credentials,
-                 const std::vector<pb::UsageReport>& reports) {
-  return send(grpc::CreateChannel("127.0.0.1:" + std::to_string(port), credentials), reports);
+                 const std::vector<pb::UsageReport>& reports,
+                 std::chrono::milliseconds within = std::chrono::seconds(10)) {
+  return send(grpc::CreateChannel("127.0.0.1:" + std::to_string(port), credentials), reports,
+              within);
 }
 
 // The value of tailor_controller_usage_windows_rejected_total{reason} in a /metrics text; -1
