@@ -234,7 +234,8 @@ TEST(ChartYamlTest, UsageStreamIsMutualTlsOnThePodIp) {
   EXPECT_EQ(flags["usage-tls-cert-file"], mounts["usage-tls"] + "/tls.crt");
   EXPECT_EQ(flags["usage-tls-key-file"], mounts["usage-tls"] + "/tls.key");
   EXPECT_EQ(flags["usage-client-ca-file"], mounts["usage-client-ca"] + "/ca.crt");
-  EXPECT_EQ(flags["usage-max-threads"], "5200");  // above the nodes Kubernetes supports
+  EXPECT_EQ(flags["usage-max-connections"], "10000");  // twice the nodes Kubernetes supports
+  EXPECT_EQ(flags["usage-max-threads"], "5200");       // above the nodes Kubernetes supports
   EXPECT_EQ(flags["usage-max-memory-mib"], "256");
   EXPECT_TRUE(volume_of(deployment, "usage-tls")["secret"]["secretName"].IsScalar());
   const YAML::Node client_ca = volume_of(deployment, "usage-client-ca")["configMap"];
