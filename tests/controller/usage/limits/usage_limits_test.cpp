@@ -236,6 +236,30 @@ TEST_F(UsageLimitsTest, TheGateListensAndMutualTlsStillDecidesWhoStreams) {
   EXPECT_EQ(lines.find("127.0.0.1"), std::string::npos) << lines;
 }
 
+// The relay carries a message larger than the sockets' buffers whole (it waits for gRPC to read
+// the rest), and many small ones on concurrent streams in order.
+TEST_F(UsageLimitsTest, TheGateRelaysLargeAndConcurrentReportsWhole) {
+  start({.tls = pki_.files(), .windows_per_second = 0});
+  const auto agent = pki_.agent("node-a");
+  std::vector<std::string> pods;
+  for (int i = 0; i < 30'000; ++i) pods.push_back("pod-" + std::to_string(i));
+  const auto large = report("node-a", pods);
+  ASSERT_GT(large.ByteSizeLong(), 2u << 20);
+  auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()), agent);
+  const testing::Sent sent = send(channel, {large, large}, 60s);
+  ASSERT_TRUE(sent.status.ok()) << sent.status.error_message();
+  EXPECT_EQ(sent.summary.windows(), 60'000u);
+
+  std::vector<std::future<testing::Sent>> streams;
+  for (int i = 0; i < 8; ++i) {
+    streams.push_back(std::async(std::launch::async, [&] {
+      return send(channel, std::vector(200, report("node-a", {"web-a", "web-b"})), 60s);
+    }));
+  }
+  for (auto& s : streams) EXPECT_EQ(s.get().summary.windows(), 400u);
+  EXPECT_EQ(windows_, 60'000 + 8 * 400);
+}
+
 TEST_F(UsageLimitsTest, AConnectionWithNoStreamIsClosedAtTheIdleTimeout) {
   start({.tls = pki_.files(), .limits = {.idle_timeout = 500ms}});
   auto channel =
