@@ -1,47 +1,42 @@
 #include "cli/policy_shortfall.h"
 
-#include <boost/json.hpp>
 #include <stdexcept>
 
+#include "controller/usage/prometheus_answer.h"
 #include "kube/http/client.h"
 #include "kube/http/url.h"
 
 namespace tailor::cli {
 namespace {
 
-namespace bj = boost::json;
+using controller::usage::PrometheusAnswerError;
 
-std::string label(const bj::object& metric, std::string_view name) {
-  const bj::value* v = metric.if_contains(name);
-  if (!v || !v->is_string()) {
+std::string label(const controller::usage::PrometheusSeries& series, std::string_view name) {
+  const auto it = series.labels.find(name);
+  if (it == series.labels.end()) {
     throw std::runtime_error("a series of the answer has no label " + std::string(name));
   }
-  return std::string(v->as_string());
+  return it->second;
 }
 
-// A sample's value: [time, "text"].
-double sample_value(const bj::value& sample) {
-  const bj::array* pair = sample.if_array();
-  if (!pair || pair->size() != 2 || !(*pair)[1].is_string()) {
-    throw std::runtime_error("a series of the answer has no [time, \"value\"] sample");
+// The answer's problem in report's words.
+std::string problem(const PrometheusAnswerError& e) {
+  using Problem = PrometheusAnswerError::Problem;
+  switch (e.problem) {
+    case Problem::not_json:
+      return "the answer is not JSON: " + e.detail;
+    case Problem::no_status:
+      return "the answer has no status";
+    case Problem::failed:
+      return "the query failed: " + e.detail;
+    case Problem::wrong_type:
+      return "the answer is not a vector: " + e.detail;
+    case Problem::bad_value:
+      return "a sample value '" + e.detail + "' is not a number";
+    case Problem::malformed:
+      break;
   }
-  const std::string text((*pair)[1].as_string());
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size())
-    throw std::runtime_error("a sample value '" + text + "' is not a number");
-  return v;
-}
-
-const bj::value& member(const bj::value& v, std::string_view name) {
-  const bj::value* m = v.is_object() ? v.as_object().if_contains(name) : nullptr;
-  if (!m) throw std::runtime_error("the answer has no " + std::string(name));
-  return *m;
+  return e.what();
 }
 
 }  // namespace
@@ -67,35 +62,19 @@ std::string shortfall_query(const std::string& ns) {
 }
 
 ShortfallIndex parse_shortfall(std::string_view body) {
-  bj::value answer;
+  std::vector<controller::usage::PrometheusSeries> answer;
   try {
-    answer = bj::parse(body);
-  } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("the answer is not JSON: ") + e.what());
+    answer = controller::usage::parse_prometheus_answer(
+        body, controller::usage::PrometheusResult::vector);
+  } catch (const PrometheusAnswerError& e) {
+    throw std::runtime_error(problem(e));
   }
-  const bj::value& status = member(answer, "status");
-  if (!status.is_string() || status.as_string() != "success") {
-    const bj::value* error = answer.as_object().if_contains("error");
-    throw std::runtime_error("the query failed: " + (error && error->is_string()
-                                                         ? std::string(error->as_string())
-                                                         : bj::serialize(answer)));
-  }
-  const bj::value& data = member(answer, "data");
-  const bj::value& type = member(data, "resultType");
-  if (!type.is_string() || type.as_string() != "vector") {
-    throw std::runtime_error("the answer is not a vector: " + bj::serialize(type));
-  }
-  const bj::value& result = member(data, "result");
-  if (!result.is_array()) throw std::runtime_error("the answer's result is not an array");
   ShortfallIndex index;
-  for (const bj::value& series : result.as_array()) {
-    const bj::value& metric = member(series, "metric");
-    if (!metric.is_object()) throw std::runtime_error("a series' metric is not an object");
-    const bj::object& m = metric.as_object();
+  for (const controller::usage::PrometheusSeries& series : answer) {
     // One at a time: the first label missing is the one named.
-    const std::string ns = label(m, "namespace"), kind = label(m, "target_kind");
-    const std::string name = label(m, "target_name"), container = label(m, "container");
-    index[shortfall_key(ns, kind, name, container)] = sample_value(member(series, "value"));
+    const std::string ns = label(series, "namespace"), kind = label(series, "target_kind");
+    const std::string name = label(series, "target_name"), container = label(series, "container");
+    index[shortfall_key(ns, kind, name, container)] = series.points.front().second;
   }
   return index;
 }

@@ -1,19 +1,13 @@
 #include "controller/usage/prometheus_history.h"
 
-#include <boost/json.hpp>
-#include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <map>
 #include <optional>
 #include <tuple>
 
-#include "kube/model/json_value.h"
-
 namespace tailor::controller::usage {
 namespace {
 
-namespace bj = boost::json;
 using std::chrono::milliseconds;
 
 struct Unit {
@@ -37,60 +31,6 @@ std::string group_labels(const PrometheusHistoryOptions& o) {
 
 std::string range(const PrometheusHistoryOptions& o) {
   return "[" + format_prometheus_duration(milliseconds(o.resolution_s * 1000)) + "]";
-}
-
-std::string label(const bj::object& metric, const std::string& name) {
-  const bj::value* v = metric.if_contains(name);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
-// Prometheus writes sample values as strings ("0.25", "NaN", "+Inf").
-double sample_value(const bj::value& v) {
-  if (!v.is_string()) throw PrometheusError("a sample value is not a string");
-  const std::string text(v.get_string());
-  char* end = nullptr;
-  double d = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0') throw PrometheusError("a sample value is not a number");
-  return d;
-}
-
-std::int64_t sample_time_ms(const bj::value& v) {
-  if (!v.is_number()) throw PrometheusError("a sample time is not a number");
-  const double ms = v.to_number<double>() * 1000;
-  // llround of a value past int64 is unspecified.
-  if (!(std::abs(ms) < 9e18)) throw PrometheusError("a sample time is out of range");
-  return std::llround(ms);
-}
-
-ContainerSeries series_of(const bj::object& entry, const PrometheusHistoryOptions& o) {
-  ContainerSeries s;
-  if (const bj::value* metric = entry.if_contains("metric"); metric && metric->is_object()) {
-    s.ns = label(metric->get_object(), o.namespace_label);
-    s.pod = label(metric->get_object(), o.pod_label);
-    s.container = label(metric->get_object(), o.container_label);
-  }
-  const bj::value* values = entry.if_contains("values");
-  if (!values || !values->is_array()) throw PrometheusError("a series has no values");
-  for (const bj::value& pair : values->get_array()) {
-    if (!pair.is_array() || pair.get_array().size() != 2) {
-      throw PrometheusError("a sample is not a [time, value] pair");
-    }
-    s.points.emplace_back(sample_time_ms(pair.get_array()[0]), sample_value(pair.get_array()[1]));
-  }
-  return s;
-}
-
-bj::object answer_of(std::string_view body) {
-  boost::system::error_code ec;
-  bj::value v = kube::json::parse_value(body, ec);
-  if (ec || !v.is_object()) throw PrometheusError("the answer is not a JSON object");
-  bj::object& o = v.get_object();
-  const std::string status = label(o, "status");
-  if (status == "error") {
-    throw PrometheusError(label(o, "errorType") + ": " + label(o, "error"));
-  }
-  if (status != "success") throw PrometheusError("the answer has no \"status\":\"success\"");
-  return std::move(o);
 }
 
 }  // namespace
@@ -162,20 +102,18 @@ std::vector<HistoryPage> history_pages(std::int64_t until_s, const PrometheusHis
 
 std::vector<ContainerSeries> parse_matrix(std::string_view body,
                                           const PrometheusHistoryOptions& o) {
-  bj::object answer = answer_of(body);
-  const bj::value* data = answer.if_contains("data");
-  if (!data || !data->is_object()) throw PrometheusError("the answer has no data");
-  if (label(data->get_object(), "resultType") != "matrix") {
-    throw PrometheusError("the result is not a matrix");
-  }
-  const bj::value* result = data->get_object().if_contains("result");
-  if (!result || !result->is_array()) throw PrometheusError("the answer has no result");
   std::vector<ContainerSeries> out;
-  for (const bj::value& entry : result->get_array()) {
-    if (!entry.is_object()) throw PrometheusError("a series is not an object");
-    ContainerSeries s = series_of(entry.get_object(), o);
-    if (s.ns.empty() || s.pod.empty() || s.container.empty()) continue;
-    out.push_back(std::move(s));
+  for (PrometheusSeries& s : parse_prometheus_answer(body, PrometheusResult::matrix)) {
+    const auto label = [&](const std::string& name) {
+      const auto it = s.labels.find(name);
+      return it == s.labels.end() ? std::string() : it->second;
+    };
+    ContainerSeries c{.ns = label(o.namespace_label),
+                      .pod = label(o.pod_label),
+                      .container = label(o.container_label),
+                      .points = std::move(s.points)};
+    if (c.ns.empty() || c.pod.empty() || c.container.empty()) continue;
+    out.push_back(std::move(c));
   }
   return out;
 }

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "controller/usage/prometheus_answer.h"
 #include "controller/usage/usage_server.h"
 
 namespace tailor::controller::usage {
@@ -39,11 +40,6 @@ struct PrometheusHistoryOptions {
   std::string bearer_token{};
   std::string bearer_token_file{};  // read at the bootstrap; wins over bearer_token
   bool insecure_skip_verify = false;
-};
-
-class PrometheusError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 // A Prometheus duration ("8d", "1h", "90m", "1h30m", "2w", "1y"; units y w d h m s ms), in
