@@ -38,7 +38,7 @@ Eligibility eligibility(const PodFacts& pod, policy::UpdateMode mode) {
   if (pod.status->phase != "Running") return {false, false, "pod is not running"};
   // The boost is taken back by its own resize (controller/app/startup_boosts); until then the
   // update rule neither resizes nor evicts the pod (an eviction would only boost it again).
-  if (pod.startup_boosted) {
+  if (pod.startup_boosted()) {
     return {false, false, "start-up CPU boost: taken back once Ready and its duration passed"};
   }
   Eligibility out = by_mode(mode);

@@ -90,6 +90,8 @@ const kube::PodCondition* PodFacts::find_condition(std::string_view type) const 
   return nullptr;
 }
 
+bool PodFacts::startup_boosted() const { return startup_boost && boost_active(*startup_boost); }
+
 // Each part is allocated apart from its control block: the controller's interner keeps weak
 // pointers to parts no pod holds any more until its next purge, and a make_shared block would
 // keep the part's own bytes for that long too.
@@ -119,8 +121,6 @@ PodFacts pod_facts(const kube::Pod& pod) {
     status->container_statuses.push_back(
         {.name = s.name, .oom_killed_at = oom_killed_at(s), .actual = s.resources});
   }
-  std::shared_ptr<const BoostRecord> boost = startup_boost(pod.metadata);
-  const bool boosted = boost && boost_active(*boost);
   return PodFacts{.name = pod.metadata.name,
                   .uid = pod.metadata.uid,
                   .node_name = pod.spec.node_name,
@@ -130,8 +130,7 @@ PodFacts pod_facts(const kube::Pod& pod) {
                   .status = std::move(status),
                   .generation = pod.metadata.generation,
                   .started = started(pod),
-                  .startup_boost = std::move(boost),
-                  .startup_boosted = boosted,
+                  .startup_boost = startup_boost(pod.metadata),
                   .ready_since = ready_since(pod),
                   .deleting = !pod.metadata.deletion_timestamp.empty(),
                   .mirror = is_mirror_pod(pod.metadata)};

@@ -75,9 +75,6 @@ struct PodFacts {
   // not once per pass; together with ready_since (when the Ready condition last turned True,
   // nullopt while not Ready) it is what the revert waits on.
   std::shared_ptr<const BoostRecord> startup_boost{};
-  // Whether that record holds a boost not yet taken back: passes and usage windows ask it of
-  // every pod.
-  bool startup_boosted = false;
   std::optional<kube::TimePoint> ready_since{};
   bool deleting = false;  // metadata.deletionTimestamp set
   bool mirror = false;    // a static pod's mirror (the kubelet owns it)
@@ -87,6 +84,9 @@ struct PodFacts {
   const kube::Container* find_container(std::string_view name) const;
   const ContainerStatusFacts* find_status(std::string_view name) const;
   const kube::PodCondition* find_condition(std::string_view type) const;
+  // Whether startup_boost holds a boost not yet taken back (boost_active): passes and usage
+  // windows ask it of every pod.
+  bool startup_boosted() const;
 };
 
 // The facts of a pod, with parts of its own (nothing shared with other pods).

@@ -690,7 +690,7 @@ void Controller::on_usage(const usage::UsageWindow& w) {
   recommender::Resources request;
   double limit = 0;
   auto pod = impl_->view.pod(w.ns, w.pod);
-  if (pod && pod->startup_boosted) {  // a boosted pod's usage stays out of the models
+  if (pod && pod->startup_boosted()) {  // a boosted pod's usage stays out of the models
     // Usage under the boost is the start-up's, not the workload's: it never reaches the model.
     controller_metrics().boosted_window();
     std::lock_guard lock(impl_->mutex);

@@ -220,17 +220,17 @@ TEST(PodFactsOfABoost, ActiveUntilRevertedAndTheUpdateRuleWaits) {
   BoostRecord r{.boosted_at = kNow, .containers = {{.name = "app", .requests = rl("cpu=250m")}}};
   pod.metadata.annotations[std::string(kStartupBoostAnnotation)] = format_boost_record(r);
   PodFacts facts = pod_facts(pod);
-  EXPECT_TRUE(facts.startup_boosted);
+  EXPECT_TRUE(facts.startup_boosted());
   EXPECT_EQ(facts.ready_since, kNow + std::chrono::seconds(5));
   const Eligibility waiting = eligibility(facts, policy::UpdateMode::InPlaceOrRecreate);
   EXPECT_FALSE(waiting.in_place);
   EXPECT_FALSE(waiting.recreate);
   r.reverted_at = kNow + std::chrono::seconds(20);
   pod.metadata.annotations[std::string(kStartupBoostAnnotation)] = format_boost_record(r);
-  EXPECT_FALSE(pod_facts(pod).startup_boosted);
+  EXPECT_FALSE(pod_facts(pod).startup_boosted());
   EXPECT_TRUE(eligibility(pod_facts(pod), policy::UpdateMode::InPlaceOrRecreate).in_place);
   pod.metadata.annotations[std::string(kStartupBoostAnnotation)] = "{not json";
-  EXPECT_FALSE(pod_facts(pod).startup_boosted);  // a broken annotation holds nothing back
+  EXPECT_FALSE(pod_facts(pod).startup_boosted());  // a broken annotation holds nothing back
 }
 
 struct BackCase {
