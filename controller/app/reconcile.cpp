@@ -70,12 +70,21 @@ class PassModels {
       }
     }
   }
-  // nullopt for a container without a recommendation or a model.
-  std::optional<Handle> of(std::size_t policy, std::string_view container) const {
-    for (const auto& [name, model] : of_[policy]) {
-      if (name == container) return model;
+  // One policy's models, asked of the registry they are in.
+  struct OfPolicy {
+    const recommendation::ModelRegistry& registry;
+    const PassModels& pass;
+    std::size_t policy;
+    // nullopt for a container without a recommendation or a model.
+    std::optional<Handle> of(std::string_view container) const {
+      for (const auto& [name, model] : pass.of_[policy]) {
+        if (name == container) return model;
+      }
+      return std::nullopt;
     }
-    return std::nullopt;
+  };
+  OfPolicy of_policy(const recommendation::ModelRegistry& models, std::size_t policy) const {
+    return {models, *this, policy};
   }
 
  private:
@@ -89,8 +98,7 @@ class PassModels {
 std::vector<policy::RecommendedContainerResources> decided_for_pod(
     const actuator::PodFacts& pod, const PolicyObject& p,
     const std::vector<policy::RecommendedContainerResources>& recommendations,
-    const actuator::LimitRangeItem* limit_range, const recommendation::ModelRegistry& models,
-    const PassModels& pass_models, std::size_t policy_index,
+    const actuator::LimitRangeItem* limit_range, const PassModels::OfPolicy& models,
     std::optional<kube::TimePoint> last_change, kube::TimePoint now) {
   std::vector<policy::RecommendedContainerResources> out;
   const auto since = last_change ? last_change : pod.started;
@@ -106,9 +114,10 @@ std::vector<policy::RecommendedContainerResources> decided_for_pod(
         target.insert_or_assign(std::string(resource), *q);
       }
     }
-    const auto model = pass_models.of(policy_index, r.container_name);
+    const auto model = models.of(r.container_name);
     const auto next =
-        model ? models.decide(*model, key, pod.uid, request, to_seconds(now), age) : std::nullopt;
+        model ? models.registry.decide(*model, key, pod.uid, request, to_seconds(now), age)
+              : std::nullopt;
     if (next) {
       const kube::ResourceList chosen = to_resource_list(*next);
       if (next->cpu_cores != request.cpu_cores) {
@@ -285,11 +294,11 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     auto capped = capped_for_pod(pod.containers(), policy, recs[pi], lr);
     std::vector<policy::RecommendedContainerResources> decided;
     if (in.update_rule.mode == actuator::UpdateRule::Mode::StrategyDecides) {
-      decided =
-          decided_for_pod(pod, in.policies[pi], capped, lr, models, *pass_models, pi, last, in.now);
+      const PassModels::OfPolicy policy_models = pass_models->of_policy(models, pi);
+      decided = decided_for_pod(pod, in.policies[pi], capped, lr, policy_models, last, in.now);
       // The recommendations now serve recreations only (in place, `decided` does).
       for (policy::RecommendedContainerResources& r : capped) {
-        const auto model = pass_models->of(pi, r.container_name);
+        const auto model = policy_models.of(r.container_name);
         widen_for_recreation(
             r, model ? confidence_days(models.samples(*model), models.sample_period()) : 0);
       }
