@@ -108,8 +108,8 @@ TrackedState parse_state(const bj::object& data) {
 // The pass's pod -> policy map taken over in place: in a steady pass nothing is allocated for it.
 // Moving the fresh map in instead left its 200,000 strings, allocated among the pass's
 // temporaries, pinning pages those freed (RSS grew ~15 MiB a pass at 100,000 pods).
-void take_over(std::unordered_map<std::string, std::string>& held,
-               const std::unordered_map<std::string, std::string>& fresh) {
+void take_over(std::unordered_map<std::string, AssignedPolicy>& held,
+               const std::unordered_map<std::string, AssignedPolicy>& fresh) {
   std::erase_if(held, [&](const auto& kv) { return !fresh.contains(kv.first); });
   for (const auto& [pod, policy] : fresh) {
     auto [it, added] = held.try_emplace(pod, policy);
@@ -123,21 +123,6 @@ void take_over(std::unordered_map<std::string, std::string>& held,
 void close_quiet_periods(recommendation::ModelRegistry& models, kube::TimePoint now) {
   constexpr recommender::Seconds kQuietAtLeast = 60;
   models.close_periods(to_seconds(now) - std::max(models.sample_period(), kQuietAtLeast));
-}
-
-// The first policy of `key` that `also` accepts.
-template <class Also>
-const PolicyObject* find_policy(const std::vector<PolicyObject>& policies, const std::string& key,
-                                Also also) {
-  for (const PolicyObject& p : policies) {
-    if (p.key == key && also(p)) return &p;
-  }
-  return nullptr;
-}
-
-const PolicyObject* find_policy(const std::vector<PolicyObject>& policies, const std::string& key,
-                                policy::PolicyApi api) {
-  return find_policy(policies, key, [&](const PolicyObject& p) { return p.api == api; });
 }
 
 }  // namespace
@@ -155,7 +140,7 @@ struct Controller::Impl {
   TrackedState state;
   std::string saved_state;
   actuator::TokenBucket bucket;
-  std::unordered_map<std::string, std::string> pod_policy;
+  std::unordered_map<std::string, AssignedPolicy> pod_policy;
   OomLedger ooms;  // which OOM kills the models have had (under `mutex`)
   // Recreations accepted per policy key, for the per-workload series (workload_series.h); a
   // scrape drops those of policies that are gone.
@@ -210,12 +195,12 @@ struct Controller::Impl {
         if (!c) continue;
         const double request = memory_ran(s, c->resources, &kube::ResourceRequirements::requests);
         const double limit = memory_ran(s, c->resources, &kube::ResourceRequirements::limits);
-        models.on_oom({policy->second, kill.container}, to_seconds(kill.at), request, limit);
+        models.on_oom({policy->second.key, kill.container}, to_seconds(kill.at), request, limit);
         ++stats.ooms_from_status;
         kube::log::info("OOM kill from the pod status fed to the model",
                         {{"pod", pod->namespace_() + "/" + pod->name},
                          {"container", kill.container},
-                         {"policy", policy->second}});
+                         {"policy", policy->second.key}});
       }
     }
   }
@@ -345,12 +330,12 @@ void Controller::Impl::annotate(const PodAction& a,
 std::map<std::string, RecommendedCpu> Controller::Impl::recommended_cpu(
     const PassInputs& in, const actuator::PodFacts& pod) const {
   std::map<std::string, RecommendedCpu> out;
-  auto key = pod_policy.find(pod.namespace_() + "/" + pod.name);
-  if (key == pod_policy.end()) return out;
-  // The policy the pass assigned the pod to: one that acts (valid, and ours).
-  const PolicyObject* p = find_policy(
-      in.policies, key->second, [](const PolicyObject& c) { return c.effective && c.claimed; });
-  if (!p || p->effective->mode == policy::UpdateMode::Off ||
+  auto assigned = pod_policy.find(pod.namespace_() + "/" + pod.name);
+  if (assigned == pod_policy.end()) return out;
+  // The very policy the pass assigned the pod to (of a VerticalScalingPolicy and a VPA object of
+  // the same name, the one that acts on the pod), while it acts (valid, and ours).
+  const PolicyObject* p = find_policy(in.policies, assigned->second.key, assigned->second.api);
+  if (!p || !p->effective || !p->claimed || p->effective->mode == policy::UpdateMode::Off ||
       p->effective->mode == policy::UpdateMode::Initial) {
     return out;
   }
@@ -684,7 +669,7 @@ void Controller::on_usage(const usage::UsageWindow& w) {
       return;
     }
     controller_metrics().usage_window(true);
-    policy = it->second;
+    policy = it->second.key;
     ++impl_->stats.windows;
   }
   recommender::Resources request;
@@ -803,7 +788,7 @@ void Controller::write_workload_series(std::string& out) const {
       for (const auto& pod : pods) {
         key.assign(pod->namespace_()).append("/").append(pod->name);
         auto policy = impl_->pod_policy.find(key);
-        if (policy != impl_->pod_policy.end()) series.add_pod(policy->second, *pod);
+        if (policy != impl_->pod_policy.end()) series.add_pod(policy->second.key, *pod);
       }
       impl_->models.each_activity([&](const auto& k, const auto& a) { series.add_model(k, a); });
       std::erase_if(impl_->recreations, [&](const auto& kv) { return !series.has(kv.first); });

@@ -214,6 +214,14 @@ std::vector<policy::RecommendedContainerResources> policy_recommendations(
   return out;
 }
 
+const PolicyObject* find_policy(const std::vector<PolicyObject>& policies, const std::string& key,
+                                policy::PolicyApi api) {
+  for (const PolicyObject& p : policies) {
+    if (p.key == key && p.api == api) return &p;
+  }
+  return nullptr;
+}
+
 PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& models,
                      TrackedState& state) {
   PassResult out;
@@ -327,7 +335,7 @@ PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& 
     std::size_t pi = active_index[*assignment.policy_of_pod[i]];
     const PolicyObject& po = in.policies[pi];
     const EffectivePolicy& policy = *po.effective;
-    out.policy_of_pod[pod_key(pod)] = po.key;
+    out.policy_of_pod[pod_key(pod)] = {po.key, po.api};
     const std::string& workload = chain_of_pod[i]->workload;
     actuator::WorkloadReplicas& w = replicas[workload];
     ++w.desired;

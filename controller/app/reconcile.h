@@ -83,11 +83,19 @@ struct PodAction {
   std::int64_t generation = 0;  // the pod's metadata.generation the action was decided on
 };
 
+// The policy a pass assigned a pod to. A VerticalScalingPolicy and a VPA object of the same name
+// share the key (and the models); the api says which of the two acts on the pod.
+struct AssignedPolicy {
+  std::string key{};
+  policy::PolicyApi api = policy::PolicyApi::VerticalScalingPolicy;
+  bool operator==(const AssignedPolicy&) const = default;
+};
+
 struct PassResult {
   std::vector<StatusUpdate> statuses{};  // only those that change
   std::vector<PodAction> actions{};      // in the order to act
-  // pod "ns/name" -> policy key; hashed: 100,000 entries are rebuilt every pass.
-  std::unordered_map<std::string, std::string> policy_of_pod{};
+  // pod "ns/name" -> its policy; hashed: 100,000 entries are rebuilt every pass.
+  std::unordered_map<std::string, AssignedPolicy> policy_of_pod{};
   std::vector<std::pair<std::string, std::string>> skipped{};  // pod "ns/name", why not now
   std::map<std::string, std::string> hpa_conflicts{};  // policy key -> what Tailor leaves alone
 };
@@ -103,6 +111,11 @@ std::vector<policy::RecommendedContainerResources> capped_for_pod(
     const std::vector<kube::Container>& containers, const policy::EffectivePolicy& policy,
     const std::vector<policy::RecommendedContainerResources>& recommendations,
     const actuator::LimitRangeItem* limit_range);
+
+// The policy of that key and api among `policies` (a pod's AssignedPolicy, an action's
+// policy); null when there is none.
+const PolicyObject* find_policy(const std::vector<PolicyObject>& policies, const std::string& key,
+                                policy::PolicyApi api);
 
 // Decides statuses and actions; advances `state` (outcome timers, forgotten pods).
 PassResult reconcile(const PassInputs& in, const recommendation::ModelRegistry& models,

@@ -153,7 +153,7 @@ TEST_F(ReconcileTest, RecommendsAndResizesAPodFarBelowItsTarget) {
       policy::find_condition(s.conditions, policy::kRecommendationProvided);
   ASSERT_NE(provided, nullptr);
   EXPECT_EQ(provided->status, "True");
-  EXPECT_EQ(r.policy_of_pod.at("shop/web-1"), "shop/web");
+  EXPECT_EQ(r.policy_of_pod.at("shop/web-1").key, "shop/web");
   ASSERT_EQ(r.actions.size(), 1u);
   EXPECT_EQ(r.actions[0].kind, PodAction::Kind::Resize);
   EXPECT_EQ(r.actions[0].uid, "uid-web-1");
@@ -503,6 +503,37 @@ TEST_F(ReconcileTest, VpaInPlaceModeResizesAndMatchesPods) {
   ASSERT_EQ(r.actions.size(), 1u);
   EXPECT_EQ(r.actions[0].kind, PodAction::Kind::Resize);
   EXPECT_EQ(r.actions[0].policy_api, policy::PolicyApi::VerticalPodAutoscaler);
+}
+
+// A VerticalScalingPolicy and a VPA object of the same name, both on shop/web: the older acts on
+// the pod (policy/target_ref), and the pod's assigned policy, which the start-up boost's revert
+// reads its recommendation from, is that one, whichever of the two comes first in the list.
+TEST_F(ReconcileTest, OfAVspAndAVpaOfTheSameNameThePodIsAssignedTheOlder) {
+  const auto created = [](PolicyObject p, const std::string& at) {
+    p.metadata.creation_timestamp = at;
+    p.effective->metadata.creation_timestamp = at;
+    return p;
+  };
+  const PolicyObject vpa_object =
+      vpa(R"({"targetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},
+              "updatePolicy":{"updateMode":"InPlace","minReplicas":1}})");
+  const PolicyObject vsp_object = vsp("InPlaceOrRecreate");
+  for (const bool vpa_older : {true, false}) {
+    const std::vector<PolicyObject> policies = {
+        created(vsp_object, vpa_older ? "2026-11-21T00:00:00Z" : "2026-11-20T00:00:00Z"),
+        created(vpa_object, vpa_older ? "2026-11-20T00:00:00Z" : "2026-11-21T00:00:00Z")};
+    const auto want = vpa_older ? policy::PolicyApi::VerticalPodAutoscaler
+                                : policy::PolicyApi::VerticalScalingPolicy;
+    TrackedState state;
+    PassResult r = reconcile(inputs(policies, {pod("web-1")}), models_, state);
+    const AssignedPolicy assigned = r.policy_of_pod.at("shop/web-1");
+    EXPECT_EQ(assigned, (AssignedPolicy{.key = "shop/web", .api = want})) << vpa_older;
+    const PolicyObject* found = find_policy(policies, assigned.key, assigned.api);
+    ASSERT_NE(found, nullptr);
+    EXPECT_EQ(found, &policies[vpa_older ? 1 : 0]);
+    ASSERT_EQ(r.actions.size(), 1u);
+    EXPECT_EQ(r.actions[0].policy_api, want);
+  }
 }
 
 }  // namespace
