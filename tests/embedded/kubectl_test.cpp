@@ -12,10 +12,12 @@
 #include <thread>
 
 #include "tests/embedded/kubectl_cluster_test.h"
+#include "tests/support/eventually.h"
 
 namespace tailor::embedded::testing {
 namespace {
 
+using kube::testing::eventually;
 using Result = KubectlResult;
 
 // The API alone: the scheduler's status writes and events would add watch rows and describe
@@ -121,16 +123,6 @@ TEST_F(KubectlTest, ServerErrorsAsKubectlPrintsThem) {
   EXPECT_EQ(again.err,
             "Error from server (AlreadyExists): error when creating \"pod.json\": pods \"web\" "
             "already exists\n");
-}
-
-// Waits (bounded) for a condition another process brings about.
-bool eventually(const std::function<bool()>& condition) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
 }
 
 // The next line kubectl prints, waiting at most 30 s; "" at the end or on timeout.

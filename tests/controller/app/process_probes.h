@@ -16,6 +16,8 @@
 #include <string>
 #include <thread>
 
+#include "tests/support/eventually.h"
+
 namespace tailor::controller::testing {
 
 // True when something listens on 127.0.0.1:port.
@@ -48,15 +50,7 @@ inline std::size_t threads_started_since(const std::set<std::string>& before) {
   return added;
 }
 
-// Polls `done` every 50 ms until it holds; false after `timeout`.
-inline bool eventually(const std::function<bool()>& done,
-                       std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-  for (auto deadline = std::chrono::steady_clock::now() + timeout;;
-       std::this_thread::sleep_for(std::chrono::milliseconds(50))) {
-    if (done()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-  }
-}
+using kube::testing::eventually;
 
 // The time `action` takes.
 inline std::chrono::milliseconds time_of(const std::function<void()>& action) {

@@ -9,9 +9,12 @@
 #include "controller/app/controller.h"
 #include "kube/client/rest_client.h"
 #include "tests/controller/integration/controller_cluster.h"
+#include "tests/support/eventually.h"
 
 namespace tailor::controller {
 namespace {
+
+using kube::testing::eventually;
 
 constexpr const char* kPod = R"({"apiVersion":"v1","kind":"Pod",
  "metadata":{"name":"web-1","labels":{"app":"web"}},
@@ -51,15 +54,6 @@ class CheckpointClusterTest
     EXPECT_TRUE(c->wait_for_sync(std::chrono::seconds(10)));
     c->load_state();
     return c;
-  }
-
-  // Polls until the informers (or the API) show what `done` waits for; false after 10 s.
-  static bool eventually(const std::function<bool()>& done) {
-    for (int i = 0; i < 100; ++i) {
-      if (done()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
   }
 
   // Two hours of the app at 0.7 cores and 300 MiB, ending now.

@@ -16,12 +16,14 @@
 #include "embedded/api/resources.h"
 #include "embedded/controllers/conditions.h"
 #include "tests/embedded/kubectl_cluster_test.h"
+#include "tests/support/eventually.h"
 
 namespace tailor::embedded::testing {
 namespace {
 
 namespace bj = boost::json;
 
+using kube::testing::eventually;  // the controllers are asynchronous
 using Result = KubectlResult;
 
 class WorkloadsTest : public KubectlClusterTest {
@@ -74,17 +76,6 @@ class WorkloadsTest : public KubectlClusterTest {
     const bj::object& status = pod.at("status").as_object();
     return status.at("phase") == "Running" &&
            !pod.at("metadata").as_object().contains("deletionTimestamp");
-  }
-
-  // Polls until `done` holds (the controllers are asynchronous); false after 20 s.
-  template <class F>
-  bool eventually(F done) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (done()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return done();
   }
 
   bool running_pods(const std::string& label, std::size_t n) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kube/client/informer.h"
+#include "tests/support/eventually.h"
 
 namespace tailor::kube::cache::testing {
 
@@ -31,15 +32,7 @@ inline TestPod decode_test_pod(std::string_view json) {
   return pod;
 }
 
-// Polls state that has no notification of its own, with a generous bound.
-inline bool eventually(const std::function<bool()>& pred) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return pred();
-}
+using kube::testing::eventually;
 
 inline std::vector<std::string> pod_node_index(const MetaInfo&, const TestPod& pod) {
   if (pod.node.empty()) return {};

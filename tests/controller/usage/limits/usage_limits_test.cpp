@@ -26,12 +26,14 @@
 #include "controller/usage/usage_server.h"
 #include "kube/observe/log.h"
 #include "tests/controller/usage/usage_agent_client.h"
+#include "tests/support/eventually.h"
 #include "tests/support/process_figures.h"
 
 namespace tailor::controller::usage {
 namespace {
 
 using namespace std::chrono_literals;
+using kube::testing::eventually;
 using kube::testing::process_figures;
 using kube::testing::ProcessFigures;
 using testing::report;
@@ -76,17 +78,6 @@ bool closed_by_server(int fd, Clock::time_point deadline) {
     if (n <= 0) return true;  // gRPC sends nothing before the handshake: any byte is unexpected
   }
   return false;
-}
-
-// Waits until `done` holds or the time is up; returns whether it held.
-template <class F>
-bool eventually(F done, std::chrono::milliseconds within = 10s) {
-  const auto deadline = Clock::now() + within;
-  while (!done()) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::sleep_for(20ms);
-  }
-  return true;
 }
 
 class UsageLimitsTest : public ::testing::Test {
