@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "kube/observe/log.h"
+#include "kube/observe/metrics.h"
 
 namespace tailor::controller::usage {
 namespace {
@@ -17,9 +18,22 @@ kube::Duration check_period(kube::Duration timeout) {
                                     std::chrono::seconds(1));
 }
 
+// tailor_controller_usage_streams_cut_total, over every watch of the process.
+prometheus::Counter& cut_counter() {
+  static prometheus::Counter& counter =
+      kube::metrics::registry()
+          .counter({.subsystem = "controller",
+                    .name = "usage_streams_cut_total",
+                    .help = "Usage streams cancelled for delivering no whole report within "
+                            "--usage-stall-timeout."})
+          .with();
+  return counter;
+}
+
 }  // namespace
 
 StallWatch::StallWatch(kube::Duration timeout) : timeout_(timeout) {
+  cut_counter();  // at zero from the start
   if (timeout_ > kube::Duration::zero()) thread_ = std::thread([this] { run(); });
 }
 
@@ -46,6 +60,7 @@ void StallWatch::cut_stalled(Clock::time_point now) {
     if (s.cut || now - s.last < timeout_) continue;
     s.cut = true;
     ++cut_count_;
+    cut_counter().Increment();
     kube::log::warning("Usage stream cut: no whole report within the stall timeout",
                        {{"peer", s.peer}});
     s.context->TryCancel();

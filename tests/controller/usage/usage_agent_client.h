@@ -119,14 +119,20 @@ inline Sent send(int port, const std::shared_ptr<grpc::ChannelCredentials>& cred
               within);
 }
 
+// The value of a series (its name and labels as written, e.g. `a_total{reason="x"}`) in a
+// /metrics text; -1 when the series is not there.
+inline double series_value(const std::string& metrics_text, const std::string& series) {
+  const std::string line = "\n" + series + " ";  // a sample's line, not its # HELP or # TYPE
+  const auto at = ("\n" + metrics_text).find(line);
+  if (at == std::string::npos) return -1;
+  return std::stod(metrics_text.substr(at + line.size() - 1));
+}
+
 // The value of tailor_controller_usage_windows_rejected_total{reason} in a /metrics text; -1
 // when the series is not there.
 inline double rejected_windows(const std::string& metrics_text, const std::string& reason) {
-  const std::string series =
-      "tailor_controller_usage_windows_rejected_total{reason=\"" + reason + "\"} ";
-  const auto at = metrics_text.find(series);
-  if (at == std::string::npos) return -1;
-  return std::stod(metrics_text.substr(at + series.size()));
+  return series_value(metrics_text,
+                      "tailor_controller_usage_windows_rejected_total{reason=\"" + reason + "\"}");
 }
 
 }  // namespace tailor::controller::usage::testing

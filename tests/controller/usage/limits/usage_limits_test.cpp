@@ -25,6 +25,7 @@
 
 #include "controller/usage/usage_server.h"
 #include "kube/observe/log.h"
+#include "kube/observe/metrics.h"
 #include "tests/controller/usage/usage_agent_client.h"
 #include "tests/support/eventually.h"
 #include "tests/support/process_figures.h"
@@ -89,10 +90,36 @@ class UsageLimitsTest : public ::testing::Test {
     server_->start();
   }
   UsageServerOptions insecure(UsageLimits limits) { return {.insecure = true, .limits = limits}; }
+  // A plaintext channel to the server (an insecure() one).
+  std::shared_ptr<grpc::Channel> insecure_channel() const {
+    return grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
+                               grpc::InsecureChannelCredentials());
+  }
 
   UsagePki pki_;
   std::unique_ptr<UsageServer> server_;
   std::atomic<int> windows_{0};
+};
+
+// A channel with a connection of its own, not shared with the process's other channels.
+std::shared_ptr<grpc::Channel> own_connection(
+    int port, const std::shared_ptr<grpc::ChannelCredentials>& credentials) {
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  return grpc::CreateCustomChannel("127.0.0.1:" + std::to_string(port), credentials, args);
+}
+
+// A Report stream on `channel` that the client gives up on after `deadline`.
+struct ReportStream {
+  ReportStream(const std::shared_ptr<grpc::Channel>& channel, std::chrono::seconds deadline)
+      : stub(testing::pb::UsageService::NewStub(channel)) {
+    context.set_deadline(std::chrono::system_clock::now() + deadline);
+    writer = stub->Report(&context, &summary);
+  }
+  std::unique_ptr<testing::pb::UsageService::Stub> stub;
+  grpc::ClientContext context;
+  testing::pb::ReportSummary summary;
+  std::unique_ptr<grpc::ClientWriter<testing::pb::UsageReport>> writer;
 };
 
 // Connections that finish their TLS handshake and HTTP/2 preface and then open no stream.
@@ -100,10 +127,7 @@ std::vector<std::shared_ptr<grpc::Channel>> idle_http2(
     int port, const std::shared_ptr<grpc::ChannelCredentials>& credentials, int count) {
   std::vector<std::shared_ptr<grpc::Channel>> channels;
   for (int i = 0; i < count; ++i) {
-    grpc::ChannelArguments args;
-    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);  // a connection of its own
-    channels.push_back(
-        grpc::CreateCustomChannel("127.0.0.1:" + std::to_string(port), credentials, args));
+    channels.push_back(own_connection(port, credentials));
     if (!channels.back()->WaitForConnected(std::chrono::system_clock::now() + 10s)) {
       throw std::runtime_error("an idle HTTP/2 connection did not connect");
     }
@@ -270,15 +294,11 @@ class HeldStreams {
       : statuses_(static_cast<std::size_t>(count)) {
     for (int i = 0; i < count; ++i) {
       threads_.emplace_back([this, channel, i] {
-        auto stub = testing::pb::UsageService::NewStub(channel);
-        grpc::ClientContext context;
-        context.set_deadline(std::chrono::system_clock::now() + 20s);
-        testing::pb::ReportSummary summary;
-        auto writer = stub->Report(&context, &summary);
-        writer->Write(report("node-a", {"web-a"}));
+        ReportStream stream(channel, 20s);
+        stream.writer->Write(report("node-a", {"web-a"}));
         release_.wait();
-        writer->WritesDone();
-        statuses_[static_cast<std::size_t>(i)] = writer->Finish().error_code();
+        stream.writer->WritesDone();
+        statuses_[static_cast<std::size_t>(i)] = stream.writer->Finish().error_code();
       });
     }
   }
@@ -301,8 +321,7 @@ int count(const std::vector<grpc::StatusCode>& codes, grpc::StatusCode code) {
 
 TEST_F(UsageLimitsTest, AConnectionGetsNoMoreStreamsThanTheCapAtOnce) {
   start(insecure({.max_streams_per_connection = 2}));
-  auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
-                                     grpc::InsecureChannelCredentials());
+  auto channel = insecure_channel();
   HeldStreams streams(channel, 3);
   ASSERT_TRUE(eventually([&] { return server_->stats().reports >= 2; }));
   std::this_thread::sleep_for(500ms);  // time enough for a third stream, were it let in
@@ -319,10 +338,7 @@ TEST_F(UsageLimitsTest, StreamsPastTheThreadQuotaAreRefusedAndAnAgentGetsInAfter
   std::vector<std::shared_ptr<grpc::Channel>> channels;
   std::vector<std::unique_ptr<HeldStreams>> held;
   for (int i = 0; i < 10; ++i) {
-    grpc::ChannelArguments args;
-    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);  // a connection of its own
-    channels.push_back(grpc::CreateCustomChannel("127.0.0.1:" + std::to_string(server_->port()),
-                                                 grpc::InsecureChannelCredentials(), args));
+    channels.push_back(own_connection(server_->port(), grpc::InsecureChannelCredentials()));
     held.push_back(std::make_unique<HeldStreams>(channels.back(), 1));
   }
   std::this_thread::sleep_for(2s);  // every stream has been served or refused
@@ -350,24 +366,27 @@ struct Ended {
 Ended stream_reports(const std::shared_ptr<grpc::Channel>& channel, int reports,
                      std::chrono::milliseconds every, bool half_close) {
   const auto started = Clock::now();
-  auto stub = testing::pb::UsageService::NewStub(channel);
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + 30s);
-  testing::pb::ReportSummary summary;
-  auto writer = stub->Report(&context, &summary);
+  ReportStream stream(channel, 30s);
   for (int i = 0; i < reports; ++i) {
     if (i > 0) std::this_thread::sleep_for(every);
-    writer->Write(report("node-a", {"web-a"}));
+    stream.writer->Write(report("node-a", {"web-a"}));
   }
-  if (half_close) writer->WritesDone();
-  const grpc::StatusCode code = writer->Finish().error_code();
+  if (half_close) stream.writer->WritesDone();
+  const grpc::StatusCode code = stream.writer->Finish().error_code();
   return {code, std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started)};
+}
+
+// tailor_controller_usage_streams_cut_total, over every server of this process.
+double streams_cut_metric() {
+  return testing::series_value(kube::metrics::registry().serialize(),
+                               "tailor_controller_usage_streams_cut_total");
 }
 
 TEST_F(UsageLimitsTest, AStreamThatStallsIsCutAndOneThatKeepsReportingIsNot) {
   start(insecure({.stall_timeout = 1s}));
-  auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
-                                     grpc::InsecureChannelCredentials());
+  const double cut_before = streams_cut_metric();
+  ASSERT_GE(cut_before, 0);  // the series is there from the start
+  auto channel = insecure_channel();
   auto steady = std::async(std::launch::async, [&] {
     return stream_reports(channel, 16, 200ms, /*half_close=*/true);  // 3 s, never 1 s quiet
   });
@@ -377,13 +396,13 @@ TEST_F(UsageLimitsTest, AStreamThatStallsIsCutAndOneThatKeepsReportingIsNot) {
   EXPECT_LT(stalled.after, 10s);  // not the client's own 30 s deadline
   EXPECT_EQ(steady.get().code, grpc::StatusCode::OK);
   EXPECT_EQ(server_->stats().streams_cut, 1u);
+  EXPECT_EQ(streams_cut_metric(), cut_before + 1);
   EXPECT_EQ(windows_, 17);
 }
 
 TEST_F(UsageLimitsTest, WithoutAStallTimeoutAQuietStreamIsKept) {
   start(insecure({.stall_timeout = 0s}));
-  auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
-                                     grpc::InsecureChannelCredentials());
+  auto channel = insecure_channel();
   const Ended quiet = stream_reports(channel, 2, 2s, /*half_close=*/true);
   EXPECT_EQ(quiet.code, grpc::StatusCode::OK);
   EXPECT_EQ(server_->stats().streams_cut, 0u);
