@@ -3,13 +3,8 @@
 // than max_connections; a body sent at 1 KB/s is cut at the request body deadline with
 // kube-apiserver's 504 Timeout Status. Memory is a bound (RSS), not a duration; the waits are
 // generous upper bounds.
-#include <dirent.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <poll.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
@@ -17,11 +12,9 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/json.hpp>
-#include <thread>
-#include <vector>
 
 #include "tests/embedded/raw_http_fixture.h"
-#include "tests/support/process_figures.h"
+#include "tests/support/idle_connections.h"
 
 namespace tailor::embedded::testing {
 namespace {
@@ -34,33 +27,6 @@ using namespace std::chrono_literals;
 
 constexpr std::chrono::milliseconds kGenerous = 30s;
 
-long rss_mib() { return kube::testing::process_figures().rss_kib / 1024; }
-long threads() { return kube::testing::process_figures().threads; }
-
-// Waits until the thread count has held still for a while (the server has taken every
-// connection it will), at most kGenerous.
-long settled_threads() {
-  auto until = std::chrono::steady_clock::now() + kGenerous;
-  long last = threads();
-  for (int still = 0; still < 10 && std::chrono::steady_clock::now() < until; ++still) {
-    std::this_thread::sleep_for(100ms);
-    long now = threads();
-    if (now != last) still = 0;
-    last = now;
-  }
-  return last;
-}
-
-int connect_to(std::uint16_t port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  return fd;
-}
-
 class ConnectionLimitsTest : public RawHttpClusterTest {
  protected:
   ClusterOptions cluster_options() override {
@@ -71,29 +37,11 @@ class ConnectionLimitsTest : public RawHttpClusterTest {
 };
 
 TEST_F(ConnectionLimitsTest, IdleConnectionsLeaveMemoryWithin50MB) {
-  rlimit files{};
-  ::getrlimit(RLIMIT_NOFILE, &files);
-  files.rlim_cur = files.rlim_max;
-  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &files), 0);
-  ASSERT_GE(files.rlim_cur, 4000u) << "2,500 connections and the server's ends need descriptors";
+  ASSERT_GE(kube::testing::raise_open_files_limit(), 4000u)
+      << "2,500 connections and the server's ends need descriptors";
   ASSERT_EQ(send("GET", "/api/v1/namespaces", "", "").status, 200);
   client_.reset();
-  long threads_before = settled_threads();
-  long before = rss_mib();
-  std::vector<int> idle;
-  for (int i = 0; i < 2500; ++i) idle.push_back(connect_to(cluster_->port()));
-  long threads_open = settled_threads();
-  long open = rss_mib();
-  EXPECT_LE(threads_open - threads_before, 512) << "more threads than max_connections";
-  EXPECT_LE(open - before, 50) << "RSS " << before << " MiB before, " << open << " with 2,500 idle";
-  for (int fd : idle) ::close(fd);
-  auto until = std::chrono::steady_clock::now() + kGenerous;
-  while (threads() > threads_before && std::chrono::steady_clock::now() < until) {
-    std::this_thread::sleep_for(20ms);
-  }
-  EXPECT_EQ(threads(), threads_before);
-  long after = rss_mib();
-  EXPECT_LE(after - before, 50) << "RSS " << before << " MiB before, " << after << " after";
+  kube::testing::expect_idle_connections_bounded(cluster_->port(), 2500, 512);
   EXPECT_EQ(send("GET", "/api/v1/namespaces", "", "").status, 200);
 }
 
