@@ -7,17 +7,15 @@
 // request).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 #include <thread>
 
 #include "controller/app/controller.h"
-#include "controller/app/quantities.h"
 #include "controller/usage/usage_feed.h"
 #include "kube/client/rest_client.h"
 #include "kube/model/quantity.h"
-#include "recommender/strategy.h"
 #include "tests/controller/integration/controller_cluster.h"
+#include "tests/support/vpa_oom_target.h"
 
 namespace tailor::controller {
 namespace {
@@ -207,15 +205,9 @@ class OomClusterTest : public testing::OneNodePlayedTest<
     return kube::Quantity::parse(published_memory_target(kind));
   }
 
-  // What VPA's recommender targets for a container whose only memory peak is VPA's bump of a
-  // 300Mi request killed at 200Mi of usage: max(300Mi + 100Mi, 300Mi x 1.2) = 400Mi.
-  static kube::Quantity vpa_formula_target() {
-    const double bump = std::max(300 * kMiB + 100 * kMiB, 300 * kMiB * 1.2);
-    auto vpa = recommender::make_vpa_strategy()->create();
-    vpa->observe({0, 60, 0.1, bump}, {0.1, 300 * kMiB});
-    const kube::ResourceList target = to_resource_list(vpa->recommend(60).target);
-    return *kube::find_resource(target, "memory");
-  }
+  // VPA's target after the kill of web-1's 300Mi request (at 200Mi of usage): its bump,
+  // max(300Mi + 100Mi, 300Mi x 1.2) = 400Mi, through VPA's estimator.
+  static kube::Quantity vpa_formula_target() { return testing::vpa_oom_target(300 * kMiB); }
 
   kube::Quantity raised_;  // the limit the kill raised web-1 to
   std::string pod_uid_;
