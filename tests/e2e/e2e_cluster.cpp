@@ -527,12 +527,16 @@ TestNamespace::~TestNamespace() {
   }
 }
 
-bool TestNamespace::apply(const std::string& yaml) const {
+CommandResult TestNamespace::try_apply(const std::string& yaml) const {
   static std::atomic<int> counter{0};
   const fs::path file =
       E2eCluster::get().dir() / "scratch" / (name_ + "-" + std::to_string(counter++) + ".yaml");
   std::ofstream(file) << yaml;
-  CommandResult r = kubectl("apply -f " + file.string());
+  return kubectl("apply -f " + file.string());
+}
+
+bool TestNamespace::apply(const std::string& yaml) const {
+  CommandResult r = try_apply(yaml);
   EXPECT_EQ(r.exit_code, 0) << "kubectl apply in " << name_ << ":\n" << r.err << "\n" << yaml;
   return r.exit_code == 0;
 }

@@ -200,6 +200,8 @@ class TestNamespace {
   // kubectl apply -n NAME of a YAML manifest (written to a file in the environment's dir);
   // adds a test failure (with kubectl's stderr) and returns false when kubectl fails.
   bool apply(const std::string& yaml) const;
+  // The same, as kubectl answered, for manifests the API server may refuse.
+  CommandResult try_apply(const std::string& yaml) const;
   CommandResult kubectl(const std::string& args) const;  // with -n NAME
 
   std::optional<PodView> pod(const std::string& name) const;
