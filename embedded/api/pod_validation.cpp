@@ -1,5 +1,8 @@
 #include "embedded/api/pod_validation.h"
 
+#include <arpa/inet.h>
+
+#include <algorithm>
 #include <set>
 
 #include "embedded/api/validation.h"
@@ -193,6 +196,111 @@ Errors list_errors(const bj::object& pod, const std::string& prefix, std::string
   return errors;
 }
 
+constexpr std::size_t kMaxDnsNameservers = 3;
+constexpr std::size_t kMaxDnsSearchPaths = 32;
+constexpr std::size_t kMaxDnsSearchListChars = 2048;
+
+std::vector<std::string> string_list(const bj::value* list) {
+  std::vector<std::string> out;
+  if (!list || !list->is_array()) return out;
+  for (const bj::value& v : list->as_array())
+    out.push_back(v.is_string() ? v.as_string().c_str() : "");
+  return out;
+}
+
+// field.Invalid of a []string, printed as Go's %#v prints it.
+FieldCause invalid_list(std::string field, const std::vector<std::string>& values,
+                        const std::string& why) {
+  std::string printed = "[]string{";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    printed += (i ? ", \"" : "\"") + values[i] + "\"";
+  }
+  return {"FieldValueInvalid", "Invalid value: " + printed + "}: " + why, std::move(field)};
+}
+
+bool ip_address(const std::string& text) {
+  in_addr v4{};
+  in6_addr v6{};
+  return ::inet_pton(AF_INET, text.c_str(), &v4) == 1 ||
+         ::inet_pton(AF_INET6, text.c_str(), &v6) == 1;
+}
+
+// validateDNSPolicy and validatePodDNSConfig.
+Errors dns_errors(const bj::object& pod, const std::string& prefix) {
+  Errors errors;
+  const bj::value* spec = pod.if_contains("spec");
+  const std::string policy = spec ? string_member(*spec, "dnsPolicy") : "";
+  const std::string policy_path = prefix + "spec.dnsPolicy";
+  static const std::vector<std::string> kPolicies = {"ClusterFirst", "ClusterFirstWithHostNet",
+                                                     "Default", "None"};
+  // "" : not defaulted (a template validated before its defaults); the API defaults it.
+  if (!policy.empty() && std::find(kPolicies.begin(), kPolicies.end(), policy) == kPolicies.end()) {
+    std::string list;
+    for (const std::string& p : kPolicies) list += (list.empty() ? "\"" : ", \"") + p + "\"";
+    errors.push_back({"FieldValueNotSupported",
+                      "Unsupported value: \"" + policy + "\": supported values: " + list,
+                      policy_path});
+  }
+  const bj::value* config = spec ? member(spec, "dnsConfig") : nullptr;
+  const std::string path = prefix + "spec.dnsConfig";
+  if (policy == "None") {
+    if (!config) {
+      errors.push_back(required(path, "must provide `dnsConfig` when `dnsPolicy` is None"));
+      return errors;
+    }
+    if (string_list(member(config, "nameservers")).empty()) {
+      errors.push_back(
+          required(path + ".nameservers",
+                   "must provide at least one DNS nameserver when `dnsPolicy` is None"));
+      return errors;
+    }
+  }
+  if (!config) return errors;
+  const std::vector<std::string> nameservers = string_list(member(config, "nameservers"));
+  if (nameservers.size() > kMaxDnsNameservers) {
+    errors.push_back(
+        invalid_list(path + ".nameservers", nameservers, "must not have more than 3 nameservers"));
+  }
+  for (std::size_t i = 0; i < nameservers.size(); ++i) {
+    if (!ip_address(nameservers[i])) {
+      errors.push_back(
+          invalid_value(path + ".nameservers[" + std::to_string(i) + "]", nameservers[i],
+                        "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"));
+    }
+  }
+  const std::vector<std::string> searches = string_list(member(config, "searches"));
+  if (searches.size() > kMaxDnsSearchPaths) {
+    errors.push_back(
+        invalid_list(path + ".searches", searches, "must not have more than 32 search paths"));
+  }
+  std::size_t line = searches.empty() ? 0 : searches.size() - 1;
+  for (const std::string& s : searches) line += s.size();
+  if (line > kMaxDnsSearchListChars) {
+    errors.push_back(invalid_list(
+        path + ".searches", searches,
+        "must not have more than 2048 characters (including spaces) in the search list"));
+  }
+  for (std::size_t i = 0; i < searches.size(); ++i) {
+    if (searches[i] == ".") continue;
+    std::string search = searches[i];
+    if (!search.empty() && search.back() == '.') search.pop_back();
+    // RelaxedDNSSearchValidation (on by default since 1.33): '_' allowed, "." as it is.
+    if (std::string why = dns1123_subdomain_with_underscore_error(search); !why.empty()) {
+      errors.push_back(invalid_value(path + ".searches[" + std::to_string(i) + "]", search, why));
+    }
+  }
+  const bj::value* options = member(config, "options");
+  if (options && options->is_array()) {
+    for (std::size_t i = 0; i < options->as_array().size(); ++i) {
+      if (string_member(options->as_array()[i], "name").empty()) {
+        errors.push_back(required(path + ".options[" + std::to_string(i) + "]",
+                                  "Option.Name must not be empty"));
+      }
+    }
+  }
+  return errors;
+}
+
 }  // namespace
 
 void canonicalize_pod_quantities(bj::object& pod) {
@@ -219,6 +327,7 @@ std::vector<FieldCause> validate_pod_spec(const bj::object& pod, const std::stri
   std::set<std::string> names;
   append(errors, list_errors(pod, prefix, "containers", names));
   append(errors, list_errors(pod, prefix, "initContainers", names));
+  append(errors, dns_errors(pod, prefix));
   return errors;
 }
 

@@ -32,6 +32,24 @@ bool qualified_name_part(std::string_view s) {
   return true;
 }
 
+// Every dot-separated label is '[a-z0-9]([-a-z0-9]*[a-z0-9])?', or with `underscore`
+// '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?'.
+bool subdomain_labels(std::string_view name, bool underscore) {
+  bool ok = !name.empty();
+  for (std::size_t start = 0; ok && start <= name.size();) {
+    std::size_t dot = name.find('.', start);
+    if (dot == std::string_view::npos) dot = name.size();
+    std::string_view part = name.substr(start, dot - start);
+    if (underscore && !part.empty() && part.front() == '_') part.remove_prefix(1);
+    ok = !part.empty() && alnum(part.front()) && alnum(part.back()) &&
+         part.find_first_not_of(underscore ? "abcdefghijklmnopqrstuvwxyz0123456789-_"
+                                           : "abcdefghijklmnopqrstuvwxyz0123456789-") ==
+             std::string_view::npos;
+    start = dot + 1;
+  }
+  return ok;
+}
+
 constexpr const char* kQualifiedNameRegexError =
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
     "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
@@ -53,20 +71,20 @@ std::string dns1123_label_error(std::string_view name) {
 
 std::string dns1123_subdomain_error(std::string_view name) {
   if (name.size() > 253) return "must be no more than 253 characters";
-  bool ok = !name.empty();
-  for (std::size_t start = 0; ok && start <= name.size();) {
-    std::size_t dot = name.find('.', start);
-    if (dot == std::string_view::npos) dot = name.size();
-    std::string_view part = name.substr(start, dot - start);
-    ok = !part.empty() && alnum(part.front()) && alnum(part.back()) &&
-         part.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string_view::npos;
-    start = dot + 1;
-  }
-  if (ok) return "";
+  if (subdomain_labels(name, false)) return "";
   return "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
          "or '.', and must start and end with an alphanumeric character (e.g. 'example.com', "
          "regex used for validation is "
          "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+}
+
+std::string dns1123_subdomain_with_underscore_error(std::string_view name) {
+  if (name.size() > 253) return "must be no more than 253 characters";
+  if (subdomain_labels(name, true)) return "";
+  return "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', "
+         "'-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', "
+         "regex used for validation is "
+         "'_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*')";
 }
 
 std::vector<std::string> qualified_name_errors(std::string_view value) {

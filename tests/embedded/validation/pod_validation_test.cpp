@@ -127,6 +127,33 @@ const Refused kRefused[] = {
     {"InitContainerSharesAName",
      R"([{"name":"app","image":"nginx"}],"initContainers":[{"name":"app","image":"busybox"}])", 422,
      kInvalid + "spec.initContainers[0].name: Duplicate value: \"app\""},
+    // validateDNSPolicy, validatePodDNSConfig.
+    {"DnsPolicyUnknown", app("") + R"(,"dnsPolicy":"ClusterOnly")", 422,
+     kInvalid + "spec.dnsPolicy: Unsupported value: \"ClusterOnly\": supported values: " +
+         "\"ClusterFirst\", \"ClusterFirstWithHostNet\", \"Default\", \"None\""},
+    {"DnsNoneWithoutConfig", app("") + R"(,"dnsPolicy":"None")", 422,
+     kInvalid +
+         "spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None"},
+    {"DnsNoneWithoutNameservers",
+     app("") + R"(,"dnsPolicy":"None","dnsConfig":{"searches":["a.example"]})", 422,
+     kInvalid + "spec.dnsConfig.nameservers: Required value: must provide at least one DNS " +
+         "nameserver when `dnsPolicy` is None"},
+    {"DnsNameserverNotAnIp", app("") + R"(,"dnsConfig":{"nameservers":["dns.example"]})", 422,
+     kInvalid + "spec.dnsConfig.nameservers[0]: Invalid value: \"dns.example\": must be a valid " +
+         "IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"},
+    {"DnsFourNameservers",
+     app("") + R"(,"dnsConfig":{"nameservers":["192.0.2.1","192.0.2.2","192.0.2.3","::1"]})", 422,
+     kInvalid + "spec.dnsConfig.nameservers: Invalid value: []string{\"192.0.2.1\", " +
+         "\"192.0.2.2\", \"192.0.2.3\", \"::1\"}: must not have more than 3 nameservers"},
+    {"DnsSearchNotASubdomain",
+     app("") + R"(,"dnsConfig":{"searches":["Corp.Example.","_srv.ok.example","."]})", 422,
+     kInvalid + "spec.dnsConfig.searches[0]: Invalid value: \"Corp.Example\": a lowercase RFC " +
+         "1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', " +
+         "and must start and end with an alphanumeric character (e.g. 'example.com', regex " +
+         "used for validation is '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*" +
+         "[a-z0-9])?)*')"},
+    {"DnsOptionWithoutName", app("") + R"(,"dnsConfig":{"options":[{"value":"2"}]})", 422,
+     kInvalid + "spec.dnsConfig.options[0]: Required value: Option.Name must not be empty"},
 };
 
 class RefusedPod : public ::testing::TestWithParam<Refused> {};
@@ -159,6 +186,16 @@ TEST(AcceptedPod, PortsDefaultToTcpAndValidProbesPass) {
       "resources":{"requests":{"cpu":"100m","example.com/gpu":"2"},"limits":{"example.com/gpu":"2"}})"));
   ASSERT_EQ(create(object), std::make_pair(0, std::string()));
   EXPECT_EQ(object.at("spec").at("containers").at(0).at("ports").at(0).at("protocol"), "TCP");
+}
+
+TEST(AcceptedPod, DnsConfigWithinTheLimitsPasses) {
+  bj::object object = pod(app("") + R"(,"dnsPolicy":"None","dnsConfig":{
+      "nameservers":["192.0.2.1","2001:db8::1"],"searches":["ns.svc.cluster.local.","_sip.example","."],
+      "options":[{"name":"ndots","value":"2"},{"name":"edns0"}]})");
+  EXPECT_EQ(create(object), std::make_pair(0, std::string()));
+  bj::object defaulted = pod(app(""));
+  ASSERT_EQ(create(defaulted), std::make_pair(0, std::string()));
+  EXPECT_EQ(defaulted.at("spec").at("dnsPolicy"), "ClusterFirst");
 }
 
 }  // namespace
