@@ -54,6 +54,15 @@ struct RuntimeVersion {
 
 enum class NamespaceMode { Pod, Container, Node };
 
+// The CRI's DNSConfig: the runtime writes the sandbox's /etc/resolv.conf from it.
+struct DnsConfig {
+  std::vector<std::string> servers;
+  std::vector<std::string> searches;
+  std::vector<std::string> options;  // "ndots:5", "edns0", ...
+
+  bool operator==(const DnsConfig&) const = default;
+};
+
 struct PodSandboxSpec {
   std::string name;
   std::string uid;
@@ -66,6 +75,7 @@ struct PodSandboxSpec {
   std::map<std::string, std::string> labels;
   std::map<std::string, std::string> annotations;
   std::optional<LinuxResources> resources;  // pod-level sum, informational for the runtime
+  std::optional<DnsConfig> dns;             // unset: the runtime's default (the host's)
 };
 
 // A bind mount of a host path into a container.

@@ -65,6 +65,12 @@ void fill(v1::PodSandboxConfig& out, const PodSandboxSpec& in) {
   namespaces.set_pid(v1::CONTAINER);
   namespaces.set_ipc(v1::POD);
   if (in.resources) fill(*linux.mutable_resources(), *in.resources);
+  if (in.dns) {
+    auto& dns = *out.mutable_dns_config();
+    for (const auto& server : in.dns->servers) dns.add_servers(server);
+    for (const auto& search : in.dns->searches) dns.add_searches(search);
+    for (const auto& option : in.dns->options) dns.add_options(option);
+  }
 }
 
 void fill(v1::ContainerConfig& out, const ContainerSpec& in) {

@@ -1,6 +1,7 @@
 #include "node-agent/main/agent_mode.h"
 
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <mutex>
 #include <set>
@@ -50,6 +51,26 @@ class RecorderEvents : public allocation::ResizeEventSink {
  private:
   kube::EventRecorder& recorder_;
 };
+
+// --cluster-dns, --cluster-domain and the host's resolver as --resolv-conf names it (read once,
+// as the kubelet does at start; unreadable: pods get no host servers, and a log line says why).
+runtime::NodeDns node_dns(const AgentOptions& options) {
+  runtime::NodeDns out{.cluster_dns = options.cluster_dns,
+                       .cluster_domain = options.cluster_domain};
+  if (options.resolv_conf.empty()) {
+    out.host.reset();
+    return out;
+  }
+  std::ifstream in(options.resolv_conf);
+  if (!in) {
+    kube::log::error("Cannot read the host's resolver configuration",
+                     {{"resolvConf", options.resolv_conf}});
+    return out;
+  }
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  out.host = runtime::parse_resolv_conf(text);
+  return out;
+}
 
 // The allocation in the form the pod runtime starts containers with.
 runtime::PodAllocation runtime_allocation(const allocation::AllocatedPod& allocation) {
@@ -182,7 +203,7 @@ struct NodeServices {
         cgroups{options.cgroup_root, detect_cgroup_version(options.cgroup_root)},
         pod_api(runtime::rest_pod_api(client)),
         pod_runtime(*cri, *images, *pod_api,
-                    runtime_options(options, cgroups, client.config().server)),
+                    runtime_options(options, cgroups, client.config().server, recorder)),
         resources(*cri, {cgroups, options.cgroup_driver, &pod_runtime}),
         status(client),
         events(recorder),
@@ -193,7 +214,8 @@ struct NodeServices {
   // node's network).
   static runtime::PodRuntimeOptions runtime_options(const AgentOptions& options,
                                                     cri::CgroupLayout cgroups,
-                                                    const std::string& api_server) {
+                                                    const std::string& api_server,
+                                                    kube::EventRecorder& recorder) {
     runtime::PodRuntimeOptions out;
     out.node_name = options.node_name;
     out.cgroups = cgroups;
@@ -203,6 +225,13 @@ struct NodeServices {
     const kube::http::Url url = kube::http::parse_url(api_server);
     out.api_host = url.host;
     out.api_port = url.port;
+    out.dns = node_dns(options);
+    out.warn = [&recorder](const kube::Pod& pod, const std::string& reason,
+                           const std::string& message) {
+      recorder.event(
+          kube::pod_reference(pod.metadata.namespace_, pod.metadata.name, pod.metadata.uid),
+          kube::kEventTypeWarning, reason, message);
+    };
     return out;
   }
 

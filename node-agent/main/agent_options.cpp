@@ -121,6 +121,22 @@ void add_agent_options(kube::config::Schema& schema, AgentOptions& o) {
                       "kubelet's layout (NAMESPACE_POD_UID/CONTAINER/ATTEMPT.log); tailor-cluster "
                       "serves pods/log from it when given the same --pod-log-dir."},
              &o.pod_log_dir);
+  schema.add({.flag = "cluster-dns",
+              .yaml_key = "clusterDNS",
+              .help = "Embedded mode: the cluster DNS server(s) pods with dnsPolicy ClusterFirst "
+                      "resolve through (the kubelet's --cluster-dns); none: they get the host's "
+                      "resolv.conf and a MissingClusterDNS warning."},
+             &o.cluster_dns);
+  schema.add({.flag = "cluster-domain",
+              .yaml_key = "clusterDomain",
+              .help = "Embedded mode: the cluster's DNS zone (e.g. cluster.local), searched by "
+                      "ClusterFirst pods as <ns>.svc.<zone>, svc.<zone>, <zone>."},
+             &o.cluster_domain);
+  schema.add({.flag = "resolv-conf",
+              .yaml_key = "resolvConf",
+              .help = "Embedded mode: the resolver configuration whose servers and search domains "
+                      "pods with dnsPolicy Default get (\"\": none, lookups effectively off)."},
+             &o.resolv_conf);
   add_enum<kube::ResourceList>(
       schema,
       {.flag = "node-allocatable",

@@ -23,6 +23,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kube/model/resources.h"
 #include "kube/observe/duration.h"
@@ -44,6 +45,10 @@ struct AgentOptions {
   cri::CgroupDriver cgroup_driver = cri::CgroupDriver::Cgroupfs;
   std::string cgroup_root = "/sys/fs/cgroup";
   std::string pod_log_dir = "/var/log/pods";
+  // Pods' DNS, the kubelet's flags of the same names (node-agent/runtime/pod_dns.h).
+  std::vector<std::string> cluster_dns;
+  std::string cluster_domain;
+  std::string resolv_conf = "/etc/resolv.conf";
   kube::ResourceList node_allocatable;  // empty: read from the Node object
   allocation::CpuManagerPolicy cpu_manager_policy = allocation::CpuManagerPolicy::None;
   allocation::MemoryManagerPolicy memory_manager_policy = allocation::MemoryManagerPolicy::None;

@@ -101,7 +101,18 @@ cri::PodSandboxSpec sandbox_spec(const RuntimePod& runtime_pod, const PodRuntime
   out.cgroup_parent = sandbox_cgroup_parent(pod, options.driver);
   out.network = sandbox_network_mode(runtime_pod.run);
   out.labels = pod_labels(pod);
+  out.dns = sandbox_dns(runtime_pod, options).config;
   return out;
+}
+
+PodDns sandbox_dns(const RuntimePod& pod, const PodRuntimeOptions& options) {
+  return pod_dns({.ns = pod.pod.metadata.namespace_,
+                  .name = pod.pod.metadata.name,
+                  .uid = pod.pod.metadata.uid,
+                  .dns_policy = pod.run.dns_policy,
+                  .host_network = pod.run.host_network,
+                  .dns_config = pod.run.dns_config},
+                 options.dns);
 }
 
 cri::ContainerSpec container_spec(const RuntimePod& runtime_pod, const kube::Container& container,

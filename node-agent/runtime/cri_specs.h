@@ -46,6 +46,8 @@ cri::NamespaceMode sandbox_network_mode(const PodRunSpec& run);
 std::string sandbox_hostname(const RuntimePod& pod);
 
 cri::PodSandboxSpec sandbox_spec(const RuntimePod& pod, const PodRuntimeOptions& options);
+// The sandbox's DNS config (dns_config: the pod's resolv.conf) and the warnings forming it gave.
+PodDns sandbox_dns(const RuntimePod& pod, const PodRuntimeOptions& options);
 // `image_id`: the runtime's id of the locally resolved image; `volume_paths`: where the node made
 // the pod's volumes, by name; `pod_ip`: the IP the pod's sandbox got (status.podIP). Throws
 // ContainerConfigError (container_env.h) when the environment or the mounts cannot be made.

@@ -307,6 +307,22 @@ ContainerRunSpec container_run_spec(const bj::value& value, const std::string& p
   return out;
 }
 
+std::optional<PodDnsConfig> dns_config(const bj::object& spec) {
+  const auto* value = member(spec, "dnsConfig");
+  if (!value) return std::nullopt;
+  const auto& config = as_object(*value, "spec.dnsConfig");
+  PodDnsConfig out{.nameservers = strings(config, "nameservers", "spec.dnsConfig"),
+                   .searches = strings(config, "searches", "spec.dnsConfig")};
+  out.options = each<PodDnsOption>(config, "options", "spec.dnsConfig",
+                                   [](const bj::object& option, const std::string& path) {
+                                     PodDnsOption o{.name = string_member(option, "name", path)};
+                                     if (const auto* v = member(option, "value"))
+                                       o.value = as_string(*v, path + ".value");
+                                     return o;
+                                   });
+  return out;
+}
+
 PodRunSpec run_spec(const bj::value& root) {
   PodRunSpec out;
   const auto& pod = as_object(root, "");
@@ -331,6 +347,8 @@ PodRunSpec run_spec(const bj::value& root) {
   out.volumes = each<VolumeSpec>(spec, "volumes", "spec", volume);
   out.service_account_name = string_member(spec, "serviceAccountName", "spec");
   out.host_network = bool_member(spec, "hostNetwork", "spec").value_or(false);
+  out.dns_policy = string_member(spec, "dnsPolicy", "spec");
+  out.dns_config = dns_config(spec);
   out.security = security_identity(spec, "spec");
   return out;
 }

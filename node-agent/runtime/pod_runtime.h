@@ -30,6 +30,7 @@
 #include "node-agent/cri/container_restarter.h"
 #include "node-agent/cri/cri_client.h"
 #include "node-agent/cri/pod_cgroup.h"
+#include "node-agent/runtime/pod_dns.h"
 #include "node-agent/runtime/security_context.h"
 
 namespace tailor::kube {
@@ -118,6 +119,8 @@ struct PodRunSpec {
   std::int64_t termination_grace_period_seconds = 30;
   SecurityIdentity security{};  // the pod's securityContext
   bool host_network = false;    // spec.hostNetwork: the sandbox shares the node's network
+  std::string dns_policy{};     // spec.dnsPolicy ("" : ClusterFirst)
+  std::optional<PodDnsConfig> dns_config{};  // spec.dnsConfig
 };
 
 // A pod as the embedded runtime sees it: the model plus the run spec, decoded from one JSON.
@@ -186,6 +189,12 @@ struct PodRuntimeOptions {
   std::function<std::chrono::steady_clock::time_point()> now = std::chrono::steady_clock::now;
   ProbeGet probe_get{};    // unset: a real HTTP GET
   ProbeDial probe_dial{};  // unset: a real TCP connect
+  // Pods' DNS (--cluster-dns, --cluster-domain, --resolv-conf): pod_dns.h.
+  NodeDns dns{};
+  // A warning event on a pod (the kubelet's DNSConfigForming, MissingClusterDNS); unset: logged
+  // only.
+  std::function<void(const kube::Pod& pod, const std::string& reason, const std::string& message)>
+      warn{};
 };
 
 // What runs for a pod now (for the resize path and the usage sampler).

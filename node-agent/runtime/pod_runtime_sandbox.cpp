@@ -49,6 +49,7 @@ std::optional<std::string> PodSandboxes::ensure(PodRecord& rec, const RuntimePod
     remove_leftovers(pod.pod.metadata.uid);
     prepare_pod_cgroup(pod.pod, allocated);
     const cri::PodSandboxSpec spec = sandbox_spec(pod, options_);
+    warn_dns(pod);
     if (!spec.log_directory.empty()) fs::create_directories(spec.log_directory);
     rec.sandbox_id = runtime_.run_pod_sandbox(spec);
     rec.sandbox_failure.reset();
@@ -70,6 +71,13 @@ std::optional<std::string> PodSandboxes::ensure(PodRecord& rec, const RuntimePod
                      {{"pod", log_ref(pod.pod)},
                       {"backoff", kube::format_duration(rec.sandbox_failure->backoff.delay())}});
     return rec.sandbox_failure->message;
+  }
+}
+
+void PodSandboxes::warn_dns(const RuntimePod& pod) {
+  for (const DnsWarning& warning : sandbox_dns(pod, options_).warnings) {
+    kube::log::error(warning.message, {{"pod", log_ref(pod.pod)}, {"reason", warning.reason}});
+    if (options_.warn) options_.warn(pod.pod, warning.reason, warning.message);
   }
 }
 

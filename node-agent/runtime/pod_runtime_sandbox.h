@@ -37,6 +37,9 @@ class PodSandboxes {
  private:
   void remember(const kube::Pod& pod, const std::string& sandbox_id);
   void read_pod_ip(PodRecord& rec, const RuntimePod& pod);
+  // The kubelet's DNSConfigForming / MissingClusterDNS warnings for the sandbox's DNS config: an
+  // event on the pod (options.warn) and a log line.
+  void warn_dns(const RuntimePod& pod);
   void remove_leftovers(const std::string& uid);
 
   // The pod cgroup's directory in each hierarchy: cpu and memory, or every controller.
