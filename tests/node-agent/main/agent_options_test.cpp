@@ -26,10 +26,26 @@ TEST(AgentOptions, Defaults) {
 }
 
 TEST(AgentOptions, Flags) {
-  const AgentOptions o = parse({"--node-name", "n1", "--actuation=agent", "--cgroup-driver",
-                                "systemd", "--node-allocatable", "cpu=2,memory=2Gi",
-                                "--cpu-manager-policy", "static", "--resize-retry-period", "30s",
-                                "--checkpoint-dir", "/tmp/x", "--pod-log-dir", "/tmp/logs"});
+  const AgentOptions o = parse({"--node-name",
+                                "n1",
+                                "--actuation=agent",
+                                "--cgroup-driver",
+                                "systemd",
+                                "--node-allocatable",
+                                "cpu=2,memory=2Gi",
+                                "--cpu-manager-policy",
+                                "static",
+                                "--resize-retry-period",
+                                "30s",
+                                "--checkpoint-dir",
+                                "/tmp/x",
+                                "--pod-log-dir",
+                                "/tmp/logs",
+                                "--cluster-dns=10.200.0.1,10.200.1.1",
+                                "--cluster-domain",
+                                "cluster.local",
+                                "--resolv-conf",
+                                ""});
   EXPECT_EQ(o.node_name, "n1");
   EXPECT_EQ(o.actuation, Actuation::Agent);
   EXPECT_EQ(o.cgroup_driver, cri::CgroupDriver::Systemd);
@@ -38,6 +54,10 @@ TEST(AgentOptions, Flags) {
   EXPECT_EQ(o.cpu_manager_policy, allocation::CpuManagerPolicy::Static);
   EXPECT_EQ(o.resize_retry_period, std::chrono::seconds(30));
   EXPECT_EQ(o.pod_log_dir, "/tmp/logs");
+  EXPECT_EQ(o.cluster_dns, (std::vector<std::string>{"10.200.0.1", "10.200.1.1"}));
+  EXPECT_EQ(o.cluster_domain, "cluster.local");
+  EXPECT_EQ(o.resolv_conf, "") << "--resolv-conf "
+                                  ": no host resolver, as the kubelet's";
   EXPECT_NO_THROW(validate(o));
 }
 
