@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli/cluster_crds.h"
+#include "cli/cluster_dns.h"
 #include "cli/cluster_network.h"
 #include "cli/cluster_nodes.h"
 #include "cli/cluster_process.h"
@@ -44,6 +45,8 @@ const char* kUsage =
     "DIR/usage-tls); --controller-arg / --agent-arg / --cluster-arg pass extra flags to those\n"
     "processes (e.g. --cluster-arg=--audit-log-path=FILE).\n"
     "Container logs go to DIR/pod-logs (kubectl logs reads them through tailor-cluster).\n"
+    "Pods resolve Services through the cluster DNS (dnsmasq on the first node's pod gateway,\n"
+    "zone cluster.local, kube-system/kube-dns; DIR/dns.log).\n"
     "down stops everything and removes the containers and cgroups it made; logs stay in DIR.\n"
     "Both need root.\n";
 
@@ -126,14 +129,33 @@ struct Started {
   std::vector<fs::path> watched_pid_files;  // must stay up while we wait
 };
 
+// The cluster DNS (cli/cluster_dns.h) on the first node's gateway: every pod of the environment
+// reaches it (the host routes between the nodes' bridges), and no other environment or the
+// host's own resolver listens there.
+void start_cluster_dns(const fs::path& dir, const std::string& address, Started& started) {
+  publish_kube_dns_service(dir / "kubeconfig", address);
+  start_supervised({fs::read_symlink("/proc/self/exe").string(), "cluster-dns", "--kubeconfig",
+                    (dir / "kubeconfig").string(), "--dir", (dir / "dns").string(), "--listen",
+                    address, "--zone", kClusterDomain},
+                   dir / "dns.log", dir / "dns.pid");
+  started.watched_pid_files.push_back(dir / "dns.pid");
+}
+
 void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs::path& scripts,
                  const std::string& usage_endpoint, Started& started, std::ostream& out) {
   const fs::path agent = binary(options, "tailor-node-agent", "build the tailor-node-agent target");
   const auto sizes = node_sizes(options);
+  std::string dns_address;
   for (int i = 1; i <= static_cast<int>(sizes.size()); ++i) {
     const fs::path node = node_dir(dir, i);
     fs::create_directories(node / "agent");
     const PodNetwork network = set_up_pod_network(node / "containerd");
+    if (i == 1) {
+      dns_address = network.gateway;
+      start_cluster_dns(dir, dns_address, started);
+      out << "cluster DNS: " << dns_address << ":53, zone " << kClusterDomain
+          << " (kube-system/kube-dns)\n";
+    }
     const std::string socket = start_containerd(scripts, node / "containerd");
     out << "node " << node_name(i) << ": containerd at " << socket << ", pods on " << network.subnet
         << " (bridge " << network.bridge << "), allocatable " << sizes[i - 1] << "\n";
@@ -153,7 +175,9 @@ void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs:
                                         "--metrics-bind-address",
                                         "127.0.0.1:0",
                                         "--pod-log-dir",
-                                        pod_log_dir(dir).string()};
+                                        pod_log_dir(dir).string(),
+                                        "--cluster-dns=" + dns_address,
+                                        std::string("--cluster-domain=") + kClusterDomain};
     if (!usage_endpoint.empty()) {
       command.push_back("--usage-endpoint=" + usage_endpoint);
       const auto tls = agent_usage_tls_flags(dir, node_name(i));
@@ -192,6 +216,7 @@ std::string start_controller(const ClusterUpOptions& options, const fs::path& co
 
 void cluster_down(const fs::path& dir, std::ostream& out, std::ostream& err) {
   stop_supervised(dir / "controller.pid");
+  if (stop_supervised(dir / "dns.pid")) out << "stopped the cluster DNS\n";
   for (int i = 1; fs::exists(node_dir(dir, i)); ++i) {
     if (stop_supervised(node_dir(dir, i) / "agent.pid")) out << "stopped agent " << i << "\n";
   }

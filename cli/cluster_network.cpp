@@ -66,6 +66,10 @@ PodNetwork set_up_pod_network(const fs::path& containerd_dir) {
                                e.what());
     }
     try {
+      // The gateway's address now rather than at the first pod (the bridge plugin keeps an
+      // address equal to its own): the cluster DNS listens on it before any pod runs.
+      run_command({"ip", "addr", "add", network.gateway + "/24", "dev", network.bridge});
+      run_command({"ip", "link", "set", network.bridge, "up"});
       fs::create_directories(containerd_dir / "cni");
       write_file(containerd_dir / "cni" / kConflistName,
                  pod_network_conflist(network, containerd_dir / "cni-ipam"));

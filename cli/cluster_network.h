@@ -36,7 +36,8 @@ PodNetwork pod_network(int slot);
 std::string pod_network_conflist(const PodNetwork& network, const std::filesystem::path& ipam_dir);
 
 // Reserves the first free slot on this machine by creating its bridge (creation fails when
-// another environment, or one that died without `down`, holds it), then writes the conflist to
+// another environment, or one that died without `down`, holds it), gives the bridge its gateway
+// address and brings it up, then writes the conflist to
 // `<containerd_dir>/cni/` with IPAM state in `<containerd_dir>/cni-ipam`. Throws when every slot
 // is taken or `ip` fails otherwise.
 PodNetwork set_up_pod_network(const std::filesystem::path& containerd_dir);

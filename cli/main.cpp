@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/cluster_command.h"
+#include "cli/cluster_dns.h"
 #include "cli/corpus_command.h"
 #include "cli/demo_command.h"
 #include "cli/replay_command.h"
@@ -49,6 +50,8 @@ int main(int argc, char** argv) {
   if (verb == "cluster") return tailor::cli::run_cluster(args, std::cout, std::cerr);
   // Internal: how `cluster up` keeps its processes running (cli/supervise.h).
   if (verb == "supervise") return tailor::cli::run_supervise(args, std::cerr);
+  // Internal: the cluster DNS `cluster up` runs (cli/cluster_dns.h).
+  if (verb == "cluster-dns") return tailor::cli::run_cluster_dns(args, std::cerr);
   std::cerr << "tailor: unknown verb '" << verb << "'\n" << kUsage;
   return 2;
 }

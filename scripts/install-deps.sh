@@ -13,11 +13,12 @@ build_packages=(
   libpng-dev
 )
 # Real peers the tests run against (containerd + runc for CRI, the CNI plugins and iproute2 for
-# pod networks, kubectl, Prometheus); tzdata's /usr/share/zoneinfo for CronJob spec.timeZone.
+# pod networks, kubectl, Prometheus); dnsmasq-base (the binary, no system service on port 53) is
+# `tailor cluster up`'s cluster DNS; tzdata's /usr/share/zoneinfo for CronJob spec.timeZone.
 # Chromium, headless, draws `tailor report -o html` for the e2e test to screenshot (libpng-dev
 # above decodes it); DejaVu is the font it draws the page's text in.
 peer_packages=(openssl prometheus containerd runc busybox-static containernetworking-plugins
-  iproute2 tzdata chromium fonts-dejavu-core)
+  iproute2 dnsmasq-base tzdata chromium fonts-dejavu-core)
 # clang-format for the format check of `make test` (scripts/check-format.sh); clang-14 with its
 # runtime libraries (libFuzzer, the sanitizers) for the fuzz pass (scripts/run-fuzz.sh); Go, sprig,
 # YAML and gojsonschema, the libraries of Helm's template engine, for tests/tools/helm-render (the
