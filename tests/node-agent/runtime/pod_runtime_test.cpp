@@ -117,6 +117,13 @@ class PodRuntimeTest : public ::testing::Test {
                                 probes_.push_back("tcp " + host + ":" + std::to_string(port) + " " +
                                                   std::to_string(t.count()) + "s");
                                 return ready_ok_;
+                              },
+                          .dns = dns_,
+                          .warn =
+                              [this](const kube::Pod& pod, const std::string& reason,
+                                     const std::string& message) {
+                                warnings_.push_back(pod.metadata.name + " " + reason + " " +
+                                                    message);
                               }});
   }
 
@@ -144,6 +151,8 @@ class PodRuntimeTest : public ::testing::Test {
   std::filesystem::path root_;
   std::string api_host_;
   std::vector<std::string> probes_;
+  NodeDns dns_{};
+  std::vector<std::string> warnings_;  // "pod reason message"
   bool ready_ok_ = false;
   bool live_ok_ = true;
   cri::testing::FakeCri cri_;
@@ -408,6 +417,26 @@ TEST_F(PodRuntimeTest, AHostNetworkPodSharesTheNodesNetwork) {
   EXPECT_EQ(api_.last_status().at("podIP"), "10.0.0.5");
   EXPECT_EQ(cri_.latest("app").spec.envs.front(),
             (std::pair<std::string, std::string>{"A", "10.0.0.5"}));
+}
+
+// The pod's resolv.conf goes to the runtime as the sandbox's DNSConfig; what forming it cut is a
+// warning event on the pod, as the kubelet records it.
+TEST_F(PodRuntimeTest, TheSandboxCarriesThePodsDnsAndItsWarningsAreEvents) {
+  dns_ = {.cluster_dns = {"10.200.0.1"}, .cluster_domain = "cluster.local"};
+  make_runtime();
+  sync(pod_json(R"("dnsConfig":{"nameservers":["192.0.2.1","192.0.2.2","192.0.2.3"]},)"));
+  const auto& sandbox = cri_.sandboxes.begin()->second.spec;
+  ASSERT_TRUE(sandbox.dns);
+  EXPECT_EQ(sandbox.dns->servers,
+            (std::vector<std::string>{"10.200.0.1", "192.0.2.1", "192.0.2.2"}));
+  EXPECT_EQ(
+      sandbox.dns->searches,
+      (std::vector<std::string>{"shop.svc.cluster.local", "svc.cluster.local", "cluster.local"}));
+  EXPECT_EQ(sandbox.dns->options, std::vector<std::string>{"ndots:5"});
+  EXPECT_EQ(warnings_, std::vector<std::string>{
+                           "web DNSConfigForming Nameserver limits were exceeded, some nameservers "
+                           "have been omitted, the applied nameserver line is: 10.200.0.1 "
+                           "192.0.2.1 192.0.2.2"});
 }
 
 // The downward API's status.podIP and status.hostIP: the sandbox's IP and the node's.
