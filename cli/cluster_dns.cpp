@@ -113,10 +113,15 @@ void stop_child_and_exit(int signal) {
   ::_exit(128 + signal);
 }
 
+// Alive and not a zombie (an orphan's zombie waits for whoever adopted it to reap it).
 bool running(pid_t pid) {
   int status = 0;
   ::waitpid(pid, &status, WNOHANG);  // our own exited child is a zombie until reaped
-  return ::kill(pid, 0) == 0;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const auto end = line.rfind(')');  // the state follows "(comm)"
+  return end != std::string::npos && end + 2 < line.size() && line[end + 2] != 'Z';
 }
 
 // The dnsmasq of an earlier run on the same hosts directory (its command line names it).

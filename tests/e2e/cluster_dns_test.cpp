@@ -7,8 +7,10 @@
 // a missing name of the zone and a name outside it fail as "bad address". dnsPolicy None takes
 // dnsConfig alone; an invalid dnsConfig is refused with kube-apiserver's message.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -167,6 +169,62 @@ TEST(ClusterDns, PodsResolveServicesThroughTheClusterDns) {
   EXPECT_EQ(logs_when_done(ns, "custom"),
             "search corp.example\nnameserver 192.0.2.10\noptions ndots:2 edns0\n")
       << "dnsPolicy None: dnsConfig alone";
+}
+
+// The pid in a pid file; 0 when unreadable.
+pid_t pid_in(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  pid_t pid = 0;
+  in >> pid;
+  return pid;
+}
+
+// SIGKILL of `tailor cluster-dns` (its dnsmasq left behind, as a crash leaves it): the
+// supervisor starts it again, the new one stops the old dnsmasq, binds the same address and
+// serves what the API holds, a Service created after the crash included.
+TEST(ClusterDns, TheDnsServesAgainAfterItsProcessIsKilled) {
+  TestNamespace ns("e2e-cluster-dns-restart");
+  const std::filesystem::path dir = E2eCluster::get().dir();
+  const pid_t feeder = pid_in(dir / "dns.pid");
+  const pid_t dnsmasq = pid_in(dir / "dns" / "dnsmasq.pid");
+  ASSERT_GT(feeder, 0);
+  ASSERT_GT(dnsmasq, 0);
+  ASSERT_EQ(::kill(feeder, SIGKILL), 0);
+  ASSERT_TRUE(
+      wait_until("a new tailor cluster-dns and dnsmasq", seconds(60), [&](std::string& seen) {
+        const pid_t now = pid_in(dir / "dns" / "dnsmasq.pid");
+        seen = "dnsmasq pid " + std::to_string(now);
+        return now != dnsmasq && now > 0 && ::kill(now, 0) == 0;
+      }));
+  std::ifstream stat("/proc/" + std::to_string(dnsmasq) + "/stat");
+  std::string state;
+  std::getline(stat, state);
+  EXPECT_TRUE(state.empty() || state.find(") Z ") != std::string::npos)
+      << "the old dnsmasq was stopped: " << state;
+  ASSERT_TRUE(ns.apply(R"(apiVersion: v1
+kind: Service
+metadata: {name: late}
+spec:
+  clusterIP: 10.96.53.54
+  ports: [{port: 80}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: lookup}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: lookup
+    image: docker.io/library/busybox:latest
+    resources: {requests: {cpu: 10m, memory: 16Mi}}
+    command:
+    - sh
+    - -c
+    - |
+      for i in $(seq 60); do ping -c1 -W1 late 2>&1 | grep -q PING && break; sleep 1; done
+      ping -c1 -W1 late 2>&1 | head -1
+)"));
+  EXPECT_EQ(logs_when_done(ns, "lookup"), "PING late (10.96.53.54): 56 data bytes\n");
 }
 
 TEST(ClusterDns, AnInvalidDnsConfigIsRefusedWithKubeApiserversMessage) {
