@@ -59,13 +59,11 @@ spec:
 )";
 }
 
-// Prints its resolv.conf, waits until the records exist (the DNS follows the API within
-// moments), then what each name resolves to: busybox ping's first line, "PING name (IP)" or
-// "ping: bad address 'name'" (its resolver is libc's: search path and ndots as any program's).
-std::string lookup_pod(const std::string& ns) {
-  const std::string names = "db db." + ns + " db." + ns +
-                            ".svc.cluster.local db-0.db fixed fixed." + ns +
-                            " kube-dns.kube-system nope." + ns + ".svc.cluster.local nope.invalid";
+// A busybox pod "lookup" that runs `script` (lines of shell) once: it waits until `ready_name`
+// resolves (the DNS follows the API within moments), then runs the rest. Names are looked up
+// with busybox ping's first line, "PING name (IP)" or "ping: bad address 'name'" (its resolver
+// is libc's: search path and ndots as any program's).
+std::string lookup_pod(const std::string& ready_name, const std::string& script) {
   return R"(apiVersion: v1
 kind: Pod
 metadata: {name: lookup}
@@ -79,12 +77,19 @@ spec:
     - sh
     - -c
     - |
-      cat /etc/resolv.conf
-      echo ===
-      for i in $(seq 60); do ping -c1 -W1 db-0.db 2>&1 | grep -q PING && break; sleep 1; done
-      for n in )" +
-         names + R"(; do ping -c1 -W1 $n 2>&1 | head -1; done
----
+      for i in $(seq 60); do ping -c1 -W1 )" +
+         ready_name + R"( 2>&1 | grep -q PING && break; sleep 1; done
+)" + script;
+}
+
+// The lookups of the first test, after the pod's resolv.conf; and a pod of dnsPolicy None.
+std::string lookup_pods(const std::string& ns) {
+  const std::string names = "db db." + ns + " db." + ns +
+                            ".svc.cluster.local db-0.db fixed fixed." + ns +
+                            " kube-dns.kube-system nope." + ns + ".svc.cluster.local nope.invalid";
+  return lookup_pod("db-0.db", "      cat /etc/resolv.conf\n      echo ===\n      for n in " +
+                                   names + "; do ping -c1 -W1 $n 2>&1 | head -1; done\n") +
+         R"(---
 apiVersion: v1
 kind: Pod
 metadata: {name: custom}
@@ -151,7 +156,7 @@ TEST(ClusterDns, PodsResolveServicesThroughTheClusterDns) {
           .out;
   ASSERT_EQ(dns_ip.rfind("10.200.", 0), 0u) << "kube-dns names the DNS address: " << dns_ip;
 
-  ASSERT_TRUE(ns.apply(lookup_pod(ns.name())));
+  ASSERT_TRUE(ns.apply(lookup_pods(ns.name())));
   const std::string logs = logs_when_done(ns, "lookup");
   const std::string n = ns.name();
   EXPECT_EQ(logs.substr(0, logs.find("===")),
@@ -208,22 +213,7 @@ spec:
   clusterIP: 10.96.53.54
   ports: [{port: 80}]
 ---
-apiVersion: v1
-kind: Pod
-metadata: {name: lookup}
-spec:
-  restartPolicy: Never
-  containers:
-  - name: lookup
-    image: docker.io/library/busybox:latest
-    resources: {requests: {cpu: 10m, memory: 16Mi}}
-    command:
-    - sh
-    - -c
-    - |
-      for i in $(seq 60); do ping -c1 -W1 late 2>&1 | grep -q PING && break; sleep 1; done
-      ping -c1 -W1 late 2>&1 | head -1
-)"));
+)" + lookup_pod("late", "      ping -c1 -W1 late 2>&1 | head -1\n")));
   EXPECT_EQ(logs_when_done(ns, "lookup"), "PING late (10.96.53.54): 56 data bytes\n");
 }
 
