@@ -5,19 +5,24 @@
 // unreachable server, rejected credentials and a ServiceAccount without the rights to list.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "kube/model/time.h"
 #include "tests/controller/usage/prometheus/prometheus_peer.h"
 #include "tests/e2e/e2e_cluster.h"
 #include "tests/e2e/page_in_browser.h"
+#include "tests/e2e/report_reader.h"
 #include "tests/e2e/workload_manifests.h"
 #include "tests/e2e/workload_series_history.h"
 
@@ -112,6 +117,149 @@ const bj::object* row_of(const bj::array& rows, const std::string& policy) {
 
 double number(const bj::value& v) { return v.to_number<double>(); }
 
+std::vector<std::string> words_of(const std::string& line) {
+  std::vector<std::string> out;
+  std::istringstream in(line);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+std::vector<std::string> with_format(std::vector<std::string> args, const std::string& format) {
+  args.insert(args.end(), {"-o", format});
+  return args;
+}
+
+// What the report reads from the cluster, as kubectl reads it: each policy's
+// status.recommendation (by policy name) and each checkpoint's spec and status.
+struct ClusterFigures {
+  std::map<std::string, bj::value> recommendation;
+  bj::array checkpoints;
+  bool operator==(const ClusterFigures&) const = default;
+};
+
+ClusterFigures cluster_figures(const TestNamespace& ns) {
+  ClusterFigures out;
+  for (const auto& [name, resource] : {std::pair{"tailored", "verticalscalingpolicy tailored"},
+                                       std::pair{"vpa-app", "vpa vpa-app"}}) {
+    CommandResult r = ns.kubectl("get " + std::string(resource) + " -o json");
+    const bj::value object = r.exit_code == 0 ? bj::parse(r.out) : bj::value();
+    const bj::value* status =
+        object.is_object() ? object.as_object().if_contains("status") : nullptr;
+    const bj::value* rec =
+        status && status->is_object() ? status->as_object().if_contains("recommendation") : nullptr;
+    out.recommendation[name] = rec ? *rec : bj::value();
+  }
+  CommandResult r = ns.kubectl("get verticalscalingcheckpoints -o json");
+  if (r.exit_code == 0) {
+    const bj::value list = bj::parse(r.out);
+    for (const bj::value& item : list.at("items").as_array()) {
+      out.checkpoints.push_back(
+          bj::object{{"spec", item.at("spec")}, {"status", item.at("status")}});
+    }
+  }
+  return out;
+}
+
+// The recommendation's entry for container "app", nullptr without one.
+const bj::object* app_recommendation(const bj::value& recommendation) {
+  if (!recommendation.is_object()) return nullptr;
+  for (const bj::value& c : recommendation.at("containerRecommendations").as_array()) {
+    if (c.at("containerName").as_string() == "app") return &c.as_object();
+  }
+  return nullptr;
+}
+
+// The checkpoint of a report row's policy ({"kind","name"}) and container, nullptr without one.
+const bj::object* checkpoint_of(const bj::array& checkpoints, const bj::value& policy,
+                                const std::string& container) {
+  for (const bj::value& c : checkpoints) {
+    const bj::object& spec = c.at("spec").as_object();
+    const bj::value* kind = spec.if_contains("policyKind");
+    const std::string k = kind ? std::string(kind->as_string()) : "VerticalScalingPolicy";
+    if (k == policy.at("kind").as_string() &&
+        spec.at("policyName").as_string() == policy.at("name").as_string() &&
+        spec.at("containerName").as_string() == container) {
+      return &c.as_object();
+    }
+  }
+  return nullptr;
+}
+
+double seconds_of(const bj::value& rfc3339) {
+  const auto t = kube::try_parse_rfc3339(std::string(rfc3339.as_string()));
+  EXPECT_TRUE(t) << rfc3339;
+  return t ? std::chrono::duration<double>(t->time_since_epoch()).count() : 0;
+}
+
+// The csv's columns in order, each with where its json row holds the same figure.
+const std::vector<std::pair<std::string, std::vector<const char*>>> kCsvColumns = {
+    {"namespace", {"namespace"}},
+    {"workload_kind", {"workload", "kind"}},
+    {"workload", {"workload", "name"}},
+    {"policy_kind", {"policy", "kind"}},
+    {"policy", {"policy", "name"}},
+    {"container", {"container"}},
+    {"pods", {"pods"}},
+    {"cpu_request", {"cpu", "request"}},
+    {"cpu_limit", {"cpu", "limit"}},
+    {"cpu_target", {"cpu", "target"}},
+    {"cpu_lower_bound", {"cpu", "lower_bound"}},
+    {"cpu_upper_bound", {"cpu", "upper_bound"}},
+    {"cpu_change", {"cpu", "change"}},
+    {"memory_request", {"memory", "request"}},
+    {"memory_limit", {"memory", "limit"}},
+    {"memory_target", {"memory", "target"}},
+    {"memory_lower_bound", {"memory", "lower_bound"}},
+    {"memory_upper_bound", {"memory", "upper_bound"}},
+    {"memory_change", {"memory", "change"}},
+    {"history_days", {"history", "days"}},
+    {"history_samples", {"history", "samples"}},
+    {"oom_kills_last_day", {"oom_kills_last_day"}},
+    {"cpu_shortfall_last_day", {"cpu_shortfall_last_day"}},
+    {"restarts", {"restarts"}},
+    {"monthly_cost_change_cpu", {"monthly_cost_change", "cpu"}},
+    {"monthly_cost_change_memory", {"monthly_cost_change", "memory"}},
+    {"monthly_cost_change", {"monthly_cost_change", "total"}},
+    {"note", {"note"}}};
+
+// A shown figure (html cell, table word) against the json's: "-" for null, else within the
+// rounding its printed digits allow (and the json's own: a ten-thousandth of a dollar).
+void expect_shown(const std::string& cell, const bj::value& json, const std::string& what) {
+  SCOPED_TRACE(what + ": '" + cell + "' for " + bj::serialize(json));
+  if (json.is_null()) {
+    EXPECT_EQ(cell, "-");
+    return;
+  }
+  const std::optional<Shown> shown = shown_number(cell);
+  ASSERT_TRUE(shown);
+  EXPECT_NEAR(shown->value, number(json), shown->tolerance + 1e-4);
+}
+
+// REQUEST LIMIT TARGET LOWER UPPER CHANGE, against the json's resource object.
+void expect_resource_cells(const std::vector<std::string>& cells, const bj::value& resource) {
+  const char* fields[] = {"request", "limit", "target", "lower_bound", "upper_bound", "change"};
+  ASSERT_EQ(cells.size(), std::size(fields));
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    expect_shown(cells[i], resource.at(fields[i]), fields[i]);
+  }
+  // The change shows its sign.
+  if (number(resource.at("change")) > 0) {
+    EXPECT_EQ(cells[5][0], '+') << cells[5];
+  }
+}
+
+// "3.2d 12k" (days, samples) against the json's history, "unknown" for null.
+void expect_history(const std::string& cell, const bj::value& history) {
+  if (history.is_null()) {
+    EXPECT_EQ(cell, "unknown");
+    return;
+  }
+  const std::vector<std::string> words = words_of(cell);
+  ASSERT_EQ(words.size(), 2u) << cell;
+  expect_shown(words[0], history.at("days"), "history days");
+  expect_shown(words[1], history.at("samples"), "history samples");
+}
+
 // A kubeconfig for the environment's server as the bearer of `token`.
 std::string kubeconfig_with_token(E2eCluster& cluster, const std::string& token) {
   CommandResult server =
@@ -151,9 +299,20 @@ TEST(Report, RowsOfBothPolicyKindsAndNoneWithoutAPolicy) {
                          }))
       << cluster.controller_log_tail();
 
-  CommandResult json =
-      cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name(), "-o", "json",
-                      "--cpu-price", "0.05", "--memory-price", "0.01"});
+  // The json beside what kubectl reads, both of one cluster state: kubectl's reads before and
+  // after the report's equal (a pass that moved a recommendation, or a checkpoint written in
+  // between, makes them differ: then all again).
+  const std::vector<std::string> args = {"report", "--kubeconfig",   cluster.kubeconfig(),
+                                         "-n",     ns.name(),        "--cpu-price",
+                                         "0.05",   "--memory-price", "0.01"};
+  ClusterFigures before, after;
+  CommandResult json;
+  for (int attempt = 0; attempt < 5 && (attempt == 0 || !(before == after)); ++attempt) {
+    before = cluster_figures(ns);
+    json = cluster.tailor(with_format(args, "json"));
+    after = cluster_figures(ns);
+  }
+  ASSERT_TRUE(before == after) << "the recommendations or checkpoints moved during every run";
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_EQ(json.err, "");
   const bj::value report = bj::parse(json.out);
@@ -164,10 +323,9 @@ TEST(Report, RowsOfBothPolicyKindsAndNoneWithoutAPolicy) {
   ASSERT_TRUE(tailored && vpa) << json.out;
   EXPECT_EQ(tailored->at("policy").at("kind").as_string(), "VerticalScalingPolicy");
   EXPECT_EQ(vpa->at("policy").at("kind").as_string(), "VerticalPodAutoscaler");
-  for (const auto& [row, workload, resource] :
-       {std::tuple{tailored, "tailored", "verticalscalingpolicy tailored"},
-        std::tuple{vpa, "vpa", "vpa vpa-app"}}) {
+  for (const auto& [row, workload] : {std::pair{tailored, "tailored"}, std::pair{vpa, "vpa"}}) {
     SCOPED_TRACE(workload);
+    const std::string policy(row->at("policy").at("name").as_string());
     EXPECT_EQ(row->at("namespace").as_string(), ns.name());
     EXPECT_EQ(row->at("workload").at("kind").as_string(), "Deployment");
     EXPECT_EQ(row->at("workload").at("name").as_string(), workload);
@@ -177,76 +335,166 @@ TEST(Report, RowsOfBothPolicyKindsAndNoneWithoutAPolicy) {
     EXPECT_DOUBLE_EQ(number(row->at("cpu").at("limit")), 0.1);
     EXPECT_DOUBLE_EQ(number(row->at("memory").at("request")), 64.0 * (1 << 20));
     EXPECT_DOUBLE_EQ(number(row->at("memory").at("limit")), 128.0 * (1 << 20));
-    // The target is the status's, as kubectl reads it (mode Off: the recommender moves it only
-    // with new usage; both reads are within a pass or two of each other).
-    const std::string target = target_of(ns, resource);
+    // Target and bounds: the status's, as kubectl read it in the same state.
+    const bj::object* status = app_recommendation(before.recommendation[policy]);
+    ASSERT_TRUE(status) << bj::serialize(before.recommendation[policy]);
+    for (const auto& [field, json_field] :
+         {std::pair{"target", "target"}, std::pair{"lowerBound", "lower_bound"},
+          std::pair{"upperBound", "upper_bound"}}) {
+      const std::string cpu(status->at(field).at("cpu").as_string());
+      const std::string memory(status->at(field).at("memory").as_string());
+      EXPECT_EQ(std::llround(number(row->at("cpu").at(json_field)) * 1000), milli_cpu(cpu))
+          << field << " " << cpu;
+      EXPECT_EQ(std::llround(number(row->at("memory").at(json_field))), bytes(memory))
+          << field << " " << memory;
+    }
     const double cpu = number(row->at("cpu").at("target"));
     const double memory = number(row->at("memory").at("target"));
-    EXPECT_EQ(milli_cpu(target.substr(0, target.find(' '))), std::llround(cpu * 1000)) << target;
-    EXPECT_EQ(bytes(target.substr(target.find(' ') + 1)), std::llround(memory)) << target;
     EXPECT_NEAR(number(row->at("cpu").at("change")), cpu - 0.05, 1e-9);
-    // (target - request) x 1 pod x price x 730 h, in hundredths of a cent.
-    const double expected =
-        (cpu - 0.05) * 0.05 * 730 + (memory - 64.0 * (1 << 20)) / (1 << 30) * 0.01 * 730;
-    EXPECT_NEAR(number(row->at("monthly_cost_change").at("total")), expected, 2e-4);
+    EXPECT_EQ(number(row->at("memory").at("change")), memory - 64.0 * (1 << 20));
+    // (target - request) x 1 pod x price x 730 h per resource, in hundredths of a cent.
+    const double cpu_cost = (cpu - 0.05) * 0.05 * 730;
+    const double memory_cost = (memory - 64.0 * (1 << 20)) / (1 << 30) * 0.01 * 730;
+    const bj::value& cost = row->at("monthly_cost_change");
+    EXPECT_NEAR(number(cost.at("cpu")), cpu_cost, 0.5e-4);
+    EXPECT_NEAR(number(cost.at("memory")), memory_cost, 0.5e-4);
+    EXPECT_NEAR(number(cost.at("total")), cpu_cost + memory_cost, 0.5e-4);
     EXPECT_EQ(number(row->at("oom_kills_last_day")), 0);
     EXPECT_TRUE(row->at("cpu_shortfall_last_day").is_null());  // no --prometheus: unknown
+    // The history: the checkpoint's sample span and count, or none without one.
+    const bj::object* checkpoint = checkpoint_of(before.checkpoints, row->at("policy"), "app");
+    if (workload == std::string("tailored")) {
+      ASSERT_TRUE(checkpoint) << json.out;
+    }
+    if (!checkpoint) {
+      EXPECT_TRUE(row->at("history").is_null());
+      continue;
+    }
+    const bj::value& history = row->at("history");
+    ASSERT_TRUE(history.is_object()) << json.out;
+    EXPECT_GT(number(history.at("samples")), 0);
+    EXPECT_EQ(number(history.at("samples")),
+              number(checkpoint->at("status").at("totalSamplesCount")));
+    EXPECT_DOUBLE_EQ(number(history.at("days")),
+                     (seconds_of(checkpoint->at("status").at("lastSampleStart")) -
+                      seconds_of(checkpoint->at("status").at("firstSampleStart"))) /
+                         86400.0);
   }
-  ASSERT_TRUE(tailored->at("history").is_object()) << json.out;
-  EXPECT_GT(number(tailored->at("history").at("samples")), 0);
-  EXPECT_GE(number(tailored->at("history").at("days")), 0);
 
-  // CSV: the header and the same two rows, in the report's order (by workload name).
-  CommandResult csv = cluster.tailor(
-      {"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name(), "-o", "csv"});
+  // Each other format against the json of the same state: a json run right before it and one
+  // right after, equal.
+  auto beside_its_json = [&](const std::string& format) {
+    std::pair<CommandResult, bj::value> out;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+      const CommandResult first = cluster.tailor(with_format(args, "json"));
+      out.first = cluster.tailor(with_format(args, format));
+      const CommandResult last = cluster.tailor(with_format(args, "json"));
+      if (first.exit_code == 0 && first.out == last.out) {
+        out.second = bj::parse(first.out);
+        return out;
+      }
+    }
+    ADD_FAILURE() << "the json moved around every " << format << " run";
+    return out;
+  };
+
+  // CSV: the header and the same two rows, in the report's order (by workload name), every
+  // field the json's.
+  const auto [csv, csv_json] = beside_its_json("csv");
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  const auto csv_lines = lines_of(csv.out);
-  ASSERT_EQ(csv_lines.size(), 3u) << csv.out;
-  EXPECT_EQ(csv_lines[0].rfind("namespace,workload_kind,workload,policy_kind,policy,container,", 0),
-            0u);
-  EXPECT_EQ(csv_lines[1].rfind(ns.name() + ",Deployment,tailored,VerticalScalingPolicy,tailored,"
-                                           "app,1,0.05,0.1,",
-                               0),
-            0u)
-      << csv_lines[1];
-  EXPECT_EQ(csv_lines[2].rfind(
-                ns.name() + ",Deployment,vpa,VerticalPodAutoscaler,vpa-app,app,1,0.05,0.1,", 0),
-            0u)
-      << csv_lines[2];
+  ASSERT_TRUE(csv_json.is_object());
+  const auto records = csv_records(csv.out);
+  ASSERT_EQ(records.size(), 3u) << csv.out;
+  std::vector<std::string> header;
+  for (const auto& [column, path] : kCsvColumns) header.push_back(column);
+  ASSERT_EQ(records[0], header);  // every column of the csv is one checked below
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    const bj::value& row = csv_json.at("rows").as_array()[i - 1];
+    ASSERT_EQ(records[i].size(), header.size()) << csv.out;
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      const bj::value* v = &row;
+      for (const char* member : kCsvColumns[c].second) v = &v->at(member);
+      SCOPED_TRACE("csv line " + std::to_string(i) + " " + header[c]);
+      if (v->is_string()) {
+        EXPECT_EQ(records[i][c], v->as_string());
+      } else if (v->is_null()) {
+        EXPECT_EQ(records[i][c], "");
+      } else {
+        ASSERT_FALSE(records[i][c].empty());
+        EXPECT_DOUBLE_EQ(std::stod(records[i][c]), number(*v));
+      }
+    }
+  }
+  EXPECT_EQ(records[1][2], "tailored");
+  EXPECT_EQ(records[2][2], "vpa");
 
-  // The table, piped: no colour, 100 columns at most, a group per workload.
-  CommandResult table =
-      cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name()});
+  // HTML: the same figures, cell by cell: a cpu and a mem line per container.
+  const auto [html, html_json] = beside_its_json("html");
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  ASSERT_TRUE(html_json.is_object());
+  EXPECT_EQ(html.out.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(html.out.find("plain"), std::string::npos);
+  const auto cells = html_table_rows(html.out);
+  ASSERT_EQ(cells.size(), 1u + 2 * 2) << html.out;  // the header, then cpu and mem of each
+  for (std::size_t i = 0; i < 2; ++i) {
+    const bj::value& row = html_json.at("rows").as_array()[i];
+    const std::vector<std::string>& cpu = cells[1 + 2 * i];
+    const std::vector<std::string>& mem = cells[2 + 2 * i];
+    SCOPED_TRACE("html row " + std::to_string(i));
+    ASSERT_EQ(cpu.size(), 15u);
+    ASSERT_EQ(mem.size(), 15u);
+    EXPECT_EQ(cpu[0], row.at("namespace").as_string());
+    EXPECT_EQ(cpu[1], std::string(row.at("workload").at("kind").as_string()) + "/" +
+                          std::string(row.at("workload").at("name").as_string()));
+    EXPECT_EQ(cpu[2], std::string(row.at("policy").at("kind").as_string()) + "/" +
+                          std::string(row.at("policy").at("name").as_string()));
+    EXPECT_EQ(cpu[3], row.at("container").as_string());
+    EXPECT_EQ(cpu[4], "cpu");
+    EXPECT_EQ(mem[4], "mem");
+    for (std::size_t c : {0, 1, 2, 3, 11, 12, 13}) EXPECT_EQ(mem[c], "") << c;
+    expect_resource_cells({cpu.begin() + 5, cpu.begin() + 11}, row.at("cpu"));
+    expect_resource_cells({mem.begin() + 5, mem.begin() + 11}, row.at("memory"));
+    expect_history(cpu[11], row.at("history"));
+    expect_shown(cpu[12], row.at("oom_kills_last_day"), "OOM/1d");
+    expect_shown(cpu[13], row.at("cpu_shortfall_last_day"), "CPU short/1d");
+    expect_shown(cpu[14], row.at("monthly_cost_change").at("cpu"), "cpu $/month");
+    expect_shown(mem[14], row.at("monthly_cost_change").at("memory"), "mem $/month");
+  }
+
+  // The table, piped: no colour, 100 columns at most, a group per workload; its cpu and mem
+  // lines of "tailored" hold the json's figures.
+  const auto [table, table_json] = beside_its_json("table");
   ASSERT_EQ(table.exit_code, 0) << table.err;
+  ASSERT_TRUE(table_json.is_object());
   EXPECT_EQ(table.out.find('\033'), std::string::npos);
-  for (const auto& l : lines_of(table.out)) EXPECT_LE(l.size(), 100u) << l;
-  EXPECT_NE(table.out.find(ns.name() + "/Deployment/tailored  (VerticalScalingPolicy tailored, "
-                                       "1 pod)"),
-            std::string::npos)
-      << table.out;
+  const std::vector<std::string> table_lines = lines_of(table.out);
+  for (const auto& l : table_lines) EXPECT_LE(l.size(), 100u) << l;
   EXPECT_NE(table.out.find(ns.name() + "/Deployment/vpa  (VerticalPodAutoscaler vpa-app, 1 pod)"),
             std::string::npos)
       << table.out;
   EXPECT_EQ(table.out.find("plain"), std::string::npos) << table.out;
-
-  // HTML: the same figures, cell by cell.
-  CommandResult html = cluster.tailor(
-      {"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name(), "-o", "html"});
-  ASSERT_EQ(html.exit_code, 0) << html.err;
-  EXPECT_EQ(html.out.rfind("<!DOCTYPE html>", 0), 0u);
-  for (const auto& [workload, policy] :
-       {std::pair{"Deployment/tailored", "VerticalScalingPolicy/tailored"},
-        std::pair{"Deployment/vpa", "VerticalPodAutoscaler/vpa-app"}}) {
-    EXPECT_NE(html.out.find("<tr><td>" + ns.name() + "</td><td>" + workload + "</td><td>" + policy +
-                            "</td><td>app</td><td>cpu</td><td class=\"n\">50m</td>"
-                            "<td class=\"n\">100m</td>"),
-              std::string::npos)
-        << html.out;
-  }
-  EXPECT_NE(html.out.find("<td>mem</td><td class=\"n\">64Mi</td><td class=\"n\">128Mi</td>"),
-            std::string::npos)
-      << html.out;
-  EXPECT_EQ(html.out.find("plain"), std::string::npos);
+  const auto title =
+      std::find(table_lines.begin(), table_lines.end(),
+                ns.name() + "/Deployment/tailored  (VerticalScalingPolicy tailored, 1 pod)");
+  ASSERT_TRUE(title != table_lines.end() && table_lines.end() - title > 2) << table.out;
+  const bj::value& row = *row_of(table_json.at("rows").as_array(), "tailored");
+  // app cpu REQUEST LIMIT TARGET LOWER UPPER CHANGE DAYS SAMPLES LAST-1D $/MONTH
+  const std::vector<std::string> cpu = words_of(title[1]);
+  ASSERT_EQ(cpu.size(), 12u) << title[1];
+  EXPECT_EQ(cpu[0], "app");
+  EXPECT_EQ(cpu[1], "cpu");
+  expect_resource_cells({cpu.begin() + 2, cpu.begin() + 8}, row.at("cpu"));
+  expect_history(cpu[8] + " " + cpu[9], row.at("history"));
+  expect_shown(cpu[10], row.at("cpu_shortfall_last_day"), "LAST 1D");
+  expect_shown(cpu[11], row.at("monthly_cost_change").at("cpu"), "$/MONTH");
+  // mem REQUEST LIMIT TARGET LOWER UPPER CHANGE N OOM $/MONTH
+  const std::vector<std::string> mem = words_of(title[2]);
+  ASSERT_EQ(mem.size(), 10u) << title[2];
+  EXPECT_EQ(mem[0], "mem");
+  expect_resource_cells({mem.begin() + 1, mem.begin() + 7}, row.at("memory"));
+  expect_shown(mem[7], row.at("oom_kills_last_day"), "LAST 1D");
+  EXPECT_EQ(mem[8], "OOM");
+  expect_shown(mem[9], row.at("monthly_cost_change").at("memory"), "$/MONTH");
 
   // On a terminal: colour (the header bold), unless NO_COLOR says otherwise.
   const std::string command = (cluster.bin_dir() / "tailor").string() + " report --kubeconfig " +
