@@ -10,7 +10,7 @@ struct ControllerMetrics::Impl {
   m::Vec<prometheus::Counter> resizes, recreations, windows, actions, boosts, reverts,
       boosted_windows;
   m::HistogramVec pass_duration;
-  m::Vec<prometheus::Gauge> policies, models, model_bytes;
+  m::Vec<prometheus::Gauge> policies, boosted_pods, models, model_bytes;
 
   explicit Impl(m::Registry& r)
       : resizes(r.counter({.subsystem = "controller",
@@ -42,6 +42,9 @@ struct ControllerMetrics::Impl {
         policies(r.gauge({.subsystem = "controller",
                           .name = "policies",
                           .help = "Policies whose condition of this type is True."})),
+        boosted_pods(r.gauge({.subsystem = "controller",
+                              .name = "boosted_pods",
+                              .help = "Pods carrying a start-up CPU boost not yet taken back."})),
         models(r.gauge({.subsystem = "controller",
                         .name = "models",
                         .help = "Containers the recommender keeps usage models for."})),
@@ -69,6 +72,7 @@ ControllerMetrics::ControllerMetrics(m::Registry& registry)
   impl_->reverts.with({{"result", "failed"}});
   impl_->boosted_windows.with();
   impl_->pass_duration.with();
+  impl_->boosted_pods.with();
   impl_->models.with();
   impl_->model_bytes.with();
 }
@@ -101,6 +105,8 @@ void ControllerMetrics::startup_boost_revert(std::string_view result) {
 }
 
 void ControllerMetrics::boosted_window() { impl_->boosted_windows.with().Increment(); }
+
+void ControllerMetrics::set_boosted_pods(double count) { impl_->boosted_pods.with().Set(count); }
 
 void ControllerMetrics::set_policies(std::string_view condition, double count) {
   impl_->policies.with({{"condition", std::string(condition)}}).Set(count);

@@ -31,6 +31,8 @@ class ControllerMetrics {
   void startup_boost_revert(std::string_view result);
   // A window of a container under its boost, kept out of the models.
   void boosted_window();
+  // Pods still carrying a start-up boost after this pass's reverts, counted anew each pass.
+  void set_boosted_pods(double count);
   // Policies whose condition of this type is True, counted anew each pass.
   void set_policies(std::string_view condition, double count);
   void set_models(double containers, double bytes);

@@ -43,7 +43,7 @@ void StartupBoosts::tell_once(const actuator::PodFacts& pod, std::string_view ty
 
 std::size_t StartupBoosts::pass(const std::vector<std::shared_ptr<const actuator::PodFacts>>& pods,
                                 const Recommended& recommended, kube::TimePoint now) {
-  std::size_t reverted = 0;
+  std::size_t reverted = 0, boosted = 0;
   std::set<std::string> seen;
   for (const auto& pod : pods) {
     // A boost taken back long ago holds no record (only a skip still to be told does).
@@ -57,9 +57,12 @@ std::size_t StartupBoosts::pass(const std::vector<std::shared_ptr<const actuator
     if (actuator::revert_due(record, pod->status->ready_condition, pod->ready_since, now) &&
         revert(*pod, record, recommended(*pod), now)) {
       ++reverted;
+    } else if (actuator::boost_active(record)) {
+      ++boosted;
     }
   }
   std::erase_if(told_, [&](const auto& told) { return !seen.contains(told.first); });
+  controller_metrics().set_boosted_pods(static_cast<double>(boosted));
   return reverted;
 }
 

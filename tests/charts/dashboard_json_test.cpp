@@ -131,7 +131,10 @@ TEST(DashboardJsonTest, DashboardsShowTheIssuesPanels) {
         "by (outcome) (rate(tailor_controller_metrics_api_readings_total",
         "by (outcome) (rate(tailor_controller_startup_boosts_total",
         "by (result) (rate(tailor_controller_startup_boost_reverts_total",
-        "tailor_controller_usage_windows_boosted_total"}},
+        "tailor_controller_usage_windows_boosted_total", "sum(tailor_controller_boosted_pods{",
+        "tailor_workload_resource_requests{job=~\"$job\", resource=\"cpu\"} - "
+        "tailor_workload_recommendation_target{job=~\"$job\", resource=\"cpu\"}",
+        "* $cpu_price", "* $memory_price"}},
       {"node-agent.json",
        {"by (state) (rate(tailor_node_resize_requests_total", "tailor_node_pod_pending_resizes",
         "tailor_node_pod_in_progress_resizes",
@@ -204,6 +207,41 @@ TEST(DashboardJsonTest, WorkloadsDashboardSelectsOneWorkloadContainer) {
     }
   }
   EXPECT_TRUE(band) << "no panel fills the upper bound down to the lower bound";
+}
+
+// The controller dashboard's savings of every workload under a policy: the Workloads
+// dashboard's cost panels, query for query, without the namespace, workload and container
+// filters, priced by the same constants.
+TEST(DashboardJsonTest, FleetSavingsAreTheWorkloadsCostOverEveryWorkload) {
+  std::set<std::string> controller;
+  for (const auto& q : panel_queries("controller.json")) controller.insert(q.expr);
+  std::size_t cost = 0;
+  for (const auto& q : panel_queries("workloads.json")) {
+    if (q.expr.find("$cpu_price") == std::string::npos &&
+        q.expr.find("$memory_price") == std::string::npos) {
+      continue;
+    }
+    ++cost;
+    std::string fleet = q.expr;
+    for (const std::string filter : {", namespace=~\"$namespace\"", ", target_name=~\"$workload\"",
+                                     ", container=~\"$container\""}) {
+      for (auto at = fleet.find(filter); at != std::string::npos; at = fleet.find(filter, at)) {
+        fleet.erase(at, filter.size());
+      }
+    }
+    EXPECT_TRUE(controller.count(fleet)) << q.panel << ": controller.json lacks " << fleet;
+  }
+  EXPECT_EQ(cost, 3u);  // hourly cpu and memory, monthly
+  std::map<std::string, std::map<std::string, std::string>> constants;  // file -> name -> value
+  for (const Dashboard& d : dashboards()) {
+    for (const auto& v : d.json.at("templating").at("list").as_array()) {
+      if (v.at("type").as_string() != "constant") continue;
+      constants[d.file][std::string(v.at("name").as_string())] =
+          std::string(v.at("query").as_string());
+    }
+  }
+  EXPECT_EQ(constants["controller.json"].size(), 2u);
+  EXPECT_EQ(constants["controller.json"], constants["workloads.json"]);
 }
 
 TEST(PromqlTest, VariablesSetToValues) {
