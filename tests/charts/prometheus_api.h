@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,6 +43,26 @@ inline boost::json::value query_range(std::uint16_t port, const std::string& pro
   return prometheus_api(port, "/api/v1/query_range?query=" + kube::http::percent_encode(promql) +
                                   "&start=" + seconds(now - 60'000) + "&end=" + seconds(now) +
                                   "&step=1");
+}
+
+// The values of a "count by (LABEL) (...)" query now (a template variable's label_values, as
+// dashboards.h's variable_queries() writes it): each series' one label.
+inline std::set<std::string> label_values(std::uint16_t port, const std::string& promql) {
+  const boost::json::value answer =
+      prometheus_api(port, "/api/v1/query?query=" + kube::http::percent_encode(promql));
+  if (answer.at("status").as_string() != "success") {
+    throw std::runtime_error(promql + ": " + boost::json::serialize(answer));
+  }
+  std::set<std::string> out;
+  for (const auto& series : answer.at("data").at("result").as_array()) {
+    const boost::json::object& labels = series.at("metric").as_object();
+    if (labels.size() != 1) {
+      throw std::invalid_argument(
+          promql + " has a series without exactly one label: " + boost::json::serialize(series));
+    }
+    out.insert(std::string(labels.begin()->value().as_string()));
+  }
+  return out;
 }
 
 // Prometheus scraping each (job, 127.0.0.1:port) every second, with its data in `dir`.

@@ -8,6 +8,8 @@
 
 #include <boost/json.hpp>
 #include <chrono>
+#include <map>
+#include <set>
 #include <thread>
 
 #include "tests/charts/dashboards.h"
@@ -107,16 +109,42 @@ TEST(WorkloadDashboard, EveryQueryHasDataForWorkloadsUnderAPolicyAndNoneForOther
     std::string seen;
     EXPECT_FALSE(has_series(port, plain, seen)) << q.panel << " has data for plain: " << seen;
   }
-  // The variables list exactly the workloads and containers under a policy.
-  const std::string workloads =
-      "count by (target_name) (tailor_workload_pods{namespace=\"" + ns.name() + "\"})";
-  const bj::value answer =
-      charts::prometheus_api(port, "/api/v1/query?query=" + kube::http::percent_encode(workloads));
-  std::set<std::string> names;
-  for (const auto& r : answer.at("data").at("result").as_array()) {
-    names.insert(std::string(r.at("metric").at("target_name").as_string()));
+  // The variables as Grafana fills them (label_values, each with the ones before it set): the
+  // workload variable lists exactly the workloads under a policy, the container variable each
+  // one's containers; plain is in none.
+  std::map<std::string, std::string> variables;  // name -> "count by (LABEL) (METRIC{...})"
+  for (const charts::PanelQuery& q : charts::variable_queries()) {
+    if (q.dashboard == "workloads.json") variables[q.panel] = q.expr;
   }
-  EXPECT_EQ(names, (std::set<std::string>{"api", "web"}));
+  ASSERT_EQ(variables.size(), 4u);
+  auto values = [&](const std::string& variable, const std::map<std::string, std::string>& set) {
+    return charts::label_values(port,
+                                charts::substitute_grafana_variables(variables.at(variable), set));
+  };
+  EXPECT_EQ(values("job", {}), (std::set<std::string>{"tailor-controller"}));
+  const std::map<std::string, std::string> job = {{"$job", "tailor-controller"}};
+  EXPECT_TRUE(values("namespace", job).contains(ns.name()));
+  std::map<std::string, std::string> in_ns = job;
+  in_ns["$namespace"] = ns.name();
+  EXPECT_EQ(values("workload", in_ns), (std::set<std::string>{"api", "web"}));
+  for (const auto& [workload, containers] : std::map<std::string, std::set<std::string>>{
+           {"web", {"app", "sidecar"}}, {"api", {"app"}}, {"plain", {}}}) {
+    std::map<std::string, std::string> picked = in_ns;
+    picked["$workload"] = workload;
+    EXPECT_EQ(values("container", picked), containers) << workload;
+  }
+
+  // The controller dashboard's savings of every workload under a policy (the cost panels above
+  // without their filters): series, from web's and api's.
+  std::size_t fleet = 0;
+  for (const charts::PanelQuery& q : charts::panel_queries("controller.json")) {
+    if (q.expr.find("tailor_workload_") == std::string::npos) continue;
+    ++fleet;
+    std::string seen;
+    const std::string promql = charts::substitute_grafana_variables(q.expr, job);
+    EXPECT_TRUE(has_series(port, promql, seen)) << q.panel << ": " << promql << "\n" << seen;
+  }
+  EXPECT_EQ(fleet, 3u);
 }
 
 }  // namespace
