@@ -48,9 +48,8 @@ bool externally_accessible(const bj::object& spec, const std::string& type) {
   return type == "ClusterIP" && ips && ips->is_array() && !ips->as_array().empty();
 }
 
-// tailor-cluster has no service network: no clusterIP is allocated (spec.clusterIP and clusterIPs
-// stay as the client sent them), but the family fields are what a single-stack IPv4
-// kube-apiserver stores for every Service that has (or would have) a cluster IP.
+// The family fields a single-stack IPv4 kube-apiserver stores for every Service that has a cluster
+// IP, and for headless ones; the addresses themselves are allocated by services/cluster_ips.
 void default_ip_families(bj::object& spec, const std::string& type) {
   if (type == "ExternalName") return;
   fill(spec, "ipFamilyPolicy", "SingleStack");

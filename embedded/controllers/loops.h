@@ -7,6 +7,7 @@
 
 #include "embedded/api/extensions.h"
 #include "embedded/controllers/control_loop.h"
+#include "embedded/server/features.h"
 #include "embedded/storage/object_store.h"
 
 namespace tailor::embedded {
@@ -28,6 +29,9 @@ std::unique_ptr<ControlLoop> make_clusterrole_aggregation(ObjectStore& store);
 std::unique_ptr<ControlLoop> make_service_account_controller(ObjectStore& store);
 // kube-root-ca.crt (data ca.crt: `ca_pem`) in every namespace.
 std::unique_ptr<ControlLoop> make_root_ca_publisher(ObjectStore& store, std::string ca_pem);
+// default/kubernetes (Service, Endpoints, EndpointSlice) pointing at the API server.
+std::unique_ptr<ControlLoop> make_kubernetes_service_controller(ObjectStore& store,
+                                                                ApiServerEndpoint api);
 
 // pods/binding: sets spec.nodeName and PodScheduled=True; 409 Conflict when already bound or
 // when uid (if given) names another pod.

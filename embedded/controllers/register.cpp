@@ -21,7 +21,8 @@ void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store) {
 
 std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
                                                              const ApiExtensions& extensions,
-                                                             const std::string& ca_pem) {
+                                                             const std::string& ca_pem,
+                                                             const ApiServerEndpoint& api) {
   auto shared = std::make_shared<const ApiExtensions>(extensions);
   std::vector<std::unique_ptr<ControlLoop>> loops;
   loops.push_back(make_scheduler(store));
@@ -38,6 +39,7 @@ std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
   loops.push_back(make_clusterrole_aggregation(store));
   loops.push_back(make_service_account_controller(store));
   if (!ca_pem.empty()) loops.push_back(make_root_ca_publisher(store, ca_pem));
+  if (!api.address.empty()) loops.push_back(make_kubernetes_service_controller(store, api));
   return loops;
 }
 

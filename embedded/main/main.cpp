@@ -9,7 +9,7 @@
 int main(int argc, char** argv) {
   using namespace tailor::kube;
   std::string kubeconfig, client_cert_kubeconfig, dir, nodes_file, address = "127.0.0.1";
-  std::string sync = "full", pod_log_dir, audit_log_path;
+  std::string sync = "full", pod_log_dir, audit_log_path, service_cidr = "10.0.0.0/24";
   int port = 6443;
   bool plain_http = false;
   Duration metric_resolution = std::chrono::seconds(15);
@@ -43,6 +43,10 @@ int main(int argc, char** argv) {
               .help = "Append every authorization decision to FILE, one audit.k8s.io/v1 Event "
                       "per line (who asked for what, allowed or forbidden, and why)."},
              &audit_log_path);
+  schema.add({.flag = "service-cluster-ip-range",
+              .help = "IPv4 CIDR Services' cluster IPs are allocated from (its first address is "
+                      "the kubernetes Service's), as kube-apiserver's flag."},
+             &service_cidr);
   schema.add({.flag = "insecure-http", .help = "Serve plain HTTP instead of HTTPS."}, &plain_http);
   try {
     if (schema.parse(argc, argv) == config::ParseResult::Help) {
@@ -74,6 +78,7 @@ int main(int argc, char** argv) {
          .nodes_file = nodes_file,
          .pod_log_dir = pod_log_dir,
          .audit_log_path = audit_log_path,
+         .service_cidr = service_cidr,
          .metric_resolution =
              std::chrono::duration_cast<std::chrono::milliseconds>(metric_resolution)});
     cluster.start();

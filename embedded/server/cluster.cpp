@@ -13,6 +13,7 @@
 #include "embedded/auth/token_claims.h"
 #include "embedded/server/features.h"
 #include "embedded/server/simulated_nodes.h"
+#include "embedded/services/cluster_ips.h"
 #include "embedded/storage/object_meta.h"
 #include "embedded/storage/status_error.h"
 #include "kube/http/base64.h"
@@ -56,6 +57,21 @@ void write_config_file(const fs::path& p, const std::string& content) {
 
 const ResourceInfo& namespaces() { return *find_resource("", "v1", "namespaces"); }
 
+// The address the `kubernetes` Endpoints name: the listening one, loopback when it listens on
+// every address (kube-apiserver names its --advertise-address).
+std::string endpoint_address(const std::string& listening) {
+  return listening == "0.0.0.0" || listening.empty() ? "127.0.0.1" : listening;
+}
+
+// The IP SANs of the serving certificate: loopback, the listening address, the service IP.
+std::vector<std::string> serving_ips(const std::string& listening, const std::string& service_ip) {
+  std::vector<std::string> ips{"127.0.0.1"};
+  const std::string address = endpoint_address(listening);
+  if (address != "127.0.0.1" && parse_ipv4(address)) ips.push_back(address);
+  ips.push_back(service_ip);
+  return ips;
+}
+
 StoreOptions store_options(const ClusterOptions& o) {
   StoreOptions s = o.store;
   if (o.dir.empty() || s.persistence) return s;
@@ -87,6 +103,7 @@ struct Cluster::Impl {
   std::unique_ptr<kube::http::Server> server;
   std::vector<std::unique_ptr<ControlLoop>> control_loops;
   std::unique_ptr<ControlLoop> metrics_scraper;
+  std::shared_ptr<ClusterIpAllocator> cluster_ips;
 
   explicit Impl(ClusterOptions o) : options(std::move(o)), store(store_options(options)) {}
 
@@ -154,6 +171,10 @@ void Cluster::start() {
   add_eviction_and_binding(api.extensions, store);
   add_custom_resources(api.extensions, store);
   add_mutating_webhooks(api.extensions, store);
+  impl_->cluster_ips = add_cluster_ips(api.extensions, store, impl_->options.service_cidr);
+  // The `kubernetes` Service's address: pods dial it, and the certificate names it (as
+  // kube-apiserver adds its service IP to its serving certificate).
+  const std::string kubernetes_ip = format_ipv4(impl_->cluster_ips->range().first());
   impl_->metrics_scraper = add_metrics_api(api.extensions, store, impl_->options.metric_resolution);
   impl_->handler = std::make_unique<ApiHandler>(impl_->store, api);
   kube::http::ServerOptions so;
@@ -169,8 +190,10 @@ void Cluster::start() {
           .to_json()};
   if (impl_->options.tls) {
     kube::http::CertificateAndKey serving = kube::http::make_server_certificate(
-        impl_->ca, "tailor-cluster", {"localhost", "kubernetes", "kubernetes.default"},
-        {"127.0.0.1"}, 3650);
+        impl_->ca, "tailor-cluster",
+        {"localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc",
+         "kubernetes.default.svc.cluster.local"},
+        serving_ips(impl_->options.address, kubernetes_ip), 3650);
     so.tls = kube::http::TlsServerConfig{.cert_chain_pem = serving.cert_pem + impl_->ca.cert_pem,
                                          .private_key_pem = serving.key_pem,
                                          .client_ca_pem = impl_->ca.cert_pem,
@@ -182,7 +205,10 @@ void Cluster::start() {
       so, [handler](kube::http::Exchange& exchange) { handler->handle(exchange); });
   impl_->server->start();
   if (impl_->options.control_loops)
-    impl_->control_loops = make_control_loops(store, api.extensions, impl_->ca.cert_pem);
+    impl_->control_loops = make_control_loops(store, api.extensions, impl_->ca.cert_pem,
+                                              {.cluster_ip = kubernetes_ip,
+                                               .address = endpoint_address(impl_->options.address),
+                                               .port = impl_->server->port()});
   for (auto& loop : impl_->control_loops) loop->start();
   impl_->metrics_scraper->start();
 }

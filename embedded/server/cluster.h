@@ -32,6 +32,9 @@ struct ClusterOptions {
   // kube-apiserver's --audit-log-path: every authorization decision appended there as an
   // audit.k8s.io/v1 Event (auth/audit_log.h). "" : none recorded.
   std::string audit_log_path{};
+  // kube-apiserver's --service-cluster-ip-range (its default): Services' cluster IPs come from
+  // it (services/cluster_ips.h).
+  std::string service_cidr = "10.0.0.0/24";
   bool control_loops = true;  // scheduler, workload controllers, garbage collector
   // How often the kubelet endpoints the Nodes name are scraped for metrics.k8s.io
   // (metrics-server's --metric-resolution).

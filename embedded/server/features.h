@@ -3,7 +3,9 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "embedded/api/extensions.h"
@@ -12,6 +14,8 @@
 #include "embedded/storage/object_store.h"
 
 namespace tailor::embedded {
+
+class ClusterIpAllocator;
 
 // resize/: pods/resize (GET, PUT, PATCH) with KEP-1287's validation.
 void add_pod_resize(ApiExtensions& extensions, ObjectStore& store);
@@ -41,17 +45,33 @@ void add_custom_resources(ApiExtensions& extensions, ObjectStore& store);
 // webhooks/: MutatingWebhookConfigurations called on create.
 void add_mutating_webhooks(ApiExtensions& extensions, ObjectStore& store);
 
+// services/: ClusterIP allocation from `service_cidr` (kube-apiserver's
+// --service-cluster-ip-range) on Service create and update; throws std::invalid_argument for a
+// range it cannot serve. Added after every other validating plugin.
+std::shared_ptr<ClusterIpAllocator> add_cluster_ips(ApiExtensions& extensions, ObjectStore& store,
+                                                    const std::string& service_cidr);
+
 // metrics/: metrics.k8s.io (NodeMetrics, PodMetrics) from the kubelet endpoints the Nodes name,
 // scraped every `resolution` by the loop this returns, as metrics-server does.
 std::unique_ptr<ControlLoop> add_metrics_api(ApiExtensions& extensions, ObjectStore& store,
                                              std::chrono::milliseconds resolution);
 
+// Where pods reach the API server: the `kubernetes` Service's cluster IP, and the address and
+// port its Endpoints and EndpointSlice name.
+struct ApiServerEndpoint {
+  std::string cluster_ip;
+  std::string address;
+  std::uint16_t port = 0;
+};
+
 // controllers/: scheduler, simulated kubelet, workload controllers, garbage collector,
 // disruption controller, ServiceAccount controller ("default" in every namespace), and with
-// `ca_pem` the root CA publisher (kube-root-ca.crt in every namespace). Pods the controllers create
-// pass `extensions`' admission plugins, as they would through the API.
+// `ca_pem` the root CA publisher (kube-root-ca.crt in every namespace), with `api` the
+// `kubernetes` Service and its endpoints (none when api.address is empty). Pods the controllers
+// create pass `extensions`' admission plugins, as they would through the API.
 std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
                                                              const ApiExtensions& extensions,
-                                                             const std::string& ca_pem);
+                                                             const std::string& ca_pem,
+                                                             const ApiServerEndpoint& api = {});
 
 }  // namespace tailor::embedded

@@ -387,7 +387,7 @@ bj::object rich_service() {
   return parsed(R"({"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},
       "spec":{"type":"LoadBalancer","selector":{"app":"web"},
               "ports":[{"name":"http","protocol":"TCP","appProtocol":"http","port":80,"targetPort":"http","nodePort":30080}],
-              "clusterIP":"10.96.0.10","clusterIPs":["10.96.0.10"],"externalIPs":["1.2.3.4"],
+              "clusterIP":"10.0.0.10","clusterIPs":["10.0.0.10"],"externalIPs":["1.2.3.4"],
               "sessionAffinity":"ClientIP","sessionAffinityConfig":{"clientIP":{"timeoutSeconds":600}},
               "loadBalancerSourceRanges":["0.0.0.0/0"],"externalTrafficPolicy":"Local","healthCheckNodePort":32000,
               "publishNotReadyAddresses":false,"ipFamilies":["IPv4"],"ipFamilyPolicy":"SingleStack",

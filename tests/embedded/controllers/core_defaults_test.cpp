@@ -105,7 +105,7 @@ TEST_F(CoreDefaultsKubectlTest, GetOutputYamlShowsTheDefaults) {
       "apply -f " +
       write("objects.yaml",
             "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n"
-            "  selector: {app: web}\n  ports: [{port: 80}]\n---\n"
+            "  selector: {app: web}\n  ports: [{port: 80}]\n  clusterIP: 10.0.0.80\n---\n"
             "apiVersion: v1\nkind: Secret\nmetadata: {name: token}\nstringData: {key: value}\n"));
   ASSERT_EQ(applied.exit_code, 0) << applied.err;
   KubectlResult service = kubectl("get service web -o yaml");
@@ -113,6 +113,8 @@ TEST_F(CoreDefaultsKubectlTest, GetOutputYamlShowsTheDefaults) {
   const std::string spec = service.out.substr(service.out.find("\nspec:\n"));
   EXPECT_TRUE(
       spec.starts_with("\nspec:\n"
+                       "  clusterIP: 10.0.0.80\n"
+                       "  clusterIPs:\n  - 10.0.0.80\n"
                        "  internalTrafficPolicy: Cluster\n"
                        "  ipFamilies:\n  - IPv4\n"
                        "  ipFamilyPolicy: SingleStack\n"
