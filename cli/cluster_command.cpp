@@ -141,15 +141,18 @@ void start_cluster_dns(const fs::path& dir, const std::string& address, Started&
   started.watched_pid_files.push_back(dir / "dns.pid");
 }
 
+// `first`: node 1's network, reserved before tailor-cluster starts (its slot names the
+// environment's service range).
 void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs::path& scripts,
-                 const std::string& usage_endpoint, Started& started, std::ostream& out) {
+                 const PodNetwork& first, const std::string& usage_endpoint, Started& started,
+                 std::ostream& out) {
   const fs::path agent = binary(options, "tailor-node-agent", "build the tailor-node-agent target");
   const auto sizes = node_sizes(options);
   std::string dns_address;
   for (int i = 1; i <= static_cast<int>(sizes.size()); ++i) {
     const fs::path node = node_dir(dir, i);
     fs::create_directories(node / "agent");
-    const PodNetwork network = set_up_pod_network(node / "containerd");
+    const PodNetwork network = i == 1 ? first : set_up_pod_network(node / "containerd");
     if (i == 1) {
       dns_address = network.gateway;
       start_cluster_dns(dir, dns_address, started);
@@ -258,6 +261,7 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
                                                : fs::path();
     run_command({(scripts / "install.sh").string()});
     fs::remove(dir / "kubeconfig");
+    const PodNetwork first = set_up_pod_network(node_dir(dir, 1) / "containerd");
     // A port of its own for the cluster's life: a restarted tailor-cluster (same CA, token and
     // objects from DIR/cluster) is where every kubeconfig already points.
     std::vector<std::string> command = {cluster.string(),
@@ -268,7 +272,9 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
                                         "--write-kubeconfig",
                                         (dir / "kubeconfig").string(),
                                         "--pod-log-dir",
-                                        pod_log_dir(dir).string()};
+                                        pod_log_dir(dir).string(),
+                                        "--service-cluster-ip-range",
+                                        first.service_cidr};
     command.insert(command.end(), options.cluster_args.begin(), options.cluster_args.end());
     start_supervised(command, dir / "cluster.log", dir / "cluster.pid");
     wait_for_file(dir / "kubeconfig", dir / "cluster.pid", dir / "cluster.log");
@@ -281,7 +287,8 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
     if (options.controller) write_usage_certificates(dir, node_names(options));
     const std::string usage_endpoint =
         options.controller ? start_controller(options, controller, dir, started) : "";
-    start_nodes(options, dir, scripts, usage_endpoint, started, out);
+    out << "services on " << first.service_cidr << "\n";
+    start_nodes(options, dir, scripts, first, usage_endpoint, started, out);
     wait_for_ready_nodes(dir / "kubeconfig", started.nodes, started.watched_pid_files,
                          std::chrono::seconds(options.ready_timeout_seconds));
     out << "cluster up: " << started.nodes.size() << " node(s) Ready\n"

@@ -37,7 +37,8 @@ PodNetwork pod_network(int slot) {
   return {.slot = slot,
           .bridge = "tailor-br" + std::to_string(slot),
           .subnet = prefix + "0/24",
-          .gateway = prefix + "1"};
+          .gateway = prefix + "1",
+          .service_cidr = "10.201." + std::to_string(slot) + ".0/24"};
 }
 
 std::string pod_network_conflist(const PodNetwork& network, const fs::path& ipam_dir) {

@@ -23,6 +23,10 @@ struct PodNetwork {
   std::string bridge;   // "tailor-br<slot>": the name is how environments reserve a slot
   std::string subnet;   // "10.200.<slot>.0/24"
   std::string gateway;  // "10.200.<slot>.1", the host's address on the bridge
+  // "10.201.<slot>.0/24": the Services' cluster IPs of the environment whose first node holds
+  // this slot (tailor-cluster's --service-cluster-ip-range). A slot is one environment's, so
+  // environments side by side never share a service range.
+  std::string service_cidr;
 };
 
 inline constexpr int kPodNetworkSlots = 256;

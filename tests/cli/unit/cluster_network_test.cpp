@@ -16,10 +16,14 @@ TEST(PodNetwork, EachSlotHasItsBridgeSubnetAndGateway) {
   EXPECT_EQ(first.bridge, "tailor-br0");
   EXPECT_EQ(first.subnet, "10.200.0.0/24");
   EXPECT_EQ(first.gateway, "10.200.0.1");
+  EXPECT_EQ(first.service_cidr, "10.201.0.0/24");
   const PodNetwork last = pod_network(255);
   EXPECT_EQ(last.bridge, "tailor-br255");
   EXPECT_LE(last.bridge.size(), 15u) << "a Linux interface name has at most 15 characters";
   EXPECT_EQ(last.subnet, "10.200.255.0/24");
+  // One slot, one environment: two environments' service ranges never overlap, nor a service
+  // range the pod networks.
+  EXPECT_EQ(last.service_cidr, "10.201.255.0/24");
 }
 
 TEST(PodNetwork, ASlotOutsideTheRangeIsRefused) {
