@@ -49,6 +49,74 @@ std::size_t secret_data_count(const bj::object& secret) {
   return keys.size();
 }
 
+// At most three items, then " + N more..." (the printers' formatEndpoints and
+// formatDiscoveryEndpoints); `none` when there are none.
+std::string first_three(const std::vector<std::string>& items, const char* none) {
+  if (items.empty()) return none;
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < 3; ++i) out += (i ? "," : "") + items[i];
+  if (items.size() > 3) out += " + " + std::to_string(items.size() - 3) + " more...";
+  return out;
+}
+
+// ENDPOINTS of an Endpoints: ip:port of each ready address of each subset and port.
+std::string endpoints_list(const bj::object& ep) {
+  std::vector<std::string> items;
+  const bj::value* subsets = ep.if_contains("subsets");
+  if (subsets && subsets->is_array()) {
+    for (const bj::value& subset : subsets->as_array()) {
+      const bj::value* ports =
+          subset.is_object() ? subset.as_object().if_contains("ports") : nullptr;
+      const bj::value* addresses =
+          subset.is_object() ? subset.as_object().if_contains("addresses") : nullptr;
+      if (!addresses || !addresses->is_array()) continue;
+      for (const bj::value& address : addresses->as_array()) {
+        const std::string ip = string_at(address, "ip");
+        if (!ports || !ports->is_array() || ports->as_array().empty()) {
+          items.push_back(ip);
+          continue;
+        }
+        for (const bj::value& port : ports->as_array()) {
+          const bj::value* n = port.is_object() ? port.as_object().if_contains("port") : nullptr;
+          items.push_back(ip + ":" +
+                          std::to_string(n && n->is_number() ? n->to_number<std::int64_t>() : 0));
+        }
+      }
+    }
+  }
+  return first_three(items, "<none>");
+}
+
+// PORTS and ENDPOINTS of an EndpointSlice.
+std::string slice_ports(const bj::object& slice) {
+  std::vector<std::string> items;
+  if (const bj::value* ports = slice.if_contains("ports"); ports && ports->is_array()) {
+    for (const bj::value& port : ports->as_array()) {
+      const bj::value* number = port.is_object() ? port.as_object().if_contains("port") : nullptr;
+      items.push_back(number && number->is_number()
+                          ? std::to_string(number->to_number<std::int64_t>())
+                          : "<unset>");
+    }
+  }
+  return first_three(items, "<unset>");
+}
+
+std::string slice_endpoints(const bj::object& slice) {
+  std::vector<std::string> items;
+  if (const bj::value* endpoints = slice.if_contains("endpoints");
+      endpoints && endpoints->is_array()) {
+    for (const bj::value& endpoint : endpoints->as_array()) {
+      const bj::value* addresses =
+          endpoint.is_object() ? endpoint.as_object().if_contains("addresses") : nullptr;
+      if (!addresses || !addresses->is_array()) continue;
+      for (const bj::value& a : addresses->as_array()) {
+        if (a.is_string()) items.emplace_back(a.as_string());
+      }
+    }
+  }
+  return first_three(items, "<unset>");
+}
+
 // CLUSTER-IP: clusterIPs[0] as upstream; clusterIP when only it is stored (upstream defaulting
 // keeps the two in step); "<none>" when neither is.
 std::string service_cluster_ip(const bj::object& svc) {
@@ -262,6 +330,21 @@ const std::map<std::string, Printer>& printers() {
                            service_cluster_ip(svc),  service_external_ip(svc),
                            service_ports(svc),       age_cell(svc, now),
                            service_selector(svc)};
+        }}},
+      {"endpoints",
+       {{name_column(), string_column("Endpoints", "Endpoints is the list of endpoints."),
+         age_column()},
+        [](const bj::object& ep, kube::TimePoint now) {
+          return bj::array{meta_string(ep, "name"), endpoints_list(ep), age_cell(ep, now)};
+        }}},
+      {"endpointslices.discovery.k8s.io",
+       {{name_column(),
+         string_column("AddressType", "The IP protocol for this slice (IPv4, IPv6, FQDN)."),
+         string_column("Ports", "The list of ports exposed by this slice."),
+         string_column("Endpoints", "The list of endpoints of this slice."), age_column()},
+        [](const bj::object& slice, kube::TimePoint now) {
+          return bj::array{meta_string(slice, "name"), string_at(slice, "addressType"),
+                           slice_ports(slice), slice_endpoints(slice), age_cell(slice, now)};
         }}},
       {"mutatingwebhookconfigurations.admissionregistration.k8s.io",
        {{name_column(),

@@ -107,6 +107,15 @@ TEST_F(ClusterIpsKubectlTest, TheKubernetesServiceNamesTheApiServer) {
                     "{.subsets[0].ports[0].port}")
                 .out,
             "127.0.0.1:" + port);
+  EXPECT_TRUE(
+      kubectl("get endpoints kubernetes")
+          .out.starts_with("NAME         ENDPOINTS         AGE\nkubernetes   127.0.0.1:" + port))
+      << kubectl("get endpoints kubernetes").out;
+  EXPECT_TRUE(kubectl("get endpointslices kubernetes")
+                  .out.starts_with("NAME         ADDRESSTYPE   PORTS   ENDPOINTS   AGE\n"
+                                   "kubernetes   IPv4          " +
+                                   port + "   127.0.0.1   "))
+      << kubectl("get endpointslices kubernetes").out;
   // Taken: no Service can ask for the address.
   KubectlResult taken = kubectl("create -f " + service("imposter", "10.201.3.1"));
   EXPECT_NE(taken.exit_code, 0) << taken.out;
