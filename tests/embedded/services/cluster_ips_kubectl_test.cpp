@@ -63,23 +63,27 @@ TEST_F(ClusterIpsKubectlTest, GetShowsTheAllocatedAddressAndARestartKeepsIt) {
 
 TEST_F(ClusterIpsKubectlTest, RefusalsAsKubectlPrintsThem) {
   ASSERT_EQ(kubectl("create -f " + service("web", "10.201.3.7")).exit_code, 0);
-  KubectlResult outside = kubectl("create -f " + service("outside", "10.96.0.10"));
-  EXPECT_NE(outside.exit_code, 0);
-  EXPECT_EQ(outside.err,
-            "The Service \"outside\" is invalid: spec.clusterIPs: Invalid value: "
-            "[]string{\"10.96.0.10\"}: failed to allocate IP 10.96.0.10: the provided IP "
-            "(10.96.0.10) is not in the valid range. The range of valid IPs is 10.201.3.0/24\n");
-  KubectlResult taken = kubectl("create -f " + service("taken", "10.201.3.7"));
-  EXPECT_NE(taken.exit_code, 0);
-  EXPECT_EQ(taken.err,
-            "The Service \"taken\" is invalid: spec.clusterIPs: Invalid value: "
-            "[]string{\"10.201.3.7\"}: failed to allocate IP 10.201.3.7: provided IP is already "
-            "allocated\n");
-  KubectlResult changed = kubectl("patch svc web -p '{\"spec\":{\"clusterIP\":\"10.201.3.8\"}}'");
-  EXPECT_NE(changed.exit_code, 0);
-  EXPECT_EQ(changed.err,
-            "The Service \"web\" is invalid: spec.clusterIPs[0]: Invalid value: "
-            "[]string{\"10.201.3.8\"}: may not change once set\n");
+  struct Case {
+    std::string args, err;
+  };
+  const std::vector<Case> cases = {
+      {"create -f " + service("outside", "10.96.0.10"),
+       "The Service \"outside\" is invalid: spec.clusterIPs: Invalid value: "
+       "[]string{\"10.96.0.10\"}: failed to allocate IP 10.96.0.10: the provided IP "
+       "(10.96.0.10) is not in the valid range. The range of valid IPs is 10.201.3.0/24\n"},
+      {"create -f " + service("taken", "10.201.3.7"),
+       "The Service \"taken\" is invalid: spec.clusterIPs: Invalid value: "
+       "[]string{\"10.201.3.7\"}: failed to allocate IP 10.201.3.7: provided IP is already "
+       "allocated\n"},
+      {"patch svc web -p '{\"spec\":{\"clusterIP\":\"10.201.3.8\"}}'",
+       "The Service \"web\" is invalid: spec.clusterIPs[0]: Invalid value: "
+       "[]string{\"10.201.3.8\"}: may not change once set\n"},
+  };
+  for (const Case& c : cases) {
+    KubectlResult r = kubectl(c.args);
+    EXPECT_NE(r.exit_code, 0) << c.args;
+    EXPECT_EQ(r.err, c.err) << c.args;
+  }
   // An apply of the manifest without the address keeps it.
   ASSERT_EQ(kubectl("apply -f " + service("web", "")).exit_code, 0);
   EXPECT_EQ(kubectl("get svc web -o jsonpath={.spec.clusterIP}").out, "10.201.3.7");
