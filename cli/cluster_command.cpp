@@ -45,8 +45,10 @@ const char* kUsage =
     "DIR/usage-tls); --controller-arg / --agent-arg / --cluster-arg pass extra flags to those\n"
     "processes (e.g. --cluster-arg=--audit-log-path=FILE).\n"
     "Container logs go to DIR/pod-logs (kubectl logs reads them through tailor-cluster).\n"
-    "Pods resolve Services through the cluster DNS (dnsmasq on the first node's pod gateway,\n"
-    "zone cluster.local, kube-system/kube-dns; DIR/dns.log).\n"
+    "Services get cluster IPs from the environment's own range, 10.201.<slot>.0/24 (nothing\n"
+    "routes them yet). Pods resolve Services through the cluster DNS (dnsmasq on\n"
+    "kube-system/kube-dns's ClusterIP, 10.201.<slot>.10, which the host holds on the first\n"
+    "node's bridge; zone cluster.local; DIR/dns.log).\n"
     "down stops everything and removes the containers and cgroups it made; logs stay in DIR.\n"
     "Both need root.\n";
 
@@ -129,36 +131,32 @@ struct Started {
   std::vector<fs::path> watched_pid_files;  // must stay up while we wait
 };
 
-// The cluster DNS (cli/cluster_dns.h) on the first node's gateway: every pod of the environment
-// reaches it (the host routes between the nodes' bridges), and no other environment or the
-// host's own resolver listens there.
-void start_cluster_dns(const fs::path& dir, const std::string& address, Started& started) {
-  publish_kube_dns_service(dir / "kubeconfig", address);
+// The cluster DNS (cli/cluster_dns.h) on kube-dns's ClusterIP, which the host holds on the first
+// node's bridge (add_cluster_dns_address): every pod of the environment reaches it through its
+// gateway, and no other environment or the host's own resolver listens there.
+void start_cluster_dns(const fs::path& dir, const PodNetwork& first, Started& started,
+                       std::ostream& out) {
+  publish_kube_dns_service(dir / "kubeconfig", first.cluster_dns);
   start_supervised({fs::read_symlink("/proc/self/exe").string(), "cluster-dns", "--kubeconfig",
                     (dir / "kubeconfig").string(), "--dir", (dir / "dns").string(), "--listen",
-                    address, "--zone", kClusterDomain},
+                    first.cluster_dns, "--zone", kClusterDomain},
                    dir / "dns.log", dir / "dns.pid");
   started.watched_pid_files.push_back(dir / "dns.pid");
+  out << "cluster DNS: " << first.cluster_dns << ":53, zone " << kClusterDomain
+      << " (kube-system/kube-dns)\n";
 }
 
 // `first`: node 1's network, reserved before tailor-cluster starts (its slot names the
-// environment's service range).
+// environment's service range and kube-dns's ClusterIP, the agents' --cluster-dns).
 void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs::path& scripts,
                  const PodNetwork& first, const std::string& usage_endpoint, Started& started,
                  std::ostream& out) {
   const fs::path agent = binary(options, "tailor-node-agent", "build the tailor-node-agent target");
   const auto sizes = node_sizes(options);
-  std::string dns_address;
   for (int i = 1; i <= static_cast<int>(sizes.size()); ++i) {
     const fs::path node = node_dir(dir, i);
     fs::create_directories(node / "agent");
     const PodNetwork network = i == 1 ? first : set_up_pod_network(node / "containerd");
-    if (i == 1) {
-      dns_address = network.gateway;
-      start_cluster_dns(dir, dns_address, started);
-      out << "cluster DNS: " << dns_address << ":53, zone " << kClusterDomain
-          << " (kube-system/kube-dns)\n";
-    }
     const std::string socket = start_containerd(scripts, node / "containerd");
     out << "node " << node_name(i) << ": containerd at " << socket << ", pods on " << network.subnet
         << " (bridge " << network.bridge << "), allocatable " << sizes[i - 1] << "\n";
@@ -179,7 +177,7 @@ void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs:
                                         "127.0.0.1:0",
                                         "--pod-log-dir",
                                         pod_log_dir(dir).string(),
-                                        "--cluster-dns=" + dns_address,
+                                        "--cluster-dns=" + first.cluster_dns,
                                         std::string("--cluster-domain=") + kClusterDomain};
     if (!usage_endpoint.empty()) {
       command.push_back("--usage-endpoint=" + usage_endpoint);
@@ -262,6 +260,7 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
     run_command({(scripts / "install.sh").string()});
     fs::remove(dir / "kubeconfig");
     const PodNetwork first = set_up_pod_network(node_dir(dir, 1) / "containerd");
+    add_cluster_dns_address(first);
     // A port of its own for the cluster's life: a restarted tailor-cluster (same CA, token and
     // objects from DIR/cluster) is where every kubeconfig already points.
     std::vector<std::string> command = {cluster.string(),
@@ -288,6 +287,7 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
     const std::string usage_endpoint =
         options.controller ? start_controller(options, controller, dir, started) : "";
     out << "services on " << first.service_cidr << "\n";
+    start_cluster_dns(dir, first, started, out);
     start_nodes(options, dir, scripts, first, usage_endpoint, started, out);
     wait_for_ready_nodes(dir / "kubeconfig", started.nodes, started.watched_pid_files,
                          std::chrono::seconds(options.ready_timeout_seconds));

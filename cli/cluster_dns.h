@@ -11,7 +11,8 @@
 //                                     as it does there (NXDOMAIN, not a timeout, here).
 // The server is Debian's dnsmasq (`--local=/<zone>/`: only its own records in the zone;
 // `--hostsdir`: a hosts file it re-reads on change), listening on one address of the environment
-// (the first node's pod gateway, see cli/cluster_network.h), never on the host's port 53 of all
+// (kube-dns's ClusterIP, which the host holds on the first node's bridge, see
+// cli/cluster_network.h), never on the host's port 53 of all
 // addresses. `tailor cluster-dns` runs it as its child and keeps its hosts file in step with the
 // Services and Pods (endpoints are computed from the pods as the EndpointSlice controller does:
 // tailor-cluster serves no EndpointSlices). Not served: SRV and PTR records, ExternalName CNAMEs,

@@ -38,7 +38,8 @@ PodNetwork pod_network(int slot) {
           .bridge = "tailor-br" + std::to_string(slot),
           .subnet = prefix + "0/24",
           .gateway = prefix + "1",
-          .service_cidr = "10.201." + std::to_string(slot) + ".0/24"};
+          .service_cidr = "10.201." + std::to_string(slot) + ".0/24",
+          .cluster_dns = "10.201." + std::to_string(slot) + ".10"};
 }
 
 std::string pod_network_conflist(const PodNetwork& network, const fs::path& ipam_dir) {
@@ -83,6 +84,10 @@ PodNetwork set_up_pod_network(const fs::path& containerd_dir) {
   throw std::runtime_error("no pod network free on this machine: bridges tailor-br0 to tailor-br" +
                            std::to_string(kPodNetworkSlots - 1) +
                            " all exist (`ip link del` those of environments that are gone)");
+}
+
+void add_cluster_dns_address(const PodNetwork& network) {
+  run_command({"ip", "addr", "add", network.cluster_dns + "/32", "dev", network.bridge});
 }
 
 }  // namespace tailor::cli

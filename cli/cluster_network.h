@@ -27,6 +27,10 @@ struct PodNetwork {
   // this slot (tailor-cluster's --service-cluster-ip-range). A slot is one environment's, so
   // environments side by side never share a service range.
   std::string service_cidr;
+  // "10.201.<slot>.10": kube-dns's ClusterIP in that range (its 10th address, as kubeadm takes
+  // it; the lower band a range keeps for addresses asked for by name), which the cluster DNS
+  // listens on and the agents pass pods (--cluster-dns). See add_cluster_dns_address.
+  std::string cluster_dns;
 };
 
 inline constexpr int kPodNetworkSlots = 256;
@@ -45,5 +49,14 @@ std::string pod_network_conflist(const PodNetwork& network, const std::filesyste
 // `<containerd_dir>/cni/` with IPAM state in `<containerd_dir>/cni-ipam`. Throws when every slot
 // is taken or `ip` fails otherwise.
 PodNetwork set_up_pod_network(const std::filesystem::path& containerd_dir);
+
+// Gives the host `network.cluster_dns` (/32) on the network's bridge, so that the cluster DNS can
+// listen on kube-dns's ClusterIP before any service proxy routes cluster IPs: every pod of the
+// environment reaches it through its gateway (the host's own address, whichever bridge), no
+// other cluster IP is routed, and deleting the bridge (stop.sh) removes it. Added after the
+// gateway's address, which stays the bridge's first: the CNI bridge plugin accepts a bridge
+// whose first IPv4 address is its gateway and refuses one that starts with another. Throws when
+// `ip` fails.
+void add_cluster_dns_address(const PodNetwork& network);
 
 }  // namespace tailor::cli

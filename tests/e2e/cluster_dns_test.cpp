@@ -3,7 +3,8 @@
 // (the cluster DNS, the search path <ns>.svc.cluster.local svc.cluster.local cluster.local, the
 // host's search domains, ndots:5) and resolves a headless Service to its pod's IP by the full
 // name, by <svc>.<ns> and by <svc> (the search path), the pod's own <hostname>.<svc> record, a
-// Service with an explicit spec.clusterIP to that IP and kube-system/kube-dns to the DNS address;
+// Service with an explicit spec.clusterIP (of the environment's range) to that IP and
+// kube-system/kube-dns to its ClusterIP, the range's 10th address, where the DNS answers;
 // a missing name of the zone and a name outside it fail as "bad address". dnsPolicy None takes
 // dnsConfig alone; an invalid dnsConfig is refused with kube-apiserver's message.
 #include <gtest/gtest.h>
@@ -23,9 +24,20 @@ namespace {
 using std::chrono::seconds;
 
 constexpr seconds kStart{90};
-constexpr const char* kFixedIp = "10.96.53.53";
 
-std::string backend_and_services() {
+// An address of the environment's service range (its /24, that of default/kubernetes at its first
+// address): `host` is the last octet. Explicit addresses are taken from the lower band (up to .16)
+// a range keeps for addresses asked for by name, so no Service given a free address holds them.
+std::string service_ip(int host) {
+  const std::string kubernetes =
+      E2eCluster::get()
+          .kubectl("get service kubernetes -n default -o 'jsonpath={.spec.clusterIP}'")
+          .out;
+  EXPECT_EQ(kubernetes.substr(kubernetes.rfind('.')), ".1") << kubernetes;
+  return kubernetes.substr(0, kubernetes.rfind('.') + 1) + std::to_string(host);
+}
+
+std::string backend_and_services(const std::string& fixed_ip) {
   return std::string(R"(apiVersion: v1
 kind: Pod
 metadata:
@@ -53,7 +65,7 @@ kind: Service
 metadata: {name: fixed}
 spec:
   clusterIP: )") +
-         kFixedIp + R"(
+         fixed_ip + R"(
   selector: {app: db}
   ports: [{port: 80}]
 )";
@@ -143,18 +155,19 @@ std::string logs_when_done(const TestNamespace& ns, const std::string& pod) {
 
 TEST(ClusterDns, PodsResolveServicesThroughTheClusterDns) {
   TestNamespace ns("e2e-cluster-dns");
-  ASSERT_TRUE(ns.apply(backend_and_services()));
+  const std::string fixed_ip = service_ip(13);
+  ASSERT_TRUE(ns.apply(backend_and_services(fixed_ip)));
   const std::optional<PodView> db = wait_for_ready_pod(ns, "db-0 running", "db-0", kStart);
   ASSERT_TRUE(db);
   const std::string db_ip = ns.kubectl("get pod db-0 -o 'jsonpath={.status.podIP}'").out;
   ASSERT_EQ(db_ip.rfind("10.200.", 0), 0u) << db_ip;
   const CommandResult fixed = ns.kubectl("get service fixed -o 'jsonpath={.spec.clusterIP}'");
-  ASSERT_EQ(fixed.out, kFixedIp) << "tailor-cluster keeps an explicit clusterIP";
+  ASSERT_EQ(fixed.out, fixed_ip) << "tailor-cluster keeps an explicit clusterIP";
   const std::string dns_ip =
       E2eCluster::get()
           .kubectl("get service kube-dns -n kube-system -o 'jsonpath={.spec.clusterIP}'")
           .out;
-  ASSERT_EQ(dns_ip.rfind("10.200.", 0), 0u) << "kube-dns names the DNS address: " << dns_ip;
+  ASSERT_EQ(dns_ip, service_ip(10)) << "kube-dns: the range's 10th address, as kubeadm's";
 
   ASSERT_TRUE(ns.apply(lookup_pods(ns.name())));
   const std::string logs = logs_when_done(ns, "lookup");
@@ -167,8 +180,8 @@ TEST(ClusterDns, PodsResolveServicesThroughTheClusterDns) {
   EXPECT_EQ(looked_up, "PING db (" + db_ip + "): 56 data bytes\n" + "PING db." + n + " (" + db_ip +
                            "): 56 data bytes\n" + "PING db." + n + ".svc.cluster.local (" + db_ip +
                            "): 56 data bytes\n" + "PING db-0.db (" + db_ip + "): 56 data bytes\n" +
-                           "PING fixed (" + kFixedIp + "): 56 data bytes\n" + "PING fixed." + n +
-                           " (" + kFixedIp + "): 56 data bytes\n" + "PING kube-dns.kube-system (" +
+                           "PING fixed (" + fixed_ip + "): 56 data bytes\n" + "PING fixed." + n +
+                           " (" + fixed_ip + "): 56 data bytes\n" + "PING kube-dns.kube-system (" +
                            dns_ip + "): 56 data bytes\n" + "ping: bad address 'nope." + n +
                            ".svc.cluster.local'\n" + "ping: bad address 'nope.invalid'\n");
   EXPECT_EQ(logs_when_done(ns, "custom"),
@@ -194,6 +207,7 @@ TEST(ClusterDns, TheDnsServesAgainAfterItsProcessIsKilled) {
   const pid_t dnsmasq = pid_in(dir / "dns" / "dnsmasq.pid");
   ASSERT_GT(feeder, 0);
   ASSERT_GT(dnsmasq, 0);
+  const std::string late_ip = service_ip(14);
   ASSERT_EQ(::kill(feeder, SIGKILL), 0);
   ASSERT_TRUE(
       wait_until("a new tailor cluster-dns and dnsmasq", seconds(60), [&](std::string& seen) {
@@ -210,11 +224,12 @@ TEST(ClusterDns, TheDnsServesAgainAfterItsProcessIsKilled) {
 kind: Service
 metadata: {name: late}
 spec:
-  clusterIP: 10.96.53.54
+  clusterIP: )" + late_ip +
+                       R"(
   ports: [{port: 80}]
 ---
 )" + lookup_pod("late", "      ping -c1 -W1 late 2>&1 | head -1\n")));
-  EXPECT_EQ(logs_when_done(ns, "lookup"), "PING late (10.96.53.54): 56 data bytes\n");
+  EXPECT_EQ(logs_when_done(ns, "lookup"), "PING late (" + late_ip + "): 56 data bytes\n");
 }
 
 TEST(ClusterDns, AnInvalidDnsConfigIsRefusedWithKubeApiserversMessage) {

@@ -91,10 +91,10 @@ TEST(ClusterDnsHosts, DnsmasqListensOnOneAddressAndOwnsTheZone) {
 }
 
 TEST(ClusterDnsHosts, KubeDnsServiceNamesTheDnsAddress) {
-  const boost::json::value service = boost::json::parse(kube_dns_service("10.200.3.1"));
+  const boost::json::value service = boost::json::parse(kube_dns_service("10.201.3.10"));
   EXPECT_EQ(service.at("metadata").at("namespace"), "kube-system");
   EXPECT_EQ(service.at("metadata").at("name"), "kube-dns");
-  EXPECT_EQ(service.at("spec").at("clusterIP"), "10.200.3.1");
+  EXPECT_EQ(service.at("spec").at("clusterIP"), "10.201.3.10");
   EXPECT_EQ(service.at("spec").at("ports").as_array().size(), 2u);
   EXPECT_FALSE(service.at("spec").as_object().contains("selector"));
 }

@@ -17,6 +17,7 @@ TEST(PodNetwork, EachSlotHasItsBridgeSubnetAndGateway) {
   EXPECT_EQ(first.subnet, "10.200.0.0/24");
   EXPECT_EQ(first.gateway, "10.200.0.1");
   EXPECT_EQ(first.service_cidr, "10.201.0.0/24");
+  EXPECT_EQ(first.cluster_dns, "10.201.0.10") << "kubeadm's kube-dns: the range's 10th address";
   const PodNetwork last = pod_network(255);
   EXPECT_EQ(last.bridge, "tailor-br255");
   EXPECT_LE(last.bridge.size(), 15u) << "a Linux interface name has at most 15 characters";
