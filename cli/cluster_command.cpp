@@ -158,6 +158,7 @@ void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs:
     fs::create_directories(node / "agent");
     const PodNetwork network = i == 1 ? first : set_up_pod_network(node / "containerd");
     const std::string socket = start_containerd(scripts, node / "containerd");
+    started.watched_pid_files.push_back(node / "containerd" / "containerd.pid");
     out << "node " << node_name(i) << ": containerd at " << socket << ", pods on " << network.subnet
         << " (bridge " << network.bridge << "), allocatable " << sizes[i - 1] << "\n";
     std::vector<std::string> command = {agent.string(),

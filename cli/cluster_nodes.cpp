@@ -64,8 +64,10 @@ void check_alive(const std::vector<fs::path>& watched) {
 }  // namespace
 
 std::string start_containerd(const fs::path& scripts, const fs::path& dir) {
-  const std::string socket =
-      last_line(run_command({"setsid", (scripts / "start.sh").string(), dir.string()}));
+  const std::string start = (scripts / "start.sh").string();
+  run_command({start, "--config", dir.string()});
+  start_supervised({start, "--run", dir.string()}, dir / "containerd.log", dir / "containerd.pid");
+  const std::string socket = last_line(run_command({start, "--images", dir.string()}));
   if (socket.empty() || socket.front() != '/') {
     throw std::runtime_error("start.sh " + dir.string() + " did not print its socket");
   }

@@ -9,11 +9,14 @@
 
 namespace tailor::cli {
 
-// scripts/start.sh DIR in its own session, then waits until the CRI lists the preloaded busybox
-// and pause images. Returns the socket path.
+// Writes the node's containerd config (scripts/start.sh --config DIR), runs containerd under
+// `tailor supervise` (start.sh --run DIR; DIR/containerd.pid, DIR/containerd.supervisor.pid,
+// output in DIR/containerd.log), imports the images once it answers (start.sh --images DIR),
+// then waits until the CRI lists the preloaded busybox and pause images. Returns the socket
+// path.
 std::string start_containerd(const std::filesystem::path& scripts,
                              const std::filesystem::path& dir);
-// scripts/stop.sh DIR.
+// scripts/stop.sh DIR: stops the supervisor, containerd and what is left of its pods.
 void stop_containerd(const std::filesystem::path& scripts, const std::filesystem::path& dir);
 
 // Stops and removes every pod the node ran (containers, sandboxes, pod cgroups), through the CRI.

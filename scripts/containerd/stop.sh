@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # stop.sh DIR
-# Stops the private containerd started by start.sh DIR, kills what is left of its containers,
+# Stops the private containerd started by start.sh DIR (and its supervisor, when `tailor cluster
+# up` ran it under one: DIR/containerd.supervisor.pid), kills what is left of its containers,
 # removes the network namespaces of sandboxes still there and the pod network's bridge (named in
 # DIR/cni/*.conflist), unmounts what it mounted under DIR and removes DIR.
 set -uo pipefail
@@ -20,6 +21,13 @@ if [[ -S "$socket" ]]; then
   done | sort -u | while read -r netns; do
     ip netns delete "$(basename "$netns")" 2>/dev/null
   done
+fi
+# The supervisor first, or it would start containerd again; on SIGTERM it stops containerd too.
+if [[ -f "$dir/containerd.supervisor.pid" ]]; then
+  supervisor=$(cat "$dir/containerd.supervisor.pid")
+  kill "$supervisor" 2>/dev/null
+  for _ in $(seq 1 150); do kill -0 "$supervisor" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$supervisor" 2>/dev/null
 fi
 if [[ -f "$dir/containerd.pid" ]]; then
   pid=$(cat "$dir/containerd.pid")

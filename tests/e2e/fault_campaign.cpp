@@ -136,7 +136,6 @@ Workloads workloads(const std::vector<std::string>& nodes) {
 struct Process {
   std::string name;
   fs::path pid_file;
-  bool supervised = true;  // containerd is not: the campaign starts it again
 };
 
 fs::path node_dir(const E2eCluster& cluster, const std::string& node) {
@@ -149,7 +148,7 @@ std::vector<Process> processes(const E2eCluster& cluster, const std::vector<std:
   for (const std::string& node : nodes) {
     out.push_back({"agent/" + node, node_dir(cluster, node) / "agent.pid"});
     out.push_back(
-        {"containerd/" + node, node_dir(cluster, node) / "containerd" / "containerd.pid", false});
+        {"containerd/" + node, node_dir(cluster, node) / "containerd" / "containerd.pid"});
   }
   return out;
 }
@@ -288,20 +287,14 @@ void pin_policy(E2eCluster& cluster, const std::string& ns, const Want& w) {
                          kube::PatchType::Merge, bj::serialize(patch));
 }
 
-// kill -9 as a crash does; containerd has no supervisor here, so it is started again from its
-// own command line (with its state and shims, as a service manager would).
-std::string kill_process(const Process& p, pid_t pid) {
-  std::vector<std::string> argv = command_line(pid);
-  if (!stop_process(pid, SIGKILL, 10s)) return "pid " + std::to_string(pid) + " outlived SIGKILL";
-  if (p.supervised) return "";
-  launch_detached(argv, p.pid_file.parent_path() / "containerd.log", p.pid_file);
-  return "";
-}
-
 std::string inject(const Process& p, Fault fault, milliseconds pause) {
   const pid_t pid = live_pid(p.pid_file);
   if (!pid) return p.name + " was not running at the moment of the fault";
-  if (fault == Fault::Kill) return kill_process(p, pid);
+  // kill -9 as a crash does; its supervisor starts it again.
+  if (fault == Fault::Kill) {
+    return stop_process(pid, SIGKILL, 10s) ? ""
+                                           : "pid " + std::to_string(pid) + " outlived SIGKILL";
+  }
   ::kill(pid, SIGSTOP);
   std::this_thread::sleep_for(pause);
   ::kill(pid, SIGCONT);

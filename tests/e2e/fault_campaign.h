@@ -8,9 +8,8 @@
 //   - the moment, relative to issuing the resize: up to 1 s before it (the resize meets a process
 //     that is stopped or starting again; the patch is retried while the API server is away),
 //     within its first half second, or later (up to 2.5 s; 4 s for the controller's pass).
-// Killed processes come back by themselves (`tailor supervise`), except containerd, which the
-// campaign starts again with its own command line, as its service manager would. Once settled
-// (or after the settle timeout) the invariants are checked:
+// Killed processes come back by themselves (`tailor supervise`, containerd's included). Once
+// settled (or after the settle timeout) the invariants are checked:
 //   - no pod lost: the same pods, same uids, none deleting;
 //   - no container restarted that was not asked to: container ids and restartCount unchanged,
 //     except a container whose RestartContainer resource was resized (exactly one new run; see
