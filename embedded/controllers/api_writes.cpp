@@ -37,6 +37,11 @@ const ResourceInfo& nodes_resource() {
   return r;
 }
 
+const ResourceInfo& namespaces_resource() {
+  static const ResourceInfo& r = resource_named("", "namespaces");
+  return r;
+}
+
 EventRecorder::EventRecorder(ObjectStore& store, std::string component)
     : store_(store), component_(std::move(component)) {}
 

@@ -28,11 +28,6 @@ const ResourceInfo& endpoint_slices() {
   static const ResourceInfo& r = resource_named("discovery.k8s.io", "endpointslices");
   return r;
 }
-const ResourceInfo& namespaces() {
-  static const ResourceInfo& r = resource_named("", "namespaces");
-  return r;
-}
-
 bj::object https_port(std::int64_t port, bool target) {
   bj::object p{{"name", "https"}, {"port", target ? 443 : port}, {"protocol", "TCP"}};
   if (target) p["targetPort"] = port;
@@ -42,13 +37,13 @@ bj::object https_port(std::int64_t port, bool target) {
 class KubernetesServiceController : public WatchLoop {
  public:
   KubernetesServiceController(ObjectStore& store, ApiServerEndpoint api)
-      : WatchLoop(store, {&namespaces(), &services(), &endpoints(), &endpoint_slices()},
+      : WatchLoop(store, {&namespaces_resource(), &services(), &endpoints(), &endpoint_slices()},
                   std::chrono::seconds(10)),  // kube-apiserver's --endpoint-reconciler interval
         api_(std::move(api)) {}
 
  protected:
   void reconcile() override {
-    if (!cached(namespaces()).count("/" + std::string(kNamespace))) return;
+    if (!cached(namespaces_resource()).count("/" + std::string(kNamespace))) return;
     try {
       ensure(services(), service_spec());
       ensure(endpoints(), endpoints_body());

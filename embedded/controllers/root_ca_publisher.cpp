@@ -17,11 +17,6 @@ constexpr const char* kDescription =
     "endpoints such as the internal service IP or kubernetes.default.svc. No other usage is "
     "guaranteed across distributions of Kubernetes clusters.";
 
-const ResourceInfo& namespaces() {
-  static const ResourceInfo& r = resource_named("", "namespaces");
-  return r;
-}
-
 const ResourceInfo& config_maps() {
   static const ResourceInfo& r = resource_named("", "configmaps");
   return r;
@@ -30,11 +25,11 @@ const ResourceInfo& config_maps() {
 class RootCaPublisher : public WatchLoop {
  public:
   RootCaPublisher(ObjectStore& store, std::string ca_pem)
-      : WatchLoop(store, {&namespaces(), &config_maps()}), ca_pem_(std::move(ca_pem)) {}
+      : WatchLoop(store, {&namespaces_resource(), &config_maps()}), ca_pem_(std::move(ca_pem)) {}
 
  protected:
   void reconcile() override {
-    for (const auto& [key, ns] : cached(namespaces())) {
+    for (const auto& [key, ns] : cached(namespaces_resource())) {
       if (find_path(*ns, "metadata.deletionTimestamp")) continue;
       try {
         publish(string_at(*ns, "metadata.name"));

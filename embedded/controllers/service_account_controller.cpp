@@ -11,11 +11,6 @@
 namespace tailor::embedded {
 namespace {
 
-const ResourceInfo& namespaces() {
-  static const ResourceInfo& r = resource_named("", "namespaces");
-  return r;
-}
-
 const ResourceInfo& service_accounts() {
   static const ResourceInfo& r = resource_named("", "serviceaccounts");
   return r;
@@ -24,12 +19,12 @@ const ResourceInfo& service_accounts() {
 class ServiceAccountController : public WatchLoop {
  public:
   explicit ServiceAccountController(ObjectStore& store)
-      : WatchLoop(store, {&namespaces(), &service_accounts()}) {}
+      : WatchLoop(store, {&namespaces_resource(), &service_accounts()}) {}
 
  protected:
   void reconcile() override {
     const ObjectMap& accounts = cached(service_accounts());
-    for (const auto& [key, ns] : cached(namespaces())) {
+    for (const auto& [key, ns] : cached(namespaces_resource())) {
       if (find_path(*ns, "metadata.deletionTimestamp")) continue;
       const std::string name = string_at(*ns, "metadata.name");
       if (accounts.count(name + "/default")) continue;
