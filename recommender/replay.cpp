@@ -71,7 +71,8 @@ class StrategyReplay {
         strategy_(factory.create()),
         warm_end_(s.windows.front().start + config.warm_up),
         req_(initial_requests(s, config.min_resources)),
-        pod_start_(s.windows.front().start) {
+        pod_start_(s.windows.front().start),
+        container_start_(pod_start_) {
     c_.container = s.container;
   }
 
@@ -102,7 +103,7 @@ class StrategyReplay {
       // An admission webhook gives the new pod the current target.
       req_ = floor_at(strategy_->recommend(w.start).target, config_.min_resources);
       strategy_->applied(req_, w.start);
-      pod_start_ = w.start;
+      restarted(w.start);
     }
     const Seconds end = w.start + length;
     previous_end_ = end;
@@ -116,19 +117,35 @@ class StrategyReplay {
       timeline_->push_back({w.start, w.avg_cpu, w.max_mem, req_.cpu_cores, req_.memory_bytes});
     const UsageSample sample = usage_sample(w, length);
     strategy_->observe(sample, req_);
-    if (oom) strategy_->on_oom(w.start, req_.memory_bytes, req_.memory_bytes);
+    if (oom) {
+      strategy_->on_oom(w.start, req_.memory_bytes, req_.memory_bytes);
+      // The container restarts; its last termination, an OOM kill, ran since its last start.
+      oom_run_ = w.start - container_start_;
+      container_start_ = w.start;
+    }
     const Recommendation r = strategy_->recommend(end);
     if (timeline_) timeline_->back().target = r.target;
     if (!decide) return;
-    // As the live controller asks it (ModelRegistry::decide): with this pod's own last period.
-    const auto update = strategy_->decide(r, req_, end, end - pod_start_, pod_usage(sample));
+    // As the live controller asks it (ModelRegistry::decide): with this pod's own last period
+    // and its container's last termination.
+    PodUsage last = pod_usage(sample);
+    last.oom_run = oom_run_;
+    const auto update = strategy_->decide(r, req_, end, end - pod_start_, last);
     if (!update) return;
     const Resources next = floor_at(*update, config_.min_resources);
     if (next == req_) return;
     req_ = next;
     strategy_->applied(req_, end);
-    pod_start_ = end;
+    restarted(end);
     if (scored) ++c_.resizes;
+  }
+
+  // A change of the requests, or a new pod: scored as VPA's updater acts, by recreation, so the
+  // pod starts anew with no last termination.
+  void restarted(Seconds t) {
+    pod_start_ = t;
+    container_start_ = t;
+    oom_run_ = -1;
   }
 
   const ContainerSeries& s_;
@@ -139,6 +156,11 @@ class StrategyReplay {
   Seconds warm_end_;
   Resources req_;
   Seconds pod_start_;
+  // The container's last start (the pod's, or its restart after an OOM kill at a window's
+  // start, the kill's time on_oom is told) and how long the run its last OOM kill ended had run
+  // (< 0: none since the pod started).
+  Seconds container_start_;
+  Seconds oom_run_ = -1;
   std::optional<Seconds> previous_end_;
 };
 

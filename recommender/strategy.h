@@ -24,10 +24,13 @@ struct UsageSample {
 };
 
 // One pod's last sample period, as its update rule sees it: the mean CPU and the CPU peak
-// (< 0: no period yet).
+// (< 0: no period yet); and how long the shortest of its runs that ended in an OOM kill ran (the
+// containers' last terminations, finishedAt - startedAt; < 0: none), for VPA's quick-OOM update
+// (recommender/update_rule.h).
 struct PodUsage {
   double cpu_cores = -1;
   double cpu_peak_cores = -1;
+  Seconds oom_run = -1;
   friend bool operator==(const PodUsage&, const PodUsage&) = default;
 };
 inline PodUsage pod_usage(const UsageSample& s) {

@@ -16,10 +16,20 @@ double relative_change(const Resources& q, const Resources& t) {
   return sum;
 }
 
+bool quick_oom(const VpaUpdateRule& rule, Seconds oom_run) {
+  return oom_run >= 0 && oom_run < rule.evict_after_oom;
+}
+
 bool vpa_should_apply(const VpaUpdateRule& rule, const Resources& request, const Recommendation& r,
-                      Seconds pod_age) {
-  if (outside_bounds(request, r)) return true;
-  return pod_age >= rule.min_age && relative_change(request, r.target) >= rule.min_relative_change;
+                      Seconds pod_age, Seconds oom_run) {
+  const double change = relative_change(request, r.target);
+  const bool quick = quick_oom(rule, oom_run);
+  if (!quick && !outside_bounds(request, r) &&
+      (pod_age < rule.min_age || change < rule.min_relative_change)) {
+    return false;
+  }
+  // After a quick OOM, only when the resources would change.
+  return !(quick && change == 0);
 }
 
 }  // namespace tailor::recommender

@@ -22,8 +22,8 @@ class VpaStrategy final : public Strategy {
   }
   Recommendation recommend(Seconds) override { return vpa_recommend(model_, estimator_); }
   std::optional<Resources> decide(const Recommendation& r, const Resources& request, Seconds,
-                                  Seconds pod_age, const PodUsage&) const override {
-    if (!vpa_should_apply(rule_, request, r, pod_age)) return std::nullopt;
+                                  Seconds pod_age, const PodUsage& last) const override {
+    if (!vpa_should_apply(rule_, request, r, pod_age, last.oom_run)) return std::nullopt;
     return r.target;
   }
   std::size_t state_bytes() const override { return model_.state_bytes(); }
@@ -53,7 +53,8 @@ class VpaFactory final : public StrategyFactory {
       : name_(std::move(name)), estimator_(vpa_estimator_config(knobs)) {}
   std::string name() const override { return name_; }
   std::string update_rule() const override {
-    return "outside [lower, upper], or >=10% summed change and >=12h since last change";
+    return "outside [lower, upper], or after an OOM kill <10m into a run, or >=10% summed change "
+           "and >=12h since last change";
   }
   std::unique_ptr<Strategy> create() const override {
     return std::make_unique<VpaStrategy>(estimator_);

@@ -41,6 +41,31 @@ TEST(Replay, CountsOomWindowsAgainstAppliedLimit) {
   EXPECT_EQ(vpa.ooms, 0);
 }
 
+// VPA's quick-OOM update in replay: a kill less than 10 min into the container's run (since
+// the pod's start, its last change or its last restart after a kill) applies the bumped target
+// at the window's end, although the young pod's request is inside its wide bounds; a kill after
+// a longer run does not, and the container's restart after it starts a new run.
+TEST(Replay, VpaQuickOomAppliesTheTargetAtOnce) {
+  auto quick = flat_series(12, 0.5, 1.5 * kGiB, 1, kGiB);  // killed in the first window
+  std::vector<TimelinePoint> t;
+  ContainerScore c = replay_strategy(quick, *make_vpa_strategy(), {.warm_up = 0}, &t);
+  ASSERT_EQ(t.size(), 12u);
+  EXPECT_EQ(t[0].memory_request, kGiB);
+  EXPECT_GT(t[1].memory_request, 1.5 * kGiB);
+  EXPECT_EQ(c.ooms, 1);
+  EXPECT_EQ(c.resizes, 1);
+
+  auto late = flat_series(12, 0.5, 0.5 * kGiB, 1, kGiB);
+  for (int i = 3; i < 12; ++i) late.windows[i].max_mem = 1.1 * kGiB;  // killed 15 min in
+  t.clear();
+  c = replay_strategy(late, *make_vpa_strategy(), {.warm_up = 0}, &t);
+  ASSERT_EQ(t.size(), 12u);
+  EXPECT_EQ(t[4].memory_request, kGiB);        // 15 min into the run: not quick
+  EXPECT_GT(t[5].memory_request, 1.1 * kGiB);  // 5 min into the restarted run: quick
+  EXPECT_EQ(c.ooms, 2);
+  EXPECT_EQ(c.resizes, 1);
+}
+
 TEST(Replay, ZeroMemoryIsAMissingSample) {
   auto s = flat_series(576, 0.5, kGiB, 1, 2 * kGiB);
   for (auto& w : s.windows) w.max_mem = 0;
