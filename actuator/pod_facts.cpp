@@ -46,6 +46,14 @@ std::optional<kube::TimePoint> oom_killed_at(const kube::ContainerStatus& status
   return kube::try_parse_rfc3339(terminated->finished_at);
 }
 
+std::optional<std::chrono::seconds> oom_killed_after(const kube::ContainerStatus& status) {
+  const std::optional<kube::TimePoint> finished = oom_killed_at(status);
+  const std::optional<kube::TimePoint> started =
+      finished ? kube::try_parse_rfc3339(status.last_state.terminated->started_at) : std::nullopt;
+  if (!started) return std::nullopt;
+  return std::chrono::duration_cast<std::chrono::seconds>(*finished - *started);
+}
+
 // Null unless a pass still acts on it (StartupBoosts::pass): most pods carry none, or one
 // reverted long ago, and hold no record.
 std::shared_ptr<const BoostRecord> startup_boost(const kube::ObjectMeta& meta) {
@@ -118,8 +126,10 @@ PodFacts pod_facts(const kube::Pod& pod) {
   status->ready_condition = ready && ready->status == "True";
   status->container_statuses.reserve(pod.status.container_statuses.size());
   for (const kube::ContainerStatus& s : pod.status.container_statuses) {
-    status->container_statuses.push_back(
-        {.name = s.name, .oom_killed_at = oom_killed_at(s), .actual = s.resources});
+    status->container_statuses.push_back({.name = s.name,
+                                          .oom_killed_at = oom_killed_at(s),
+                                          .oom_killed_after = oom_killed_after(s),
+                                          .actual = s.resources});
   }
   return PodFacts{.name = pod.metadata.name,
                   .uid = pod.metadata.uid,

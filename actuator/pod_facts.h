@@ -6,6 +6,7 @@
 // The webhook and the table tests read a kube::Pod through pod_facts().
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -36,6 +37,8 @@ struct ContainerStatusFacts {
   std::string name{};
   // When the last termination was an OOM kill: its finishedAt (nullopt also when unreadable).
   std::optional<kube::TimePoint> oom_killed_at{};
+  // How long that OOM-killed run ran (finishedAt - startedAt); nullopt unless both read.
+  std::optional<std::chrono::seconds> oom_killed_after{};
   // What the runtime reports (status.containerStatuses[].resources); nullopt when not reported.
   std::optional<kube::ResourceRequirements> actual{};
 };

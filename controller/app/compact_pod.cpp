@@ -97,6 +97,8 @@ std::string content_of(const actuator::PodStatusFacts& status) {
     c.add(s.name).add(s.oom_killed_at.has_value());
     if (s.oom_killed_at)
       c.count(static_cast<std::size_t>(s.oom_killed_at->time_since_epoch().count()));
+    c.add(s.oom_killed_after.has_value());
+    if (s.oom_killed_after) c.count(static_cast<std::size_t>(s.oom_killed_after->count()));
     c.add(s.actual.has_value());
     if (s.actual) c.add(*s.actual);
   }

@@ -91,6 +91,23 @@ class PassModels {
   std::vector<std::vector<std::pair<std::string_view, std::optional<Handle>>>> of_;
 };
 
+// How long the shortest run of the pod's containers with a recommendation that ended in an OOM
+// kill ran, as their last terminations show it (< 0: none); as VPA's updater, a container that
+// is not scaled does not count.
+recommender::Seconds shortest_oom_run(
+    const actuator::PodFacts& pod,
+    const std::vector<policy::RecommendedContainerResources>& recommendations) {
+  recommender::Seconds out = -1;
+  for (const policy::RecommendedContainerResources& r : recommendations) {
+    const actuator::ContainerStatusFacts* s = pod.find_status(r.container_name);
+    if (!s || !s->oom_killed_after) continue;
+    const recommender::Seconds ran =
+        std::max<recommender::Seconds>(0, s->oom_killed_after->count());
+    if (out < 0 || ran < out) out = ran;
+  }
+  return out;
+}
+
 // The requests the strategy's update rule chooses for each of the pod's containers that has a
 // recommendation (ModelRegistry::decide, the rule replay scores), as targets capped like the
 // recommendation. A request the rule leaves is the pod's own quantity, so rounding never makes
@@ -103,6 +120,7 @@ std::vector<policy::RecommendedContainerResources> decided_for_pod(
   std::vector<policy::RecommendedContainerResources> out;
   const auto since = last_change ? last_change : pod.started;
   const recommender::Seconds age = since ? to_seconds(now) - to_seconds(*since) : 0;
+  const recommender::Seconds oom_run = shortest_oom_run(pod, recommendations);
   const std::string key = pod_key(pod);
   for (const policy::RecommendedContainerResources& r : recommendations) {
     const kube::Container* c = pod.find_container(r.container_name);
@@ -116,7 +134,7 @@ std::vector<policy::RecommendedContainerResources> decided_for_pod(
     }
     const auto model = models.of(r.container_name);
     const auto next =
-        model ? models.registry.decide(*model, key, pod.uid, request, to_seconds(now), age)
+        model ? models.registry.decide(*model, key, pod.uid, request, to_seconds(now), age, oom_run)
               : std::nullopt;
     if (next) {
       const kube::ResourceList chosen = to_resource_list(*next);

@@ -117,11 +117,12 @@ std::optional<Recommendation> ModelRegistry::recommend(const ContainerModelKey& 
 
 std::optional<Resources> ModelRegistry::decide(const ContainerModelKey& key, const std::string& pod,
                                                const std::string& uid, const Resources& request,
-                                               Seconds now, Seconds pod_age) const {
+                                               Seconds now, Seconds pod_age,
+                                               Seconds oom_run) const {
   std::lock_guard lock(mutex_);
   auto it = models_.find(key);
   if (it == models_.end()) return std::nullopt;
-  return decide(it->second, pod, uid, request, now, pod_age);
+  return decide(it->second, pod, uid, request, now, pod_age, oom_run);
 }
 
 std::optional<ModelRegistry::Handle> ModelRegistry::find(const ContainerModelKey& key) const {
@@ -135,9 +136,10 @@ std::optional<ModelRegistry::Handle> ModelRegistry::find(const ContainerModelKey
 
 std::optional<Resources> ModelRegistry::decide(Handle model, std::string_view pod,
                                                std::string_view uid, const Resources& request,
-                                               Seconds now, Seconds pod_age) const {
+                                               Seconds now, Seconds pod_age,
+                                               Seconds oom_run) const {
   std::lock_guard lock(mutex_);
-  return decide(ModelRegistry::model(model), pod, uid, request, now, pod_age);
+  return decide(ModelRegistry::model(model), pod, uid, request, now, pod_age, oom_run);
 }
 
 SampleSpan ModelRegistry::samples(Handle model) const {
@@ -147,7 +149,8 @@ SampleSpan ModelRegistry::samples(Handle model) const {
 
 std::optional<Resources> ModelRegistry::decide(const Model& m, std::string_view pod,
                                                std::string_view uid, const Resources& request,
-                                               Seconds now, Seconds pod_age) const {
+                                               Seconds now, Seconds pod_age,
+                                               Seconds oom_run) const {
   // The agent's windows carry the uid (window_source); a history's or metrics API's do not.
   recommender::PodUsage last;
   Seconds last_end = INT64_MIN;
@@ -159,6 +162,7 @@ std::optional<Resources> ModelRegistry::decide(const Model& m, std::string_view 
       last_end = p->second.last_end;
     }
   }
+  last.oom_run = oom_run;
   return m.strategy->decide(m.strategy->recommend(now), request, now, pod_age, last);
 }
 

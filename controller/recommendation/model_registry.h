@@ -79,11 +79,13 @@ class ModelRegistry {
   // with from now on, or nullopt to leave them. `pod` is "namespace/name" and `uid` its uid: the
   // pod's own last period (from its agent's windows, else from any other source of its
   // windows) is what a burst is judged on. `pod_age`: since the pod's start or last change.
+  // `oom_run`: how long the shortest of the pod's runs that its containers' last terminations
+  // show ended in an OOM kill ran (< 0: none; PodUsage::oom_run).
   // Changes no rule state (a standby's refresh asks too; the target it computes on the way is
   // the one the pass's status shows); nullopt also for an unknown container.
   std::optional<Resources> decide(const ContainerModelKey& key, const std::string& pod,
                                   const std::string& uid, const Resources& request, Seconds now,
-                                  Seconds pod_age) const;
+                                  Seconds pod_age, Seconds oom_run = -1) const;
 
   // A model found once for many calls: a pass asks for each of a workload's pods, and at 30,000
   // models each lookup by key is a walk of the key tree comparing strings, cold in the cache
@@ -97,7 +99,8 @@ class ModelRegistry {
   std::optional<Handle> find(const ContainerModelKey& key) const;
   // decide() and samples() for a model found.
   std::optional<Resources> decide(Handle model, std::string_view pod, std::string_view uid,
-                                  const Resources& request, Seconds now, Seconds pod_age) const;
+                                  const Resources& request, Seconds now, Seconds pod_age,
+                                  Seconds oom_run = -1) const;
   SampleSpan samples(Handle model) const;
   // A resize to `request` of one of the container's pods was accepted at `now`: the strategy's
   // update rule starts its timers (a raise's hold, memory's wait), as replay's does.
@@ -151,7 +154,8 @@ class ModelRegistry {
   Model& model(const ContainerModelKey& key);
   static const Model& model(Handle h) { return *static_cast<const Model*>(h.model_); }
   std::optional<Resources> decide(const Model& m, std::string_view pod, std::string_view uid,
-                                  const Resources& request, Seconds now, Seconds pod_age) const;
+                                  const Resources& request, Seconds now, Seconds pod_age,
+                                  Seconds oom_run) const;
   static void observe_model(Model& m, const UsageSample& sample, const Resources& request);
   static void observe_period(Model& m, PodWindows& p, const UsageSample& sample,
                              const Resources& request);

@@ -100,9 +100,24 @@ TEST(CompactPod, KeepsTheOomKillTime) {
   EXPECT_EQ(interner.compact(pod).find_status("app")->oom_killed_at,
             kube::parse_rfc3339("2026-11-22T00:00:29Z"));
   EXPECT_FALSE(interner.compact(pod).find_status("idle")->oom_killed_at);
+  // How long the killed run ran (VPA's quick OOM): finishedAt - startedAt.
+  EXPECT_EQ(interner.compact(pod).find_status("app")->oom_killed_after, std::chrono::seconds(27));
+  EXPECT_FALSE(interner.compact(pod).find_status("idle")->oom_killed_after);
+  // A replica whose killed run started earlier has a status of its own.
+  kube::Pod longer = pod;
+  longer.status.container_statuses[0].last_state.terminated->started_at = "2026-11-21T23:00:29Z";
+  const actuator::PodFacts quick = interner.compact(pod);
+  const actuator::PodFacts slow = interner.compact(longer);
+  EXPECT_NE(slow.status, quick.status);
+  EXPECT_EQ(slow.find_status("app")->oom_killed_after, std::chrono::seconds(3600));
+  // Without startedAt the run's length is not known.
+  longer.status.container_statuses[0].last_state.terminated->started_at = "";
+  EXPECT_TRUE(interner.compact(longer).find_status("app")->oom_killed_at);
+  EXPECT_FALSE(interner.compact(longer).find_status("app")->oom_killed_after);
   // A last termination other than an OOM kill is never read.
   pod.status.container_statuses[0].last_state.terminated->reason = "Error";
   EXPECT_FALSE(interner.compact(pod).find_status("app")->oom_killed_at);
+  EXPECT_FALSE(interner.compact(pod).find_status("app")->oom_killed_after);
 }
 
 // Replicas of one template share their labels, owners, containers and reported resources; a
