@@ -50,17 +50,8 @@ class ControllerFailover : public ::testing::Test {
   // the leader is killed (if it still runs) and its resumed supervisor starts it again (same
   // command line, same usage port, DIR/controller.pid), leading, for the tests after this.
   void TearDown() override {
-    E2eCluster& cluster = E2eCluster::get();
-    if (standby_ > 0) stop_process(standby_, SIGTERM, seconds(20));
     if (!supervisor_paused_) return;  // SetUp failed before anything was touched
-    stop_process(leader_.pid, SIGKILL, seconds(10));
-    resume_controller_supervisor(cluster);
-    const pid_t pid = restarted_controller(cluster, leader_.pid, seconds(30)).pid;
-    EXPECT_TRUE(wait_until("the restarted controller leads", kTakeover + seconds(10),
-                           [&](std::string& seen) {
-                             seen = lease_holder(cluster);
-                             return seen == identity_of(pid);
-                           }));
+    restore_supervised_controller(E2eCluster::get(), leader_.pid, standby_);
   }
 
   ControllerProcess leader_;

@@ -2,10 +2,13 @@
 // memory limit is OOM-killed in its main process, so the container restarts in a new cgroup and
 // the node agent's counter never sees the kill; only the pod status does (lastState.terminated
 // reason OOMKilled). Tailor must raise the limit in place, not lower it, through a
-// VerticalScalingPolicy and through a VPA object. The environment's controller runs the default
-// strategy: its bump is max(+100Mi, x1.2) of the limit that was hit, 164Mi here (the vpa
-// strategy's, VPA's own formula, is checked in tests/controller/integration/oom_cluster_test).
+// VerticalScalingPolicy under the environment's default strategy (its bump: max(+100Mi, x1.2) of
+// the limit that was hit, 164Mi here, at least), and through a VPA object under --strategy=vpa,
+// the parity option a VPA user switches to, whose bump must be exactly VPA's formula
+// (tests/support/vpa_oom_target.h, as tests/controller/integration/oom_cluster_test checks it
+// in-process).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <optional>
@@ -15,7 +18,9 @@
 
 #include "kube/model/time.h"
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/restart_process.h"
 #include "tests/e2e/workload_manifests.h"
+#include "tests/support/vpa_oom_target.h"
 
 namespace tailor::e2e {
 namespace {
@@ -28,16 +33,29 @@ constexpr seconds kStart{90};  // scheduled, image imported, first kill
 constexpr seconds kRaise{30};
 constexpr std::int64_t kMiB = 1 << 20;
 
-// The shell itself (the container's main process) holds 80 MB read from /dev/zero, then execs
-// sleep: above 64Mi it is the process the kernel kills; under the raised limit it holds the 80 MB
-// and then idles. No CPU limit: the 80 MB arrive within a second, before any usage window could
-// let Tailor raise the limit ahead of the kill (with a throttled CPU it does, and nothing dies).
-const WorkloadSpec kDeployment{
-    .name = "app",
-    .containers = {{.command = shell("x=$(head -c 80000000 /dev/zero | tr '\\000' a)\n"
-                                     "exec sleep 3600\n"),
-                    .requests = {{"cpu", "50m"}, {"memory", "64Mi"}},
-                    .limits = {{"memory", "64Mi"}}}}};
+// The shell itself (the container's main process) reads `allocated` bytes from /dev/zero into a
+// variable, then execs sleep; for a moment it holds them twice (the command substitution's text
+// and the variable's copy), so above half its `limit` it is the process the kernel kills, and
+// under a limit above twice them it holds them and then idles. No CPU limit: the bytes arrive
+// within a second, before any usage window could let Tailor raise the limit ahead of the kill
+// (with a throttled CPU it does, and nothing dies). `before` runs first.
+WorkloadSpec outgrowing(const std::string& limit, const std::string& allocated,
+                        const std::string& before = "") {
+  return {.name = "app",
+          .containers = {{.command = shell(before + "x=$(head -c " + allocated +
+                                           " /dev/zero | tr '\\000' a)\nexec sleep 3600\n"),
+                          .requests = {{"cpu", "50m"}, {"memory", limit}},
+                          .limits = {{"memory", limit}}}}};
+}
+// 80 MB (160 MB at once) over 64Mi, for the default strategy.
+const WorkloadSpec kDeployment = outgrowing("64Mi", "80000000");
+// For the vpa strategy, 256Mi: VPA's 250Mi pod minimum floors every bound, so a container below
+// it is raised to it before any kill (its request under the lower bound), and a bump that ends
+// below it shows only the floor; from 256Mi the bump (356Mi) and its target (~420Mi) are the
+// formula's own. 170 MB (340 MB at once) is killed at 256Mi and fits under the target. The shell
+// first idles 8 s: VPA's model, as VPA's own, discards a kill from before its first memory sample
+// (RecordOOM's "too old"), so the container's usage is reported before it is killed.
+const WorkloadSpec kVpaStrategyDeployment = outgrowing("256Mi", "170000000", "sleep 8\n");
 
 constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
 kind: VerticalScalingPolicy
@@ -56,9 +74,12 @@ spec:
 )";
 
 // The Deployment's pod is OOM-killed, then runs on with a raised limit: the same pod (in place),
-// within kRaise of the first kill, with the cgroup to match, and killed no more.
-void oom_kill_raises_the_limit(const TestNamespace& ns) {
-  ASSERT_TRUE(ns.apply(deployment_manifest(kDeployment)));
+// within kRaise of the first kill, with the cgroup to match, and killed no more. `raised` is the
+// pod at its raised limit.
+void oom_kill_raises_the_limit(const TestNamespace& ns, const WorkloadSpec& deployment,
+                               std::optional<PodView>& raised) {
+  const std::int64_t limit = bytes(deployment.containers[0].limits.at("memory"));
+  ASSERT_TRUE(ns.apply(deployment_manifest(deployment)));
   const std::optional<OomKill> kill = wait_for_oom_kill(ns, "app=app", kStart);
   ASSERT_TRUE(kill);
   const std::string& uid = kill->pod_uid;
@@ -68,47 +89,72 @@ void oom_kill_raises_the_limit(const TestNamespace& ns) {
     const std::vector<PodView> pods = ns.pods("app=app");
     pod = pods.empty() ? std::nullopt : std::optional(pods[0]);
     seen = pod ? pod->summary() : "no pod";
-    return pod && pod->uid == uid && bytes(pod->container("app")->limits.at("memory")) > 64 * kMiB;
+    return pod && pod->uid == uid && bytes(pod->container("app")->limits.at("memory")) > limit;
   })) << E2eCluster::get().controller_log_tail();
   EXPECT_LE(std::chrono::system_clock::now() - killed, kRaise + seconds(5));
-  // The default strategy's bump of the 64Mi limit: at least max(64Mi + 100Mi, 64Mi x 1.2).
-  EXPECT_GE(bytes(pod->container("app")->limits.at("memory")), 164 * kMiB) << pod->summary();
-  // Running at it: the node applied it, the cgroup says so, and the 80 MB now fit.
+  const std::string raised_limit = pod->container("app")->limits.at("memory");
+  // Running at it: the node applied it, the cgroup says so (in whole pages: the kernel rounds
+  // memory.limit_in_bytes down, and VPA's target is not page-aligned), and the bytes now fit.
+  const std::int64_t page = sysconf(_SC_PAGESIZE);
   ASSERT_TRUE(wait_until("running at the raised limit", kStart, [&](std::string& seen) {
     pod = ns.pod(pod->name);
     seen = pod ? pod->summary() : "no pod";
     if (!pod || pod->uid != uid || !pod->ready()) return false;
     const ContainerView& app = *pod->container("app");
+    const std::int64_t cgroup = read_container_cgroup(*pod, "app").memory_limit;
+    seen += " cgroup memory=" + std::to_string(cgroup);
     return app.running && app.actual_limits == app.limits &&
-           read_container_cgroup(*pod, "app").memory_limit == bytes(app.limits.at("memory"));
+           cgroup == bytes(app.limits.at("memory")) / page * page;
   }));
   const int restarts = pod->container("app")->restart_count;
   std::this_thread::sleep_for(seconds(10));
   pod = ns.pod(pod->name);
   ASSERT_TRUE(pod);
   EXPECT_EQ(pod->container("app")->restart_count, restarts) << pod->summary();
-  EXPECT_GE(bytes(pod->container("app")->limits.at("memory")), 164 * kMiB) << pod->summary();
+  // Not lowered after the raise.
+  EXPECT_GE(bytes(pod->container("app")->limits.at("memory")), bytes(raised_limit))
+      << pod->summary();
+  raised = pod;
 }
 
 TEST(OomKill, RaisesTheLimitThroughAVerticalScalingPolicy) {
   TestNamespace ns("e2e-oom-vsp");
   ASSERT_TRUE(ns.apply(kPolicy));
-  oom_kill_raises_the_limit(ns);
+  std::optional<PodView> pod;
+  ASSERT_NO_FATAL_FAILURE(oom_kill_raises_the_limit(ns, kDeployment, pod));
+  // The default strategy's bump of the 64Mi limit: at least max(64Mi + 100Mi, 64Mi x 1.2).
+  EXPECT_GE(bytes(pod->container("app")->limits.at("memory")), 164 * kMiB) << pod->summary();
 }
 
-TEST(OomKill, RaisesTheLimitThroughAVpaObject) {
+// A VPA user's switch: the VPA object as written for VPA, the controller run with
+// --strategy=vpa (for this test only; the environment's controller comes back after it).
+TEST(OomKill, RaisesTheLimitThroughAVpaObjectByVpasFormulaUnderTheVpaStrategy) {
   TestNamespace ns("e2e-oom-vpa");
+  // Before the controller starts, so that it lists VPA objects at once.
   ASSERT_TRUE(install_vpa_crd(ns));
+  ControllerWithFlag vpa_strategy(E2eCluster::get(), "strategy", "vpa");
   ASSERT_TRUE(ns.apply(kVpa));
-  // The controller lists VPA objects again within its informer's backoff (at most a minute after
-  // the CRD appears); it has seen this one once it has written its status.
-  ASSERT_TRUE(
-      wait_until("the controller acting on the VPA object", seconds(90), [&](std::string& seen) {
-        CommandResult r = ns.kubectl("get vpa app -o 'jsonpath={.status.conditions[*].type}'");
-        seen = r.out + r.err;
-        return r.exit_code == 0 && !r.out.empty();
-      }));
-  oom_kill_raises_the_limit(ns);
+  // It has seen the VPA object once it has written its status.
+  ASSERT_TRUE(wait_until("the controller acting on the VPA object", seconds(30),
+                         [&](std::string& seen) {
+                           CommandResult r =
+                               ns.kubectl("get vpa app -o 'jsonpath={.status.conditions[*].type}'");
+                           seen = r.out + r.err;
+                           return r.exit_code == 0 && !r.out.empty();
+                         }))
+      << read_text(vpa_strategy.log());
+  std::optional<PodView> pod;
+  ASSERT_NO_FATAL_FAILURE(oom_kill_raises_the_limit(ns, kVpaStrategyDeployment, pod));
+  // VPA's bump of the 256Mi request, through its estimator: the published target, and the
+  // pod's request and limit (request = limit, so VPA's limit proportion keeps them equal).
+  const std::int64_t want =
+      bytes(controller::testing::vpa_oom_target(static_cast<double>(256 * kMiB)).to_string());
+  const CommandResult target = ns.kubectl(
+      "get vpa app -o "
+      "'jsonpath={.status.recommendation.containerRecommendations[0].target.memory}'");
+  EXPECT_EQ(bytes(target.out), want) << target.out << target.err;
+  EXPECT_EQ(bytes(pod->container("app")->requests.at("memory")), want) << pod->summary();
+  EXPECT_EQ(bytes(pod->container("app")->limits.at("memory")), want) << pod->summary();
 }
 
 }  // namespace

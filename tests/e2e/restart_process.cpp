@@ -1,6 +1,7 @@
 #include "tests/e2e/restart_process.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -150,6 +151,50 @@ void pause_controller_supervisor(const E2eCluster& cluster) {
 
 void resume_controller_supervisor(const E2eCluster& cluster) {
   signal_controller_supervisor(cluster, SIGCONT);
+}
+
+void restore_supervised_controller(const E2eCluster& cluster, pid_t leader, pid_t replacement) {
+  // LeaderElectionConfig's defaults: a Lease nobody released expires after 15 s.
+  constexpr std::chrono::seconds kTakeover{20};
+  if (replacement > 0) stop_process(replacement, SIGTERM, std::chrono::seconds(20));
+  stop_process(leader, SIGKILL, std::chrono::seconds(10));
+  resume_controller_supervisor(cluster);
+  const pid_t pid = restarted_controller(cluster, leader, std::chrono::seconds(30)).pid;
+  EXPECT_TRUE(wait_until("the restarted controller leads", kTakeover + std::chrono::seconds(10),
+                         [&](std::string& seen) {
+                           seen = lease_holder(cluster);
+                           return seen == identity_of(pid);
+                         }));
+}
+
+ControllerWithFlag::ControllerWithFlag(const E2eCluster& cluster, const std::string& flag,
+                                       const std::string& value)
+    : cluster_(cluster),
+      leader_(running_controller(cluster)),
+      log_(cluster.dir() / ("controller-" + flag + "-" + value + ".log")) {
+  pause_controller_supervisor(cluster);
+  try {
+    if (!stop_process(leader_.pid, SIGTERM, std::chrono::seconds(20))) {
+      throw std::runtime_error("tailor-controller did not stop on SIGTERM");
+    }
+    pid_ = launch_detached(with_flag(leader_.argv, "--" + flag, value), log_,
+                           cluster.dir() / "controller-with-flag.pid");
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (lease_holder(cluster) != identity_of(pid_)) {
+      if (std::chrono::steady_clock::now() > until) {
+        throw std::runtime_error("tailor-controller --" + flag + "=" + value +
+                                 " does not lead; its log:\n" + log_since(log_, 0));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  } catch (...) {
+    restore_supervised_controller(cluster, leader_.pid, pid_);
+    throw;
+  }
+}
+
+ControllerWithFlag::~ControllerWithFlag() {
+  restore_supervised_controller(cluster_, leader_.pid, pid_);
 }
 
 pid_t live_pid(const fs::path& pid_file) {

@@ -54,6 +54,34 @@ pid_t live_pid(const std::filesystem::path& pid_file);
 // Sends `signal` and waits until the process is gone; false after `timeout`.
 bool stop_process(pid_t pid, int signal, std::chrono::seconds timeout);
 
+// Ends a controller the tests ran in place of the supervised one, started while the supervisor
+// was paused: `replacement` (when > 0) is stopped, `leader` killed if it still runs, the
+// supervisor resumed, and this waits until the controller it starts again (the command line
+// `tailor cluster up` ran) leads. Adds a test failure when it does not.
+void restore_supervised_controller(const E2eCluster& cluster, pid_t leader, pid_t replacement);
+
+// The environment's controller run with --`flag`=`value` for a test's duration (a suite
+// fixture's, to share the restart): the supervisor paused, the controller stopped with SIGTERM
+// (it releases the Lease), its command line with the flag started on the same ports and
+// leading; at destruction, restore_supervised_controller. Throws std::runtime_error when the
+// new controller does not lead in time.
+class ControllerWithFlag {
+ public:
+  ControllerWithFlag(const E2eCluster& cluster, const std::string& flag, const std::string& value);
+  ~ControllerWithFlag();
+  ControllerWithFlag(const ControllerWithFlag&) = delete;
+  ControllerWithFlag& operator=(const ControllerWithFlag&) = delete;
+
+  pid_t pid() const { return pid_; }
+  const std::filesystem::path& log() const { return log_; }
+
+ private:
+  const E2eCluster& cluster_;
+  ControllerProcess leader_;
+  std::filesystem::path log_;
+  pid_t pid_ = 0;
+};
+
 // The leader Lease kube-system/tailor-controller: its holder ("" when none or released).
 std::string lease_holder(const E2eCluster& cluster);
 // tailor-controller's default identity for a process: hostname_pid.
