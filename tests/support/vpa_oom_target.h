@@ -1,6 +1,6 @@
 // What VPA publishes after an OOM kill, for the tests that hold Tailor's vpa strategy to it
-// (tests/controller/integration/oom_cluster_test.cpp through tailor-controller in-process; in
-// tests/support so that an e2e test on `tailor cluster up` can share it): VPA's recommender bumps
+// (tests/controller/integration/oom_cluster_test.cpp through tailor-controller in-process,
+// tests/e2e/oom_test.cpp on `tailor cluster up`): VPA's recommender bumps
 // the memory request the container was killed at to max(request + 100Mi, request x 1.2)
 // (recommender/input/oom/observer.go), and that bump, the container's only memory peak, goes
 // through VPA's estimator (histogram bucket, 15 % margin, the 250Mi pod minimum) and the
