@@ -135,12 +135,17 @@ TEST(VpaModel, OldOomIsDiscarded) {
   EXPECT_FALSE(m.record_oom(kDay, kGiB));
 }
 
+// With VPA's updater's quick-OOM cases (update_priority_calculator_test.go): a container whose
+// last termination was an OOM kill less than --evict-after-oom-threshold (10 min) into its run
+// (`oom_run`; < 0: no such kill) gets the target even inside the bounds and young, unless the
+// target is what it runs with.
 TEST(VpaUpdateRule, Table) {
   struct Case {
     const char* name;
     Resources request;
     Seconds age;
     bool apply;
+    Seconds oom_run = -1;
   };
   Recommendation r;
   r.target = {1.0, 1e9};
@@ -153,45 +158,22 @@ TEST(VpaUpdateRule, Table) {
       {"within bounds, big change, 12h old", {1.5, 1e9}, 12 * kHour, true},
       {"within bounds, 5% + 5% sums to 10%", {1.0 / 0.95, 1e9 / 0.95}, kDay, true},
       {"within bounds, 9% change", {1.09, 1e9}, kDay, false},
-  };
-  for (const Case& c : cases) {
-    EXPECT_EQ(vpa_should_apply({}, c.request, r, c.age), c.apply) << c.name;
-  }
-}
-
-// VPA's updater's quick-OOM cases (update_priority_calculator_test.go): a container whose last
-// termination was an OOM kill less than --evict-after-oom-threshold (10 min) into its run gets
-// the target even inside the bounds and young, unless the target is what it runs with.
-TEST(VpaUpdateRule, QuickOomTable) {
-  struct Case {
-    const char* name;
-    Resources request;
-    Seconds age;
-    Seconds oom_run;
-    bool apply;
-  };
-  Recommendation r;
-  r.target = {1.0, 1e9};
-  r.lower_bound = {0.5, 0.5e9};
-  r.upper_bound = {2.0, 2e9};
-  const Case cases[] = {
-      {"no OOM kill, within bounds, young", {1.0, 0.8e9}, 60, -1, false},
-      {"quick OOM, within bounds, young", {1.0, 0.8e9}, 60, 5 * 60, true},
-      {"quick OOM at once, within bounds, young", {1.0, 0.8e9}, 60, 0, true},
-      {"quick OOM, within bounds, 1% change", {1.0, 0.99e9}, kDay, 5 * 60, true},
-      {"OOM after 10 min exactly, young", {1.0, 0.8e9}, 60, 10 * 60, false},
-      {"OOM after a long run, young", {1.0, 0.8e9}, 60, kHour, false},
-      {"OOM after a long run, 12h old, big change", {1.0, 0.8e9}, 12 * kHour, kHour, true},
-      {"quick OOM, resources unchanged", {1.0, 1e9}, 60, 5 * 60, false},
-      {"quick OOM, resources unchanged, 12h old", {1.0, 1e9}, kDay, 5 * 60, false},
-      {"OOM after a long run, outside bounds", {1.0, 0.4e9}, 60, kHour, true},
+      {"quick OOM, within bounds, young", {1.0, 0.9e9}, 60, true, 5 * 60},
+      {"quick OOM at once, within bounds, young", {1.0, 0.9e9}, 60, true, 0},
+      {"quick OOM, within bounds, 1% change", {1.0, 0.99e9}, kDay, true, 5 * 60},
+      {"OOM after 10 min exactly, young", {1.0, 0.9e9}, 60, false, 10 * 60},
+      {"OOM after a long run, young", {1.0, 0.9e9}, 60, false, kHour},
+      {"OOM after a long run, 12h old, big change", {1.0, 0.85e9}, 12 * kHour, true, kHour},
+      {"quick OOM, resources unchanged", {1.0, 1e9}, 60, false, 5 * 60},
+      {"quick OOM, resources unchanged, 12h old", {1.0, 1e9}, kDay, false, 5 * 60},
+      {"OOM after a long run, below lower bound", {1.0, 0.5e9}, 60, true, kHour},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(vpa_should_apply({}, c.request, r, c.age, c.oom_run), c.apply) << c.name;
   }
   const VpaUpdateRule one_minute{.evict_after_oom = 60};
-  EXPECT_TRUE(vpa_should_apply(one_minute, {1.0, 0.8e9}, r, 60, 59));
-  EXPECT_FALSE(vpa_should_apply(one_minute, {1.0, 0.8e9}, r, 60, 60));
+  EXPECT_TRUE(vpa_should_apply(one_minute, {1.0, 0.9e9}, r, 60, 59));
+  EXPECT_FALSE(vpa_should_apply(one_minute, {1.0, 0.9e9}, r, 60, 60));
 }
 
 TEST(VpaModel, StateFitsInOneKiB) {
