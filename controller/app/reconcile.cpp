@@ -93,14 +93,18 @@ class PassModels {
 
 // How long the shortest run of the pod's containers with a recommendation that ended in an OOM
 // kill ran, as their last terminations show it (< 0: none); as VPA's updater, a container that
-// is not scaled does not count.
+// is not scaled does not count. A kill before the pod's last change does not count either: VPA
+// evicts, and the new pod has no last termination; in place the old one stays in the status,
+// and would otherwise have every later target applied at once for the container's lifetime.
 recommender::Seconds shortest_oom_run(
     const actuator::PodFacts& pod,
-    const std::vector<policy::RecommendedContainerResources>& recommendations) {
+    const std::vector<policy::RecommendedContainerResources>& recommendations,
+    std::optional<kube::TimePoint> last_change) {
   recommender::Seconds out = -1;
   for (const policy::RecommendedContainerResources& r : recommendations) {
     const actuator::ContainerStatusFacts* s = pod.find_status(r.container_name);
-    if (!s || !s->oom_killed_after) continue;
+    if (!s || !s->oom_killed_after || !s->oom_killed_at) continue;
+    if (last_change && *s->oom_killed_at < *last_change) continue;
     const recommender::Seconds ran =
         std::max<recommender::Seconds>(0, s->oom_killed_after->count());
     if (out < 0 || ran < out) out = ran;
@@ -120,7 +124,7 @@ std::vector<policy::RecommendedContainerResources> decided_for_pod(
   std::vector<policy::RecommendedContainerResources> out;
   const auto since = last_change ? last_change : pod.started;
   const recommender::Seconds age = since ? to_seconds(now) - to_seconds(*since) : 0;
-  const recommender::Seconds oom_run = shortest_oom_run(pod, recommendations);
+  const recommender::Seconds oom_run = shortest_oom_run(pod, recommendations, last_change);
   const std::string key = pod_key(pod);
   for (const policy::RecommendedContainerResources& r : recommendations) {
     const kube::Container* c = pod.find_container(r.container_name);

@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
 
 #include "kube/model/decode.h"
+#include "kube/model/time.h"
 #include "policy/decode.h"
 #include "policy/status.h"
 
@@ -345,6 +347,52 @@ TEST_F(ReconcileTest, RecreationsWaitForConfidenceWhileInPlaceMovesNow) {
   ASSERT_EQ(r.actions.size(), 1u);
   EXPECT_EQ(r.actions[0].kind, PodAction::Kind::Recreate);
   EXPECT_EQ(r.actions[0].reason, "OutsideBounds");
+}
+
+// VPA's updater's quick OOM under the vpa strategy, in place: a pod minutes into its model,
+// inside its wide bounds and young, gets the target at once when its container's last run was
+// OOM-killed less than 10 min in (lastState.terminated), not after a long run, and not for a
+// kill from before the pod's last change (an evicted pod has no last termination either).
+TEST_F(ReconcileTest, VpaStrategyQuickOomUpdatesAYoungPodInPlace) {
+  recommendation::ModelRegistry models(
+      std::shared_ptr<const recommender::StrategyFactory>(recommender::make_vpa_strategy()));
+  const kube::TimePoint now = kStart + std::chrono::hours(2);
+  for (recommender::Seconds t = to_seconds(now) - 600; t < to_seconds(now); t += 60) {
+    models.observe({"shop/web", "app"},
+                   {.start = t, .length = 60, .cpu_cores = 0.1, .memory_peak_bytes = 260 * kMiB},
+                   {.cpu_cores = 0.1, .memory_bytes = 300 * kMiB});
+  }
+  kube::Pod base = *pod("web-1");
+  kube::ResourceRequirements& res = base.spec.containers[0].resources;
+  res.requests.insert_or_assign("memory", kube::Quantity::parse("300Mi"));
+  res.limits.insert_or_assign("memory", kube::Quantity::parse("600Mi"));
+  auto killed = [&](std::chrono::seconds ran) {
+    kube::Pod p = base;
+    const kube::TimePoint finished = now - std::chrono::minutes(1);
+    p.status.container_statuses[0].last_state.terminated =
+        kube::ContainerStateTerminated{.exit_code = 137,
+                                       .reason = "OOMKilled",
+                                       .started_at = kube::format_rfc3339(finished - ran),
+                                       .finished_at = kube::format_rfc3339(finished)};
+    return std::make_shared<const kube::Pod>(p);
+  };
+  auto actions = [&](std::shared_ptr<const kube::Pod> p, TrackedState state) {
+    PassInputs in = inputs({vsp("InPlaceOrRecreate")}, {std::move(p)});
+    in.update_rule.mode = actuator::UpdateRule::Mode::StrategyDecides;
+    return reconcile(in, models, state).actions;
+  };
+  EXPECT_TRUE(actions(std::make_shared<const kube::Pod>(base), {}).empty());
+  const auto quick = actions(killed(std::chrono::seconds(30)), {});
+  ASSERT_EQ(quick.size(), 1u);
+  EXPECT_EQ(quick[0].kind, PodAction::Kind::Resize);
+  EXPECT_TRUE(actions(killed(std::chrono::minutes(10)), {}).empty());
+  EXPECT_TRUE(actions(killed(std::chrono::hours(1)), {}).empty());
+  TrackedState changed_since;
+  changed_since.last_change["uid-web-1"] = now - std::chrono::seconds(30);
+  EXPECT_TRUE(actions(killed(std::chrono::seconds(30)), changed_since).empty());
+  TrackedState changed_before;
+  changed_before.last_change["uid-web-1"] = now - std::chrono::minutes(5);
+  EXPECT_EQ(actions(killed(std::chrono::seconds(30)), changed_before).size(), 1u);
 }
 
 TEST_F(ReconcileTest, RateLimitHoldsUpdatesBack) {
