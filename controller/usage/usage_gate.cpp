@@ -238,11 +238,15 @@ void UsageGate::Connection::relay(int from) {
 }
 
 // Side `from` said it has no more (FIN): the other side is told the same, and the connection
-// ends once both have.
+// ends once both have, or when the other has not within the half-closed timeout.
 void UsageGate::Connection::finish_direction(int from) {
   error_code e;
   side(1 - from).shutdown(tcp::socket::shutdown_send, e);
-  if (++directions_done == 2) close();
+  if (++directions_done == 2) return close();
+  timer.expires_after(gate.options.half_closed_timeout);
+  timer.async_wait([self = shared_from_this()](const error_code& ec) {
+    if (!ec) self->close();
+  });
 }
 
 void UsageGate::Connection::close() {

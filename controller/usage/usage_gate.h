@@ -4,9 +4,10 @@
 // max_connections at once (the rest wait in the kernel's accept backlog, as Go's
 // netutil.LimitListener does), keeps a connection that has sent nothing as a bare socket and a
 // timer, closes it at the handshake timeout, and only once the client has sent its first bytes
-// relays it, byte for byte both ways, to gRPC on a loopback port. TLS and mutual authentication
-// stay end to end in gRPC; the gate never reads what it relays. gRPC sees the relay's loopback
-// address as the peer: `peer_of` names the client's real address instead (logs, rejections).
+// relays it, byte for byte both ways, to gRPC on a loopback port (a FIN too; the side still open
+// then is closed at half_closed_timeout). TLS and mutual authentication stay end to end in gRPC;
+// the gate never reads what it relays. gRPC sees the relay's loopback address as the peer:
+// `peer_of` names the client's real address instead (logs, rejections).
 #pragma once
 
 #include <cstdint>
@@ -63,6 +64,10 @@ struct GateOptions {
   int max_connections = 10000;
   // A connection that has sent nothing by then is closed.
   kube::Duration first_byte_timeout = std::chrono::seconds(10);
+  // Once one side has closed (its FIN, relayed), the other has this long to close too before the
+  // gate closes it: gRPC never half-closes a connection, and a client left holding one it has
+  // stopped closing (gRPC's handshake timeout, a failed handshake) would keep its slot for good.
+  kube::Duration half_closed_timeout = std::chrono::seconds(10);
 };
 
 struct GateStats {

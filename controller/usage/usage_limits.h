@@ -37,7 +37,8 @@ struct UsageLimits {
   int max_memory_mib = 256;
   // A connection must send its first bytes within this (the gate closes one that says nothing,
   // having spent no TLS state on it), and then finish its TLS handshake and HTTP/2 preface
-  // within as long again (gRPC). Agents handshake in milliseconds.
+  // within as long again (gRPC). Agents handshake in milliseconds. A connection one side has
+  // closed (its FIN) is closed by the gate when the other side has not closed it within this too.
   kube::Duration handshake_timeout = std::chrono::seconds(10);
   // A connection with no open stream for this long is closed with GOAWAY. An agent keeps its
   // stream open, so only abandoned or hostile connections are idle.

@@ -189,7 +189,8 @@ void UsageServer::start() {
       std::make_unique<UsageGate>(GateOptions{.address = o.address,
                                               .upstream_port = grpc_port,
                                               .max_connections = o.limits.max_connections,
-                                              .first_byte_timeout = o.limits.handshake_timeout});
+                                              .first_byte_timeout = o.limits.handshake_timeout,
+                                              .half_closed_timeout = o.limits.handshake_timeout});
   impl_->gate->start();
   impl_->port = impl_->gate->port();
 }

@@ -1,6 +1,6 @@
 // The usage gate's pure parts (usage_gate.h): the listen address, the connection slots that stop
-// and resume accepting, and the relay ports' real peers. The gate's I/O is tested over real TCP,
-// TLS and gRPC in tests/controller/usage/limits.
+// and resume accepting, and the relay ports' real peers. The gate's I/O is tested over plain TCP
+// in usage_gate_relay_test.cpp, and over TLS and gRPC in tests/controller/usage/limits.
 #include "controller/usage/usage_gate.h"
 
 #include <gtest/gtest.h>
