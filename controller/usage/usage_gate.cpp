@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kube/observe/log.h"
+#include "kube/observe/metrics.h"
 
 namespace tailor::controller::usage {
 namespace {
@@ -40,6 +41,32 @@ std::string grpc_peer_name(const tcp::endpoint& e) {
 constexpr std::size_t kScratch = 64 << 10;
 // Reads one direction may do before letting other connections have the thread.
 constexpr int kReadsPerTurn = 16;
+
+// tailor_controller_usage_connections and tailor_controller_usage_connection_cap_reached_total,
+// over every gate of the process.
+struct GateMetrics {
+  prometheus::Gauge& connections;
+  prometheus::Counter& cap_reached;
+};
+
+GateMetrics& gate_metrics() {
+  static GateMetrics metrics{
+      .connections = kube::metrics::registry()
+                         .gauge({.subsystem = "controller",
+                                 .name = "usage_connections",
+                                 .help = "Connections the usage port holds now, silent or relayed "
+                                         "to the usage server (at most --usage-max-connections)."})
+                         .with(),
+      .cap_reached =
+          kube::metrics::registry()
+              .counter({.subsystem = "controller",
+                        .name = "usage_connection_cap_reached_total",
+                        .help = "Times the usage port came to hold --usage-max-connections "
+                                "connections and stopped accepting: further clients wait in the "
+                                "listen backlog until one closes."})
+              .with()};
+  return metrics;
+}
 
 }  // namespace
 
@@ -138,9 +165,11 @@ void UsageGate::Impl::accept() {
     auto c = std::make_shared<Connection>(*this, std::move(socket));
     live.insert(c.get());
     ++open;
+    gate_metrics().connections.Increment();
     c->await_first_byte();
     // With every slot taken, the next client waits in the kernel's backlog until one frees.
-    if (slots.take()) accept();
+    if (slots.take()) return accept();
+    gate_metrics().cap_reached.Increment();
   });
 }
 
@@ -151,6 +180,7 @@ void UsageGate::Impl::forget(Connection* c) {
     peers.remove(c->relay_port);
   }
   --open;
+  gate_metrics().connections.Decrement();
   if (slots.give_back() && !stopping) accept();
 }
 
@@ -261,6 +291,7 @@ UsageGate::UsageGate(GateOptions options) : impl_(std::make_unique<Impl>(std::mo
 UsageGate::~UsageGate() { stop(); }
 
 void UsageGate::start() {
+  gate_metrics();  // the series exist, at zero, before the first connection
   Impl& g = *impl_;
   try {
     const auto [host, port] = split_host_port(g.options.address);

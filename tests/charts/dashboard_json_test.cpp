@@ -128,6 +128,8 @@ TEST(DashboardJsonTest, DashboardsShowTheIssuesPanels) {
         "by (condition) (tailor_controller_policies", "tailor_controller_models{",
         "tailor_controller_model_bytes{", "tailor_controller_usage_windows_total",
         "by (reason) (rate(tailor_controller_usage_windows_rejected_total",
+        "tailor_controller_usage_connections{",
+        "increase(tailor_controller_usage_connection_cap_reached_total",
         "by (outcome) (rate(tailor_controller_metrics_api_readings_total",
         "by (outcome) (rate(tailor_controller_startup_boosts_total",
         "by (result) (rate(tailor_controller_startup_boost_reverts_total",

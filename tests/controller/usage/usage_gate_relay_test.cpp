@@ -1,7 +1,7 @@
 // The usage gate's relay over real loopback TCP (usage_gate.h), with a plain listener standing in
 // for gRPC so that each side's bytes, half-closes and stalls are the test's to choose: bytes and
 // FINs pass both ways, a slow side holds the other back rather than growing the gate, and a
-// connection one side has closed does not hold its slot for good.
+// connection one side has closed does not hold its slot for good; the gate's metrics.
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -17,6 +17,8 @@
 #include <utility>
 
 #include "controller/usage/usage_gate.h"
+#include "kube/observe/metrics.h"
+#include "tests/controller/usage/usage_agent_client.h"
 #include "tests/support/eventually.h"
 
 namespace tailor::controller::usage {
@@ -207,6 +209,39 @@ TEST_F(UsageGateRelay, ASlowSideHoldsTheOtherBackAndLosesNothing) {
   for (std::size_t i = 0; i < got.size(); ++i) {
     ASSERT_EQ(got[i], static_cast<char>(i % 251)) << "byte " << i;
   }
+}
+
+// A series of the process's metrics; -1 when it is not there.
+double metric(const std::string& series) {
+  return testing::series_value(kube::metrics::registry().serialize(), series);
+}
+
+// tailor_controller_usage_connections follows the connections the port holds (over every gate of
+// the process), and tailor_controller_usage_connection_cap_reached_total counts each time the
+// last slot is taken.
+TEST_F(UsageGateRelay, MetricsFollowTheHeldConnectionsAndCountTheCapReached) {
+  start({.max_connections = 2});
+  const double held = metric("tailor_controller_usage_connections");
+  const double capped = metric("tailor_controller_usage_connection_cap_reached_total");
+  ASSERT_GE(held, 0);  // both are there, at their value, from the start
+  ASSERT_GE(capped, 0);
+  Fd first = connect_to(gate_->port());
+  ASSERT_TRUE(eventually([&] { return open() == 1; }));
+  EXPECT_EQ(metric("tailor_controller_usage_connections"), held + 1);
+  EXPECT_EQ(metric("tailor_controller_usage_connection_cap_reached_total"), capped);
+  Fd second = connect_to(gate_->port());
+  ASSERT_TRUE(eventually([&] { return open() == 2; }));
+  EXPECT_EQ(metric("tailor_controller_usage_connections"), held + 2);
+  EXPECT_EQ(metric("tailor_controller_usage_connection_cap_reached_total"), capped + 1);
+
+  first.close();  // a FIN before any byte: the gate closes it at once
+  ASSERT_TRUE(eventually([&] { return open() == 1; }));
+  EXPECT_EQ(metric("tailor_controller_usage_connections"), held + 1);
+  Fd third = connect_to(gate_->port());
+  ASSERT_TRUE(eventually([&] { return open() == 2; }));
+  EXPECT_EQ(metric("tailor_controller_usage_connection_cap_reached_total"), capped + 2);
+  gate_->stop();
+  EXPECT_EQ(metric("tailor_controller_usage_connections"), held);
 }
 
 }  // namespace
