@@ -99,10 +99,7 @@ Errors port_errors(const bj::value& port, const std::string& path, std::set<std:
   if (protocol.empty()) {
     errors.push_back(required(path + ".protocol", ""));
   } else if (protocol != "TCP" && protocol != "UDP" && protocol != "SCTP") {
-    errors.push_back(
-        {"FieldValueNotSupported",
-         "Unsupported value: \"" + protocol + "\": supported values: \"SCTP\", \"TCP\", \"UDP\"",
-         path + ".protocol"});
+    errors.push_back(not_supported(path + ".protocol", protocol, {"SCTP", "TCP", "UDP"}));
   }
   return errors;
 }

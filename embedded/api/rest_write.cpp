@@ -9,6 +9,7 @@
 #include "embedded/api/rest.h"
 #include "embedded/api/strict_decoding.h"
 #include "embedded/api/validation.h"
+#include "embedded/storage/field_errors.h"
 #include "embedded/storage/json_text.h"
 #include "embedded/storage/object_meta.h"
 
@@ -420,11 +421,9 @@ std::string propagation_finalizer(const RestContext& c, const bj::value& options
   if (policy.empty() || policy == "Background") return "";
   if (policy == "Orphan") return "orphan";
   if (policy == "Foreground") return "foregroundDeletion";
-  throw invalid("meta.k8s.io", "DeleteOptions", "",
-                {{"FieldValueNotSupported",
-                  "Unsupported value: \"" + policy +
-                      "\": supported values: \"Foreground\", \"Background\", \"Orphan\"",
-                  "propagationPolicy"}});
+  throw invalid(
+      "meta.k8s.io", "DeleteOptions", "",
+      {not_supported("propagationPolicy", policy, {"Foreground", "Background", "Orphan"})});
 }
 
 }  // namespace

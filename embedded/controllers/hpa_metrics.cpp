@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "embedded/storage/field_errors.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded {
@@ -16,11 +17,8 @@ void required(Causes& out, const std::string& path, const std::string& why) {
 }
 
 void unsupported_type(Causes& out, const std::string& path, const std::string& type) {
-  out.push_back({"FieldValueNotSupported",
-                 "Unsupported value: \"" + type +
-                     "\": supported values: \"ContainerResource\", \"External\", \"Object\", "
-                     "\"Pods\", \"Resource\"",
-                 path});
+  out.push_back(
+      not_supported(path, type, {"ContainerResource", "External", "Object", "Pods", "Resource"}));
 }
 
 // validateMetricTarget.

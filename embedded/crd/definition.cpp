@@ -6,6 +6,7 @@
 
 #include "embedded/api/validation.h"
 #include "embedded/crd/schema.h"
+#include "embedded/storage/field_errors.h"
 #include "embedded/storage/object_meta.h"
 
 namespace tailor::embedded::crd {
@@ -48,24 +49,6 @@ std::string dns1035_label_error(const std::string& s) {
   return "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with "
          "an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or "
          "'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-}
-
-FieldCause invalid_value(const std::string& field, const std::string& value,
-                         const std::string& why) {
-  return {"FieldValueInvalid", "Invalid value: \"" + value + "\": " + why, field};
-}
-
-FieldCause required(const std::string& field, const std::string& detail = "") {
-  return {"FieldValueRequired", detail.empty() ? "Required value" : "Required value: " + detail,
-          field};
-}
-
-FieldCause not_supported(const std::string& field, const std::string& value,
-                         const std::vector<std::string>& supported) {
-  std::string list;
-  for (const std::string& s : supported) list += (list.empty() ? "\"" : ", \"") + s + "\"";
-  return {"FieldValueNotSupported",
-          "Unsupported value: \"" + value + "\": supported values: " + list, field};
 }
 
 void check_label(std::vector<FieldCause>& out, const std::string& field, const std::string& value,

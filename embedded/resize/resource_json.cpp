@@ -88,21 +88,4 @@ kube::Pod decode_pod(const bj::object& pod) {
   }
 }
 
-FieldCause forbidden(std::string field, const std::string& why) {
-  return {"FieldValueForbidden", "Forbidden: " + why, std::move(field)};
-}
-
-FieldCause invalid_value(std::string field, const std::string& value, const std::string& why) {
-  return {"FieldValueInvalid", "Invalid value: \"" + value + "\": " + why, std::move(field)};
-}
-
-FieldCause required(std::string field, const std::string& why) {
-  return {"FieldValueRequired", why.empty() ? "Required value" : "Required value: " + why,
-          std::move(field)};
-}
-
-FieldCause duplicate(std::string field, const std::string& value) {
-  return {"FieldValueDuplicate", "Duplicate value: \"" + value + "\"", std::move(field)};
-}
-
 }  // namespace tailor::embedded

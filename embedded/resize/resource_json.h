@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "embedded/storage/field_errors.h"
 #include "embedded/storage/status_error.h"
 #include "kube/model/pod.h"
 #include "kube/model/resources.h"
@@ -33,11 +34,5 @@ const bj::array& container_list(const bj::object& pod, std::string_view list);
 bool is_sidecar(const bj::value& init_container);
 // The typed pod; a malformed one is a 400 naming the field.
 kube::Pod decode_pod(const bj::object& pod);
-// Kubernetes' field-error texts: `Invalid value: "x": why`, `Forbidden: why`, `Required value`
-// (": why" when given), `Duplicate value: "x"`.
-FieldCause forbidden(std::string field, const std::string& why);
-FieldCause invalid_value(std::string field, const std::string& value, const std::string& why);
-FieldCause required(std::string field, const std::string& why);
-FieldCause duplicate(std::string field, const std::string& value);
 
 }  // namespace tailor::embedded

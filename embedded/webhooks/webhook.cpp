@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "embedded/storage/field_errors.h"
 #include "embedded/storage/object_meta.h"
 #include "kube/http/base64.h"
 
@@ -58,14 +59,6 @@ std::string joined(const std::vector<std::string>& v) {
   std::string s;
   for (const std::string& x : v) s += (s.empty() ? "" : ",") + x;
   return s;
-}
-
-FieldCause not_supported(const std::string& field, const std::string& value,
-                         const std::vector<std::string>& supported) {
-  std::string list;
-  for (const std::string& s : supported) list += (list.empty() ? "\"" : ", \"") + s + "\"";
-  return {"FieldValueNotSupported",
-          "Unsupported value: \"" + value + "\": supported values: " + list, field};
 }
 
 void check_client_config(const bj::object& w, const std::string& at, std::vector<FieldCause>& out) {

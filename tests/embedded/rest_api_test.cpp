@@ -302,6 +302,25 @@ TEST_F(RestApiTest, MalformedRequestsGetStatusErrors) {
   EXPECT_THROW(client_->get(configmaps("x")), kube::ApiError);  // nothing was stored
 }
 
+// A propagationPolicy that is none of the three is refused as kube-apiserver refuses it, and the
+// object stays.
+TEST_F(RestApiTest, AnUnknownPropagationPolicyIsInvalid) {
+  client_->create(configmaps(), configmap("kept"));
+  try {
+    client_->remove(configmaps("kept"), {.propagation_policy = "Sideways"});
+    FAIL() << "expected 422";
+  } catch (const kube::ApiError& e) {
+    EXPECT_EQ(e.code(), 422);
+    EXPECT_EQ(e.reason(), "Invalid");
+    EXPECT_NE(e.status_message().find("propagationPolicy: Unsupported value: \"Sideways\": "
+                                      "supported values: \"Foreground\", \"Background\", "
+                                      "\"Orphan\""),
+              std::string::npos)
+        << e.status_message();
+  }
+  EXPECT_NO_THROW(client_->get(configmaps("kept")));
+}
+
 // kube-apiserver reads at most 3 MiB of a request body (limitedReadBody): the Status says so and
 // nothing is stored.
 TEST_F(RestApiTest, OversizedBodyIsRequestEntityTooLarge) {
