@@ -16,11 +16,11 @@
 // everything running (for a look with `KUBECONFIG=DIR/kubeconfig kubectl ...`);
 // TAILOR_E2E_ATTACH=DIR runs the tests on an environment already up in DIR (left running).
 //
-// Conventions for tests: each test works in its own TestNamespace; its Deployments and Pods come
-// from workload_manifests.h; waits go through wait_until() (bounded, and a timeout prints what
-// was last seen), or the waits below built on it (pods Ready, an OOM kill); pods, policies and
-// events are read back from the API as the plain views below, cgroups from /sys/fs/cgroup (v1,
-// cgroupfs driver).
+// Conventions for tests: each test works in its own TestNamespace; its Deployments, Pods and
+// policies (VerticalScalingPolicy, VerticalPodAutoscaler) come from workload_manifests.h; waits
+// go through wait_until() (bounded, and a timeout prints what was last seen), or the waits below
+// built on it (pods Ready, an OOM kill); pods, policies and events are read back from the API as
+// the plain views below, cgroups from /sys/fs/cgroup (v1, cgroupfs driver).
 // Capacity: scenarios_test.cpp fills kSmallNode on purpose (Deferred / Infeasible resizes);
 // other tests pin their pods to kBigNode (nodeSelector kubernetes.io/hostname) with small
 // requests (≤ 100m CPU, ≤ 256Mi memory each) so the scenarios' arithmetic holds.

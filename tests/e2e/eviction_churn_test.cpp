@@ -34,16 +34,12 @@ const WorkloadSpec kDeployment{.name = "app",
                                                .requests = {{"cpu", "20m"}, {"memory", "32Mi"}},
                                                .limits = {{"cpu", "100m"}, {"memory", "64Mi"}}}}};
 
-constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: app}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: app}
-  updatePolicy: {mode: Recreate, minReplicas: 1}
-  resourcePolicy:
-    containerPolicies:
-    - {containerName: "*", controlledValues: RequestsOnly}
-)";
+const std::string kPolicy =
+    policy_manifest({.name = "app",
+                     .deployment = "app",
+                     .mode = "Recreate",
+                     .min_replicas = 1,
+                     .containers = {{.controlled_values = "RequestsOnly"}}});
 
 TEST(EvictionChurn, AFreshRecreateDeploymentIsEvictedAtMostOncePerPod) {
   TestNamespace ns("e2e-churn");

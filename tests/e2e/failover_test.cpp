@@ -22,19 +22,11 @@ constexpr seconds kTakeover = kLeaseDuration + seconds(5);
 const std::string kManifests =
     deployment_manifest(
         {.name = "app", .containers = {{.requests = {{"cpu", "50m"}, {"memory", "32Mi"}}}}}) +
-    R"(---
-apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: app}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: app}
-  updatePolicy: {mode: "Off", minReplicas: 1}
-  resourcePolicy:
-    containerPolicies:
-    - containerName: "*"
-      minAllowed: {cpu: 100m, memory: 64Mi}
-      maxAllowed: {cpu: 100m, memory: 64Mi}
-)";
+    "---\n" +
+    policy_manifest({.name = "app",
+                     .deployment = "app",
+                     .min_replicas = 1,
+                     .containers = {pinned({{"cpu", "100m"}, {"memory", "64Mi"}})}});
 
 class ControllerFailover : public ::testing::Test {
  protected:

@@ -12,6 +12,7 @@
 #include "kube/client/rest_client.h"
 #include "policy/resources.h"
 #include "tests/e2e/restart_process.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -54,42 +55,17 @@ std::string pod_yaml(const std::string& name, const std::string& node, const Pod
   return out;
 }
 
-std::string pinned_yaml(const Resources& pinned) {
-  return "    - containerName: \"*\"\n      minAllowed: " + flow(pinned) +
-         "\n      maxAllowed: " + flow(pinned) + "\n";
-}
-
 std::string managed_yaml(const std::string& node, const Want& w) {
-  return R"(apiVersion: apps/v1
-kind: Deployment
-metadata: {name: managed}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: managed}}
-  template:
-    metadata: {labels: {app: managed}}
-    spec:
-      terminationGracePeriodSeconds: 0
-      nodeSelector: {kubernetes.io/hostname: )" +
-         node + R"(}
-      containers:
-      - name: app
-        image: busybox
-        imagePullPolicy: IfNotPresent
-        command: [sleep, "86400"]
-        resources:
-          requests: )" +
-         flow(w.requests) + R"(
----
-apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: managed}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: managed}
-  updatePolicy: {mode: InPlace, minReplicas: 1}
-  resourcePolicy:
-    containerPolicies:
-)" + pinned_yaml(w.requests);
+  return deployment_manifest(
+             {.name = kManaged,
+              .node = node,
+              .containers = {{.command = {"sleep", "86400"}, .requests = w.requests}}}) +
+         "---\n" +
+         policy_manifest({.name = kManaged,
+                          .deployment = kManaged,
+                          .mode = "InPlace",
+                          .min_replicas = 1,
+                          .containers = {pinned(w.requests)}});
 }
 
 Want burstable(int cpu_m, int memory_mi) {

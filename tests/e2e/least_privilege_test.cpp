@@ -43,32 +43,20 @@ std::string deployment(const std::string& name, bool on_small = false) {
 }
 
 // A policy pinning the Deployment `name` to `pinned` (minAllowed = maxAllowed).
-std::string policy(const std::string& name, const std::string& mode, const std::string& pinned) {
-  return R"(apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: )" +
-         name + R"(}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: )" +
-         name + R"(}
-  updatePolicy: {mode: )" +
-         mode + R"(, minReplicas: 1}
-  resourcePolicy:
-    containerPolicies:
-    - {containerName: "*", minAllowed: )" +
-         pinned + ", maxAllowed: " + pinned + "}\n";
+std::string policy(const std::string& name, const std::string& mode, const Resources& pinned) {
+  return policy_manifest({.name = name,
+                          .deployment = name,
+                          .mode = mode,
+                          .min_replicas = 1,
+                          .containers = {e2e::pinned(pinned)}});
 }
 
-constexpr const char* kVpa = R"(apiVersion: autoscaling.k8s.io/v1
-kind: VerticalPodAutoscaler
-metadata: {name: vpa}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: vpa}
-  updatePolicy: {updateMode: InPlaceOrRecreate, minReplicas: 1}
-  resourcePolicy:
-    containerPolicies:
-    - {containerName: "*", minAllowed: {cpu: 70m, memory: 44Mi}, maxAllowed: {cpu: 70m, memory: 44Mi}}
-)";
+const std::string kVpa =
+    vpa_manifest({.name = "vpa",
+                  .deployment = "vpa",
+                  .mode = "InPlaceOrRecreate",
+                  .min_replicas = 1,
+                  .containers = {pinned({{"cpu", "70m"}, {"memory", "44Mi"}})}});
 
 // The one pod of app=NAME, once its first container request is `cpu`.
 bool pod_at(const TestNamespace& ns, const std::string& name, const std::string& cpu,
@@ -145,9 +133,11 @@ TEST(LeastPrivilege, TheChartsRolesAreExactlyWhatTheProcessesUse) {
   for (const PodView& p : pods) {
     if (p.name.rfind("recreate-", 0) == 0) first_recreate_uid = p.uid;
   }
-  ASSERT_TRUE(ns.apply(policy("inplace", "InPlaceOrRecreate", "{cpu: 80m, memory: 48Mi}")));
+  ASSERT_TRUE(
+      ns.apply(policy("inplace", "InPlaceOrRecreate", {{"cpu", "80m"}, {"memory", "48Mi"}})));
   // 1536Mi > the small node's 1Gi: Infeasible there, so evicted; the replacement fits the big one.
-  ASSERT_TRUE(ns.apply(policy("recreate", "InPlaceOrRecreate", "{cpu: 60m, memory: 1536Mi}")));
+  ASSERT_TRUE(
+      ns.apply(policy("recreate", "InPlaceOrRecreate", {{"cpu", "60m"}, {"memory", "1536Mi"}})));
   ASSERT_TRUE(ns.apply(kVpa));
   EXPECT_TRUE(wait_until("inplace: resized in place", kAct, [&](std::string& seen) {
     return pod_at(ns, "inplace", "80m", seen);
@@ -241,7 +231,7 @@ TEST(LeastPrivilege, ARemovedVerbIsReportedAndTheControllerRunsOn) {
       cluster.controller_metric("tailor_controller_resizes_total{outcome=\"forbidden\"}")
           .value_or(0);
   ASSERT_TRUE(ns.apply(controller_cluster_role("pods/resize")));
-  ASSERT_TRUE(ns.apply(policy("app", "InPlaceOrRecreate", "{cpu: 80m, memory: 48Mi}")));
+  ASSERT_TRUE(ns.apply(policy("app", "InPlaceOrRecreate", {{"cpu", "80m"}, {"memory", "48Mi"}})));
   const std::string expected = "User \"" + std::string(kControllerUser) +
                                "\" cannot patch resource \"pods/resize\" in API group \"\" in "
                                "the namespace \"" +

@@ -48,29 +48,10 @@ std::string deployment(const std::string& name) {
                        .limits = {{"cpu", "100m"}, {"memory", "128Mi"}}}}});
 }
 
-constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: tailored}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: tailored}
-  updatePolicy: {mode: "Off"}
-)";
-
-constexpr const char* kVpa = R"(apiVersion: autoscaling.k8s.io/v1
-kind: VerticalPodAutoscaler
-metadata: {name: vpa-app}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: vpa}
-  updatePolicy: {updateMode: "Off"}
-)";
-
-constexpr const char* kGonePolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: orphan}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: deleted}
-  updatePolicy: {mode: "Off"}
-)";
+const PolicySpec kVpaSpec{.name = "vpa-app", .deployment = "vpa"};
+const std::string kPolicy = policy_manifest({.name = "tailored", .deployment = "tailored"});
+const std::string kVpa = vpa_manifest(kVpaSpec);
+const std::string kGonePolicy = policy_manifest({.name = "orphan", .deployment = "deleted"});
 
 // stdout of a shell command run on a pseudo-terminal (script(1)), so that isatty(1) is true.
 std::string on_a_terminal(const std::string& command) {
@@ -537,10 +518,9 @@ TEST(Report, AMalformedObjectIsNamedAndNothingPrinted) {
   ASSERT_TRUE(install_vpa_crd(ns));
   // VPA's CRD here keeps any field, as a CRD without a schema would: a quantity that is not one
   // is stored, and the report cannot read the object.
-  ASSERT_TRUE(ns.apply(std::string(kVpa) + R"(  resourcePolicy:
-    containerPolicies:
-    - {containerName: app, minAllowed: {cpu: lots}}
-)"));
+  PolicySpec malformed = kVpaSpec;
+  malformed.containers = {{.name = "app", .min_allowed = {{"cpu", "lots"}}}};
+  ASSERT_TRUE(ns.apply(vpa_manifest(malformed)));
   CommandResult r =
       cluster.tailor({"report", "--kubeconfig", cluster.kubeconfig(), "-n", ns.name()});
   EXPECT_EQ(r.exit_code, 1);

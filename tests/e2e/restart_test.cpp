@@ -33,19 +33,13 @@ const std::string kManifests =
                          .node = "",
                          .avoid_label = kAvoid,
                          .containers = {{.requests = {{"cpu", "50m"}, {"memory", "64Mi"}}}}}) +
-    R"(---
-apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: app}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: app}
-  updatePolicy: {mode: InPlaceOrRecreate, minReplicas: 1, deferredTimeout: 45s}
-  resourcePolicy:
-    containerPolicies:
-    - containerName: "*"
-      minAllowed: {cpu: 50m, memory: 384Mi}
-      maxAllowed: {cpu: 50m, memory: 384Mi}
-)";
+    "---\n" +
+    policy_manifest({.name = "app",
+                     .deployment = "app",
+                     .mode = "InPlaceOrRecreate",
+                     .min_replicas = 1,
+                     .deferred_timeout = "45s",
+                     .containers = {pinned({{"cpu", "50m"}, {"memory", "384Mi"}})}});
 
 // When the controller first observed the pod's current resize outcome, from its state ConfigMap
 // (the "since" of the pod's tracked resize), if that outcome is `status`.

@@ -44,23 +44,14 @@ std::string deployment_yaml(const std::string& ns, const Workload& w) {
 }
 
 // A policy on the Deployment whose recommendation is pinned to `pinned` (minAllowed = maxAllowed).
-// `update` holds extra updatePolicy fields ("deferredTimeout: 5s").
-std::string policy_yaml(const std::string& mode, const std::string& pinned,
-                        const std::string& update = "") {
-  return R"(apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: app}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: app}
-  updatePolicy: {mode: ")" +
-         mode + R"(", minReplicas: 1)" + (update.empty() ? "" : ", " + update) + R"(}
-  resourcePolicy:
-    containerPolicies:
-    - containerName: "*"
-      minAllowed: )" +
-         pinned + R"(
-      maxAllowed: )" +
-         pinned + "\n";
+std::string policy_yaml(const std::string& mode, const Resources& pinned,
+                        const std::string& deferred_timeout = "") {
+  return policy_manifest({.name = "app",
+                          .deployment = "app",
+                          .mode = mode,
+                          .min_replicas = 1,
+                          .deferred_timeout = deferred_timeout,
+                          .containers = {e2e::pinned(pinned)}});
 }
 
 const std::string kFillerYaml = pod_manifest(small_node_filler());
@@ -120,17 +111,18 @@ class Scenarios : public ::testing::Test {
            .requests = {{"cpu", "50m"}, {"memory", "32Mi"}},
            .limits = {{"cpu", "100m"}, {"memory", "64Mi"}},
            .node = kBigNode},
-          policy_yaml("InPlaceOrRecreate", "{cpu: 150m, memory: 96Mi}"));
+          policy_yaml("InPlaceOrRecreate", {{"cpu", "150m"}, {"memory", "96Mi"}}));
     // 700Mi filler + 384Mi > 1Gi: Deferred on the small node (384Mi alone would fit).
     start("deferred", on_small,
-          policy_yaml("InPlaceOrRecreate", "{cpu: 50m, memory: 384Mi}", "deferredTimeout: 5s"),
+          policy_yaml("InPlaceOrRecreate", {{"cpu", "50m"}, {"memory", "384Mi"}}, "5s"),
           kFillerYaml);
     // 1536Mi > the small node's 1Gi: Infeasible there, fits the big node.
-    start("infeasible", on_small, policy_yaml("InPlaceOrRecreate", "{cpu: 50m, memory: 1536Mi}"));
-    start("pdb", on_small, policy_yaml("InPlaceOrRecreate", "{cpu: 50m, memory: 1536Mi}"),
+    start("infeasible", on_small,
+          policy_yaml("InPlaceOrRecreate", {{"cpu", "50m"}, {"memory", "1536Mi"}}));
+    start("pdb", on_small, policy_yaml("InPlaceOrRecreate", {{"cpu", "50m"}, {"memory", "1536Mi"}}),
           kPdbYaml);
-    start("off", {.node = kBigNode}, policy_yaml("Off", "{cpu: 100m, memory: 128Mi}"));
-    start("inplace-only", on_small, policy_yaml("InPlace", "{cpu: 50m, memory: 1536Mi}"));
+    start("off", {.node = kBigNode}, policy_yaml("Off", {{"cpu", "100m"}, {"memory", "128Mi"}}));
+    start("inplace-only", on_small, policy_yaml("InPlace", {{"cpu", "50m"}, {"memory", "1536Mi"}}));
     for (auto& [name, s] : scenarios()) {
       const std::vector<PodView> ready =
           wait_for_ready_pods(*s.ns, name + ": the first pod Ready", kApp, 1, kStart);

@@ -20,12 +20,9 @@ namespace {
 using std::chrono::seconds;
 
 std::string policy(const std::string& name, bool boost) {
-  return "apiVersion: autoscaling.tailor.dev/v1alpha1\nkind: VerticalScalingPolicy\n"
-         "metadata: {name: " +
-         name + "}\nspec:\n  selector: {matchLabels: {app: " + name +
-         "}}\n  updatePolicy: {mode: \"Off\"}\n" +
-         (boost ? "  startupBoost:\n    cpu: {type: Factor, factor: 4, durationSeconds: 10}\n"
-                : "");
+  PolicySpec spec{.name = name, .selector = {{"app", name}}};
+  if (boost) spec.startup_boost = CpuBoostSpec{.factor = 4, .duration_seconds = 10};
+  return policy_manifest(spec);
 }
 
 // Busy for ever: its usage is its CPU limit.

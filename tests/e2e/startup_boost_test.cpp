@@ -23,15 +23,11 @@ using std::chrono::seconds;
 constexpr seconds kStart{90};   // scheduled, image imported, started
 constexpr seconds kRevert{40};  // 10 s after Ready, then a pass (2 s) and the node's resize
 
-constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: boost}
-spec:
-  selector: {matchLabels: {app: boost}}
-  updatePolicy: {mode: "Off"}
-  startupBoost:
-    cpu: {type: Factor, factor: 4, durationSeconds: 10}
-)";
+// CPU x4 at admission, for 10 s once Ready.
+const CpuBoostSpec kBoost{.factor = 4, .duration_seconds = 10};
+
+const std::string kPolicy =
+    policy_manifest({.name = "boost", .selector = {{"app", "boost"}}, .startup_boost = kBoost});
 
 // Burns a core for its first 5 s (a slow starter), then idles.
 const WorkloadSpec kPodSpec{
@@ -181,15 +177,8 @@ TEST(StartupBoost, BoostedAtStartThenResizedBackInPlace) {
 // VPA's startupBoost (1.7, alpha: spec.startupBoost, the same shape) on a VerticalPodAutoscaler
 // object, which the controller watches (--watch-vpa): a Deployment's pod, found through its
 // ReplicaSet, boosted at admission and taken back in place.
-constexpr const char* kVpa = R"(apiVersion: autoscaling.k8s.io/v1
-kind: VerticalPodAutoscaler
-metadata: {name: boost-vpa}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: jvm}
-  updatePolicy: {updateMode: "Off"}
-  startupBoost:
-    cpu: {type: Factor, factor: 4, durationSeconds: 10}
-)";
+const std::string kVpa =
+    vpa_manifest({.name = "boost-vpa", .deployment = "jvm", .startup_boost = kBoost});
 
 TEST(StartupBoost, OnAVerticalPodAutoscalerObjectToo) {
   TestNamespace ns("e2e-startup-boost-vpa");
@@ -203,15 +192,10 @@ TEST(StartupBoost, OnAVerticalPodAutoscalerObjectToo) {
   expect_boosted_then_taken_back(ns, "app=jvm");
 }
 
-constexpr const char* kTooBigPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: huge}
-spec:
-  selector: {matchLabels: {app: huge}}
-  updatePolicy: {mode: "Off"}
-  startupBoost:
-    cpu: {type: Quantity, quantity: "64"}
-)";
+const std::string kTooBigPolicy =
+    policy_manifest({.name = "huge",
+                     .selector = {{"app", "huge"}},
+                     .startup_boost = CpuBoostSpec{.quantity = "64"}});
 
 const std::string kTooBigPod =
     pod_manifest({.name = "huge",

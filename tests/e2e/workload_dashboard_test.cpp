@@ -36,10 +36,7 @@ std::string deployment(const std::string& name, const std::vector<std::string>& 
 
 // Off: recommendations only, so that the pods stay as created while the series are checked.
 std::string policy(const std::string& name) {
-  return "apiVersion: autoscaling.tailor.dev/v1alpha1\nkind: VerticalScalingPolicy\n"
-         "metadata: {name: " +
-         name + "}\nspec:\n  targetRef: {apiVersion: apps/v1, kind: Deployment, name: " + name +
-         "}\n  updatePolicy: {mode: 'Off'}\n";
+  return policy_manifest({.name = name, .deployment = name});
 }
 
 std::uint16_t controller_metrics_port(const E2eCluster& cluster) {

@@ -64,6 +64,45 @@ std::string pod_spec_yaml(const WorkloadSpec& spec, const std::string& in) {
   return out;
 }
 
+std::string container_policy_yaml(const ContainerPolicySpec& c) {
+  std::string fields = "containerName: " + quoted(c.name);
+  if (!c.min_allowed.empty()) fields += ", minAllowed: " + flow_map(c.min_allowed);
+  if (!c.max_allowed.empty()) fields += ", maxAllowed: " + flow_map(c.max_allowed);
+  if (!c.controlled_values.empty()) fields += ", controlledValues: " + quoted(c.controlled_values);
+  return "    - {" + fields + "}\n";
+}
+
+std::string cpu_boost_yaml(const CpuBoostSpec& b) {
+  std::string fields =
+      b.quantity.empty() ? "type: Factor" : "type: Quantity, quantity: " + quoted(b.quantity);
+  if (b.factor > 0) fields += ", factor: " + std::to_string(b.factor);
+  if (b.duration_seconds > 0) fields += ", durationSeconds: " + std::to_string(b.duration_seconds);
+  return "  startupBoost:\n    cpu: {" + fields + "}\n";
+}
+
+// A VerticalScalingPolicy or VerticalPodAutoscaler: the two differ in their group and kind and
+// in the name of updatePolicy's mode.
+std::string scaling_manifest(const PolicySpec& spec, const std::string& api_version,
+                             const std::string& kind, const std::string& mode_field) {
+  std::string out = "apiVersion: " + api_version + "\nkind: " + kind +
+                    "\nmetadata: {name: " + quoted(spec.name) + "}\nspec:\n";
+  if (!spec.deployment.empty()) {
+    out += "  targetRef: {apiVersion: apps/v1, kind: Deployment, name: " + quoted(spec.deployment) +
+           "}\n";
+  }
+  if (!spec.selector.empty()) out += "  selector: {matchLabels: " + flow_map(spec.selector) + "}\n";
+  out += "  updatePolicy: {" + mode_field + ": " + quoted(spec.mode);
+  if (spec.min_replicas > 0) out += ", minReplicas: " + std::to_string(spec.min_replicas);
+  if (!spec.deferred_timeout.empty()) out += ", deferredTimeout: " + quoted(spec.deferred_timeout);
+  out += "}\n";
+  if (!spec.containers.empty()) {
+    out += "  resourcePolicy:\n    containerPolicies:\n";
+    for (const ContainerPolicySpec& c : spec.containers) out += container_policy_yaml(c);
+  }
+  if (spec.startup_boost) out += cpu_boost_yaml(*spec.startup_boost);
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> shell(const std::string& script) { return {"sh", "-c", script}; }
@@ -81,6 +120,18 @@ std::string deployment_manifest(const WorkloadSpec& spec) {
          "\n  selector: {matchLabels: " + labels +
          "}\n  template:\n    metadata: {labels: " + labels + "}\n    spec:\n" +
          pod_spec_yaml(spec, "      ");
+}
+
+ContainerPolicySpec pinned(const Resources& resources) {
+  return {.min_allowed = resources, .max_allowed = resources};
+}
+
+std::string policy_manifest(const PolicySpec& spec) {
+  return scaling_manifest(spec, "autoscaling.tailor.dev/v1alpha1", "VerticalScalingPolicy", "mode");
+}
+
+std::string vpa_manifest(const PolicySpec& spec) {
+  return scaling_manifest(spec, "autoscaling.k8s.io/v1", "VerticalPodAutoscaler", "updateMode");
 }
 
 std::string pod_manifest(const WorkloadSpec& spec) {

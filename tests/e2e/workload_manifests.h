@@ -1,12 +1,13 @@
-// The manifests of the e2e tests' workloads, from one description: a Deployment or a bare Pod of
-// busybox containers (imagePullPolicy IfNotPresent: the image `tailor cluster up` imported),
-// pinned to a node or kept off a labelled one, for TestNamespace::apply. What differs between
-// tests (name, replicas, commands, requests and limits, placement, labels) is a field; the rest is
-// what every test wrote the same way. Strings are written double-quoted, so a command may hold
-// any character.
+// The manifests of the e2e tests' workloads and policies, from one description each: a Deployment
+// or a bare Pod of busybox containers (imagePullPolicy IfNotPresent: the image `tailor cluster up`
+// imported), pinned to a node or kept off a labelled one, for TestNamespace::apply. What differs
+// between tests (name, replicas, commands, requests and limits, placement, labels) is a field; the
+// rest is what every test wrote the same way. A VerticalScalingPolicy or VerticalPodAutoscaler
+// likewise. Strings are written double-quoted, so a command may hold any character.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,5 +47,40 @@ WorkloadSpec small_node_filler();
 
 std::string deployment_manifest(const WorkloadSpec& spec);
 std::string pod_manifest(const WorkloadSpec& spec);
+
+// A container policy (spec.resourcePolicy.containerPolicies[]): only the fields set are written.
+struct ContainerPolicySpec {
+  std::string name = "*";
+  Resources min_allowed{};
+  Resources max_allowed{};
+  std::string controlled_values{};  // "RequestsOnly", "RequestsAndLimits"
+};
+
+// minAllowed = maxAllowed: the recommendation is `resources` once the first usage window arrives.
+ContainerPolicySpec pinned(const Resources& resources);
+
+// spec.startupBoost.cpu: a factor of the request, or a quantity when one is set.
+struct CpuBoostSpec {
+  int factor = 0;            // none when 0
+  std::string quantity{};    // type Quantity when set, else Factor
+  int duration_seconds = 0;  // none when 0
+};
+
+// A VerticalScalingPolicy, or a VerticalPodAutoscaler from the same fields (vpa_manifest).
+struct PolicySpec {
+  std::string name;
+  std::string deployment{};                       // targetRef to this Deployment; none when empty
+  std::map<std::string, std::string> selector{};  // selector.matchLabels; none when empty
+  std::string mode = "Off";                       // updatePolicy.mode (a VPA's updateMode)
+  int min_replicas = 0;                           // none when 0
+  std::string deferred_timeout{};                 // "45s"; none when empty
+  std::vector<ContainerPolicySpec> containers{};
+  std::optional<CpuBoostSpec> startup_boost{};
+};
+
+// autoscaling.tailor.dev/v1alpha1 VerticalScalingPolicy.
+std::string policy_manifest(const PolicySpec& spec);
+// autoscaling.k8s.io/v1 VerticalPodAutoscaler: the same, with updatePolicy.updateMode.
+std::string vpa_manifest(const PolicySpec& spec);
 
 }  // namespace tailor::e2e
