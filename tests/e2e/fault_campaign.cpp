@@ -30,29 +30,19 @@ constexpr const char* kManaged = "managed";
 std::string burstable_name(const std::string& node) { return "burstable-" + node; }
 std::string guaranteed_name(const std::string& node) { return "guaranteed-" + node; }
 
-std::string container_yaml(const std::string& name, const Want& w, bool memory_restarts) {
-  std::string out = "  - name: " + name +
-                    "\n    image: busybox\n    imagePullPolicy: IfNotPresent\n"
-                    "    command: [sleep, \"86400\"]\n";
-  if (memory_restarts) {
-    out += "    resizePolicy: [{resourceName: memory, restartPolicy: RestartContainer}]\n";
-  }
-  out += "    resources:\n      requests: " + flow(w.requests) + "\n";
-  if (!w.limits.empty()) out += "      limits: " + flow(w.limits) + "\n";
-  return out;
-}
-
 std::string pod_yaml(const std::string& name, const std::string& node, const PodWant& want,
                      const std::vector<std::string>& restart_on_memory) {
-  std::string out = "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name +
-                    "}\nspec:\n  terminationGracePeriodSeconds: 0\n"
-                    "  nodeSelector: {kubernetes.io/hostname: " +
-                    node + "}\n  containers:\n";
+  WorkloadSpec spec{.name = name, .node = node, .containers = {}};
   for (const auto& [c, w] : want) {
     const bool restarts = std::count(restart_on_memory.begin(), restart_on_memory.end(), c) > 0;
-    out += container_yaml(c, w, restarts);
+    spec.containers.push_back({.name = c,
+                               .command = {"sleep", "86400"},
+                               .requests = w.requests,
+                               .limits = w.limits,
+                               .restart_on_resize = restarts ? std::vector<std::string>{"memory"}
+                                                             : std::vector<std::string>{}});
   }
-  return out;
+  return pod_manifest(spec);
 }
 
 std::string managed_yaml(const std::string& node, const Want& w) {

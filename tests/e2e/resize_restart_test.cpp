@@ -11,6 +11,7 @@
 #include <string>
 
 #include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/workload_manifests.h"
 
 namespace tailor::e2e {
 namespace {
@@ -20,38 +21,17 @@ using std::chrono::seconds;
 constexpr seconds kStart{90};   // scheduled, image imported, three containers started
 constexpr seconds kResize{60};  // admitted, c1 stopped (grace 0), started again, status written
 
-constexpr const char* kPod = R"(apiVersion: v1
-kind: Pod
-metadata: {name: rc}
-spec:
-  terminationGracePeriodSeconds: 0
-  nodeSelector: {kubernetes.io/hostname: tailor-node-2}
-  containers:
-  - name: c1
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sleep, "3600"]
-    resizePolicy:
-    - {resourceName: cpu, restartPolicy: RestartContainer}
-    - {resourceName: memory, restartPolicy: RestartContainer}
-    resources:
-      requests: {cpu: 50m, memory: 32Mi}
-      limits: {cpu: 100m, memory: 64Mi}
-  - name: c2
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sleep, "3600"]
-    resources:
-      requests: {cpu: 20m, memory: 16Mi}
-      limits: {cpu: 50m, memory: 32Mi}
-  - name: c3
-    image: busybox
-    imagePullPolicy: IfNotPresent
-    command: [sleep, "3600"]
-    resources:
-      requests: {cpu: 20m, memory: 16Mi}
-      limits: {cpu: 50m, memory: 32Mi}
-)";
+// c1 restarts on any resize of it; c2 and c3 (NotRequired) are resized in place.
+const Resources kSmallRequests{{"cpu", "20m"}, {"memory", "16Mi"}};
+const Resources kSmallLimits{{"cpu", "50m"}, {"memory", "32Mi"}};
+const std::string kPod = pod_manifest(
+    {.name = "rc",
+     .containers = {{.name = "c1",
+                     .requests = {{"cpu", "50m"}, {"memory", "32Mi"}},
+                     .limits = {{"cpu", "100m"}, {"memory", "64Mi"}},
+                     .restart_on_resize = {"cpu", "memory"}},
+                    {.name = "c2", .requests = kSmallRequests, .limits = kSmallLimits},
+                    {.name = "c3", .requests = kSmallRequests, .limits = kSmallLimits}}});
 
 using RestartCounts = std::map<std::string, int>;
 

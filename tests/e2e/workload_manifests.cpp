@@ -35,6 +35,12 @@ std::string container_yaml(const ContainerSpec& c, const std::string& in) {
   if (!c.security_context.empty()) {
     out += in + "  securityContext: " + flow_map(c.security_context, false) + "\n";
   }
+  if (!c.restart_on_resize.empty()) {
+    out += in + "  resizePolicy:\n";
+    for (const std::string& resource : c.restart_on_resize) {
+      out += in + "  - {resourceName: " + quoted(resource) + ", restartPolicy: RestartContainer}\n";
+    }
+  }
   if (c.requests.empty() && c.limits.empty()) return out;
   out += in + "  resources:\n";
   if (!c.requests.empty()) out += in + "    requests: " + flow_map(c.requests) + "\n";

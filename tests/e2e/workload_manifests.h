@@ -22,6 +22,9 @@ struct ContainerSpec {
   Resources limits{};    // none when empty
   // securityContext fields, their values written as they are (numbers, booleans): none when empty.
   std::map<std::string, std::string> security_context{};
+  // Resources whose resize restarts the container (resizePolicy RestartContainer); the others'
+  // are NotRequired, the default.
+  std::vector<std::string> restart_on_resize{};
 };
 
 // A shell command: {"sh", "-c", script}.
