@@ -1,5 +1,7 @@
 #include "controller/usage/usage_gate.h"
 
+#include <sys/resource.h>
+
 #include <array>
 #include <atomic>
 #include <boost/asio/ip/tcp.hpp>
@@ -90,6 +92,15 @@ std::pair<std::string, std::string> split_host_port(std::string_view address) {
   }
   if (port.empty()) throw refuse();
   return {std::string(host), std::string(port)};
+}
+
+std::uint64_t raise_open_files_limit(std::uint64_t wanted) {
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) != 0) return 0;
+  if (files.rlim_cur >= wanted || files.rlim_cur == files.rlim_max) return files.rlim_cur;
+  const rlim_t soft = files.rlim_cur;
+  files.rlim_cur = files.rlim_max;
+  return ::setrlimit(RLIMIT_NOFILE, &files) == 0 ? files.rlim_cur : soft;
 }
 
 std::string PeerBook::resolve(std::string_view grpc_peer) const {
@@ -293,6 +304,15 @@ UsageGate::~UsageGate() { stop(); }
 void UsageGate::start() {
   gate_metrics();  // the series exist, at zero, before the first connection
   Impl& g = *impl_;
+  // Past the limit, accepting fails (EMFILE) long before the cap: clients would wait in the
+  // backlog while the gate retries every 100 ms. 64 for the rest of the process.
+  const std::uint64_t wanted = 3 * static_cast<std::uint64_t>(g.options.max_connections) + 64;
+  if (const std::uint64_t limit = raise_open_files_limit(wanted); limit < wanted) {
+    kube::log::warning("Usage gate: the open files limit holds fewer connections than its cap",
+                       {{"openFilesLimit", limit},
+                        {"connections", limit > 64 ? (limit - 64) / 3 : 0},
+                        {"cap", g.options.max_connections}});
+  }
   try {
     const auto [host, port] = split_host_port(g.options.address);
     tcp::resolver resolver(g.io);

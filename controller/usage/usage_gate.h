@@ -58,6 +58,12 @@ class PeerBook {
   std::map<std::uint16_t, std::string> peers_;
 };
 
+// Raises the process's soft limit of open files (RLIMIT_NOFILE) to its hard one when the soft
+// one is below `wanted`, as Go's runtime does at start for every Kubernetes component; returns
+// the soft limit then in force. A gated connection holds three descriptors in the process: the
+// client's, the relay's and gRPC's end of the relay.
+std::uint64_t raise_open_files_limit(std::uint64_t wanted);
+
 struct GateOptions {
   std::string address;    // host:port the agents connect to; port 0 picks a free one
   int upstream_port = 0;  // gRPC, on 127.0.0.1

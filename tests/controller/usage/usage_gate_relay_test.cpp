@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -209,6 +210,24 @@ TEST_F(UsageGateRelay, ASlowSideHoldsTheOtherBackAndLosesNothing) {
   for (std::size_t i = 0; i < got.size(); ++i) {
     ASSERT_EQ(got[i], static_cast<char>(i % 251)) << "byte " << i;
   }
+}
+
+// A gated connection holds three descriptors of the process (the client's, the relay's, gRPC's):
+// a soft limit below what the cap needs would refuse clients (EMFILE) far below it. Starting
+// raises it to the hard limit, as Go's runtime does for every Kubernetes component.
+TEST_F(UsageGateRelay, StartingRaisesTheOpenFilesLimitToWhatTheCapNeeds) {
+  rlimit before{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &before), 0);
+  ASSERT_GE(before.rlim_max, 3u * 1000 + 64) << "the test needs a hard limit that holds the cap";
+  rlimit low = before;
+  low.rlim_cur = 256;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  start({.max_connections = 1000});
+  rlimit now{};
+  ::getrlimit(RLIMIT_NOFILE, &now);
+  ::setrlimit(RLIMIT_NOFILE, &before);
+  EXPECT_EQ(now.rlim_cur, before.rlim_max);
+  EXPECT_EQ(raise_open_files_limit(100), before.rlim_cur);  // enough already: left as it is
 }
 
 // A series of the process's metrics; -1 when it is not there.
