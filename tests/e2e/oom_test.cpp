@@ -57,21 +57,7 @@ const WorkloadSpec kDeployment = outgrowing("64Mi", "80000000");
 // (RecordOOM's "too old"), so the container's usage is reported before it is killed.
 const WorkloadSpec kVpaStrategyDeployment = outgrowing("256Mi", "170000000", "sleep 8\n");
 
-constexpr const char* kPolicy = R"(apiVersion: autoscaling.tailor.dev/v1alpha1
-kind: VerticalScalingPolicy
-metadata: {name: app}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: app}
-  updatePolicy: {mode: InPlaceOrRecreate}
-)";
-
-constexpr const char* kVpa = R"(apiVersion: autoscaling.k8s.io/v1
-kind: VerticalPodAutoscaler
-metadata: {name: app}
-spec:
-  targetRef: {apiVersion: apps/v1, kind: Deployment, name: app}
-  updatePolicy: {updateMode: InPlaceOrRecreate}
-)";
+const PolicySpec kPolicy{.name = "app", .deployment = "app", .mode = "InPlaceOrRecreate"};
 
 // The Deployment's pod is OOM-killed, then runs on with a raised limit: the same pod (in place),
 // within kRaise of the first kill, with the cgroup to match, and killed no more. `raised` is the
@@ -119,7 +105,7 @@ void oom_kill_raises_the_limit(const TestNamespace& ns, const WorkloadSpec& depl
 
 TEST(OomKill, RaisesTheLimitThroughAVerticalScalingPolicy) {
   TestNamespace ns("e2e-oom-vsp");
-  ASSERT_TRUE(ns.apply(kPolicy));
+  ASSERT_TRUE(ns.apply(policy_manifest(kPolicy)));
   std::optional<PodView> pod;
   ASSERT_NO_FATAL_FAILURE(oom_kill_raises_the_limit(ns, kDeployment, pod));
   // The default strategy's bump of the 64Mi limit: at least max(64Mi + 100Mi, 64Mi x 1.2).
@@ -133,7 +119,7 @@ TEST(OomKill, RaisesTheLimitThroughAVpaObjectByVpasFormulaUnderTheVpaStrategy) {
   // Before the controller starts, so that it lists VPA objects at once.
   ASSERT_TRUE(install_vpa_crd(ns));
   ControllerWithFlag vpa_strategy(E2eCluster::get(), "strategy", "vpa");
-  ASSERT_TRUE(ns.apply(kVpa));
+  ASSERT_TRUE(ns.apply(vpa_manifest(kPolicy)));
   // It has seen the VPA object once it has written its status.
   ASSERT_TRUE(wait_until("the controller acting on the VPA object", seconds(30),
                          [&](std::string& seen) {
