@@ -13,6 +13,7 @@
 #include "cli/cluster_network.h"
 #include "cli/cluster_nodes.h"
 #include "cli/cluster_process.h"
+#include "cli/cluster_proxy.h"
 #include "cli/cluster_usage_tls.h"
 #include "cli/command_flags.h"
 #include "cli/source_tree.h"
@@ -45,8 +46,11 @@ const char* kUsage =
     "DIR/usage-tls); --controller-arg / --agent-arg / --cluster-arg pass extra flags to those\n"
     "processes (e.g. --cluster-arg=--audit-log-path=FILE).\n"
     "Container logs go to DIR/pod-logs (kubectl logs reads them through tailor-cluster).\n"
-    "Services get cluster IPs from the environment's own range, 10.201.<slot>.0/24 (nothing\n"
-    "routes them yet). Pods resolve Services through the cluster DNS (dnsmasq on\n"
+    "Services get cluster IPs from the environment's own range, 10.201.<slot>.0/24, routed to\n"
+    "their ready endpoints by iptables NAT chains TLR<slot>-* as kube-proxy's (DIR/proxy.log;\n"
+    "removed by down); pods reach tailor-cluster at kubernetes' ClusterIP:443 (it listens on\n"
+    "node 1's gateway, 10.200.<slot>.1). Pods resolve Services through the cluster DNS (dnsmasq "
+    "on\n"
     "kube-system/kube-dns's ClusterIP, 10.201.<slot>.10, which the host holds on the first\n"
     "node's bridge; zone cluster.local; DIR/dns.log).\n"
     "down stops everything and removes the containers and cgroups it made; logs stay in DIR.\n"
@@ -146,6 +150,20 @@ void start_cluster_dns(const fs::path& dir, const PodNetwork& first, Started& st
       << " (kube-system/kube-dns)\n";
 }
 
+// The service proxy (cli/cluster_proxy.h): the environment's iptables chains, named after node
+// 1's slot, which DIR/proxy/slot keeps for `down`.
+void start_cluster_proxy(const fs::path& dir, const PodNetwork& first, Started& started,
+                         std::ostream& out) {
+  fs::create_directories(dir / "proxy");
+  std::ofstream(dir / "proxy" / "slot") << first.slot << "\n";
+  start_supervised({fs::read_symlink("/proc/self/exe").string(), "cluster-proxy", "--kubeconfig",
+                    (dir / "kubeconfig").string(), "--slot", std::to_string(first.slot), "--dir",
+                    (dir / "proxy").string()},
+                   dir / "proxy.log", dir / "proxy.pid");
+  started.watched_pid_files.push_back(dir / "proxy.pid");
+  out << "service proxy: iptables chains " << proxy_chain_prefix(first.slot) << "*\n";
+}
+
 // `first`: node 1's network, reserved before tailor-cluster starts (its slot names the
 // environment's service range and kube-dns's ClusterIP, the agents' --cluster-dns).
 void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs::path& scripts,
@@ -219,6 +237,16 @@ std::string start_controller(const ClusterUpOptions& options, const fs::path& co
 void cluster_down(const fs::path& dir, std::ostream& out, std::ostream& err) {
   stop_supervised(dir / "controller.pid");
   if (stop_supervised(dir / "dns.pid")) out << "stopped the cluster DNS\n";
+  if (stop_supervised(dir / "proxy.pid")) out << "stopped the service proxy\n";
+  if (std::ifstream in(dir / "proxy" / "slot"); in) {
+    int slot = -1;
+    try {
+      if (in >> slot) remove_service_proxy(slot);
+      fs::remove(dir / "proxy" / "slot");
+    } catch (const std::exception& e) {
+      err << "tailor cluster down: service proxy: " << e.what() << "\n";
+    }
+  }
   for (int i = 1; fs::exists(node_dir(dir, i)); ++i) {
     if (stop_supervised(node_dir(dir, i) / "agent.pid")) out << "stopped agent " << i << "\n";
   }
@@ -263,10 +291,16 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
     const PodNetwork first = set_up_pod_network(node_dir(dir, 1) / "containerd");
     add_cluster_dns_address(first);
     // A port of its own for the cluster's life: a restarted tailor-cluster (same CA, token and
-    // objects from DIR/cluster) is where every kubeconfig already points.
+    // objects from DIR/cluster) is where every kubeconfig already points. It listens on node 1's
+    // gateway, where the host and every pod of the environment reach it (pods through their own
+    // gateway) and nothing outside the machine does: default/kubernetes' Endpoints name that
+    // address, its serving certificate covers it and the `kubernetes` ClusterIP, and the service
+    // proxy sends that ClusterIP's port 443 there.
     std::vector<std::string> command = {cluster.string(),
                                         "--dir",
                                         (dir / "cluster").string(),
+                                        "--address",
+                                        first.gateway,
                                         "--port",
                                         std::to_string(free_port()),
                                         "--write-kubeconfig",
@@ -288,6 +322,7 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
     const std::string usage_endpoint =
         options.controller ? start_controller(options, controller, dir, started) : "";
     out << "services on " << first.service_cidr << "\n";
+    start_cluster_proxy(dir, first, started, out);
     start_cluster_dns(dir, first, started, out);
     start_nodes(options, dir, scripts, first, usage_endpoint, started, out);
     wait_for_ready_nodes(dir / "kubeconfig", started.nodes, started.watched_pid_files,

@@ -271,18 +271,39 @@ std::string kube_dns_service(const std::string& dns_ip) {
   return bj::serialize(service);
 }
 
+std::string kube_dns_endpoint_slice(const std::string& dns_ip) {
+  auto port = [](const char* name, const char* protocol) {
+    return bj::object{{"name", name}, {"port", 53}, {"protocol", protocol}};
+  };
+  const bj::object slice{
+      {"apiVersion", "discovery.k8s.io/v1"},
+      {"kind", "EndpointSlice"},
+      {"metadata", bj::object{{"name", "kube-dns"},
+                              {"namespace", "kube-system"},
+                              {"labels", bj::object{{"kubernetes.io/service-name", "kube-dns"}}}}},
+      {"addressType", "IPv4"},
+      {"endpoints",
+       bj::array{bj::object{{"addresses", bj::array{bj::string(dns_ip)}},
+                            {"conditions", bj::object{{"ready", true}, {"serving", true}}}}}},
+      {"ports", bj::array{port("dns", "UDP"), port("dns-tcp", "TCP")}}};
+  return bj::serialize(slice);
+}
+
 void publish_kube_dns_service(const fs::path& kubeconfig, const std::string& dns_ip) {
   kube::RestClient client(kube::load_kubeconfig(kubeconfig.string()));
-  const kube::ObjectRef services{.type = kube::ResourceType{"", "v1", "services"},
-                                 .namespace_ = "kube-system"};
-  kube::ObjectRef named = services;
-  named.name = "kube-dns";
-  try {
-    client.remove(named);
-  } catch (const kube::ApiError& e) {
-    if (!e.is_not_found()) throw;
-  }
-  client.create(services, kube_dns_service(dns_ip));
+  auto replace = [&client](kube::ResourceType type, const std::string& body) {
+    const kube::ObjectRef list{.type = type, .namespace_ = "kube-system"};
+    kube::ObjectRef named = list;
+    named.name = "kube-dns";
+    try {
+      client.remove(named);
+    } catch (const kube::ApiError& e) {
+      if (!e.is_not_found()) throw;
+    }
+    client.create(list, body);
+  };
+  replace({"", "v1", "services"}, kube_dns_service(dns_ip));
+  replace({"discovery.k8s.io", "v1", "endpointslices"}, kube_dns_endpoint_slice(dns_ip));
 }
 
 int run_cluster_dns(const std::vector<std::string>& args, std::ostream& err) {

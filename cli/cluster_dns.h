@@ -71,7 +71,11 @@ std::vector<std::string> dnsmasq_command(const std::string& dnsmasq, const std::
 // address the agents pass pods (--cluster-dns), as a kubelet's --cluster-dns is kube-dns's
 // ClusterIP. No selector: the server is no pod. Pure.
 std::string kube_dns_service(const std::string& dns_ip);
-// Creates it (replacing one an earlier `up` on the same DIR left with another address).
+// Its EndpointSlice (no selector: written here, not by the EndpointSlice controller), naming the
+// address the DNS listens on, so the service proxy sends the ClusterIP's port 53 there rather
+// than rejecting it as a Service without endpoints. Pure.
+std::string kube_dns_endpoint_slice(const std::string& dns_ip);
+// Creates both (replacing those an earlier `up` on the same DIR left with another address).
 void publish_kube_dns_service(const std::filesystem::path& kubeconfig, const std::string& dns_ip);
 
 // `tailor cluster-dns --kubeconfig FILE --dir DIR --listen IP [--zone Z] [--dnsmasq PATH]`:

@@ -6,6 +6,7 @@
 
 #include "cli/cluster_command.h"
 #include "cli/cluster_dns.h"
+#include "cli/cluster_proxy.h"
 #include "cli/corpus_command.h"
 #include "cli/demo_command.h"
 #include "cli/replay_command.h"
@@ -52,6 +53,8 @@ int main(int argc, char** argv) {
   if (verb == "supervise") return tailor::cli::run_supervise(args, std::cerr);
   // Internal: the cluster DNS `cluster up` runs (cli/cluster_dns.h).
   if (verb == "cluster-dns") return tailor::cli::run_cluster_dns(args, std::cerr);
+  // Internal: the service proxy `cluster up` runs (cli/cluster_proxy.h).
+  if (verb == "cluster-proxy") return tailor::cli::run_cluster_proxy(args, std::cerr);
   std::cerr << "tailor: unknown verb '" << verb << "'\n" << kUsage;
   return 2;
 }

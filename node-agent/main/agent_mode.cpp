@@ -202,19 +202,18 @@ struct NodeServices {
         images(cri::connect_image_service({options.runtime_endpoint})),
         cgroups{options.cgroup_root, detect_cgroup_version(options.cgroup_root)},
         pod_api(runtime::rest_pod_api(client)),
-        pod_runtime(*cri, *images, *pod_api,
-                    runtime_options(options, cgroups, client.config().server, recorder)),
+        pod_runtime(*cri, *images, *pod_api, runtime_options(options, cgroups, client, recorder)),
         resources(*cri, {cgroups, options.cgroup_driver, &pod_runtime}),
         status(client),
         events(recorder),
         checkpoint(store),
         terminations(pod_runtime) {}
 
-  // `api_server`: the agent's own API server URL, which pods reach the same way (they share the
-  // node's network).
+  // Pods reach the API server at the `kubernetes` Service (read through `client`), as under a
+  // kubelet; the agent's own API server URL where there is no such Service.
   static runtime::PodRuntimeOptions runtime_options(const AgentOptions& options,
                                                     cri::CgroupLayout cgroups,
-                                                    const std::string& api_server,
+                                                    kube::RestClient& client,
                                                     kube::EventRecorder& recorder) {
     runtime::PodRuntimeOptions out;
     out.node_name = options.node_name;
@@ -222,9 +221,10 @@ struct NodeServices {
     out.driver = options.cgroup_driver;
     out.log_root = options.pod_log_dir;
     out.volume_root = options.checkpoint_dir + "/pods";
-    const kube::http::Url url = kube::http::parse_url(api_server);
+    const kube::http::Url url = kube::http::parse_url(client.config().server);
     out.api_host = url.host;
     out.api_port = url.port;
+    out.kubernetes_service = [&client] { return runtime::read_kubernetes_service(client); };
     out.dns = node_dns(options);
     out.warn = [&recorder](const kube::Pod& pod, const std::string& reason,
                            const std::string& message) {

@@ -42,9 +42,23 @@ std::string pod_field(const RuntimePod& pod, const PodRuntimeOptions& options,
 }
 
 Environment service_environment(const PodRuntimeOptions& options) {
-  if (options.api_host.empty()) return {};
-  const std::string host = options.api_host;
-  const std::string port = std::to_string(options.api_port);
+  ServiceAddress address{.host = options.api_host, .port = options.api_port};
+  if (options.kubernetes_service) {
+    std::optional<ServiceAddress> service;
+    try {
+      service = options.kubernetes_service();
+    } catch (const std::exception& e) {
+      // The kubelet's words when its Service lister has nothing to give.
+      throw ContainerConfigError(
+          std::string("services have not yet been read at least once, cannot construct envvars: ") +
+          e.what());
+    }
+    if (!service) return {};
+    address = *service;
+  }
+  if (address.host.empty()) return {};
+  const std::string host = address.host;
+  const std::string port = std::to_string(address.port);
   const std::string url = "tcp://" + host + ":" + port;
   const std::string prefix = "KUBERNETES_PORT_" + port + "_TCP";
   return {{"KUBERNETES_SERVICE_HOST", host},

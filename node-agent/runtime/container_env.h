@@ -36,7 +36,9 @@ std::string expand_references(std::string_view text,
 std::string pod_field(const RuntimePod& pod, const PodRuntimeOptions& options,
                       std::string_view field_path, const std::string& pod_ip);
 
-// The service variables of the API server at options.api_host:api_port (none without a host).
+// The service variables of the API server: at options.kubernetes_service() (the `kubernetes`
+// Service's ClusterIP and port, as the kubelet sets them; none when there is no such Service), or
+// without it at options.api_host:api_port (none without a host).
 Environment service_environment(const PodRuntimeOptions& options);
 
 Environment container_environment(const RuntimePod& pod, const ContainerRunSpec& run,

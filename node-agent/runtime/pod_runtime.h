@@ -163,6 +163,14 @@ class PodApi {
 // PodApi over a RestClient; the RestClient must outlive it.
 std::unique_ptr<PodApi> rest_pod_api(kube::RestClient& client);
 
+// A Service's ClusterIP and its first port.
+struct ServiceAddress {
+  std::string host{};
+  std::uint16_t port = 0;
+};
+// default/kubernetes through `client` (GET): nullopt when it does not exist.
+std::optional<ServiceAddress> read_kubernetes_service(kube::RestClient& client);
+
 // One httpGet probe: true when the answer is a success (2xx, 3xx) within the timeout.
 using ProbeGet = std::function<bool(const std::string& host, int port, const std::string& path,
                                     std::chrono::seconds timeout)>;
@@ -179,10 +187,15 @@ struct PodRuntimeOptions {
   // Where pods' volumes are made: <volume_root>/<uid>/volumes/<name> (the kubelet's
   // <root-dir>/pods).
   std::string volume_root = "/var/lib/tailor-node-agent/pods";
-  // The API server as pods reach it (KUBERNETES_SERVICE_HOST/PORT): the address the agent itself
-  // uses. Empty host: not set.
+  // The API server as pods reach it (KUBERNETES_SERVICE_HOST/PORT) when `kubernetes_service` is
+  // unset: the address the agent itself uses. Empty host: not set.
   std::string api_host{};
   std::uint16_t api_port = 443;
+  // The `kubernetes` Service of the default namespace, read for each container as the kubelet
+  // reads it from its Service lister: KUBERNETES_SERVICE_HOST/PORT are its ClusterIP and port.
+  // nullopt: no such Service (no variables); throws when it cannot be read
+  // (CreateContainerConfigError). Unset: api_host/api_port.
+  std::function<std::optional<ServiceAddress>()> kubernetes_service{};
   // CrashLoopBackOff: the first restart is immediate, then initial, doubling up to max.
   std::chrono::milliseconds restart_backoff_initial{std::chrono::seconds(10)};
   std::chrono::milliseconds restart_backoff_max{std::chrono::minutes(5)};

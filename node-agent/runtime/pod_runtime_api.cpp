@@ -105,4 +105,30 @@ std::unique_ptr<PodApi> rest_pod_api(kube::RestClient& client) {
   return std::make_unique<RestPodApi>(client);
 }
 
+std::optional<ServiceAddress> read_kubernetes_service(kube::RestClient& client) {
+  std::string text;
+  try {
+    text = client.get({.type = {.version = "v1", .resource = "services"},
+                       .namespace_ = "default",
+                       .name = "kubernetes"});
+  } catch (const kube::ApiError& e) {
+    if (e.is_not_found()) return std::nullopt;
+    throw;
+  }
+  const bj::value service = bj::parse(text);
+  static const bj::object kNone;
+  const bj::value* spec_value = service.as_object().if_contains("spec");
+  const bj::object& spec = spec_value && spec_value->is_object() ? spec_value->get_object() : kNone;
+  const bj::value* cluster_ip = spec.if_contains("clusterIP");
+  const bj::value* ports = spec.if_contains("ports");
+  if (!cluster_ip || !cluster_ip->is_string() || !ports || !ports->is_array() ||
+      ports->get_array().empty() || !ports->get_array()[0].is_object()) {
+    return std::nullopt;
+  }
+  const bj::value* port = ports->get_array()[0].get_object().if_contains("port");
+  if (!port || !port->is_int64()) return std::nullopt;
+  return ServiceAddress{.host = std::string(cluster_ip->get_string()),
+                        .port = static_cast<std::uint16_t>(port->get_int64())};
+}
+
 }  // namespace tailor::node::runtime

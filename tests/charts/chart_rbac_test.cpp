@@ -80,7 +80,9 @@ TEST(ChartRbacTest, EveryRoleIsBoundToItsServiceAccount) {
     }
     EXPECT_EQ(bound, 1) << kind << " " << meta["name"].as<std::string>();
   }
-  EXPECT_EQ(roles, 4);  // each process's ClusterRole, the controller's Role, the agents' lease Role
+  // Each process's ClusterRole, the controller's Role, the agents' lease Role and their Role
+  // reading the `kubernetes` Service in default.
+  EXPECT_EQ(roles, 5);
 }
 
 }  // namespace
