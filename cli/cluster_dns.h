@@ -14,9 +14,8 @@
 // (kube-dns's ClusterIP, which the host holds on the first node's bridge, see
 // cli/cluster_network.h), never on the host's port 53 of all
 // addresses. `tailor cluster-dns` runs it as its child and keeps its hosts file in step with the
-// Services and Pods (endpoints are computed from the pods as the EndpointSlice controller does:
-// tailor-cluster serves no EndpointSlices). Not served: SRV and PTR records, ExternalName CNAMEs,
-// pod A records (<a-b-c-d>.<ns>.pod.<zone>).
+// Services and Pods (endpoints are computed from the pods as the EndpointSlice controller does).
+// Not served: SRV and PTR records, ExternalName CNAMEs, pod A records (<a-b-c-d>.<ns>.pod.<zone>).
 #pragma once
 
 #include <filesystem>

@@ -29,6 +29,8 @@ std::unique_ptr<ControlLoop> make_clusterrole_aggregation(ObjectStore& store);
 std::unique_ptr<ControlLoop> make_service_account_controller(ObjectStore& store);
 // kube-root-ca.crt (data ca.crt: `ca_pem`) in every namespace.
 std::unique_ptr<ControlLoop> make_root_ca_publisher(ObjectStore& store, std::string ca_pem);
+// EndpointSlices and Endpoints of Services with a selector (endpoint_slices.h).
+std::unique_ptr<ControlLoop> make_endpointslice_controller(ObjectStore& store);
 // default/kubernetes (Service, Endpoints, EndpointSlice) pointing at the API server.
 std::unique_ptr<ControlLoop> make_kubernetes_service_controller(ObjectStore& store,
                                                                 ApiServerEndpoint api);

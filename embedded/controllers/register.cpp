@@ -38,6 +38,7 @@ std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,
   loops.push_back(make_quota_controller(store));
   loops.push_back(make_clusterrole_aggregation(store));
   loops.push_back(make_service_account_controller(store));
+  loops.push_back(make_endpointslice_controller(store));
   if (!ca_pem.empty()) loops.push_back(make_root_ca_publisher(store, ca_pem));
   if (!api.address.empty()) loops.push_back(make_kubernetes_service_controller(store, api));
   return loops;

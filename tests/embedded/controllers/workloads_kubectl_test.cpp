@@ -164,6 +164,59 @@ TEST_F(WorkloadsTest, ScaleAndReplaceDeletedPods) {
   EXPECT_EQ(kubectl("get deploy web -o jsonpath={.status.availableReplicas}").out, "4");
 }
 
+// The EndpointSlice and endpoints controllers: a Service's slice and Endpoints list its ready pods
+// (a pod replaced is replaced there), and both go with the Service.
+TEST_F(WorkloadsTest, AServicesEndpointSliceAndEndpointsFollowItsPods) {
+  ASSERT_EQ(apply("web.yaml", deployment("nginx:1.25", 2)).exit_code, 0);
+  ASSERT_TRUE(running_pods("app=web", 2));
+  Result svc = kubectl("create service clusterip web --tcp=80:8080");
+  ASSERT_EQ(svc.exit_code, 0) << svc.err;
+  auto pod_ips = [&] {
+    std::set<std::string> ips;
+    for (const bj::object& p : pods("app=web")) {
+      if (running(p)) ips.insert(std::string(p.at("status").at("podIP").as_string()));
+    }
+    return ips;
+  };
+  auto slice_ips = [&] {
+    const std::string out = kubectl(
+                                "get endpointslices -l kubernetes.io/service-name=web -o "
+                                "jsonpath='{range .items[*].endpoints[?(@.conditions.ready==true)]}"
+                                "{.addresses[0]} {end}'")
+                                .out;
+    std::set<std::string> ips;
+    std::istringstream in(out);
+    for (std::string ip; in >> ip;) ips.insert(ip);
+    return ips;
+  };
+  ASSERT_TRUE(eventually([&] { return slice_ips() == pod_ips() && pod_ips().size() == 2; }))
+      << kubectl("get endpointslices -o yaml").out;
+  EXPECT_EQ(kubectl("get endpointslices -l kubernetes.io/service-name=web -o "
+                    "jsonpath='{.items[0].ports[0].port} {.items[0].metadata.labels."
+                    "endpointslice\\.kubernetes\\.io/managed-by}'")
+                .out,
+            "8080 endpointslice-controller.k8s.io");
+  const std::set<std::string> before = pod_ips();
+  ASSERT_TRUE(eventually([&] {
+    const std::string out =
+        kubectl("get endpoints web -o jsonpath='{.subsets[0].addresses[*].ip}'").out;
+    return std::count(out.begin(), out.end(), ' ') == 1;
+  })) << kubectl("get endpoints web -o yaml").out;
+
+  std::string victim(pods("app=web")[0].at("metadata").at("name").as_string());
+  ASSERT_EQ(kubectl("delete pod " + victim).exit_code, 0);
+  ASSERT_TRUE(eventually([&] {
+    const auto now = pod_ips();
+    return now.size() == 2 && now != before && slice_ips() == now;
+  })) << kubectl("get endpointslices -o yaml").out;
+
+  ASSERT_EQ(kubectl("delete service web").exit_code, 0);
+  ASSERT_TRUE(eventually([&] {
+    return kubectl("get endpointslices -l kubernetes.io/service-name=web -o name").out.empty() &&
+           kubectl("get endpoints web").exit_code != 0;
+  }));
+}
+
 // propagationPolicy=Orphan: the Deployment goes, its ReplicaSet stays (no longer owned) and
 // keeps its pods.
 TEST_F(WorkloadsTest, DeleteWithCascadeOrphanKeepsTheReplicaSet) {
