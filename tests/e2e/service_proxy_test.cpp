@@ -3,10 +3,12 @@
 // default/kubernetes' ClusterIP:443 and, with its projected kube-api-access volume, the build's own
 // `tailor` (run from the host's build through hostPath volumes, the host's loader and libraries)
 // reads the API in-cluster (kube/client's in-cluster config: the token, ca.crt, the ClusterIP)
-// through the service proxy's NAT to tailor-cluster's address on node 1's gateway. A Deployment
+// through the service proxy's NAT to tailor-cluster's address on node 1's gateway; so does a
+// hostNetwork pod (the OUTPUT chain's NAT). A Deployment
 // of two busybox httpd pods behind a Service (a named targetPort): another pod reaches both by
 // ClusterIP and by DNS name, each web pod reaches its own Service and sometimes itself (hairpin),
-// and a pod whose readiness probe fails leaves the Service's endpoints and its traffic.
+// and a pod whose readiness probe fails leaves the Service's endpoints and its traffic; with none
+// ready the port is refused.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -30,14 +32,47 @@ std::string host_library_dir() {
   return std::filesystem::canonical("/lib64/ld-linux-x86-64.so.2").parent_path().string();
 }
 
-TEST(ServiceProxy, APodReadsTheApiInClusterThroughTheKubernetesClusterIp) {
+// A pod `name` that prints its service variables, then runs `tailor report` on its namespace with
+// the in-cluster config, once.
+std::string reader_pod(const std::string& name, const std::string& ns, bool host_network) {
+  return R"(apiVersion: v1
+kind: Pod
+metadata: {name: )" +
+         name + R"(}
+spec:
+  restartPolicy: Never
+  hostNetwork: )" +
+         (host_network ? "true" : "false") + R"(
+  nodeSelector: {kubernetes.io/hostname: )" +
+         kBigNode + R"(}
+  containers:
+  - name: tailor
+    image: docker.io/library/busybox:latest
+    command: ["sh", "-c", "echo service=$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT; exec /host/lib/ld-linux-x86-64.so.2 --library-path /host/lib /host/bin/tailor report -n )" +
+         ns + R"( -o json"]
+    resources: {requests: {cpu: 10m, memory: 32Mi}}
+    volumeMounts:
+    - {name: bin, mountPath: /host/bin, readOnly: true}
+    - {name: lib, mountPath: /host/lib, readOnly: true}
+  volumes:
+  - name: bin
+    hostPath: {path: )" +
+         E2eCluster::get().bin_dir().string() + R"(, type: Directory}
+  - name: lib
+    hostPath: {path: )" +
+         host_library_dir() + R"(, type: Directory}
+)";
+}
+
+// On the pod network (PREROUTING's NAT) and on the node's (hostNetwork: OUTPUT's, as kube-proxy).
+TEST(ServiceProxy, PodsReadTheApiInClusterThroughTheKubernetesClusterIp) {
   TestNamespace ns("e2e-in-cluster");
   const std::string cluster_ip =
       E2eCluster::get()
           .kubectl("get service kubernetes -n default -o 'jsonpath={.spec.clusterIP}'")
           .out;
   ASSERT_FALSE(cluster_ip.empty());
-  // The pod's ServiceAccount may do anything in its namespace (tailor report lists policies,
+  // The pods' ServiceAccount may do anything in their namespace (tailor report lists policies,
   // pods and checkpoints there), nothing else.
   ASSERT_TRUE(ns.apply(R"(apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
@@ -51,43 +86,23 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: everything}
 subjects: [{kind: ServiceAccount, name: default, namespace: )" +
                        ns.name() + R"(}]
 ---
-apiVersion: v1
-kind: Pod
-metadata: {name: reader}
-spec:
-  restartPolicy: Never
-  nodeSelector: {kubernetes.io/hostname: )" +
-                       kBigNode + R"(}
-  containers:
-  - name: tailor
-    image: docker.io/library/busybox:latest
-    command: ["sh", "-c", "echo service=$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT; exec /host/lib/ld-linux-x86-64.so.2 --library-path /host/lib /host/bin/tailor report -n )" +
-                       ns.name() + R"( -o json"]
-    resources: {requests: {cpu: 10m, memory: 32Mi}}
-    volumeMounts:
-    - {name: bin, mountPath: /host/bin, readOnly: true}
-    - {name: lib, mountPath: /host/lib, readOnly: true}
-  volumes:
-  - name: bin
-    hostPath: {path: )" +
-                       E2eCluster::get().bin_dir().string() + R"(, type: Directory}
-  - name: lib
-    hostPath: {path: )" +
-                       host_library_dir() + R"(, type: Directory}
-)"));
-  std::string logs;
-  ASSERT_TRUE(wait_until("the reader pod completes", kStart, [&](std::string& seen) {
-    const auto pod = ns.pod("reader");
-    seen = pod ? pod->summary() : "no pod";
-    logs = ns.kubectl("logs reader").out;
-    seen += " | " + logs;
-    return pod && (pod->phase == "Succeeded" || pod->phase == "Failed");
-  }));
-  EXPECT_EQ(ns.pod("reader")->phase, "Succeeded") << logs;
-  // Not the API server's own address: the Service's, as a kubelet sets it.
-  EXPECT_NE(logs.find("service=" + cluster_ip + ":443\n"), std::string::npos) << logs;
-  // The report's JSON, read with the pod's token: no policies in a new namespace.
-  EXPECT_NE(logs.find("\"rows\":[]"), std::string::npos) << logs;
+)" + reader_pod("reader", ns.name(), false) +
+                       "---\n" + reader_pod("host-reader", ns.name(), true)));
+  for (const std::string name : {"reader", "host-reader"}) {
+    std::string logs;
+    ASSERT_TRUE(wait_until(name + " completes", kStart, [&](std::string& seen) {
+      const auto pod = ns.pod(name);
+      seen = pod ? pod->summary() : "no pod";
+      logs = ns.kubectl("logs " + name).out;
+      seen += " | " + logs;
+      return pod && (pod->phase == "Succeeded" || pod->phase == "Failed");
+    }));
+    EXPECT_EQ(ns.pod(name)->phase, "Succeeded") << name << ": " << logs;
+    // Not the API server's own address: the Service's, as a kubelet sets it.
+    EXPECT_NE(logs.find("service=" + cluster_ip + ":443\n"), std::string::npos) << logs;
+    // The report's JSON, read with the pod's token: no policies in a new namespace.
+    EXPECT_NE(logs.find("\"rows\":[]"), std::string::npos) << name << ": " << logs;
+  }
 }
 
 // The web pods answer their own name on port "web" (8080) and are Ready while /ctl/<name> (a
@@ -221,6 +236,14 @@ TEST(ServiceProxy, ADeploymentsServiceByClusterIpAndNameAndAnUnreadyPodLeavesIt)
       if (line != "ip " + b && line != "dns " + b) return false;
     }
     return true;
+  }));
+  // Neither ready: the port is refused at once (the proxy's REJECT), not left to time out.
+  std::ofstream(ctl / b) << "unready\n";
+  const std::string refused =
+      "ip nc: can't connect to remote host (" + cluster_ip + "): Connection refused";
+  ASSERT_TRUE(wait_until("the client is refused", kStart, [&](std::string& seen) {
+    seen = ns.kubectl("logs client --tail=4").out;
+    return has_line(seen, refused);
   }));
   std::filesystem::remove_all(ctl);
 }
