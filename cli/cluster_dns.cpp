@@ -5,7 +5,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <boost/json.hpp>
 #include <cerrno>
 #include <csignal>
@@ -17,10 +16,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cli/cluster_watch.h"
 #include "cli/command_flags.h"
 #include "kube/client/config.h"
-#include "kube/client/informer.h"
-#include "kube/client/list_watch.h"
 #include "kube/client/rest_client.h"
 
 namespace tailor::cli {
@@ -29,29 +27,12 @@ namespace bj = boost::json;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-const bj::object& object_at(const bj::object& parent, std::string_view key) {
-  static const bj::object kEmpty;
-  const bj::value* v = parent.if_contains(key);
-  return v && v->is_object() ? v->as_object() : kEmpty;
-}
-
-std::string string_at(const bj::object& parent, std::string_view key) {
-  const bj::value* v = parent.if_contains(key);
-  return v && v->is_string() ? std::string(v->as_string()) : "";
-}
-
 std::map<std::string, std::string> string_map(const bj::object& object) {
   std::map<std::string, std::string> out;
   for (const auto& [key, value] : object) {
     if (value.is_string()) out[std::string(key)] = std::string(value.as_string());
   }
   return out;
-}
-
-bj::object parse_object(std::string_view json) {
-  bj::value root = bj::parse(json);
-  if (!root.is_object()) throw std::invalid_argument("not a JSON object");
-  return std::move(root.as_object());
 }
 
 bool selects(const std::map<std::string, std::string>& selector, const DnsPod& pod) {
@@ -358,45 +339,18 @@ int run_cluster_dns(const std::vector<std::string>& args, std::ostream& err) {
       std::this_thread::sleep_for(20ms);
     }
     kube::RestClient client(kube::load_kubeconfig(kubeconfig));
-    using kube::cache::Informer;
-    using kube::cache::RestListerWatcher;
-    Informer<DnsService> services(
-        std::make_shared<RestListerWatcher>(client, kube::ResourceType{"", "v1", "services"}),
-        decode_dns_service, {.name = "services"});
-    Informer<DnsPod> pods(std::make_shared<RestListerWatcher>(client, kube::resources::kPods),
-                          decode_dns_pod, {.name = "pods"});
-    std::atomic<std::uint64_t> changes{1};
-    auto count = [&changes] { changes.fetch_add(1); };
-    services.add_handlers({.on_add = [&](const auto&) { count(); },
-                           .on_update = [&](const auto&, const auto&) { count(); },
-                           .on_delete = [&](const auto&, bool) { count(); }});
-    pods.add_handlers({.on_add = [&](const auto&) { count(); },
-                       .on_update = [&](const auto&, const auto&) { count(); },
-                       .on_delete = [&](const auto&, bool) { count(); }});
-    services.start();
-    pods.start();
-    std::uint64_t seen = 0;
     std::optional<std::string> written;
-    for (;;) {
-      if (const std::string how = exited(child); !how.empty()) {
-        err << "tailor cluster-dns: dnsmasq " << how << "\n";
-        return 1;
-      }
-      const std::uint64_t now = changes.load();
-      if (now != seen && services.has_synced() && pods.has_synced()) {
-        seen = now;
-        std::vector<DnsService> service_list;
-        for (const auto& s : services.store().list()) service_list.push_back(*s);
-        std::vector<DnsPod> pod_list;
-        for (const auto& p : pods.store().list()) pod_list.push_back(*p);
-        const std::string text = cluster_dns_hosts(service_list, pod_list, zone);
-        if (text != written) {
+    const std::string how = watch_pair<DnsService, DnsPod>(
+        client, {"", "v1", "services"}, decode_dns_service, kube::resources::kPods, decode_dns_pod,
+        50ms, [child] { return exited(child); },
+        [&](const std::vector<DnsService>& services, const std::vector<DnsPod>& pods) {
+          const std::string text = cluster_dns_hosts(services, pods, zone);
+          if (text == written) return;
           write_atomically(hosts_file, text);
           written = text;
-        }
-      }
-      std::this_thread::sleep_for(50ms);
-    }
+        });
+    err << "tailor cluster-dns: dnsmasq " << how << "\n";
+    return 1;
   } catch (const std::exception& e) {
     err << "tailor cluster-dns: " << e.what() << "\n";
     return 1;

@@ -3,7 +3,6 @@
 #include <openssl/sha.h>
 
 #include <algorithm>
-#include <atomic>
 #include <boost/json.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -15,11 +14,9 @@
 #include <thread>
 
 #include "cli/cluster_process.h"
+#include "cli/cluster_watch.h"
 #include "cli/command_flags.h"
 #include "kube/client/config.h"
-#include "kube/client/informer.h"
-#include "kube/client/list_watch.h"
-#include "kube/client/rest_client.h"
 
 namespace tailor::cli {
 namespace {
@@ -28,23 +25,6 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 constexpr const char* kMasqueradeMark = "0x4000/0x4000";
-
-const bj::object& object_at(const bj::object& parent, std::string_view key) {
-  static const bj::object kEmpty;
-  const bj::value* v = parent.if_contains(key);
-  return v && v->is_object() ? v->as_object() : kEmpty;
-}
-
-const bj::array& array_at(const bj::object& parent, std::string_view key) {
-  static const bj::array kEmpty;
-  const bj::value* v = parent.if_contains(key);
-  return v && v->is_array() ? v->as_array() : kEmpty;
-}
-
-std::string string_at(const bj::object& parent, std::string_view key) {
-  const bj::value* v = parent.if_contains(key);
-  return v && v->is_string() ? std::string(v->as_string()) : "";
-}
 
 int int_at(const bj::object& parent, std::string_view key) {
   const bj::value* v = parent.if_contains(key);
@@ -55,12 +35,6 @@ std::optional<bool> bool_at(const bj::object& parent, std::string_view key) {
   const bj::value* v = parent.if_contains(key);
   if (!v || !v->is_bool()) return std::nullopt;
   return v->as_bool();
-}
-
-bj::object parse_object(std::string_view json) {
-  bj::value root = bj::parse(json);
-  if (!root.is_object()) throw std::invalid_argument("not a JSON object");
-  return std::move(root.as_object());
 }
 
 std::vector<ProxyServicePort> decode_ports(const bj::array& ports) {
@@ -374,48 +348,23 @@ int run_cluster_proxy(const std::vector<std::string>& args, std::ostream& err) {
   try {
     fs::create_directories(dir);
     kube::RestClient client(kube::load_kubeconfig(kubeconfig));
-    using kube::cache::Informer;
-    using kube::cache::RestListerWatcher;
-    Informer<ProxyService> services(
-        std::make_shared<RestListerWatcher>(client, kube::ResourceType{"", "v1", "services"}),
-        decode_proxy_service, {.name = "services"});
-    Informer<ProxySlice> slices(
-        std::make_shared<RestListerWatcher>(
-            client, kube::ResourceType{"discovery.k8s.io", "v1", "endpointslices"}),
-        decode_proxy_slice, {.name = "endpointslices"});
-    std::atomic<std::uint64_t> changes{1};
-    auto count = [&changes] { changes.fetch_add(1); };
-    services.add_handlers({.on_add = [&](const auto&) { count(); },
-                           .on_update = [&](const auto&, const auto&) { count(); },
-                           .on_delete = [&](const auto&, bool) { count(); }});
-    slices.add_handlers({.on_add = [&](const auto&) { count(); },
-                         .on_update = [&](const auto&, const auto&) { count(); },
-                         .on_delete = [&](const auto&, bool) { count(); }});
-    services.start();
-    slices.start();
-    std::uint64_t seen = 0;
     std::optional<std::string> applied;
-    for (;;) {
-      const std::uint64_t now = changes.load();
-      if (now != seen && services.has_synced() && slices.has_synced()) {
-        seen = now;
-        std::vector<ProxyService> service_list;
-        for (const auto& s : services.store().list()) service_list.push_back(*s);
-        std::vector<ProxySlice> slice_list;
-        for (const auto& s : slices.store().list()) slice_list.push_back(*s);
-        // Compared without the stale chains' deletions: those depend on what is there.
-        const std::string wanted = service_proxy_rules(slot, service_list, slice_list, {});
-        if (wanted != applied) {
-          restore(fs::path(dir) / "rules", service_proxy_rules(slot, service_list, slice_list,
-                                                               environment_nat_chains(slot)));
+    watch_pair<ProxyService, ProxySlice>(
+        client, {"", "v1", "services"}, decode_proxy_service,
+        {"discovery.k8s.io", "v1", "endpointslices"}, decode_proxy_slice, 100ms,
+        [] { return std::string(); },  // until stopped
+        [&](const std::vector<ProxyService>& services, const std::vector<ProxySlice>& slices) {
+          // Compared without the stale chains' deletions: those depend on what is there.
+          const std::string wanted = service_proxy_rules(slot, services, slices, {});
+          if (wanted == applied) return;
+          restore(fs::path(dir) / "rules",
+                  service_proxy_rules(slot, services, slices, environment_nat_chains(slot)));
           for (const ProxyJump& j : service_proxy_jumps(slot)) {
             if (!succeeds(iptables(j, "-C"))) run_command(iptables(j, "-I"));
           }
           applied = wanted;
-        }
-      }
-      std::this_thread::sleep_for(100ms);
-    }
+        });
+    return 0;
   } catch (const std::exception& e) {
     err << "tailor cluster-proxy: " << e.what() << "\n";
     return 1;

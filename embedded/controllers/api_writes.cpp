@@ -42,6 +42,21 @@ const ResourceInfo& namespaces_resource() {
   return r;
 }
 
+const ResourceInfo& services_resource() {
+  static const ResourceInfo& r = resource_named("", "services");
+  return r;
+}
+
+const ResourceInfo& endpoints_resource() {
+  static const ResourceInfo& r = resource_named("", "endpoints");
+  return r;
+}
+
+const ResourceInfo& endpoint_slices_resource() {
+  static const ResourceInfo& r = resource_named("discovery.k8s.io", "endpointslices");
+  return r;
+}
+
 EventRecorder::EventRecorder(ObjectStore& store, std::string component)
     : store_(store), component_(std::move(component)) {}
 

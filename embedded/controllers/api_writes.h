@@ -20,6 +20,9 @@ boost::json::object admitted_for_create(const ApiExtensions& extensions,
 const ResourceInfo& pods_resource();
 const ResourceInfo& nodes_resource();
 const ResourceInfo& namespaces_resource();
+const ResourceInfo& services_resource();
+const ResourceInfo& endpoints_resource();
+const ResourceInfo& endpoint_slices_resource();
 const ResourceInfo& resource_named(const std::string& group, const std::string& resource);
 
 // core/v1 Events about an object, as client-go's recorder writes them: a repeat of the same

@@ -164,12 +164,11 @@ std::vector<bj::object> desired_endpoint_slices(const bj::object& service,
   auto slice = [&](const std::string& slice_name, bj::array endpoints, const bj::array* ports) {
     bj::object s{{"apiVersion", "discovery.k8s.io/v1"},
                  {"kind", "EndpointSlice"},
-                 {"metadata",
-                  bj::object{{"name", slice_name},
-                             {"namespace", meta_string(service, "namespace")},
-                             {"labels", labels},
-                             {"ownerReferences", bj::array{controller_reference(
-                                                     resource_named("", "services"), service)}}}},
+                 {"metadata", bj::object{{"name", slice_name},
+                                         {"namespace", meta_string(service, "namespace")},
+                                         {"labels", labels},
+                                         {"ownerReferences", bj::array{controller_reference(
+                                                                 services_resource(), service)}}}},
                  {"addressType", "IPv4"},
                  {"endpoints", std::move(endpoints)}};
     if (ports) s["ports"] = *ports;

@@ -18,19 +18,6 @@
 namespace tailor::embedded {
 namespace {
 
-const ResourceInfo& services() {
-  static const ResourceInfo& r = resource_named("", "services");
-  return r;
-}
-const ResourceInfo& endpoints() {
-  static const ResourceInfo& r = resource_named("", "endpoints");
-  return r;
-}
-const ResourceInfo& endpoint_slices() {
-  static const ResourceInfo& r = resource_named("discovery.k8s.io", "endpointslices");
-  return r;
-}
-
 bool has_selector(const bj::object& service) {
   const bj::value* selector = find_path(service, "spec.selector");
   return selector && selector->is_object() && !selector->as_object().empty() &&
@@ -61,7 +48,8 @@ bj::object with_content(bj::object stored, const bj::object& want) {
 class EndpointSliceController : public WatchLoop {
  public:
   explicit EndpointSliceController(ObjectStore& store)
-      : WatchLoop(store, {&services(), &pods_resource(), &endpoint_slices(), &endpoints()}) {}
+      : WatchLoop(store, {&services_resource(), &pods_resource(), &endpoint_slices_resource(),
+                          &endpoints_resource()}) {}
 
  protected:
   void reconcile() override {
@@ -70,15 +58,15 @@ class EndpointSliceController : public WatchLoop {
       pods_by_namespace[meta_string(*pod, "namespace")].push_back(pod.get());
     }
     std::set<std::string> wanted_slices;  // "ns/name"
-    for (const auto& [key, service] : cached(services())) {
+    for (const auto& [key, service] : cached(services_resource())) {
       if (!has_selector(*service) || is_terminating(*service)) continue;
       const auto& pods = pods_by_namespace[meta_string(*service, "namespace")];
       try {
         for (const bj::object& slice : desired_endpoint_slices(*service, pods)) {
           wanted_slices.insert(key_of(slice));
-          ensure(endpoint_slices(), slice);
+          ensure(endpoint_slices_resource(), slice);
         }
-        ensure(endpoints(), desired_endpoints(*service, pods));
+        ensure(endpoints_resource(), desired_endpoints(*service, pods));
         written_endpoints_.insert(key);
       } catch (const std::exception&) {
         // Tried again on the next pass.
@@ -102,23 +90,24 @@ class EndpointSliceController : public WatchLoop {
   // This controller's slices no Service wants, and the Endpoints of its Services that are gone.
   void remove_unwanted(const std::set<std::string>& wanted_slices) {
     std::vector<bj::object> doomed;
-    for (const auto& [key, slice] : cached(endpoint_slices())) {
+    for (const auto& [key, slice] : cached(endpoint_slices_resource())) {
       if (label(*slice, "endpointslice.kubernetes.io/managed-by") != kEndpointSliceManagedBy) {
         continue;
       }
       if (!wanted_slices.count(key)) doomed.push_back(*slice);
     }
-    for (const bj::object& slice : doomed) try_remove(endpoint_slices(), slice);
-    const ObjectMap& live = cached(services());
+    for (const bj::object& slice : doomed) try_remove(endpoint_slices_resource(), slice);
+    const ObjectMap& live = cached(services_resource());
     for (auto it = written_endpoints_.begin(); it != written_endpoints_.end();) {
       const auto service = live.find(*it);
       if (service != live.end() && has_selector(*service->second)) {
         ++it;
         continue;
       }
-      if (const auto e = cached(endpoints()).find(*it); e != cached(endpoints()).end()) {
+      if (const auto e = cached(endpoints_resource()).find(*it);
+          e != cached(endpoints_resource()).end()) {
         const bj::object object = *e->second;
-        try_remove(endpoints(), object);
+        try_remove(endpoints_resource(), object);
       }
       it = written_endpoints_.erase(it);
     }

@@ -16,18 +16,6 @@ namespace {
 constexpr const char* kName = "kubernetes";
 constexpr const char* kNamespace = "default";
 
-const ResourceInfo& services() {
-  static const ResourceInfo& r = resource_named("", "services");
-  return r;
-}
-const ResourceInfo& endpoints() {
-  static const ResourceInfo& r = resource_named("", "endpoints");
-  return r;
-}
-const ResourceInfo& endpoint_slices() {
-  static const ResourceInfo& r = resource_named("discovery.k8s.io", "endpointslices");
-  return r;
-}
 bj::object https_port(std::int64_t port, bool target) {
   bj::object p{{"name", "https"}, {"port", target ? 443 : port}, {"protocol", "TCP"}};
   if (target) p["targetPort"] = port;
@@ -37,7 +25,9 @@ bj::object https_port(std::int64_t port, bool target) {
 class KubernetesServiceController : public WatchLoop {
  public:
   KubernetesServiceController(ObjectStore& store, ApiServerEndpoint api)
-      : WatchLoop(store, {&namespaces_resource(), &services(), &endpoints(), &endpoint_slices()},
+      : WatchLoop(store,
+                  {&namespaces_resource(), &services_resource(), &endpoints_resource(),
+                   &endpoint_slices_resource()},
                   std::chrono::seconds(10)),  // kube-apiserver's --endpoint-reconciler interval
         api_(std::move(api)) {}
 
@@ -45,9 +35,9 @@ class KubernetesServiceController : public WatchLoop {
   void reconcile() override {
     if (!cached(namespaces_resource()).count("/" + std::string(kNamespace))) return;
     try {
-      ensure(services(), service_spec());
-      ensure(endpoints(), endpoints_body());
-      ensure(endpoint_slices(), slice_body());
+      ensure(services_resource(), service_spec());
+      ensure(endpoints_resource(), endpoints_body());
+      ensure(endpoint_slices_resource(), slice_body());
     } catch (const std::exception&) {
       // Tried again on the next pass.
     }
