@@ -301,6 +301,26 @@ void restore(const fs::path& file, const std::string& text) {
   run_command({"iptables-restore", "-w", "--noflush", file.string()});
 }
 
+// Pods of one bridge reach each other's Services only when bridged traffic passes through
+// iptables (the reply of a pod to a pod of its own bridge is switched, not routed, and must be
+// un-DNATed): kube-proxy needs br_netfilter and bridge-nf-call-iptables = 1, and so does this.
+void ensure_bridge_netfilter(std::ostream& err) {
+  const fs::path knob = "/proc/sys/net/bridge/bridge-nf-call-iptables";
+  if (!fs::exists(knob)) {
+    try {
+      run_command({"modprobe", "br_netfilter"});
+    } catch (const std::exception& e) {
+      err << "tailor cluster-proxy: br_netfilter is not loaded and modprobe failed (" << e.what()
+          << "): a pod reaching a Service whose endpoint shares its node gets no answer\n";
+      return;
+    }
+  }
+  std::ifstream in(knob);
+  int value = 0;
+  if (in >> value && value == 1) return;
+  std::ofstream(knob) << "1\n";
+}
+
 std::set<std::string> environment_nat_chains(int slot) {
   return saved_chains(run_command({"iptables-save", "-t", "nat"}), proxy_chain_prefix(slot));
 }
@@ -347,6 +367,7 @@ int run_cluster_proxy(const std::vector<std::string>& args, std::ostream& err) {
   }
   try {
     fs::create_directories(dir);
+    ensure_bridge_netfilter(err);
     kube::RestClient client(kube::load_kubeconfig(kubeconfig));
     std::optional<std::string> applied;
     watch_pair<ProxyService, ProxySlice>(

@@ -17,8 +17,10 @@
 // and OUTPUT of nat to SERVICES, POSTROUTING to POSTROUTING, FORWARD and OUTPUT of filter to
 // SERVICES for new connections), each rule ensured once with -C/-I as kube-proxy does; everything
 // is written with `iptables-restore --noflush`, so only the environment's own chains are touched
-// (whichever backend Debian's iptables uses, nft or legacy), and removed with the environment. Not
-// done: NodePort, LoadBalancer, externalIPs, session affinity, traffic policies, IPv6.
+// (whichever backend Debian's iptables uses, nft or legacy), and removed with the environment.
+// Bridged traffic must pass through iptables (br_netfilter, bridge-nf-call-iptables = 1, as
+// kube-proxy requires): the proxy loads and sets it when it is not.
+// Not done: NodePort, LoadBalancer, externalIPs, session affinity, traffic policies, IPv6.
 #pragma once
 
 #include <iosfwd>

@@ -203,6 +203,18 @@ TEST_F(WorkloadsTest, AServicesEndpointSliceAndEndpointsFollowItsPods) {
     return std::count(out.begin(), out.end(), ' ') == 1;
   })) << kubectl("get endpoints web -o yaml").out;
 
+  // Settled: passes of the controller (every second at the latest) rewrite nothing.
+  auto versions = [&] {
+    return kubectl(
+               "get endpointslices -l kubernetes.io/service-name=web -o "
+               "jsonpath='{.items[*].metadata.resourceVersion}'")
+               .out +
+           " " + kubectl("get endpoints web -o jsonpath='{.metadata.resourceVersion}'").out;
+  };
+  const std::string settled = versions();
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  EXPECT_EQ(versions(), settled);
+
   std::string victim(pods("app=web")[0].at("metadata").at("name").as_string());
   ASSERT_EQ(kubectl("delete pod " + victim).exit_code, 0);
   ASSERT_TRUE(eventually([&] {
