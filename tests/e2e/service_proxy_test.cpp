@@ -123,7 +123,7 @@ spec:
       containers:
       - name: web
         image: docker.io/library/busybox:latest
-        command: ["sh", "-c", "get() { printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 2 $1 80 2>&1 | tail -1; }; mkdir -p /www && hostname > /www/index.html && (while true; do echo \"self $(get web)\"; sleep 0.3; done) & exec httpd -f -p 8080 -h /www"]
+        command: ["sh", "-c", "get() { printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 2 $1 80 2>&1 | tail -1; }; mkdir -p /www && hostname > /www/index.html; (while true; do echo \"self $(get web)\"; sleep 0.3; done) & exec httpd -f -p 8080 -h /www"]
         ports: [{name: web, containerPort: 8080}]
         readinessProbe:
           exec: {command: ["sh", "-c", "test ! -e /ctl/`hostname`"]}
