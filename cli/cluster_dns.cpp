@@ -27,22 +27,6 @@ namespace bj = boost::json;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-std::map<std::string, std::string> string_map(const bj::object& object) {
-  std::map<std::string, std::string> out;
-  for (const auto& [key, value] : object) {
-    if (value.is_string()) out[std::string(key)] = std::string(value.as_string());
-  }
-  return out;
-}
-
-bool selects(const std::map<std::string, std::string>& selector, const DnsPod& pod) {
-  for (const auto& [key, value] : selector) {
-    const auto it = pod.labels.find(key);
-    if (it == pod.labels.end() || it->second != value) return false;
-  }
-  return true;
-}
-
 // A label of a DNS name (RFC 1123): what a hostname must be to be served.
 bool dns_label(const std::string& s) {
   if (s.empty() || s.size() > 63 || s.front() == '-' || s.back() == '-') return false;
@@ -159,59 +143,24 @@ std::string exited(pid_t pid) {
 
 }  // namespace
 
-DnsService decode_dns_service(std::string_view json) {
-  const bj::object root = parse_object(json);
-  const bj::object& meta = object_at(root, "metadata");
-  const bj::object& spec = object_at(root, "spec");
-  const bj::value* publish = spec.if_contains("publishNotReadyAddresses");
-  return {.ns = string_at(meta, "namespace"),
-          .name = string_at(meta, "name"),
-          .cluster_ip = string_at(spec, "clusterIP"),
-          .selector = string_map(object_at(spec, "selector")),
-          .publish_not_ready_addresses = publish && publish->is_bool() && publish->as_bool()};
-}
-
-DnsPod decode_dns_pod(std::string_view json) {
-  const bj::object root = parse_object(json);
-  const bj::object& meta = object_at(root, "metadata");
-  const bj::object& spec = object_at(root, "spec");
-  const bj::object& status = object_at(root, "status");
-  DnsPod out{.ns = string_at(meta, "namespace"),
-             .ip = string_at(status, "podIP"),
-             .hostname = string_at(spec, "hostname"),
-             .subdomain = string_at(spec, "subdomain"),
-             .labels = string_map(object_at(meta, "labels")),
-             .terminating = !string_at(meta, "deletionTimestamp").empty()};
-  if (const bj::value* conditions = status.if_contains("conditions");
-      conditions && conditions->is_array()) {
-    for (const bj::value& c : conditions->as_array()) {
-      if (c.is_object() && string_at(c.as_object(), "type") == "Ready") {
-        out.ready = string_at(c.as_object(), "status") == "True";
-      }
-    }
-  }
-  return out;
-}
-
-std::string cluster_dns_hosts(const std::vector<DnsService>& services,
-                              const std::vector<DnsPod>& pods, const std::string& zone) {
+std::string cluster_dns_hosts(const std::vector<ProxyService>& services,
+                              const std::vector<SliceView>& slices, const std::string& zone) {
   std::set<std::pair<std::string, std::string>> records;  // (name, IP)
-  for (const DnsService& service : services) {
+  for (const ProxyService& service : services) {
     const std::string name = service.name + "." + service.ns + ".svc." + zone;
     if (service.cluster_ip != "None") {
       if (!service.cluster_ip.empty()) records.insert({name, service.cluster_ip});
       continue;
     }
-    // Headless: the endpoints the EndpointSlice controller would list (a selector's pods with
-    // an IP, not terminating), those ready (or all, publishNotReadyAddresses).
-    if (service.selector.empty()) continue;
-    for (const DnsPod& pod : pods) {
-      if (pod.ns != service.ns || pod.ip.empty() || pod.terminating) continue;
-      if (!selects(service.selector, pod)) continue;
-      if (!pod.ready && !service.publish_not_ready_addresses) continue;
-      records.insert({name, pod.ip});
-      if (pod.subdomain == service.name && dns_label(pod.hostname)) {
-        records.insert({pod.hostname + "." + name, pod.ip});
+    for (const SliceView& slice : slices) {
+      if (slice.ns != service.ns || slice.service != service.name) continue;
+      if (slice.address_type != "IPv4") continue;
+      for (const SliceEndpoint& endpoint : slice.endpoints) {
+        if (!endpoint.ready || endpoint.ip.empty()) continue;
+        records.insert({name, endpoint.ip});
+        if (dns_label(endpoint.hostname)) {
+          records.insert({endpoint.hostname + "." + name, endpoint.ip});
+        }
       }
     }
   }
@@ -340,11 +289,12 @@ int run_cluster_dns(const std::vector<std::string>& args, std::ostream& err) {
     }
     kube::RestClient client(kube::load_kubeconfig(kubeconfig));
     std::optional<std::string> written;
-    const std::string how = watch_pair<DnsService, DnsPod>(
-        client, {"", "v1", "services"}, decode_dns_service, kube::resources::kPods, decode_dns_pod,
-        50ms, [child] { return exited(child); },
-        [&](const std::vector<DnsService>& services, const std::vector<DnsPod>& pods) {
-          const std::string text = cluster_dns_hosts(services, pods, zone);
+    const std::string how = watch_pair<ProxyService, SliceView>(
+        client, {"", "v1", "services"}, decode_proxy_service,
+        {"discovery.k8s.io", "v1", "endpointslices"}, decode_slice_view, 50ms,
+        [child] { return exited(child); },
+        [&](const std::vector<ProxyService>& services, const std::vector<SliceView>& slices) {
+          const std::string text = cluster_dns_hosts(services, slices, zone);
           if (text == written) return;
           write_atomically(hosts_file, text);
           written = text;

@@ -2,8 +2,9 @@
 // cluster (the Kubernetes DNS spec, schema 1.1.0) for the records Tailor's pods need:
 //   <svc>.<ns>.svc.<zone>             A: spec.clusterIP of a ClusterIP Service; of a headless one
 //                                     (clusterIP None), the IPs of its ready endpoints;
-//   <hostname>.<svc>.<ns>.svc.<zone>  A: a headless Service's endpoint whose pod has
-//                                     spec.hostname and spec.subdomain = <svc>;
+//   <hostname>.<svc>.<ns>.svc.<zone>  A: a headless Service's endpoint with a hostname (the
+//                                     EndpointSlice controller's, for a pod with spec.hostname
+//                                     and spec.subdomain = <svc>);
 //   any other name in <zone>          NXDOMAIN;
 //   names outside <zone>              forwarded to the host's resolvers (/etc/resolv.conf), as
 //                                     CoreDNS's `forward . /etc/resolv.conf`: a pod resolves what
@@ -14,49 +15,28 @@
 // (kube-dns's ClusterIP, which the host holds on the first node's bridge, see
 // cli/cluster_network.h), never on the host's port 53 of all
 // addresses. `tailor cluster-dns` runs it as its child and keeps its hosts file in step with the
-// Services and Pods (endpoints are computed from the pods as the EndpointSlice controller does).
+// Services and EndpointSlices (the decoders of cli/cluster_proxy.h).
 // Not served: SRV and PTR records, ExternalName CNAMEs, pod A records (<a-b-c-d>.<ns>.pod.<zone>).
 #pragma once
 
 #include <filesystem>
 #include <iosfwd>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "cli/cluster_proxy.h"
 
 namespace tailor::cli {
 
 inline constexpr const char* kClusterDomain = "cluster.local";
 inline constexpr const char* kDnsmasq = "/usr/sbin/dnsmasq";
 
-// What DNS needs of a Service.
-struct DnsService {
-  std::string ns{};
-  std::string name{};
-  std::string cluster_ip{};  // "None": headless; "": none allocated
-  std::map<std::string, std::string> selector{};
-  bool publish_not_ready_addresses = false;
-};
-
-// What DNS needs of a Pod.
-struct DnsPod {
-  std::string ns{};
-  std::string ip{};  // status.podIP
-  std::string hostname{};
-  std::string subdomain{};
-  std::map<std::string, std::string> labels{};
-  bool ready = false;        // condition Ready=True
-  bool terminating = false;  // metadata.deletionTimestamp set
-};
-
-// From one object's JSON (the informers' decoders); throw on malformed input.
-DnsService decode_dns_service(std::string_view json);
-DnsPod decode_dns_pod(std::string_view json);
-
-// The hosts file (one "IP name" line per record, sorted) of the records above. Pure.
-std::string cluster_dns_hosts(const std::vector<DnsService>& services,
-                              const std::vector<DnsPod>& pods,
+// The hosts file (one "IP name" line per record, sorted) of the records above, from the Services
+// and the EndpointSlices (as CoreDNS reads them: a headless Service's endpoints whose ready
+// condition is not false, their hostname for the endpoint's own record). Pure.
+std::string cluster_dns_hosts(const std::vector<ProxyService>& services,
+                              const std::vector<SliceView>& slices,
                               const std::string& zone = kClusterDomain);
 
 // dnsmasq's command line: in the foreground, logging to stderr, no config file, /etc/hosts or
@@ -79,7 +59,8 @@ void publish_kube_dns_service(const std::filesystem::path& kubeconfig, const std
 
 // `tailor cluster-dns --kubeconfig FILE --dir DIR --listen IP [--zone Z] [--dnsmasq PATH]`:
 // starts dnsmasq (it dies with this process), then writes DIR/hosts/cluster from watches on
-// Services and Pods until dnsmasq exits (then returns 1, for the supervisor to start both again).
+// Services and EndpointSlices until dnsmasq exits (then returns 1, for the supervisor to start both
+// again).
 int run_cluster_dns(const std::vector<std::string>& args, std::ostream& err);
 
 }  // namespace tailor::cli

@@ -7,11 +7,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
-#include <map>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
-#include <thread>
+#include <tuple>
 
 #include "cli/cluster_process.h"
 #include "cli/cluster_watch.h"
@@ -91,14 +90,14 @@ struct Backend {
 // The endpoints of one service port: the ready ones of its slices, else those serving and
 // terminating (kube-proxy's categorizeEndpoints for cluster traffic).
 std::vector<Backend> backends(const ProxyService& service, const ProxyServicePort& port,
-                              const std::vector<ProxySlice>& slices) {
+                              const std::vector<SliceView>& slices) {
   std::set<Backend> ready, terminating;
-  for (const ProxySlice& slice : slices) {
+  for (const SliceView& slice : slices) {
     if (slice.ns != service.ns || slice.service != service.name) continue;
     if (slice.address_type != "IPv4") continue;
     for (const ProxyServicePort& p : slice.ports) {
       if (p.name != port.name || p.protocol != port.protocol || p.port <= 0) continue;
-      for (const ProxyEndpoint& e : slice.endpoints) {
+      for (const SliceEndpoint& e : slice.endpoints) {
         if (e.ip.empty()) continue;
         if (e.ready) ready.insert({e.ip, p.port});
         if (e.serving && e.terminating) terminating.insert({e.ip, p.port});
@@ -121,13 +120,13 @@ ProxyService decode_proxy_service(std::string_view json) {
           .ports = decode_ports(array_at(spec, "ports"))};
 }
 
-ProxySlice decode_proxy_slice(std::string_view json) {
+SliceView decode_slice_view(std::string_view json) {
   const bj::object root = parse_object(json);
   const bj::object& meta = object_at(root, "metadata");
-  ProxySlice out{.ns = string_at(meta, "namespace"),
-                 .service = string_at(object_at(meta, "labels"), "kubernetes.io/service-name"),
-                 .address_type = string_at(root, "addressType"),
-                 .ports = decode_ports(array_at(root, "ports"))};
+  SliceView out{.ns = string_at(meta, "namespace"),
+                .service = string_at(object_at(meta, "labels"), "kubernetes.io/service-name"),
+                .address_type = string_at(root, "addressType"),
+                .ports = decode_ports(array_at(root, "ports"))};
   for (const bj::value& e : array_at(root, "endpoints")) {
     if (!e.is_object()) continue;
     const bj::object& conditions = object_at(e.as_object(), "conditions");
@@ -135,12 +134,14 @@ ProxySlice decode_proxy_slice(std::string_view json) {
     const bool ready = bool_at(conditions, "ready").value_or(true);
     const bool serving = bool_at(conditions, "serving").value_or(ready);
     const bool terminating = bool_at(conditions, "terminating").value_or(false);
+    const std::string hostname = string_at(e.as_object(), "hostname");
     for (const bj::value& address : array_at(e.as_object(), "addresses")) {
       if (!address.is_string()) continue;
       out.endpoints.push_back({.ip = std::string(address.as_string()),
                                .ready = ready,
                                .serving = serving,
-                               .terminating = terminating});
+                               .terminating = terminating,
+                               .hostname = hostname});
     }
   }
   return out;
@@ -149,7 +150,7 @@ ProxySlice decode_proxy_slice(std::string_view json) {
 std::string proxy_chain_prefix(int slot) { return "TLR" + std::to_string(slot) + "-"; }
 
 std::string service_proxy_rules(int slot, const std::vector<ProxyService>& services,
-                                const std::vector<ProxySlice>& slices,
+                                const std::vector<SliceView>& slices,
                                 const std::set<std::string>& existing) {
   const std::string prefix = proxy_chain_prefix(slot);
   const std::string services_chain = prefix + "SERVICES";
@@ -370,11 +371,11 @@ int run_cluster_proxy(const std::vector<std::string>& args, std::ostream& err) {
     ensure_bridge_netfilter(err);
     kube::RestClient client(kube::load_kubeconfig(kubeconfig));
     std::optional<std::string> applied;
-    watch_pair<ProxyService, ProxySlice>(
+    watch_pair<ProxyService, SliceView>(
         client, {"", "v1", "services"}, decode_proxy_service,
-        {"discovery.k8s.io", "v1", "endpointslices"}, decode_proxy_slice, 100ms,
+        {"discovery.k8s.io", "v1", "endpointslices"}, decode_slice_view, 100ms,
         [] { return std::string(); },  // until stopped
-        [&](const std::vector<ProxyService>& services, const std::vector<ProxySlice>& slices) {
+        [&](const std::vector<ProxyService>& services, const std::vector<SliceView>& slices) {
           // Compared without the stale chains' deletions: those depend on what is there.
           const std::string wanted = service_proxy_rules(slot, services, slices, {});
           if (wanted == applied) return;

@@ -48,24 +48,26 @@ struct ProxyService {
   std::vector<ProxyServicePort> ports{};
 };
 
-struct ProxyEndpoint {
+struct SliceEndpoint {
   std::string ip{};
   bool ready = true;  // conditions: an absent one is read as upstream's consumers read it
   bool serving = true;
   bool terminating = false;
+  std::string hostname{};  // a headless Service's record for it (the cluster DNS)
 };
 
-// What the proxy needs of an EndpointSlice: its Service (label kubernetes.io/service-name), its
-// IPv4 endpoints and ports (a port's name matches the service port's).
-struct ProxySlice {
+// What the proxy and the cluster DNS need of an EndpointSlice: its Service (label
+// kubernetes.io/service-name), its IPv4 endpoints and ports (a port's name matches the service
+// port's).
+struct SliceView {
   std::string ns{}, service{}, address_type = "IPv4";
-  std::vector<ProxyEndpoint> endpoints{};
+  std::vector<SliceEndpoint> endpoints{};
   std::vector<ProxyServicePort> ports{};
 };
 
 // From one object's JSON (the informers' decoders); throw on malformed input.
 ProxyService decode_proxy_service(std::string_view json);
-ProxySlice decode_proxy_slice(std::string_view json);
+SliceView decode_slice_view(std::string_view json);
 
 // "TLR<slot>-": the environment's chains begin with it.
 std::string proxy_chain_prefix(int slot);
@@ -74,7 +76,7 @@ std::string proxy_chain_prefix(int slot);
 // chains what the Services and slices ask for, and deletes `existing` chains of the environment
 // no longer used. Pure.
 std::string service_proxy_rules(int slot, const std::vector<ProxyService>& services,
-                                const std::vector<ProxySlice>& slices,
+                                const std::vector<SliceView>& slices,
                                 const std::set<std::string>& existing);
 
 // A rule of a built-in chain that leads to the environment's chains.

@@ -1,5 +1,5 @@
 // The cluster DNS's records (the Kubernetes DNS spec's A records for Services and headless
-// endpoints), decoded from the objects as the API serves them, and dnsmasq's command line.
+// endpoints) from Services and EndpointSlices as CoreDNS reads them, and dnsmasq's command line.
 #include "cli/cluster_dns.h"
 
 #include <gtest/gtest.h>
@@ -10,71 +10,50 @@
 namespace tailor::cli {
 namespace {
 
-DnsPod pod(const std::string& ip, std::map<std::string, std::string> labels, bool ready = true) {
-  return {.ns = "team", .ip = ip, .labels = std::move(labels), .ready = ready};
+SliceView slice(const std::string& ns, const std::string& service,
+                std::vector<SliceEndpoint> endpoints) {
+  return {.ns = ns, .service = service, .endpoints = std::move(endpoints)};
 }
 
-TEST(ClusterDnsHosts, RecordsAsTheDnsSpecAsksThem) {
-  const std::map<std::string, std::string> db{{"app", "db"}};
-  DnsPod named = pod("10.200.0.7", db);
-  named.hostname = "db-0";
-  named.subdomain = "db";
-  DnsPod other_subdomain = pod("10.200.0.8", db);
-  other_subdomain.hostname = "db-1";
-  other_subdomain.subdomain = "elsewhere";
-  DnsPod terminating = pod("10.200.0.9", db);
-  terminating.terminating = true;
-  DnsPod other_ns = pod("10.200.0.10", db);
-  other_ns.ns = "other";
-  const std::vector<DnsPod> pods = {named,
-                                    other_subdomain,
-                                    terminating,
-                                    other_ns,
-                                    pod("10.200.0.11", db, /*ready=*/false),
-                                    pod("", db),
-                                    pod("10.200.1.5", {{"app", "web"}})};
-  const std::vector<DnsService> services = {
-      {.ns = "team", .name = "web", .cluster_ip = "10.96.0.20", .selector = {{"app", "web"}}},
-      {.ns = "team", .name = "db", .cluster_ip = "None", .selector = db},
-      {.ns = "team", .name = "pending", .cluster_ip = "", .selector = db},
-      {.ns = "team", .name = "manual", .cluster_ip = "None"},
-      {.ns = "team",
-       .name = "all",
-       .cluster_ip = "None",
-       .selector = db,
-       .publish_not_ready_addresses = true},
+TEST(ClusterDnsHosts, RecordsAsTheDnsSpecAsksThemFromEndpointSlices) {
+  const std::vector<SliceView> slices = {
+      slice("team", "db",
+            {{.ip = "10.200.0.7", .hostname = "db-0"},
+             {.ip = "10.200.0.8"},
+             {.ip = "10.200.0.11", .ready = false, .serving = false},
+             {.ip = "10.200.0.12", .hostname = "Not_A_Label"}}),
+      slice("other", "db", {{.ip = "10.200.0.10"}}),
+      slice("team", "manual", {{.ip = "192.0.2.9"}}),  // a selector-less Service's own slice
+      slice("team", "web", {{.ip = "10.200.1.5"}}),
   };
-  EXPECT_EQ(cluster_dns_hosts(services, pods),
-            "10.200.0.11 all.team.svc.cluster.local\n"
-            "10.200.0.7 all.team.svc.cluster.local\n"
-            "10.200.0.8 all.team.svc.cluster.local\n"
+  SliceView v6 = slice("team", "db", {{.ip = "fd00::7"}});
+  v6.address_type = "IPv6";
+  std::vector<SliceView> with_v6 = slices;
+  with_v6.push_back(v6);
+  const std::vector<ProxyService> services = {
+      {.ns = "team", .name = "web", .cluster_ip = "10.96.0.20"},
+      {.ns = "team", .name = "db", .cluster_ip = "None"},
+      {.ns = "team", .name = "pending", .cluster_ip = ""},
+      {.ns = "team", .name = "manual", .cluster_ip = "None"},
+  };
+  EXPECT_EQ(cluster_dns_hosts(services, with_v6),
             "10.200.0.7 db-0.db.team.svc.cluster.local\n"
+            "10.200.0.12 db.team.svc.cluster.local\n"
             "10.200.0.7 db.team.svc.cluster.local\n"
             "10.200.0.8 db.team.svc.cluster.local\n"
+            "192.0.2.9 manual.team.svc.cluster.local\n"
             "10.96.0.20 web.team.svc.cluster.local\n");
   EXPECT_EQ(cluster_dns_hosts(services, {}, "example.internal"),
             "10.96.0.20 web.team.svc.example.internal\n");
 }
 
-TEST(ClusterDnsHosts, ObjectsAreDecodedFromTheirJson) {
-  const DnsService service = decode_dns_service(R"({"metadata":{"name":"db","namespace":"team"},
-      "spec":{"clusterIP":"None","selector":{"app":"db"},"publishNotReadyAddresses":true}})");
-  EXPECT_EQ(service.ns, "team");
-  EXPECT_EQ(service.name, "db");
-  EXPECT_EQ(service.cluster_ip, "None");
-  EXPECT_EQ(service.selector, (std::map<std::string, std::string>{{"app", "db"}}));
-  EXPECT_TRUE(service.publish_not_ready_addresses);
-  const DnsPod p = decode_dns_pod(R"({"metadata":{"namespace":"team","labels":{"app":"db"},
-      "deletionTimestamp":"2026-01-01T00:00:00Z"},"spec":{"hostname":"db-0","subdomain":"db"},
-      "status":{"podIP":"10.200.0.7","conditions":[{"type":"PodScheduled","status":"True"},
-      {"type":"Ready","status":"True"}]}})");
-  EXPECT_EQ(p.ip, "10.200.0.7");
-  EXPECT_EQ(p.hostname, "db-0");
-  EXPECT_EQ(p.subdomain, "db");
-  EXPECT_TRUE(p.ready);
-  EXPECT_TRUE(p.terminating);
-  EXPECT_FALSE(decode_dns_pod(R"({"metadata":{},"status":{}})").ready);
-  EXPECT_THROW(decode_dns_pod("[]"), std::exception);
+TEST(ClusterDnsHosts, SliceHostnamesAreDecoded) {
+  const SliceView s = decode_slice_view(
+      R"({"metadata":{"namespace":"team","labels":{"kubernetes.io/service-name":"db"}},
+          "addressType":"IPv4","endpoints":[{"addresses":["10.200.0.7"],"hostname":"db-0",
+          "conditions":{"ready":true}}]})");
+  ASSERT_EQ(s.endpoints.size(), 1u);
+  EXPECT_EQ(s.endpoints[0].hostname, "db-0");
 }
 
 TEST(ClusterDnsHosts, DnsmasqListensOnOneAddressAndOwnsTheZone) {

@@ -8,8 +8,8 @@
 namespace tailor::cli {
 namespace {
 
-ProxySlice slice(const std::string& service, std::vector<ProxyEndpoint> endpoints,
-                 std::vector<ProxyServicePort> ports) {
+SliceView slice(const std::string& service, std::vector<SliceEndpoint> endpoints,
+                std::vector<ProxyServicePort> ports) {
   return {.ns = "shop",
           .service = service,
           .endpoints = std::move(endpoints),
@@ -24,7 +24,7 @@ const ProxyService kWeb{.ns = "shop",
 struct Case {
   std::string name;
   std::vector<ProxyService> services;
-  std::vector<ProxySlice> slices;
+  std::vector<SliceView> slices;
   std::set<std::string> existing;
   std::string want;
 };
@@ -193,7 +193,7 @@ TEST(ServiceProxy, DecodesServicesAndSlicesAsUpstreamConsumersRead) {
   ASSERT_EQ(s.ports.size(), 2u);
   EXPECT_EQ(s.ports[0].protocol, "TCP");
   EXPECT_EQ(s.ports[1].protocol, "UDP");
-  const ProxySlice sl = decode_proxy_slice(
+  const SliceView sl = decode_slice_view(
       R"({"metadata":{"namespace":"shop","name":"web-x1","labels":{"kubernetes.io/service-name":"web"}},
           "addressType":"IPv4","ports":[{"name":"http","port":8080,"protocol":"TCP"}],
           "endpoints":[{"addresses":["10.200.3.5"]},
@@ -205,7 +205,7 @@ TEST(ServiceProxy, DecodesServicesAndSlicesAsUpstreamConsumersRead) {
   EXPECT_FALSE(sl.endpoints[1].ready);
   EXPECT_FALSE(sl.endpoints[1].serving) << "serving unset: ready's value";
   EXPECT_TRUE(sl.endpoints[1].terminating);
-  EXPECT_THROW(decode_proxy_slice("[]"), std::invalid_argument);
+  EXPECT_THROW(decode_slice_view("[]"), std::invalid_argument);
 }
 
 TEST(ServiceProxy, JumpsFromTheBuiltInChainsCarryTheEnvironment) {
