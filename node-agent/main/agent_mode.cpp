@@ -221,6 +221,7 @@ struct NodeServices {
     out.driver = options.cgroup_driver;
     out.log_root = options.pod_log_dir;
     out.volume_root = options.checkpoint_dir + "/pods";
+    out.host_path_root = options.host_path_root;
     const kube::http::Url url = kube::http::parse_url(client.config().server);
     out.api_host = url.host;
     out.api_port = url.port;

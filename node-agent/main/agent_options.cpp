@@ -121,6 +121,13 @@ void add_agent_options(kube::config::Schema& schema, AgentOptions& o) {
                       "kubelet's layout (NAMESPACE_POD_UID/CONTAINER/ATTEMPT.log); tailor-cluster "
                       "serves pods/log from it when given the same --pod-log-dir."},
              &o.pod_log_dir);
+  schema.add({.flag = "host-path-root",
+              .yaml_key = "hostPathRoot",
+              .help = "Embedded mode: the directory standing for this node's root in pods' "
+                      "hostPath volumes (a hostPath /run/x is <root>/run/x), so that nodes "
+                      "sharing one machine each give a DaemonSet's pod their own paths (\"\": "
+                      "the machine's root, as the kubelet)."},
+             &o.host_path_root);
   schema.add({.flag = "cluster-dns",
               .yaml_key = "clusterDNS",
               .help = "Embedded mode: the cluster DNS server(s) pods with dnsPolicy ClusterFirst "

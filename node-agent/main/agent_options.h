@@ -45,6 +45,7 @@ struct AgentOptions {
   cri::CgroupDriver cgroup_driver = cri::CgroupDriver::Cgroupfs;
   std::string cgroup_root = "/sys/fs/cgroup";
   std::string pod_log_dir = "/var/log/pods";
+  std::string host_path_root;  // embedded mode: runtime::PodRuntimeOptions::host_path_root
   // Pods' DNS, the kubelet's flags of the same names (node-agent/runtime/pod_dns.h).
   std::vector<std::string> cluster_dns;
   std::string cluster_domain;

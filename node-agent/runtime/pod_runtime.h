@@ -187,6 +187,11 @@ struct PodRuntimeOptions {
   // Where pods' volumes are made: <volume_root>/<uid>/volumes/<name> (the kubelet's
   // <root-dir>/pods).
   std::string volume_root = "/var/lib/tailor-node-agent/pods";
+  // Where hostPath volumes' paths live (--host-path-root): empty, the host's root; else a
+  // directory standing for this node's root, so that nodes sharing one machine each give a
+  // hostPath (the CRI socket, checkpoint and certificate directories) their own files. Links
+  // inside it are followed (the type check and the bind mount both resolve them).
+  std::string host_path_root{};
   // The API server as pods reach it (KUBERNETES_SERVICE_HOST/PORT) when `kubernetes_service` is
   // unset: the address the agent itself uses. Empty host: not set.
   std::string api_host{};

@@ -82,20 +82,28 @@ void check_path(const std::string& path) {
   }
 }
 
-void check_host_path(const VolumeSpec& volume) {
-  const fs::path path(volume.host_path);
+// The hostPath's path on this machine: below the node's root when it has one of its own.
+fs::path host_path_on_node(const VolumeSpec& volume, const PodRuntimeOptions& options) {
+  if (options.host_path_root.empty()) return volume.host_path;
+  return fs::path(options.host_path_root) / fs::path(volume.host_path).relative_path();
+}
+
+// Returns the path the bind mount takes.
+std::string check_host_path(const VolumeSpec& volume, const PodRuntimeOptions& options) {
+  const fs::path path = host_path_on_node(volume, options);
   const std::string& type = volume.host_path_type;
   if (type == "DirectoryOrCreate") {
     fs::create_directories(path);
-    return;
+    return path.string();
   }
   auto fail = [&](const std::string& what) {
-    throw std::runtime_error("hostPath type check failed: " + volume.host_path + " is not " + what);
+    throw std::runtime_error("hostPath type check failed: " + path.string() + " is not " + what);
   };
   if (type == "Directory" && !fs::is_directory(path)) fail("a directory");
   if (type == "File" && !fs::is_regular_file(path)) fail("a file");
   if (type == "Socket" && !fs::is_socket(path)) fail("a socket");
   if (type == "FileOrCreate" && !fs::exists(path)) std::ofstream(path).flush();
+  return path.string();
 }
 
 std::string read_file(const fs::path& path) {
@@ -181,8 +189,7 @@ std::string PodVolumes::make(const RuntimePod& pod, const VolumeSpec& volume,
       fs::path(options_.volume_root) / pod.pod.metadata.uid / "volumes" / volume.name;
   switch (volume.kind) {
     case VolumeSpec::Kind::HostPath:
-      check_host_path(volume);
-      return volume.host_path;
+      return check_host_path(volume, options_);
     case VolumeSpec::Kind::EmptyDir:
       fs::create_directories(dir);
       ::chmod(dir.c_str(), 0777);

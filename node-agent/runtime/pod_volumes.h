@@ -1,5 +1,6 @@
 // A pod's volumes on an embedded node, made before its containers start as the kubelet's volume
-// manager makes them: hostPath (checked against its type, DirectoryOrCreate made), emptyDir (a
+// manager makes them: hostPath (below the node's
+// --host-path-root when it has one; checked against its type, DirectoryOrCreate made), emptyDir (a
 // fresh directory, 0777), and the volumes of files — secret, configMap, downwardAPI and projected
 // (a bound ServiceAccount token from TokenRequest, ConfigMap and Secret keys, pod fields) —
 // written under <volume_root>/<uid>/volumes/<name> with the kubelet's atomic writer layout (the

@@ -101,6 +101,7 @@ class PodRuntimeTest : public ::testing::Test {
                           .cgroups = {root_, cri::CgroupVersion::V1},
                           .log_root = "",
                           .volume_root = (root_ / "pods").string(),
+                          .host_path_root = host_path_root_,
                           .api_host = api_host_,
                           .api_port = 6443,
                           .restart_backoff_initial = std::chrono::seconds(10),
@@ -149,6 +150,7 @@ class PodRuntimeTest : public ::testing::Test {
   }
 
   std::filesystem::path root_;
+  std::string host_path_root_;
   std::string api_host_;
   std::vector<std::string> probes_;
   NodeDns dns_{};
@@ -368,6 +370,45 @@ TEST_F(PodRuntimeTest, VolumesAndEnvironmentTheNodeCannotMakeAreReported) {
   EXPECT_EQ(api_.last_container().at("state").at("waiting").at("reason"),
             "CreateContainerConfigError");
   EXPECT_TRUE(api_.tokens.empty());
+}
+
+// Nodes sharing a machine (`tailor cluster up`): a hostPath is looked for below the node's own
+// root, links there followed, so each node's DaemonSet pod mounts that node's socket and state.
+TEST_F(PodRuntimeTest, HostPathsResolveBelowTheNodesOwnRoot) {
+  namespace fs = std::filesystem;
+  const fs::path node_root = root_ / "node-1-root", pki = root_ / "node-1-pki";
+  fs::create_directories(pki);
+  fs::create_directories(node_root / "var/lib/kubelet");
+  fs::create_directory_symlink(pki, node_root / "var/lib/kubelet/pki");
+  host_path_root_ = node_root.string();
+  make_runtime();
+  const std::string volumes = R"("volumes":[
+      {"name":"state","hostPath":{"path":"/var/lib/tailor-node-agent","type":"DirectoryOrCreate"}},
+      {"name":"pki","hostPath":{"path":"/var/lib/kubelet/pki","type":"Directory"}})";
+  auto pod = [&](const std::string& more_volumes) {
+    std::string json = pod_json(volumes + more_volumes + "],");
+    const std::string container = R"("name":"app","image":"busybox",)";
+    json.replace(json.find(container), container.size(),
+                 container + R"("volumeMounts":[{"name":"state","mountPath":"/state"},
+                     {"name":"pki","mountPath":"/pki","readOnly":true}],)");
+    return json;
+  };
+  // No socket below the node's root: the machine's own is not taken instead.
+  sync(pod(R"(,{"name":"sock","hostPath":{"path":"/run/containerd/containerd.sock",
+                                            "type":"Socket"}})"));
+  EXPECT_TRUE(cri_.containers.empty());
+  EXPECT_EQ(std::string(api_.last_container().at("state").at("waiting").at("message").as_string()),
+            "MountVolume.SetUp failed for volume \"sock\" : hostPath type check failed: " +
+                (node_root / "run/containerd/containerd.sock").string() + " is not a socket");
+  EXPECT_TRUE(fs::is_directory(node_root / "var/lib/tailor-node-agent")) << "made below the root";
+
+  sync(pod(""));
+  const auto& app = cri_.latest("app");
+  ASSERT_EQ(app.status.state, cri::ContainerState::Running);
+  ASSERT_EQ(app.spec.mounts.size(), 2u);
+  EXPECT_EQ(app.spec.mounts[0].host_path, (node_root / "var/lib/tailor-node-agent").string());
+  EXPECT_EQ(app.spec.mounts[1].host_path, (node_root / "var/lib/kubelet/pki").string());
+  EXPECT_TRUE(app.spec.mounts[1].read_only);
 }
 
 TEST_F(PodRuntimeTest, ReportsRunningAndReadyWithoutTouchingTheResizeFields) {
