@@ -10,6 +10,7 @@
 #include "cli/demo_yaml.h"
 #include "kube/client/config.h"
 #include "kube/client/rest_client.h"
+#include "kube/model/quantity.h"
 #include "policy/resources.h"
 
 namespace tailor::cli::demo {
@@ -282,7 +283,21 @@ bool Api::delete_pod(const std::string& ns, const std::string& name) {
 }
 
 std::vector<NodeView> Api::nodes() {
-  return decode_nodes(impl_->client.list({kube::resources::kNodes}));
+  std::vector<NodeView> nodes = decode_nodes(impl_->client.list({kube::resources::kNodes}));
+  for (const PodView& pod : decode_pods(impl_->client.list({kube::resources::kPods}))) {
+    if (pod.phase == "Succeeded" || pod.phase == "Failed") continue;
+    for (NodeView& node : nodes) {
+      if (node.name != pod.node) continue;
+      for (const ContainerView& c : pod.containers) {
+        const auto memory = c.requests.find("memory");
+        if (memory == c.requests.end()) continue;
+        if (auto q = kube::Quantity::try_parse(memory->second)) {
+          node.requested_memory_mi += q->value() / (1024 * 1024);
+        }
+      }
+    }
+  }
+  return nodes;
 }
 
 Snapshot Api::snapshot(const std::string& ns) {

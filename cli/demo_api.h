@@ -3,6 +3,7 @@
 // makes (apply the CRDs, create and delete its objects).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -50,6 +51,9 @@ struct NodeView {
   std::string name{};
   ResourceMap allocatable{};
   bool ready = false;
+  // Memory requested by the pods already bound to it and not finished (Api::nodes(); e.g.
+  // Tailor's own pods when it runs in the cluster).
+  std::int64_t requested_memory_mi = 0;
 };
 
 struct Snapshot {

@@ -109,7 +109,10 @@ Plan plan_scenario(const std::vector<NodeView>& nodes) {
   // the grower's replacement both fit.
   plan.grower_mi = plan.small_memory_mi * 115 / 100;
   plan.cache_mi = 400;
-  plan.ballast_mi = plan.big_memory_mi - plan.web_replicas * kWebFinalMi - 64 - 100;
+  // What other pods (Tailor's own, when it runs in the cluster) already hold of the big node
+  // is not the ballast's to hold.
+  const std::int64_t big_free_mi = plan.big_memory_mi - big.requested_memory_mi;
+  plan.ballast_mi = big_free_mi - plan.web_replicas * kWebFinalMi - 64 - 100;
   const std::int64_t after_ballast =
       plan.web_replicas * kWebFinalMi + plan.cache_mi * 6 / 5 + plan.grower_mi * 6 / 5 + 128;
   if (small.name == big.name) {
@@ -117,9 +120,9 @@ Plan plan_scenario(const std::vector<NodeView>& nodes) {
   } else if (plan.small_memory_mi > 4096) {
     plan.why_no_fallbacks =
         "the smallest node has more than 4 GiB: the demo will not use that much";
-  } else if (plan.big_memory_mi < after_ballast || plan.big_memory_mi > 8192) {
+  } else if (big_free_mi < after_ballast || plan.big_memory_mi > 8192) {
     plan.why_no_fallbacks =
-        "the largest node needs " + std::to_string(after_ballast) + "-8192 MiB for the cases";
+        "the largest node needs " + std::to_string(after_ballast) + "-8192 MiB free for the cases";
   } else {
     plan.fallbacks = true;
   }

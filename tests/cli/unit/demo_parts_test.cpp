@@ -104,6 +104,23 @@ TEST(DemoPlan, SizesTheCasesFromTheSmallAndTheBigNode) {
   EXPECT_EQ(workloads(plan).size(), 4u);
 }
 
+// Tailor's own pods on the big node (tailor demo --in-cluster): the ballast leaves their memory
+// to them, so the cases still fit as above; a node they fill too much has no fallbacks.
+TEST(DemoPlan, TheBallastLeavesOtherPodsMemoryToThem) {
+  std::vector<NodeView> with_tailor = nodes({{"big", "3Gi"}, {"small", "1Gi"}});
+  with_tailor[0].requested_memory_mi = 176;  // a controller and an agent
+  const Plan alone = plan_scenario(nodes({{"big", "3Gi"}, {"small", "1Gi"}}));
+  const Plan plan = plan_scenario(with_tailor);
+  EXPECT_TRUE(plan.fallbacks) << plan.why_no_fallbacks;
+  EXPECT_EQ(plan.ballast_mi, alone.ballast_mi - 176);
+  EXPECT_EQ(plan.grower_mi, alone.grower_mi) << "Infeasible is against allocatable alone";
+  const std::int64_t free_mi = plan.big_memory_mi - 176;
+  EXPECT_GT(plan.ballast_mi + plan.web_replicas * 300 + plan.cache_mi, free_mi);
+  EXPECT_LT(plan.web_replicas * 300 + plan.cache_mi + plan.grower_mi * 5 / 4, free_mi);
+  with_tailor[0].requested_memory_mi = 1500;
+  EXPECT_FALSE(plan_scenario(with_tailor).fallbacks);
+}
+
 TEST(DemoPlan, OneNodeOrHugeNodesOnlyResizeInPlace) {
   Plan one = plan_scenario(nodes({{"n", "8Gi"}}));
   EXPECT_FALSE(one.fallbacks);
