@@ -14,6 +14,15 @@ bj::object user_json(const UserInfo& user) {
   bj::array groups;
   for (const std::string& g : user.groups) groups.emplace_back(g);
   out["groups"] = std::move(groups);
+  // As upstream: a bound ServiceAccount token's pod (authentication.kubernetes.io/pod-name,
+  // pod-uid) and node, so a log reader sees which pod's token made the request.
+  if (!user.extra.empty()) {
+    bj::object extra;
+    for (const auto& [key, values] : user.extra) {
+      extra[key] = bj::array(values.begin(), values.end());
+    }
+    out["extra"] = std::move(extra);
+  }
   return out;
 }
 

@@ -34,6 +34,20 @@ const AuditedRequest kRequest{.audit_id = "7",
                               .request_uri = "/api/v1/namespaces/default/pods/web/resize",
                               .received = kube::parse_rfc3339("2026-11-27T10:00:00Z")};
 
+// A bound token's request names the pod it was bound to, as upstream's user.extra does.
+TEST(AuditLogTest, ABoundTokensPodIsInTheUsersExtra) {
+  RequestAttributes a = resize_of("web");
+  a.user.extra = {{"authentication.kubernetes.io/pod-name", {"tailor-controller-7d9-x2k"}},
+                  {"authentication.kubernetes.io/pod-uid", {"p-1"}}};
+  const bj::object e = audit_event(kRequest, a, {true, ""});
+  EXPECT_EQ(e.at("user").at("extra"),
+            (bj::object{{"authentication.kubernetes.io/pod-name", {"tailor-controller-7d9-x2k"}},
+                        {"authentication.kubernetes.io/pod-uid", {"p-1"}}}));
+  EXPECT_FALSE(
+      audit_event(kRequest, resize_of("web"), {true, ""}).at("user").as_object().contains("extra"))
+      << "none without extra values";
+}
+
 TEST(AuditLogTest, AllowedRequestIsAMetadataEventWithTheDecision) {
   const bj::object e =
       audit_event(kRequest, resize_of("web"), {true, "RBAC: allowed by ClusterRoleBinding x"});
