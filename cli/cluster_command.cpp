@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "cli/cluster_crds.h"
 #include "cli/cluster_dns.h"
+#include "cli/cluster_install.h"
 #include "cli/cluster_network.h"
 #include "cli/cluster_nodes.h"
 #include "cli/cluster_process.h"
@@ -30,6 +32,7 @@ const char* kUsage =
     "  tailor cluster up --dir DIR [--nodes N] [--node-allocatable cpu=2,memory=2Gi]...\n"
     "                    [--no-controller] [--controller-arg ARG]... [--agent-arg ARG]...\n"
     "                    [--cluster-arg ARG]...\n"
+    "                    [--install-tailor [--image FILE] [--helm-render FILE]]\n"
     "                    [--bin-dir DIR] [--scripts-dir DIR] [--crds-dir DIR]\n"
     "  tailor cluster down --dir DIR\n"
     "up starts, in the background, a real containerd per node, tailor-cluster (its objects kept\n"
@@ -45,6 +48,14 @@ const char* kUsage =
     "agents stream usage to it over mutual TLS (each with its node's certificate,\n"
     "DIR/usage-tls); --controller-arg / --agent-arg / --cluster-arg pass extra flags to those\n"
     "processes (e.g. --cluster-arg=--audit-log-path=FILE).\n"
+    "--install-tailor runs Tailor as its users do instead: the image (`sudo make image`,\n"
+    "build/image/tailor-<appVersion>.oci.tar, or --image) imported into each node's containerd,\n"
+    "charts/tailor rendered by Helm's engine (build/tests/tools/helm-render, or --helm-render)\n"
+    "into DIR/tailor/manifest.yaml and applied to kube-system with kubectl; up returns once the\n"
+    "tailor-controller Deployment and the tailor-node-agent DaemonSet are Ready. The pods\n"
+    "authenticate with their ServiceAccounts' tokens; the host agents keep the kubelet's part\n"
+    "(node, pods, resizes) and the DaemonSet's agents stream usage; each node's hostPaths are\n"
+    "below DIR/node-N/root. --controller-arg / --agent-arg then go to the chart's extraArgs.\n"
     "Container logs go to DIR/pod-logs (kubectl logs reads them through tailor-cluster).\n"
     "Services get cluster IPs from the environment's own range, 10.201.<slot>.0/24, routed to\n"
     "their ready endpoints by iptables NAT chains TLR<slot>-* as kube-proxy's (DIR/proxy.log;\n"
@@ -166,9 +177,12 @@ void start_cluster_proxy(const fs::path& dir, const PodNetwork& first, Started& 
 
 // `first`: node 1's network, reserved before tailor-cluster starts (its slot names the
 // environment's service range and kube-dns's ClusterIP, the agents' --cluster-dns).
+// `install`: Tailor runs as pods (--install-tailor): each node gets the image and a root of its own
+// for hostPath volumes, and its agent keeps the kubelet's part only (no usage stream: the
+// DaemonSet's agent streams the node's usage).
 void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs::path& scripts,
-                 const PodNetwork& first, const std::string& usage_endpoint, Started& started,
-                 std::ostream& out) {
+                 const PodNetwork& first, const std::string& usage_endpoint,
+                 const InstallSources* install, Started& started, std::ostream& out) {
   const fs::path agent = binary(options, "tailor-node-agent", "build the tailor-node-agent target");
   const auto sizes = node_sizes(options);
   for (int i = 1; i <= static_cast<int>(sizes.size()); ++i) {
@@ -203,7 +217,15 @@ void start_nodes(const ClusterUpOptions& options, const fs::path& dir, const fs:
       const auto tls = agent_usage_tls_flags(dir, node_name(i));
       command.insert(command.end(), tls.begin(), tls.end());
     }
-    command.insert(command.end(), options.agent_args.begin(), options.agent_args.end());
+    if (install) {
+      import_node_image(socket, install->image, install->image_name);
+      const fs::path root = make_node_host_root(node, socket, dir / "usage-tls", node_name(i));
+      command.push_back("--host-path-root=" + root.string());
+      out << "node " << node_name(i) << ": imported " << install->image_name << ", hostPaths below "
+          << root.string() << "\n";
+    } else {
+      command.insert(command.end(), options.agent_args.begin(), options.agent_args.end());
+    }
     start_supervised(command, node / "agent.log", node / "agent.pid");
     started.nodes.push_back(node_name(i));
     started.watched_pid_files.push_back(node / "agent.pid");
@@ -283,9 +305,14 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
     const std::vector<std::string> crds =
         chart_crd_files(chart_crds_dir(options.crds_dir, self_dir()));
     const fs::path cluster = binary(options, "tailor-cluster", "build the tailor-cluster target");
-    const auto controller = options.controller ? binary(options, "tailor-controller",
-                                                        "build it, or pass --no-controller")
-                                               : fs::path();
+    const bool host_controller = options.controller && !options.install_tailor;
+    const auto controller =
+        host_controller ? binary(options, "tailor-controller", "build it, or pass --no-controller")
+                        : fs::path();
+    std::optional<InstallSources> install;
+    if (options.install_tailor) {
+      install = find_install_sources(self_dir(), options.image, options.helm_render);
+    }
     run_command({(scripts / "install.sh").string()});
     fs::remove(dir / "kubeconfig");
     const PodNetwork first = set_up_pod_network(node_dir(dir, 1) / "containerd");
@@ -309,6 +336,9 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
                                         pod_log_dir(dir).string(),
                                         "--service-cluster-ip-range",
                                         first.service_cidr};
+    // Tailor as pods: who made each request (a pod's ServiceAccount token or the
+    // administrator) is in DIR/audit.log.
+    if (install) command.push_back("--audit-log-path=" + (dir / "audit.log").string());
     command.insert(command.end(), options.cluster_args.begin(), options.cluster_args.end());
     start_supervised(command, dir / "cluster.log", dir / "cluster.pid");
     wait_for_file(dir / "kubeconfig", dir / "cluster.pid", dir / "cluster.log");
@@ -318,15 +348,21 @@ int cluster_up(const ClusterUpOptions& options, std::ostream& out, std::ostream&
         << fs::path(crds[0]).parent_path().string() << "\n";
     Started started;
     started.watched_pid_files.push_back(dir / "cluster.pid");
-    if (options.controller) write_usage_certificates(dir, node_names(options));
+    if (host_controller || install) write_usage_certificates(dir, node_names(options));
     const std::string usage_endpoint =
-        options.controller ? start_controller(options, controller, dir, started) : "";
+        host_controller ? start_controller(options, controller, dir, started) : "";
     out << "services on " << first.service_cidr << "\n";
     start_cluster_proxy(dir, first, started, out);
     start_cluster_dns(dir, first, started, out);
-    start_nodes(options, dir, scripts, first, usage_endpoint, started, out);
+    start_nodes(options, dir, scripts, first, usage_endpoint, install ? &*install : nullptr,
+                started, out);
     wait_for_ready_nodes(dir / "kubeconfig", started.nodes, started.watched_pid_files,
                          std::chrono::seconds(options.ready_timeout_seconds));
+    if (install) {
+      install_tailor(*install, dir, options.controller_args, options.agent_args,
+                     static_cast<int>(started.nodes.size()), started.watched_pid_files,
+                     std::chrono::seconds(options.install_timeout_seconds), out);
+    }
     out << "cluster up: " << started.nodes.size() << " node(s) Ready\n"
         << "  export KUBECONFIG=" << (dir / "kubeconfig").string() << "\n"
         << "  logs: " << dir.string() << "/*.log, " << dir.string() << "/node-*/agent.log\n"
@@ -366,6 +402,12 @@ ClusterUpOptions parse_cluster_up(const std::vector<std::string>& args) {
       options.agent_args.push_back(take());
     } else if (flag == "--cluster-arg") {
       options.cluster_args.push_back(take());
+    } else if (flag == "--install-tailor") {
+      options.install_tailor = true;
+    } else if (flag == "--image") {
+      options.image = take();
+    } else if (flag == "--helm-render") {
+      options.helm_render = take();
     } else if (flag == "--bin-dir") {
       options.bin_dir = take();
     } else if (flag == "--scripts-dir") {
@@ -377,6 +419,9 @@ ClusterUpOptions parse_cluster_up(const std::vector<std::string>& args) {
     }
   }
   if (options.dir.empty()) throw std::invalid_argument("--dir is required");
+  if (!options.install_tailor && (!options.image.empty() || !options.helm_render.empty())) {
+    throw std::invalid_argument("--image and --helm-render go with --install-tailor");
+  }
   return options;
 }
 

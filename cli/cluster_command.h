@@ -22,6 +22,12 @@ struct ClusterUpOptions {
   std::vector<std::string> controller_args;  // appended to tailor-controller's command line
   std::vector<std::string> agent_args;       // appended to every tailor-node-agent's
   std::vector<std::string> cluster_args;     // appended to tailor-cluster's
+  // Tailor as pods (cli/cluster_install.h) instead of host processes: controller_args and
+  // agent_args then go to the chart's extraArgs.
+  bool install_tailor = false;
+  std::string image;        // "" : <build>/image/tailor-<appVersion>.oci.tar
+  std::string helm_render;  // "" : <build>/tests/tools/helm-render
+  int install_timeout_seconds = 300;
 };
 
 // Parses `up` arguments; throws std::invalid_argument naming the flag.

@@ -26,13 +26,13 @@ std::string last_line(const std::string& text) {
 
 // The CRI plugin learns of imported images a moment after the import returns; a pod started
 // before that would report a pull failure.
-void wait_for_images(const std::string& socket) {
+void wait_for_images(const std::string& socket, const std::vector<std::string>& names) {
   auto images = node::cri::connect_image_service({socket, 5s, 5s});
   const auto deadline = std::chrono::steady_clock::now() + 20s;
-  for (const char* image : kImages) {
+  for (const std::string& image : names) {
     while (!images->image_status(image)) {
       if (std::chrono::steady_clock::now() > deadline) {
-        throw std::runtime_error(std::string("the CRI of ") + socket + " does not list " + image);
+        throw std::runtime_error("the CRI of " + socket + " does not list " + image);
       }
       std::this_thread::sleep_for(50ms);
     }
@@ -52,6 +52,8 @@ bool ready(kube::RestClient& client, const std::string& name) {
   return false;
 }
 
+}  // namespace
+
 void check_alive(const std::vector<fs::path>& watched) {
   for (const auto& pid_file : watched) {
     if (running_pid(pid_file)) continue;
@@ -61,8 +63,6 @@ void check_alive(const std::vector<fs::path>& watched) {
   }
 }
 
-}  // namespace
-
 std::string start_containerd(const fs::path& scripts, const fs::path& dir) {
   const std::string start = (scripts / "start.sh").string();
   run_command({start, "--config", dir.string()});
@@ -71,8 +71,14 @@ std::string start_containerd(const fs::path& scripts, const fs::path& dir) {
   if (socket.empty() || socket.front() != '/') {
     throw std::runtime_error("start.sh " + dir.string() + " did not print its socket");
   }
-  wait_for_images(socket);
+  wait_for_images(socket, {std::begin(kImages), std::end(kImages)});
   return socket;
+}
+
+void import_node_image(const std::string& socket, const fs::path& archive,
+                       const std::string& name) {
+  run_command({"ctr", "-a", socket, "-n", "k8s.io", "images", "import", archive.string()});
+  wait_for_images(socket, {name});
 }
 
 void stop_containerd(const fs::path& scripts, const fs::path& dir) {

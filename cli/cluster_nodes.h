@@ -24,6 +24,15 @@ void stop_containerd(const std::filesystem::path& scripts, const std::filesystem
 void remove_node_pods(const std::filesystem::path& socket, const std::filesystem::path& kubeconfig,
                       const std::filesystem::path& volume_root);
 
+// Imports an OCI archive into the node's containerd (namespace k8s.io, where the CRI looks) and
+// waits until the CRI lists `name`.
+void import_node_image(const std::string& socket, const std::filesystem::path& archive,
+                       const std::string& name);
+
+// Throws, with the tail of its log (next to its pid file), when a process whose pid file is in
+// `watched` has exited.
+void check_alive(const std::vector<std::filesystem::path>& watched);
+
 // Polls the API until every node has Ready=True; throws when `timeout` passes or a process whose
 // pid file is in `watched` exits (with the tail of its log, next to its pid file).
 void wait_for_ready_nodes(const std::filesystem::path& kubeconfig,

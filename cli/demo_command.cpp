@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 const char* kUsage =
     "Usage: tailor demo [--dir DIR] [--kubeconfig FILE] [--json FILE] [--keep] [--timeout "
     "SECONDS]\n"
-    "                   [--bin-dir DIR]\n"
+    "                   [--bin-dir DIR] [--in-cluster]\n"
     "Starts a local cluster (tailor cluster up: a small and a big node on real containerd and\n"
     "tailor-controller), deploys busybox workloads whose CPU and memory use exceeds their\n"
     "requests, and shows live, read back from the API: recommendations in policy status,\n"
@@ -34,6 +34,9 @@ const char* kUsage =
     "  --kubeconfig FILE  use this cluster (tailor-controller must run there) instead\n"
     "  --json FILE        write the summary as JSON\n"
     "  --timeout SECONDS  how long to wait for the cases (default 300)\n"
+    "  --in-cluster       run Tailor in the local cluster as its users do: its image and\n"
+    "                     chart installed into kube-system (tailor cluster up --install-tailor;\n"
+    "                     needs `sudo make image` and the helm-render target built)\n"
     "Needs root for the local cluster.\n";
 
 // The two nodes: the grower outgrows the small one; the big one holds its replacement.
@@ -68,6 +71,8 @@ std::vector<std::string> cluster_up_args(const DemoOptions& o) {
       "--controller-arg=--pass-interval=2s", "--controller-arg=--sample-period=2s",
       "--agent-arg=--usage-sample-interval=1s", "--agent-arg=--usage-report-interval=2s"};
   if (!o.bin_dir.empty()) args.insert(args.end(), {"--bin-dir", o.bin_dir});
+  // The same flags, given to the pods through the chart's extraArgs.
+  if (o.in_cluster) args.push_back("--install-tailor");
   return args;
 }
 
@@ -157,12 +162,19 @@ DemoOptions parse_demo(const std::vector<std::string>& args) {
       o.timeout_seconds = to_seconds(take());
     } else if (flag == "--bin-dir") {
       o.bin_dir = take();
+    } else if (flag == "--in-cluster") {
+      o.in_cluster = true;
     } else {
       throw std::invalid_argument("unknown flag " + flag);
     }
   }
   if (!o.dir.empty() && !o.kubeconfig.empty()) {
     throw std::invalid_argument("--dir and --kubeconfig exclude each other");
+  }
+  if (o.in_cluster && !o.kubeconfig.empty()) {
+    throw std::invalid_argument(
+        "--in-cluster installs Tailor into the local cluster: not with "
+        "--kubeconfig");
   }
   return o;
 }

@@ -15,6 +15,9 @@ struct DemoOptions {
   bool keep = false;         // leave the cluster (and the demo's namespace) up
   int timeout_seconds = 300;
   std::string bin_dir{};  // passed to `tailor cluster up`
+  // Tailor installed in the local cluster from its image and chart (cluster up
+  // --install-tailor) instead of running beside it.
+  bool in_cluster = false;
 };
 
 // Throws std::invalid_argument naming the flag.
