@@ -192,9 +192,9 @@ std::string install_values(const std::vector<std::string>& controller_args,
   bj::array controller_extra(controller_args.begin(), controller_args.end());
   bj::array agent_extra(agent_args.begin(), agent_args.end());
   const bj::object values{
-      // One replica: the environment shares a small machine (leader election stays on).
-      {"controller",
-       bj::object{{"replicas", 1}, {"watchVPA", true}, {"extraArgs", controller_extra}}},
+      // One replica: the environment shares a small machine (leader election stays on). No
+      // watchVPA: the VPA CRD is not installed here.
+      {"controller", bj::object{{"replicas", 1}, {"extraArgs", controller_extra}}},
       // The host-process agents are the nodes' kubelets: the DaemonSet observes, verifies and
       // streams usage, as on a real cluster.
       {"nodeAgent",

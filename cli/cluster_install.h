@@ -43,8 +43,8 @@ std::filesystem::path make_node_host_root(const std::filesystem::path& node_dir,
 
 // The values `up` renders the chart with (JSON, which is YAML): the DaemonSet in kubelet mode
 // (the host-process agents are the kubelets), cgroupfs, the usage client CA from the
-// tailor-usage-client-ca ConfigMap, one controller replica, VPA objects acted on as the host
-// controller does, and the given extra flags of the controller and the agents.
+// tailor-usage-client-ca ConfigMap, no NetworkPolicy (nothing here enforces one), one controller
+// replica, and the given extra flags of the controller and the agents.
 std::string install_values(const std::vector<std::string>& controller_args,
                            const std::vector<std::string>& agent_args);
 

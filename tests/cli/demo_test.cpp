@@ -1,13 +1,17 @@
 // `tailor demo` run to the end on a real local cluster (tailor cluster up: two nodes on a real
 // containerd, tailor-controller), the CI proof of the demo: its exit code and the figures of its
 // --json summary, which the demo reads back from the API; once more with tailor-cluster killed
-// (kill -9) mid-run. Needs root; fails loudly without it.
+// (kill -9) mid-run; and once with Tailor installed as its users install it (--in-cluster: the
+// image of `make image`, the chart rendered by Helm's engine, pods under their ServiceAccounts).
+// Needs root; fails loudly without it.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <boost/json.hpp>
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 namespace fs = std::filesystem;
@@ -40,11 +45,12 @@ std::int64_t number(const bj::object& o, std::string_view key) {
 // A work directory for one demo run and the shell command that runs it (output to demo.log).
 struct DemoRun {
   fs::path work;
+  std::string flags{};  // more flags of `tailor demo`
   fs::path json() const { return work / "summary.json"; }
   fs::path log() const { return work / "demo.log"; }
   std::string command() const {
     return tailor_binary().string() + " demo --dir " + (work / "cluster").string() + " --json " +
-           json().string() + " --timeout 240 > " + log().string() + " 2>&1";
+           json().string() + " --timeout 240" + flags + " > " + log().string() + " 2>&1";
   }
 };
 
@@ -61,8 +67,9 @@ void check_requirements() {
 }
 
 // The demo's exit status (from waitpid or system) and its --json summary: every case happened,
-// no container restarted, the Infeasible pod was replaced on the big node, nothing left running.
-void check_completed(const DemoRun& run, int status) {
+// no container restarted, the Infeasible pod was replaced on the big node, nothing left running
+// (unless `kept`: --keep).
+void check_completed(const DemoRun& run, int status, bool kept = false) {
   const std::string output = read(run.log());
   ASSERT_TRUE(WIFEXITED(status)) << output;
   EXPECT_EQ(WEXITSTATUS(status), 0) << output;
@@ -94,6 +101,7 @@ void check_completed(const DemoRun& run, int status) {
   }
   EXPECT_TRUE(evicted_from_small) << output;
   EXPECT_TRUE(replaced_on_big) << output;
+  if (kept) return;
   // The cluster was stopped: no process of it is left behind.
   EXPECT_FALSE(fs::exists(run.work / "cluster" / "cluster.pid")) << output;
   EXPECT_FALSE(fs::exists(run.work / "cluster" / "cluster.supervisor.pid")) << output;
@@ -136,6 +144,155 @@ TEST(TailorDemo, CompletesThroughAKill9OfTailorClusterMidRun) {
                       ") was killed by signal 9; starting it again in 1 s"),
             std::string::npos);
   check_completed(run, status);
+  if (!HasFailure()) fs::remove_all(run.work);
+}
+
+// --- Tailor installed in the cluster (tailor demo --in-cluster) ---
+
+struct Ran {
+  int code = -1;
+  std::string out;  // stdout and stderr
+};
+
+Ran shell(const std::string& command) {
+  Ran r;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) r.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// One request of tailor-cluster's audit log (--audit-log-path, which --install-tailor turns on).
+struct Audited {
+  std::string user, verb, resource, subresource, pod;  // pod: the bound token's pod-name
+};
+
+std::vector<Audited> audit_log(const fs::path& file) {
+  std::vector<Audited> out;
+  std::ifstream in(file);
+  auto text = [](const bj::object& o, std::string_view key) {
+    const bj::value* v = o.if_contains(key);
+    return v && v->is_string() ? std::string(v->as_string()) : std::string();
+  };
+  for (std::string line; std::getline(in, line);) {
+    const bj::object event = bj::parse(line).as_object();
+    const bj::object& user = event.at("user").as_object();
+    Audited a{.user = text(user, "username"), .verb = text(event, "verb")};
+    if (const bj::value* extra = user.if_contains("extra")) {
+      if (const bj::value* pod =
+              extra->as_object().if_contains("authentication.kubernetes.io/pod-name")) {
+        a.pod = std::string(pod->as_array().at(0).as_string());
+      }
+    }
+    if (const bj::value* ref = event.if_contains("objectRef")) {
+      a.resource = text(ref->as_object(), "resource");
+      a.subresource = text(ref->as_object(), "subresource");
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// What would let a pod act as the administrator: the admin's token and the keys the cluster
+// signs certificates and tokens with (a line of each PEM body is enough to recognize it).
+std::vector<std::string> admin_secrets(const fs::path& dir) {
+  std::string token = read(dir / "cluster" / "token");
+  while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) token.pop_back();
+  std::vector<std::string> out{token};
+  for (const char* key : {"ca.key", "sa.key"}) {
+    std::istringstream pem(read(dir / "cluster" / key));
+    std::string line;
+    std::getline(pem, line);  // -----BEGIN ...
+    std::getline(pem, line);
+    out.push_back(line);
+  }
+  return out;
+}
+
+// Every file the environment's nodes can hand a pod: each node's hostPath root (links not
+// followed: the socket and the machine's cgroups) and the pods' volumes the host agents wrote.
+std::vector<fs::path> files_pods_can_see(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (int n = 1; fs::exists(dir / ("node-" + std::to_string(n))); ++n) {
+    const fs::path node = dir / ("node-" + std::to_string(n));
+    for (const fs::path& top : {node / "root", node / "agent" / "pods"}) {
+      std::error_code ec;
+      for (auto it = fs::recursive_directory_iterator(top, ec);
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_regular_file() && !it->is_symlink()) out.push_back(it->path());
+      }
+    }
+  }
+  return out;
+}
+
+// The demo's four cases with Tailor running as its users run it: the image `make image` builds
+// (scripts/image/build.sh on this build's binaries) imported into each node, the chart rendered
+// by helm-render and applied to kube-system, the controller Deployment and the node-agent
+// DaemonSet Ready before the demo starts. Every request of the controller and the agents is
+// made with a ServiceAccount token bound to one of their pods (the audit log), the controller's
+// resizes included, and no file a pod can be given holds the administrator's token or the
+// cluster's keys.
+TEST(TailorDemo, RunsEveryCaseWithTailorInstalledInTheCluster) {
+  check_requirements();
+  if (HasFatalFailure()) return;
+  const fs::path build = tailor_binary().parent_path().parent_path();
+  const Ran image =
+      shell("bash " + (fs::path(TAILOR_SOURCE_DIR) / "scripts/image/build.sh").string() + " " +
+            build.string() + " " + (build / "image").string());
+  ASSERT_EQ(image.code, 0) << "make image's script failed:\n" << image.out;
+
+  DemoRun run = new_run();
+  run.flags = " --in-cluster --keep";
+  const fs::path dir = run.work / "cluster";
+  check_completed(run, std::system(run.command().c_str()), /*kept=*/true);
+  const std::string output = read(run.log());
+  EXPECT_NE(output.find("Deployment tailor-controller and DaemonSet tailor-node-agent Ready"),
+            std::string::npos)
+      << output;
+  EXPECT_FALSE(fs::exists(dir / "controller.pid")) << "no tailor-controller beside the pods";
+
+  const std::string controller = "system:serviceaccount:kube-system:tailor-controller";
+  const std::string agent = "system:serviceaccount:kube-system:tailor-node-agent";
+  int controller_requests = 0, agent_requests = 0, resizes = 0;
+  for (const Audited& a : audit_log(dir / "audit.log")) {
+    if (a.user == controller) {
+      ++controller_requests;
+      EXPECT_EQ(a.pod.rfind("tailor-controller-", 0), 0u)
+          << a.verb << " " << a.resource << ": not a token bound to a controller pod";
+      if (a.resource == "pods" && a.subresource == "resize") ++resizes;
+    } else if (a.user == agent) {
+      ++agent_requests;
+      EXPECT_EQ(a.pod.rfind("tailor-node-agent-", 0), 0u)
+          << a.verb << " " << a.resource << ": not a token bound to an agent pod";
+    }
+  }
+  EXPECT_GT(controller_requests, 0) << "audit log " << dir / "audit.log";
+  EXPECT_GT(agent_requests, 0);
+  EXPECT_GT(resizes, 0) << "the in-place resizes were the controller pod's";
+
+  const std::vector<std::string> secrets = admin_secrets(dir);
+  const std::vector<fs::path> files = files_pods_can_see(dir);
+  EXPECT_GT(files.size(), 4u);
+  for (const fs::path& file : files) {
+    const std::string content = read(file);
+    for (const std::string& secret : secrets) {
+      ASSERT_FALSE(secret.empty());
+      EXPECT_EQ(content.find(secret), std::string::npos) << file << " holds an admin credential";
+    }
+  }
+  const Ran pods = shell("kubectl --kubeconfig " + (dir / "kubeconfig").string() +
+                         " get pods -n kube-system -l app.kubernetes.io/name=tailor -o json");
+  ASSERT_EQ(pods.code, 0) << pods.out;
+  for (const std::string& secret : secrets) {
+    EXPECT_EQ(pods.out.find(secret), std::string::npos) << "a pod's spec holds an admin credential";
+  }
+
+  const Ran down = shell(tailor_binary().string() + " cluster down --dir " + dir.string());
+  EXPECT_EQ(down.code, 0) << down.out;
   if (!HasFailure()) fs::remove_all(run.work);
 }
 
