@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -270,12 +271,15 @@ TEST(TailorDemo, RunsEveryCaseWithTailorInstalledInTheCluster) {
           << a.verb << " " << a.resource << ": not a token bound to an agent pod";
     }
   }
+  std::cout << "[ in-cluster ] requests: controller " << controller_requests << " (resizes "
+            << resizes << "), node agents " << agent_requests << "\n";
   EXPECT_GT(controller_requests, 0) << "audit log " << dir / "audit.log";
   EXPECT_GT(agent_requests, 0);
   EXPECT_GT(resizes, 0) << "the in-place resizes were the controller pod's";
 
   const std::vector<std::string> secrets = admin_secrets(dir);
   const std::vector<fs::path> files = files_pods_can_see(dir);
+  std::cout << "[ in-cluster ] files a node can hand a pod, checked: " << files.size() << "\n";
   EXPECT_GT(files.size(), 4u);
   for (const fs::path& file : files) {
     const std::string content = read(file);
