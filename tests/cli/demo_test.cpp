@@ -230,6 +230,38 @@ std::vector<fs::path> files_pods_can_see(const fs::path& dir) {
   return out;
 }
 
+// What --install-tailor needs is looked for before anything starts, and its absence says what to
+// build; the flags that go with it are refused without it.
+TEST(TailorClusterUp, InstallTailorSaysWhatToBuildBeforeStartingAnything) {
+  check_requirements();
+  if (HasFatalFailure()) return;
+  const DemoRun run = new_run();
+  const std::string up = tailor_binary().string() + " cluster up --dir " +
+                         (run.work / "cluster").string() + " --install-tailor ";
+  const Ran no_image = shell(up + "--image " + (run.work / "missing.oci.tar").string());
+  EXPECT_EQ(no_image.code, 1) << no_image.out;
+  EXPECT_NE(no_image.out.find("missing.oci.tar is missing: build it with `sudo make image`"),
+            std::string::npos)
+      << no_image.out;
+  std::ofstream(run.work / "image.oci.tar").flush();
+  const Ran no_renderer = shell(up + "--image " + (run.work / "image.oci.tar").string() +
+                                " --helm-render " + (run.work / "helm-render").string());
+  EXPECT_NE(no_renderer.out.find("build it with `cmake --build build --target helm-render`"),
+            std::string::npos)
+      << no_renderer.out;
+  for (const Ran& r : {no_image, no_renderer}) {
+    EXPECT_EQ(r.out.find("containerd at"), std::string::npos) << "a node was started:\n" << r.out;
+    EXPECT_FALSE(fs::exists(run.work / "cluster" / "cluster.pid"));
+  }
+  const Ran without = shell(tailor_binary().string() + " cluster up --dir " +
+                            (run.work / "cluster").string() + " --image x.tar");
+  EXPECT_EQ(without.code, 2);
+  EXPECT_NE(without.out.find("--image and --helm-render go with --install-tailor"),
+            std::string::npos)
+      << without.out;
+  if (!HasFailure()) fs::remove_all(run.work);
+}
+
 // The demo's four cases with Tailor running as its users run it: the image `make image` builds
 // (scripts/image/build.sh on this build's binaries) imported into each node, the chart rendered
 // by helm-render and applied to kube-system, the controller Deployment and the node-agent
