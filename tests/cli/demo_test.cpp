@@ -22,9 +22,13 @@
 #include <thread>
 #include <vector>
 
+#include "tests/charts/child_process.h"
+
 namespace {
 namespace fs = std::filesystem;
 namespace bj = boost::json;
+using tailor::charts::CommandResult;
+using tailor::charts::run_command;
 
 fs::path tailor_binary() {
   if (const char* dir = std::getenv("TAILOR_BIN_DIR")) return fs::path(dir) / "tailor";
@@ -150,22 +154,6 @@ TEST(TailorDemo, CompletesThroughAKill9OfTailorClusterMidRun) {
 
 // --- Tailor installed in the cluster (tailor demo --in-cluster) ---
 
-struct Ran {
-  int code = -1;
-  std::string out;  // stdout and stderr
-};
-
-Ran shell(const std::string& command) {
-  Ran r;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) r.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
 // One request of tailor-cluster's audit log (--audit-log-path, which --install-tailor turns on).
 struct Audited {
   std::string user, verb, resource, subresource, pod;  // pod: the bound token's pod-name
@@ -238,27 +226,30 @@ TEST(TailorClusterUp, InstallTailorSaysWhatToBuildBeforeStartingAnything) {
   const DemoRun run = new_run();
   const std::string up = tailor_binary().string() + " cluster up --dir " +
                          (run.work / "cluster").string() + " --install-tailor ";
-  const Ran no_image = shell(up + "--image " + (run.work / "missing.oci.tar").string());
-  EXPECT_EQ(no_image.code, 1) << no_image.out;
-  EXPECT_NE(no_image.out.find("missing.oci.tar is missing: build it with `sudo make image`"),
+  const CommandResult no_image =
+      run_command(up + "--image " + (run.work / "missing.oci.tar").string());
+  EXPECT_EQ(no_image.exit_code, 1) << no_image.output;
+  EXPECT_NE(no_image.output.find("missing.oci.tar is missing: build it with `sudo make image`"),
             std::string::npos)
-      << no_image.out;
+      << no_image.output;
   std::ofstream(run.work / "image.oci.tar").flush();
-  const Ran no_renderer = shell(up + "--image " + (run.work / "image.oci.tar").string() +
-                                " --helm-render " + (run.work / "helm-render").string());
-  EXPECT_NE(no_renderer.out.find("build it with `cmake --build build --target helm-render`"),
+  const CommandResult no_renderer =
+      run_command(up + "--image " + (run.work / "image.oci.tar").string() + " --helm-render " +
+                  (run.work / "helm-render").string());
+  EXPECT_NE(no_renderer.output.find("build it with `cmake --build build --target helm-render`"),
             std::string::npos)
-      << no_renderer.out;
-  for (const Ran& r : {no_image, no_renderer}) {
-    EXPECT_EQ(r.out.find("containerd at"), std::string::npos) << "a node was started:\n" << r.out;
+      << no_renderer.output;
+  for (const CommandResult& r : {no_image, no_renderer}) {
+    EXPECT_EQ(r.output.find("containerd at"), std::string::npos) << "a node was started:\n"
+                                                                 << r.output;
     EXPECT_FALSE(fs::exists(run.work / "cluster" / "cluster.pid"));
   }
-  const Ran without = shell(tailor_binary().string() + " cluster up --dir " +
-                            (run.work / "cluster").string() + " --image x.tar");
-  EXPECT_EQ(without.code, 2);
-  EXPECT_NE(without.out.find("--image and --helm-render go with --install-tailor"),
+  const CommandResult without = run_command(tailor_binary().string() + " cluster up --dir " +
+                                            (run.work / "cluster").string() + " --image x.tar");
+  EXPECT_EQ(without.exit_code, 2);
+  EXPECT_NE(without.output.find("--image and --helm-render go with --install-tailor"),
             std::string::npos)
-      << without.out;
+      << without.output;
   if (!HasFailure()) fs::remove_all(run.work);
 }
 
@@ -273,10 +264,10 @@ TEST(TailorDemo, RunsEveryCaseWithTailorInstalledInTheCluster) {
   check_requirements();
   if (HasFatalFailure()) return;
   const fs::path build = tailor_binary().parent_path().parent_path();
-  const Ran image =
-      shell("bash " + (fs::path(TAILOR_SOURCE_DIR) / "scripts/image/build.sh").string() + " " +
-            build.string() + " " + (build / "image").string());
-  ASSERT_EQ(image.code, 0) << "make image's script failed:\n" << image.out;
+  const CommandResult image =
+      run_command("bash " + (fs::path(TAILOR_SOURCE_DIR) / "scripts/image/build.sh").string() +
+                  " " + build.string() + " " + (build / "image").string());
+  ASSERT_EQ(image.exit_code, 0) << "make image's script failed:\n" << image.output;
 
   DemoRun run = new_run();
   run.flags = " --in-cluster --keep";
@@ -320,15 +311,18 @@ TEST(TailorDemo, RunsEveryCaseWithTailorInstalledInTheCluster) {
       EXPECT_EQ(content.find(secret), std::string::npos) << file << " holds an admin credential";
     }
   }
-  const Ran pods = shell("kubectl --kubeconfig " + (dir / "kubeconfig").string() +
-                         " get pods -n kube-system -l app.kubernetes.io/name=tailor -o json");
-  ASSERT_EQ(pods.code, 0) << pods.out;
+  const CommandResult pods =
+      run_command("kubectl --kubeconfig " + (dir / "kubeconfig").string() +
+                  " get pods -n kube-system -l app.kubernetes.io/name=tailor -o json");
+  ASSERT_EQ(pods.exit_code, 0) << pods.output;
   for (const std::string& secret : secrets) {
-    EXPECT_EQ(pods.out.find(secret), std::string::npos) << "a pod's spec holds an admin credential";
+    EXPECT_EQ(pods.output.find(secret), std::string::npos)
+        << "a pod's spec holds an admin credential";
   }
 
-  const Ran down = shell(tailor_binary().string() + " cluster down --dir " + dir.string());
-  EXPECT_EQ(down.code, 0) << down.out;
+  const CommandResult down =
+      run_command(tailor_binary().string() + " cluster down --dir " + dir.string());
+  EXPECT_EQ(down.exit_code, 0) << down.output;
   if (!HasFailure()) fs::remove_all(run.work);
 }
 
