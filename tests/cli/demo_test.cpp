@@ -278,6 +278,11 @@ TEST(TailorDemo, RunsEveryCaseWithTailorInstalledInTheCluster) {
             std::string::npos)
       << output;
   EXPECT_FALSE(fs::exists(dir / "controller.pid")) << "no tailor-controller beside the pods";
+  // The chart's MutatingWebhookConfiguration reached the controller pod through its Service.
+  if (fs::exists(run.json())) {
+    const bj::object summary = bj::parse(read(run.json())).as_object();
+    EXPECT_GE(number(summary, "right_sized_replacements"), 1) << output;
+  }
 
   const std::string controller = "system:serviceaccount:kube-system:tailor-controller";
   const std::string agent = "system:serviceaccount:kube-system:tailor-node-agent";
