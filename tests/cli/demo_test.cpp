@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <cctype>
 #include <cstdio>
@@ -253,6 +254,12 @@ TEST(TailorClusterUp, InstallTailorSaysWhatToBuildBeforeStartingAnything) {
   if (!HasFailure()) fs::remove_all(run.work);
 }
 
+// The value of one series in a Prometheus text exposition; -1 when it is not there.
+double sample(const std::string& text, const std::string& series) {
+  const auto at = text.find("\n" + series + " ");
+  return at == std::string::npos ? -1 : std::stod(text.substr(at + series.size() + 2));
+}
+
 // The demo's four cases with Tailor running as its users run it: the image `make image` builds
 // (scripts/image/build.sh on this build's binaries) imported into each node, the chart rendered
 // by helm-render and applied to kube-system, the controller Deployment and the node-agent
@@ -323,6 +330,33 @@ TEST(TailorDemo, RunsEveryCaseWithTailorInstalledInTheCluster) {
   for (const std::string& secret : secrets) {
     EXPECT_EQ(pods.output.find(secret), std::string::npos)
         << "a pod's spec holds an admin credential";
+  }
+
+  // One usage stream per node, the DaemonSet's: the host agents (the nodes' kubelets) have none,
+  // and the controller pod took the agents' windows as their nodes'.
+  for (int n = 1; fs::exists(dir / ("node-" + std::to_string(n))); ++n) {
+    long pid = 0;
+    std::ifstream(dir / ("node-" + std::to_string(n)) / "agent.pid") >> pid;
+    std::string cmdline = read("/proc/" + std::to_string(pid) + "/cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    EXPECT_NE(cmdline.find("--host-path-root="), std::string::npos) << cmdline;
+    EXPECT_EQ(cmdline.find("--usage-endpoint"), std::string::npos) << cmdline;
+  }
+  const CommandResult ip =
+      run_command("kubectl --kubeconfig " + (dir / "kubeconfig").string() +
+                  " get pods -n kube-system -l app.kubernetes.io/component=controller -o "
+                  "jsonpath='{.items[0].status.podIP}'");
+  ASSERT_EQ(ip.exit_code, 0) << ip.output;
+  const CommandResult metrics = run_command("curl -sf http://" + ip.output + ":8080/metrics");
+  ASSERT_EQ(metrics.exit_code, 0) << metrics.output;
+  EXPECT_GT(sample(metrics.output, "tailor_controller_usage_windows_total{matched=\"true\"}"), 0)
+      << "no window from the DaemonSet's agents";
+  for (const char* reason : {"unauthenticated", "wrong_node"}) {
+    EXPECT_EQ(sample(metrics.output, std::string("tailor_controller_usage_windows_rejected_total{"
+                                                 "reason=\"") +
+                                         reason + "\"}"),
+              0)
+        << reason;
   }
 
   const CommandResult down =
