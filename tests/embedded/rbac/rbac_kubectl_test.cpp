@@ -157,6 +157,9 @@ TEST_F(RbacKubectlTest, ExpiredForgedAndOrphanedTokensAre401AndStoreNothing) {
     EXPECT_EQ(r.err, kUnauthorized);
     r = as(token, "create configmap from-a-bad-token");
     EXPECT_EQ(r.exit_code, 1);
+    // kubectl's `create configmap` wraps the API's error in its own words (as for the 403
+    // above), so the 401's "Unauthorized" follows them.
+    EXPECT_EQ(r.err, "error: failed to create configmap: Unauthorized\n");
   }
   EXPECT_FALSE(configmap_exists("from-a-bad-token"));
   // The ServiceAccount deleted and made again under the same name: old tokens stay dead.
