@@ -11,12 +11,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "kube/model/time.h"
 #include "tests/e2e/e2e_cluster.h"
 #include "tests/e2e/restart_process.h"
 #include "tests/e2e/workload_manifests.h"
@@ -28,9 +28,10 @@ namespace {
 using std::chrono::seconds;
 
 constexpr seconds kStart{90};  // scheduled, image imported, first kill
-// From the first kill to the raised limit: the node's status update, then at most two passes
-// (2 s each), with room for a loaded machine.
-constexpr seconds kRaise{30};
+// How many controller passes may complete after the test sees the kill in the pod status while
+// the limit is still the old one (see oom_kill_raises_the_limit for why 2). Passes are counted
+// (tailor_controller_pass_duration_seconds_count on the controller's /metrics), not seconds.
+constexpr double kPassesToRaise = 2;
 constexpr std::int64_t kMiB = 1 << 20;
 
 // The shell itself (the container's main process) reads `allocated` bytes from /dev/zero into a
@@ -60,24 +61,52 @@ const WorkloadSpec kVpaStrategyDeployment = outgrowing("256Mi", "170000000", "sl
 const PolicySpec kPolicy{.name = "app", .deployment = "app", .mode = "InPlaceOrRecreate"};
 
 // The Deployment's pod is OOM-killed, then runs on with a raised limit: the same pod (in place),
-// within kRaise of the first kill, with the cgroup to match, and killed no more. `raised` is the
-// pod at its raised limit.
+// within two controller passes of the first pass that could see the kill, with the cgroup to
+// match, and killed no more. `raised` is the pod at its raised limit. The controller is whichever
+// serves the environment's metrics port (ControllerWithFlag's runs on the same ports).
 void oom_kill_raises_the_limit(const TestNamespace& ns, const WorkloadSpec& deployment,
                                std::optional<PodView>& raised) {
+  const E2eCluster& cluster = E2eCluster::get();
   const std::int64_t limit = bytes(deployment.containers[0].limits.at("memory"));
   ASSERT_TRUE(ns.apply(deployment_manifest(deployment)));
   const std::optional<OomKill> kill = wait_for_oom_kill(ns, "app=app", kStart);
   ASSERT_TRUE(kill);
   const std::string& uid = kill->pod_uid;
-  const auto killed = kube::parse_rfc3339(kill->finished_at);
+  // The bound, in passes. `at_kill` is read after the test has read the kill from the API. A pass
+  // runs on a snapshot of the controller's watch cache taken when it starts, feeds the status's
+  // kills to the model before it decides (Controller::act), issues its resizes, and only then
+  // counts itself. Pass at_kill+1 may have started before the kill reached the cache; pass
+  // at_kill+2 starts after at_kill+1 has completed, i.e. after this read, when the kill was in the
+  // API (the watch delivers it on loopback long before the next 2 s pass). So the first pass that
+  // could see the kill, F, is at most at_kill+2, and "raised within two passes" (F or F+1 writes
+  // the raise) means: by the time pass at_kill+3 has completed, the raise is in the API. Each probe
+  // below reads the counter BEFORE it reads the pod: a probe that still sees the old limit after
+  // `before` passes had completed shows passes at_kill+1 .. `before` all completed without the
+  // raise, so `before` must stay at most at_kill+2 (kPassesToRaise). The bound can only be loose
+  // (F may be earlier than at_kill+2), never fail a controller that raises in time.
+  const double at_kill = cluster.controller_passes();
+  double unraised_at = at_kill;  // the last counter read before a probe that saw the old limit
   std::optional<PodView> pod;
-  ASSERT_TRUE(wait_until("the memory limit raised in place", kRaise, [&](std::string& seen) {
+  ASSERT_TRUE(wait_until("the memory limit raised in place", kStart, [&](std::string& seen) {
+    const double before = cluster.controller_passes();
     const std::vector<PodView> pods = ns.pods("app=app");
     pod = pods.empty() ? std::nullopt : std::optional(pods[0]);
     seen = pod ? pod->summary() : "no pod";
-    return pod && pod->uid == uid && bytes(pod->container("app")->limits.at("memory")) > limit;
-  })) << E2eCluster::get().controller_log_tail();
-  EXPECT_LE(std::chrono::system_clock::now() - killed, kRaise + seconds(5));
+    seen += " passes since the kill=" + std::to_string(before - at_kill);
+    const bool done =
+        pod && pod->uid == uid && bytes(pod->container("app")->limits.at("memory")) > limit;
+    if (!done) unraised_at = before;
+    // Past the bound: stop, and fail below, rather than wait for a raise that comes too late.
+    return done || unraised_at - at_kill > kPassesToRaise;
+  })) << cluster.controller_log_tail();
+  std::cout << "[e2e] OOM kill seen after pass " << at_kill << "; passes completed since with the "
+            << "old limit still in the API: " << unraised_at - at_kill << std::endl;
+  EXPECT_LE(unraised_at - at_kill, kPassesToRaise)
+      << "passes completed after the kill was visible, limit still "
+      << deployment.containers[0].limits.at("memory") << "\n"
+      << cluster.controller_log_tail();
+  ASSERT_TRUE(pod && pod->uid == uid && bytes(pod->container("app")->limits.at("memory")) > limit)
+      << (pod ? pod->summary() : "no pod");
   const std::string raised_limit = pod->container("app")->limits.at("memory");
   // Running at it: the node applied it, the cgroup says so (in whole pages: the kernel rounds
   // memory.limit_in_bytes down, and VPA's target is not page-aligned), and the bytes now fit.
