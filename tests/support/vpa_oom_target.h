@@ -5,7 +5,8 @@
 // (recommender/input/oom/observer.go), and that bump, the container's only memory peak, goes
 // through VPA's estimator (histogram bucket, 15 % margin, the 250Mi pod minimum) and the
 // controller's rounding to a Quantity. Request = limit in these tests, so the limit VPA keeps in
-// proportion is the same.
+// proportion is the same. That this is VPA's number and not only Tailor's:
+// tests/controller/app/vpa_oom_target_test.cpp holds it to one worked out by hand from upstream.
 #pragma once
 
 #include <algorithm>
