@@ -1,6 +1,6 @@
 // Everything tailor-controller is started with, as parsed from its flags and config file
-// (controller/main/main.cpp names each flag and YAML key). The defaults here are the flags'
-// defaults.
+// (controller/app/controller_flags.cpp names each flag and YAML key). The defaults here are the
+// flags' defaults.
 #pragma once
 
 #include <chrono>
