@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "policy/decode.h"
+#include "policy/effective.h"
 
 namespace tailor::policy {
 namespace {
@@ -161,9 +162,21 @@ TEST(UpdateConditions, VpaObjectsInIssue15sCases) {
   const std::string has_parent =
       "The target apps/v1.ReplicaSet/web-5d9 has a parent controller but it should point to a "
       "topmost well-known or scalable controller";
+  // The InPlace row's facts come from a VPA spec with updateMode InPlace (in the upstream CRD's
+  // enum) decoded and validated as the controller does (cluster_view.cpp policy_object): no
+  // problems, so with pods matched and a recommendation nothing but RecommendationProvided.
+  const Decoded<VerticalPodAutoscaler> in_place = decode_vertical_pod_autoscaler(
+      R"({"apiVersion":"autoscaling.k8s.io/v1","kind":"VerticalPodAutoscaler",)"
+      R"("metadata":{"name":"web","namespace":"default"},)"
+      R"("spec":{"targetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},)"
+      R"("updatePolicy":{"updateMode":"InPlace"}}})");
+  ASSERT_TRUE(in_place.ok()) << in_place.error;
+  Validated in_place_validated = validate(in_place.object);
+  ASSERT_TRUE(in_place_validated.policy) << problems_message(in_place_validated.problems);
+  EXPECT_EQ(in_place_validated.policy->mode, UpdateMode::InPlace);
   std::vector<Case> cases{
       {"InPlaceModeWithPodsMatched",
-       {.pods_matched = true, .has_recommendation = true},
+       {.problems = in_place_validated.problems, .pods_matched = true, .has_recommendation = true},
        {{"RecommendationProvided", "True", "", ""}}},
       {"MissingTarget",
        {.target_message = missing},
