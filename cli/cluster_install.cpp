@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cli/cluster_install_values.h"
 #include "cli/cluster_nodes.h"
 #include "cli/cluster_process.h"
 #include "cli/source_tree.h"
@@ -24,7 +25,7 @@ using namespace std::chrono_literals;
 
 constexpr const char* kNamespace = "kube-system";
 constexpr const char* kRelease = "tailor";  // objects tailor-controller, tailor-node-agent
-constexpr const char* kClientCaConfigMap = "tailor-usage-client-ca";
+constexpr const char* kClientCaConfigMap = kUsageClientCaConfigMap;
 
 std::string read_file(const fs::path& file) {
   std::ifstream in(file);
@@ -185,26 +186,6 @@ fs::path make_node_host_root(const fs::path& node_dir, const std::string& socket
   ::chmod(pem.c_str(), 0600);
   fs::create_directories(root / "var/lib/tailor-node-agent");
   return root;
-}
-
-std::string install_values(const std::vector<std::string>& controller_args,
-                           const std::vector<std::string>& agent_args) {
-  bj::array controller_extra(controller_args.begin(), controller_args.end());
-  bj::array agent_extra(agent_args.begin(), agent_args.end());
-  const bj::object values{
-      // One replica: the environment shares a small machine (leader election stays on). No
-      // watchVPA: the VPA CRD is not installed here.
-      {"controller", bj::object{{"replicas", 1}, {"extraArgs", controller_extra}}},
-      // The host-process agents are the nodes' kubelets: the DaemonSet observes, verifies and
-      // streams usage, as on a real cluster.
-      {"nodeAgent",
-       bj::object{
-           {"actuation", "kubelet"}, {"cgroupDriver", "cgroupfs"}, {"extraArgs", agent_extra}}},
-      // No NetworkPolicy: tailor-cluster does not serve networking.k8s.io, and the bridge
-      // plugin enforces none.
-      {"usage", bj::object{{"agentIdentity", bj::object{{"clientCAConfigMap", kClientCaConfigMap}}},
-                           {"networkPolicy", bj::object{{"enabled", false}}}}}};
-  return bj::serialize(values) + "\n";
 }
 
 void install_tailor(const InstallSources& sources, const fs::path& dir,

@@ -41,13 +41,6 @@ std::filesystem::path make_node_host_root(const std::filesystem::path& node_dir,
                                           const std::filesystem::path& usage_tls_dir,
                                           const std::string& node);
 
-// The values `up` renders the chart with (JSON, which is YAML): the DaemonSet in kubelet mode
-// (the host-process agents are the kubelets), cgroupfs, the usage client CA from the
-// tailor-usage-client-ca ConfigMap, no NetworkPolicy (nothing here enforces one), one controller
-// replica, and the given extra flags of the controller and the agents.
-std::string install_values(const std::vector<std::string>& controller_args,
-                           const std::vector<std::string>& agent_args);
-
 // Renders the chart into DIR/tailor/manifest.yaml (values in DIR/tailor/values.yaml), applies
 // it and the usage client CA's ConfigMap to kube-system with kubectl, and waits until the
 // Deployment's and the DaemonSet's pods are Ready on `nodes` nodes; throws with the pods'

@@ -181,6 +181,23 @@ TEST(ChartYamlTest, CrdsAreInHelmsCrdsDirectory) {
   EXPECT_EQ(kinds, (std::set<std::string>{"VerticalScalingPolicy", "VerticalScalingCheckpoint"}));
 }
 
+// Tailor acts on VPA objects but does not install VPA's CRD (docs/migrating-from-vpa.md: keep
+// the one VPA installed): no CRD of the autoscaling.k8s.io group in crds/, nor among the
+// templates rendered with watchVPA on.
+TEST(ChartYamlTest, InstallsNoVpaCrd) {
+  std::size_t crds = 0;
+  for (const auto& path : chart_files("crds", ".yaml")) {
+    ++crds;
+    const YAML::Node crd = YAML::LoadFile(path.string());
+    EXPECT_NE(crd["spec"]["group"].as<std::string>(), "autoscaling.k8s.io") << path;
+    EXPECT_EQ(read_file(path).find("autoscaling.k8s.io"), std::string::npos) << path;
+  }
+  EXPECT_EQ(crds, 2u);
+  for (const auto& doc : render_documents("controller: {watchVPA: true}")) {
+    EXPECT_NE(doc.node["kind"].as<std::string>(), "CustomResourceDefinition") << doc.file;
+  }
+}
+
 TEST(ChartYamlTest, ControllerDeploymentWiring) {
   const YAML::Node deployment = document("Deployment", "controller");
   EXPECT_EQ(deployment["metadata"]["namespace"].as<std::string>(), "kube-system");

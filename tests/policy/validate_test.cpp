@@ -226,3 +226,56 @@ TEST(OnlyControlled, LeavesTheOtherResourceOutOfEveryField) {
 
 }  // namespace
 }  // namespace tailor::policy
+
+namespace tailor::policy {
+namespace {
+
+// Fields of upstream's VerticalPodAutoscaler (deploy/vpa-v1-crd-gen.yaml) that Tailor reads
+// nothing of: set, they are accepted without a problem (no ConfigUnsupported, no event) and the
+// policy Tailor acts on is the one without them. docs/migrating-from-vpa.md lists them.
+TEST(ValidateVpa, FieldsTailorIgnoresAreAcceptedSilently) {
+  const std::string known = std::string("{") + kTarget +
+                            R"(,"updatePolicy":{"updateMode":"Recreate","minReplicas":3},)"
+                            R"("resourcePolicy":{"containerPolicies":[{"containerName":"app",)"
+                            R"("minAllowed":{"memory":"64Mi"},"controlledResources":["memory"])";
+  const Validated plain = validate_vpa(known + "}]}}");
+  const Validated with_ignored = validate_vpa(
+      std::string("{") + kTarget +
+      R"(,"updatePolicy":{"updateMode":"Recreate","minReplicas":3,"evictAfterOOMSeconds":60,)"
+      R"("evictionRequirements":[{"resources":["cpu"],)"
+      R"("changeRequirement":"TargetHigherThanRequests"}]},)"
+      R"("resourcePolicy":{"containerPolicies":[{"containerName":"app",)"
+      R"("minAllowed":{"memory":"64Mi"},"controlledResources":["memory"],)"
+      R"("oomBumpUpRatio":"2","oomMinBumpUp":"200Mi","targetCPUPercentile":"0.5",)"
+      R"("targetMemoryPercentile":"0.99","memoryAggregationIntervalSeconds":3600,)"
+      R"("memoryAggregationIntervalCount":4}]}})");
+  ASSERT_TRUE(plain.policy) << problems_message(plain.problems);
+  ASSERT_TRUE(with_ignored.policy) << problems_message(with_ignored.problems);
+  EXPECT_TRUE(with_ignored.problems.empty());
+  const EffectivePolicy& a = *plain.policy;
+  const EffectivePolicy& b = *with_ignored.policy;
+  EXPECT_EQ(b.mode, a.mode);
+  EXPECT_EQ(b.min_replicas, a.min_replicas);
+  EXPECT_EQ(b.min_replicas, 3);
+  // targetCPUPercentile / targetMemoryPercentile do not become Tailor's percentile overrides.
+  EXPECT_EQ(b.recommender.cpu_percentile, std::nullopt);
+  EXPECT_EQ(b.recommender.memory_percentile, std::nullopt);
+  EXPECT_EQ(b.recommender.lower_bound_percentile, std::nullopt);
+  EXPECT_EQ(b.recommender.upper_bound_percentile, std::nullopt);
+  EXPECT_EQ(b.recommender.safety_margin_fraction, std::nullopt);
+  ASSERT_EQ(b.container_policies.size(), a.container_policies.size());
+  for (std::size_t i = 0; i < a.container_policies.size(); ++i) {
+    const EffectiveContainerPolicy& x = a.container_policies[i];
+    const EffectiveContainerPolicy& y = b.container_policies[i];
+    EXPECT_EQ(y.container_name, x.container_name);
+    EXPECT_EQ(y.mode, x.mode);
+    EXPECT_EQ(y.min_allowed, x.min_allowed);
+    EXPECT_EQ(y.max_allowed, x.max_allowed);
+    EXPECT_EQ(y.controlled_resources, x.controlled_resources);
+    EXPECT_EQ(y.controlled_values, x.controlled_values);
+    EXPECT_EQ(y.cpu_boost, x.cpu_boost);
+  }
+}
+
+}  // namespace
+}  // namespace tailor::policy
