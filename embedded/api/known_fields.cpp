@@ -114,6 +114,7 @@ Table kinds() {
   t.emplace("policy/v1/poddisruptionbudgets",
             object({}, {{"spec", &pod_disruption_budget_spec()},
                         {"status", &pod_disruption_budget_status()}}));
+  t.emplace("networking.k8s.io/v1/networkpolicies", object({}, {{"spec", &network_policy_spec()}}));
   t.emplace("coordination.k8s.io/v1/leases", object({}, {{"spec", &lease_spec()}}));
   t.emplace("authorization.k8s.io/v1/selfsubjectaccessreviews",
             object({}, {{"spec", &self_subject_access_review_spec()},

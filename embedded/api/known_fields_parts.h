@@ -82,6 +82,7 @@ const KnownFields& resource_quota_status();
 const KnownFields& limit_range_spec();
 const KnownFields& pod_disruption_budget_spec();
 const KnownFields& pod_disruption_budget_status();
+const KnownFields& network_policy_spec();  // networking.k8s.io/v1
 const KnownFields& lease_spec();
 const KnownFields& self_subject_access_review_spec();
 const KnownFields& subject_access_review_status();

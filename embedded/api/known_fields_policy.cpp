@@ -1,6 +1,6 @@
 // The other core/v1 kinds (Namespace, Event, ServiceAccount, ResourceQuota, LimitRange) and
-// policy/v1 PodDisruptionBudgets, coordination Leases, SelfSubjectAccessReviews and
-// MutatingWebhookConfigurations, every field (k8s.io/api types.go).
+// policy/v1 PodDisruptionBudgets, networking.k8s.io/v1 NetworkPolicies, coordination Leases,
+// SelfSubjectAccessReviews and MutatingWebhookConfigurations, every field (k8s.io/api types.go).
 #include "embedded/api/known_fields_parts.h"
 
 namespace tailor::embedded::known {
@@ -110,6 +110,20 @@ const KnownFields& pod_disruption_budget_spec() {
   static const KnownFields f =
       fields({"minAvailable", "maxUnavailable", "unhealthyPodEvictionPolicy"},
              {{"selector", &label_selector()}});
+  return f;
+}
+
+const KnownFields& network_policy_spec() {
+  static const KnownFields ip_block = fields({"cidr", "except"});
+  static const KnownFields peer = fields({}, {{"podSelector", &label_selector()},
+                                              {"namespaceSelector", &label_selector()},
+                                              {"ipBlock", &ip_block}});
+  static const KnownFields port = fields({"protocol", "port", "endPort"});
+  static const KnownFields ingress = fields({}, {{"ports", &port}, {"from", &peer}});
+  static const KnownFields egress = fields({}, {{"ports", &port}, {"to", &peer}});
+  static const KnownFields f =
+      fields({"policyTypes"},
+             {{"podSelector", &label_selector()}, {"ingress", &ingress}, {"egress", &egress}});
   return f;
 }
 

@@ -54,27 +54,6 @@ FieldCause invalid_number(std::string field, std::int64_t value, const std::stri
 
 constexpr const char* kPortRange = "must be between 1 and 65535, inclusive";
 
-// IsValidPortName (IANA service names).
-std::vector<std::string> port_name_errors(std::string_view name) {
-  std::vector<std::string> errors;
-  if (name.size() > 15) errors.push_back("must be no more than 15 characters");
-  bool letter = false;
-  for (char c : name) {
-    bool lower = c >= 'a' && c <= 'z';
-    letter = letter || lower;
-    if (!lower && !(c >= '0' && c <= '9') && c != '-') {
-      errors.push_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
-      break;
-    }
-  }
-  if (name.find("--") != std::string_view::npos)
-    errors.push_back("must not contain consecutive hyphens");
-  if (!letter) errors.push_back("must contain at least one letter (a-z)");
-  if (name.front() == '-' || name.back() == '-')
-    errors.push_back("must not begin or end with a hyphen");
-  return errors;
-}
-
 Errors port_errors(const bj::value& port, const std::string& path, std::set<std::string>& names) {
   Errors errors;
   std::string name = string_member(port, "name");
@@ -299,6 +278,27 @@ Errors dns_errors(const bj::object& pod, const std::string& prefix) {
 }
 
 }  // namespace
+
+// IsValidPortName (IANA service names).
+std::vector<std::string> port_name_errors(std::string_view name) {
+  std::vector<std::string> errors;
+  if (name.size() > 15) errors.push_back("must be no more than 15 characters");
+  bool letter = false, charset = true;
+  for (char c : name) {
+    bool lower = c >= 'a' && c <= 'z';
+    letter = letter || lower;
+    charset = charset && (lower || (c >= '0' && c <= '9') || c == '-');
+  }
+  if (!charset) {
+    errors.push_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  }
+  if (name.find("--") != std::string_view::npos)
+    errors.push_back("must not contain consecutive hyphens");
+  if (!letter) errors.push_back("must contain at least one letter (a-z)");
+  if (!name.empty() && (name.front() == '-' || name.back() == '-'))
+    errors.push_back("must not begin or end with a hyphen");
+  return errors;
+}
 
 void canonicalize_pod_quantities(bj::object& pod) {
   bj::value* spec = pod.if_contains("spec");

@@ -5,6 +5,7 @@
 
 #include <boost/json/fwd.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "embedded/storage/status_error.h"
@@ -16,6 +17,9 @@ namespace tailor::embedded {
 // Throws a 400 "Pod in version "v1" cannot be handled as a Pod: <apimachinery's error>" for one
 // that is not a quantity.
 void canonicalize_pod_quantities(boost::json::object& pod);
+
+// IsValidPortName (IANA service names): its messages, empty when valid.
+std::vector<std::string> port_name_errors(std::string_view name);
 
 // The field errors of the pod's spec.containers and spec.initContainers, in kube-apiserver's
 // order; empty when valid. `pod` may be a pod template (ValidatePodTemplateSpec), whose errors are

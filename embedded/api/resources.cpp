@@ -179,6 +179,15 @@ std::vector<ResourceInfo> group_resources() {
        .short_names = {"pdb"},
        .subresources = {"status"},
        .tracks_generation = true},
+      // Stored and served, not enforced: no network plugin here acts on them (as on a cluster
+      // whose CNI has no NetworkPolicy support).
+      {.group = "networking.k8s.io",
+       .version = "v1",
+       .resource = "networkpolicies",
+       .singular = "networkpolicy",
+       .kind = "NetworkPolicy",
+       .short_names = {"netpol"},
+       .tracks_generation = true},
       {.group = "discovery.k8s.io",
        .version = "v1",
        .resource = "endpointslices",

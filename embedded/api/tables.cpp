@@ -205,6 +205,7 @@ bj::object make_table(const ResourceInfo& resource, const std::vector<StoredPtr>
   if (!p) p = workload_printer(resource);
   if (!p) p = policy_printer(resource);
   if (!p) p = autoscaler_printer(resource);
+  if (!p) p = network_policy_printer(resource);
   if (!p) p = custom_resource_printer(resource);
   const Printer& printer = p ? *p : default_printer();
   bj::object table = table_shell(printer, request);

@@ -41,6 +41,8 @@ const Printer* workload_printer(const ResourceInfo& resource);  // controllers/p
 const Printer* policy_printer(const ResourceInfo& resource);    // quota/printers.cpp
 // HorizontalPodAutoscalers (controllers/horizontal_pod_autoscalers.cpp).
 const Printer* autoscaler_printer(const ResourceInfo& resource);
+// NetworkPolicies (controllers/network_policies.cpp).
+const Printer* network_policy_printer(const ResourceInfo& resource);
 // additionalPrinterColumns of a CRD (crd/printer.cpp).
 const Printer* custom_resource_printer(const ResourceInfo& resource);
 

@@ -30,5 +30,9 @@ void validate_cronjob_schedule(AdmissionRequest& request);
 // a CPU metric at 80% when none, behavior's unset rules) and the spec's validation (422).
 void default_horizontal_pod_autoscaler(AdmissionRequest& request);
 void validate_horizontal_pod_autoscaler(AdmissionRequest& request);
+// networking.k8s.io/v1 NetworkPolicies: SetDefaults_NetworkPolicy and the spec's validation (422),
+// network_policies.h.
+void default_network_policy(AdmissionRequest& request);
+void validate_network_policy(AdmissionRequest& request);
 
 }  // namespace tailor::embedded

@@ -17,6 +17,8 @@ void add_eviction_and_binding(ApiExtensions& extensions, ObjectStore& store) {
   extensions.validating.push_back(validate_cronjob_schedule);
   extensions.mutating.push_back(default_horizontal_pod_autoscaler);
   extensions.validating.push_back(validate_horizontal_pod_autoscaler);
+  extensions.mutating.push_back(default_network_policy);
+  extensions.validating.push_back(validate_network_policy);
 }
 
 std::vector<std::unique_ptr<ControlLoop>> make_control_loops(ObjectStore& store,

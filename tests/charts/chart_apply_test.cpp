@@ -67,7 +67,6 @@ void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 
 // Kinds the chart renders that tailor-cluster does not serve, and why.
 const std::map<std::string, std::string> kServedElsewhere = {
-    {"networking.k8s.io/v1/NetworkPolicy", "networking.k8s.io is not served"},
     {"cert-manager.io/v1/Certificate", "cert-manager's CRD"},
     {"cert-manager.io/v1/Issuer", "cert-manager's CRD"},
     {"monitoring.coreos.com/v1/ServiceMonitor", "prometheus-operator's CRD"},
