@@ -226,6 +226,9 @@ struct NodeServices {
     out.api_host = url.host;
     out.api_port = url.port;
     out.kubernetes_service = [&client] { return runtime::read_kubernetes_service(client); };
+    out.namespace_services = [&client](const std::string& ns) {
+      return runtime::read_namespace_services(client, ns);
+    };
     out.dns = node_dns(options);
     out.warn = [&recorder](const kube::Pod& pod, const std::string& reason,
                            const std::string& message) {

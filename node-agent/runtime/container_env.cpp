@@ -1,5 +1,7 @@
 #include "node-agent/runtime/container_env.h"
 
+#include <set>
+
 namespace tailor::node::runtime {
 
 std::string expand_references(std::string_view text,
@@ -41,7 +43,33 @@ std::string pod_field(const RuntimePod& pod, const PodRuntimeOptions& options,
   throw ContainerConfigError("unsupported fieldPath: " + std::string(field_path));
 }
 
-Environment service_environment(const PodRuntimeOptions& options) {
+namespace {
+
+// makeEnvVariableName.
+std::string variable_name(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    out += c == '-' ? '_' : static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  }
+  return out;
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return text;
+}
+
+// net.JoinHostPort: an IPv6 address in brackets.
+std::string host_port(const std::string& host, std::uint16_t port) {
+  const std::string p = std::to_string(port);
+  return host.find(':') == std::string::npos ? host + ":" + p : "[" + host + "]:" + p;
+}
+
+// The `kubernetes` Service as the agent reads it (its ClusterIP and first port, named https as
+// kube-apiserver names it), or the agent's own API address.
+std::optional<ServiceLink> master_service(const PodRuntimeOptions& options) {
   ServiceAddress address{.host = options.api_host, .port = options.api_port};
   if (options.kubernetes_service) {
     std::optional<ServiceAddress> service;
@@ -53,27 +81,88 @@ Environment service_environment(const PodRuntimeOptions& options) {
           std::string("services have not yet been read at least once, cannot construct envvars: ") +
           e.what());
     }
-    if (!service) return {};
+    if (!service) return std::nullopt;
     address = *service;
   }
-  if (address.host.empty()) return {};
-  const std::string host = address.host;
-  const std::string port = std::to_string(address.port);
-  const std::string url = "tcp://" + host + ":" + port;
-  const std::string prefix = "KUBERNETES_PORT_" + port + "_TCP";
-  return {{"KUBERNETES_SERVICE_HOST", host},
-          {"KUBERNETES_SERVICE_PORT", port},
-          {"KUBERNETES_SERVICE_PORT_HTTPS", port},
-          {"KUBERNETES_PORT", url},
-          {prefix, url},
-          {prefix + "_PROTO", "tcp"},
-          {prefix + "_PORT", port},
-          {prefix + "_ADDR", host}};
+  if (address.host.empty()) return std::nullopt;
+  return ServiceLink{.name = "kubernetes",
+                     .cluster_ip = address.host,
+                     .ports = {{.name = "https", .port = address.port, .protocol = "TCP"}}};
+}
+
+}  // namespace
+
+Environment service_link_variables(const std::vector<ServiceLink>& services) {
+  Environment out;
+  for (const ServiceLink& service : services) {
+    if (service.cluster_ip.empty() || service.cluster_ip == "None" || service.ports.empty()) {
+      continue;
+    }
+    const std::string prefix = variable_name(service.name);
+    const std::string& ip = service.cluster_ip;
+    out.emplace_back(prefix + "_SERVICE_HOST", ip);
+    out.emplace_back(prefix + "_SERVICE_PORT", std::to_string(service.ports.front().port));
+    for (const ServiceLinkPort& port : service.ports) {
+      if (!port.name.empty()) {
+        out.emplace_back(prefix + "_SERVICE_PORT_" + variable_name(port.name),
+                         std::to_string(port.port));
+      }
+    }
+    for (std::size_t i = 0; i < service.ports.size(); ++i) {
+      const ServiceLinkPort& port = service.ports[i];
+      const std::string protocol = port.protocol.empty() ? "TCP" : port.protocol;
+      const std::string url = lower(protocol) + "://" + host_port(ip, port.port);
+      if (i == 0) out.emplace_back(prefix + "_PORT", url);
+      const std::string port_prefix =
+          prefix + "_PORT_" + std::to_string(port.port) + "_" + variable_name(protocol);
+      out.emplace_back(port_prefix, url);
+      out.emplace_back(port_prefix + "_PROTO", lower(protocol));
+      out.emplace_back(port_prefix + "_PORT", std::to_string(port.port));
+      out.emplace_back(port_prefix + "_ADDR", ip);
+    }
+  }
+  return out;
+}
+
+std::vector<ServiceLink> pod_service_links(const std::optional<ServiceLink>& master,
+                                           const std::vector<ServiceLink>& namespace_services,
+                                           bool enable_links) {
+  std::map<std::string, ServiceLink> by_name;
+  if (master) by_name[master->name] = *master;
+  if (enable_links) {
+    for (const ServiceLink& service : namespace_services) by_name[service.name] = service;
+  }
+  std::vector<ServiceLink> out;
+  for (auto& [name, service] : by_name) out.push_back(std::move(service));
+  return out;
+}
+
+Environment service_environment(const PodRuntimeOptions& options, const std::string& ns,
+                                bool enable_links) {
+  const std::optional<ServiceLink> master = master_service(options);
+  std::vector<ServiceLink> local;
+  if (enable_links && options.namespace_services) {
+    try {
+      local = options.namespace_services(ns);
+    } catch (const std::exception& e) {
+      throw ContainerConfigError(
+          std::string("services have not yet been read at least once, cannot construct envvars: ") +
+          e.what());
+    }
+  }
+  return service_link_variables(pod_service_links(master, local, enable_links));
 }
 
 Environment container_environment(const RuntimePod& pod, const ContainerRunSpec& run,
                                   const PodRuntimeOptions& options, const std::string& pod_ip) {
-  Environment out = service_environment(options);
+  // The pod's own variables win: a service variable it defines is left out.
+  std::set<std::string, std::less<>> own;
+  for (const EnvVarSpec& var : run.env) own.insert(var.name);
+  Environment out;
+  for (auto& [name, value] :
+       service_environment(options, pod.pod.metadata.namespace_, pod.run.enable_service_links)) {
+    if (!own.count(name)) out.emplace_back(std::move(name), std::move(value));
+  }
   std::map<std::string, std::string, std::less<>> defined(out.begin(), out.end());
   for (const EnvVarSpec& var : run.env) {
     if (!var.unsupported.empty()) {

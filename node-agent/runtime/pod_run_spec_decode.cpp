@@ -347,6 +347,7 @@ PodRunSpec run_spec(const bj::value& root) {
   out.volumes = each<VolumeSpec>(spec, "volumes", "spec", volume);
   out.service_account_name = string_member(spec, "serviceAccountName", "spec");
   out.host_network = bool_member(spec, "hostNetwork", "spec").value_or(false);
+  out.enable_service_links = bool_member(spec, "enableServiceLinks", "spec").value_or(true);
   out.dns_policy = string_member(spec, "dnsPolicy", "spec");
   out.dns_config = dns_config(spec);
   out.security = security_identity(spec, "spec");

@@ -116,6 +116,7 @@ struct PodRunSpec {
   std::vector<ContainerRunSpec> containers{};
   std::vector<VolumeSpec> volumes{};
   std::string service_account_name{};
+  bool enable_service_links = true;  // spec.enableServiceLinks (default true)
   std::int64_t termination_grace_period_seconds = 30;
   SecurityIdentity security{};  // the pod's securityContext
   bool host_network = false;    // spec.hostNetwork: the sandbox shares the node's network
@@ -171,6 +172,21 @@ struct ServiceAddress {
 // default/kubernetes through `client` (GET): nullopt when it does not exist.
 std::optional<ServiceAddress> read_kubernetes_service(kube::RestClient& client);
 
+// What a Service gives containers' environments (the kubelet's envvars.FromServices): its name,
+// ClusterIP ("" or "None": nothing) and ports in order.
+struct ServiceLinkPort {
+  std::string name{};
+  std::uint16_t port = 0;
+  std::string protocol = "TCP";
+};
+struct ServiceLink {
+  std::string name{};
+  std::string cluster_ip{};
+  std::vector<ServiceLinkPort> ports{};
+};
+// The Services of namespace `ns` through `client` (LIST), in the API's order.
+std::vector<ServiceLink> read_namespace_services(kube::RestClient& client, const std::string& ns);
+
 // One httpGet probe: true when the answer is a success (2xx, 3xx) within the timeout.
 using ProbeGet = std::function<bool(const std::string& host, int port, const std::string& path,
                                     std::chrono::seconds timeout)>;
@@ -201,6 +217,11 @@ struct PodRuntimeOptions {
   // nullopt: no such Service (no variables); throws when it cannot be read
   // (CreateContainerConfigError). Unset: api_host/api_port.
   std::function<std::optional<ServiceAddress>()> kubernetes_service{};
+  // The Services of a namespace, read for each container of a pod with enableServiceLinks (the
+  // default) as the kubelet reads its Service lister: each gives <NAME>_SERVICE_HOST/_PORT and
+  // the docker-link <NAME>_PORT_* variables. Throws when they cannot be read
+  // (CreateContainerConfigError). Unset: only the `kubernetes` Service's variables.
+  std::function<std::vector<ServiceLink>(const std::string& ns)> namespace_services{};
   // CrashLoopBackOff: the first restart is immediate, then initial, doubling up to max.
   std::chrono::milliseconds restart_backoff_initial{std::chrono::seconds(10)};
   std::chrono::milliseconds restart_backoff_max{std::chrono::minutes(5)};

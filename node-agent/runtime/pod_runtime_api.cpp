@@ -131,4 +131,46 @@ std::optional<ServiceAddress> read_kubernetes_service(kube::RestClient& client) 
                         .port = static_cast<std::uint16_t>(port->get_int64())};
 }
 
+std::vector<ServiceLink> read_namespace_services(kube::RestClient& client, const std::string& ns) {
+  const bj::value list =
+      bj::parse(client.list({.type = {.version = "v1", .resource = "services"}, .namespace_ = ns}));
+  std::vector<ServiceLink> out;
+  const bj::value* items = list.as_object().if_contains("items");
+  if (!items || !items->is_array()) return out;
+  for (const bj::value& item : items->get_array()) {
+    if (!item.is_object()) continue;
+    const bj::value* metadata = item.get_object().if_contains("metadata");
+    const bj::value* spec = item.get_object().if_contains("spec");
+    if (!metadata || !metadata->is_object() || !spec || !spec->is_object()) continue;
+    ServiceLink service;
+    if (const bj::value* name = metadata->get_object().if_contains("name");
+        name && name->is_string()) {
+      service.name = std::string(name->get_string());
+    }
+    if (const bj::value* ip = spec->get_object().if_contains("clusterIP"); ip && ip->is_string()) {
+      service.cluster_ip = std::string(ip->get_string());
+    }
+    const bj::value* ports = spec->get_object().if_contains("ports");
+    if (ports && ports->is_array()) {
+      for (const bj::value& p : ports->get_array()) {
+        if (!p.is_object()) continue;
+        const bj::object& port = p.get_object();
+        ServiceLinkPort link;
+        if (const bj::value* v = port.if_contains("name"); v && v->is_string()) {
+          link.name = std::string(v->get_string());
+        }
+        if (const bj::value* v = port.if_contains("port"); v && v->is_int64()) {
+          link.port = static_cast<std::uint16_t>(v->get_int64());
+        }
+        if (const bj::value* v = port.if_contains("protocol"); v && v->is_string()) {
+          link.protocol = std::string(v->get_string());
+        }
+        service.ports.push_back(std::move(link));
+      }
+    }
+    out.push_back(std::move(service));
+  }
+  return out;
+}
+
 }  // namespace tailor::node::runtime

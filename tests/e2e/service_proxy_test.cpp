@@ -5,10 +5,11 @@
 // reads the API in-cluster (kube/client's in-cluster config: the token, ca.crt, the ClusterIP)
 // through the service proxy's NAT to tailor-cluster's address on node 1's gateway; so does a
 // hostNetwork pod (the OUTPUT chain's NAT). A Deployment
-// of two busybox httpd pods behind a Service (a named targetPort): another pod reaches both by
-// ClusterIP and by DNS name, each web pod reaches its own Service and sometimes itself (hairpin),
-// and a pod whose readiness probe fails leaves the Service's endpoints and its traffic; with none
-// ready the port is refused.
+// of two busybox httpd pods behind a Service (a named targetPort): another pod, which finds the
+// Service's WEB_SERVICE_HOST/_PORT and WEB_PORT in its environment (enableServiceLinks), reaches
+// both by ClusterIP and by DNS name, each web pod reaches its own Service and sometimes itself
+// (hairpin), and a pod whose readiness probe fails leaves the Service's endpoints and its traffic;
+// with none ready the port is refused.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -157,7 +158,7 @@ spec:
   containers:
   - name: client
     image: docker.io/library/busybox:latest
-    command: ["sh", "-c", "get() { printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 2 $1 80 2>&1 | tail -1; }; while true; do echo \"ip $(get )" +
+    command: ["sh", "-c", "get() { printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 2 $1 80 2>&1 | tail -1; }; echo \"env $WEB_SERVICE_HOST:$WEB_SERVICE_PORT $WEB_PORT\"; while true; do echo \"ip $(get )" +
          cluster_ip + R"()\"; echo \"dns $(get web.)" + ns +
          R"(.svc.cluster.local)\"; sleep 0.2; done"]
     resources: {requests: {cpu: 10m, memory: 16Mi}}
@@ -197,6 +198,9 @@ TEST(ServiceProxy, ADeploymentsServiceByClusterIpAndNameAndAnUnreadyPodLeavesIt)
     return has_line(logs, "ip " + a) && has_line(logs, "ip " + b) && has_line(logs, "dns " + a) &&
            has_line(logs, "dns " + b);
   }));
+  // The kubelet's service links: the namespace's Service in the client's environment.
+  EXPECT_EQ(lines_of(ns.kubectl("logs client").out).front(),
+            "env " + cluster_ip + ":80 tcp://" + cluster_ip + ":80");
   // Hairpin: a web pod reaching its own Service is sometimes answered by itself.
   ASSERT_TRUE(wait_until("pod " + a + " reaches itself through its Service", kStart,
                          [&](std::string& seen) {
