@@ -239,6 +239,7 @@ constexpr Kind kCronJobs{"batch", "v1", "cronjobs"};
 constexpr Kind kHpaV1{"autoscaling", "v1", "horizontalpodautoscalers"};
 constexpr Kind kHpaV2{"autoscaling", "v2", "horizontalpodautoscalers"};
 constexpr Kind kPdbs{"policy", "v1", "poddisruptionbudgets"};
+constexpr Kind kNetworkPolicies{"networking.k8s.io", "v1", "networkpolicies"};
 constexpr Kind kNamespaces{"", "v1", "namespaces"};
 constexpr Kind kEvents{"", "v1", "events"};
 constexpr Kind kServiceAccounts{"", "v1", "serviceaccounts"};
@@ -457,6 +458,14 @@ TEST(KnownFields, WholeObjectsOfEveryKindHaveNoUnknownField) {
                      "disruptionsAllowed":1,"currentHealthy":2,"desiredHealthy":1,"expectedPods":2,
                      "conditions":[{"type":"DisruptionAllowed","status":"True","observedGeneration":1,
                                     "lastTransitionTime":"2026-11-26T10:00:00Z","reason":"SufficientPods","message":""}]}})")},
+      {"network policy", kNetworkPolicies,
+       parsed(R"({"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"np"},
+           "spec":{"podSelector":{"matchLabels":{"app":"web"}},"policyTypes":["Ingress","Egress"],
+                   "ingress":[{"from":[{"podSelector":{},"namespaceSelector":{"matchExpressions":[
+                                 {"key":"team","operator":"In","values":["a"]}]}}],
+                               "ports":[{"protocol":"TCP","port":"http"}]}],
+                   "egress":[{"to":[{"ipBlock":{"cidr":"10.0.0.0/8","except":["10.1.0.0/16"]}}],
+                              "ports":[{"protocol":"UDP","port":30000,"endPort":32767}]}]}})")},
       {"namespace", kNamespaces,
        parsed(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"n"},
            "spec":{"finalizers":["kubernetes"]},
@@ -610,6 +619,9 @@ TEST(KnownFields, TyposDeepInObjectsAreReportedAndDropped) {
        R"({"status":{"currentMetrics":[{"type":"Resource","resource":{"name":"cpu","current":{"averageUtilisation":1}}}]}})",
        {"status.currentMetrics[0].resource.current.averageUtilisation"}},
       {"pdb status", kPdbs, R"({"status":{"disruptionAllowed":1}})", {"status.disruptionAllowed"}},
+      {"network policy peer", kNetworkPolicies,
+       R"({"spec":{"ingress":[{"from":[{"ipBlock":{"cidr":"10.0.0.0/8","excepts":[]}}]}]}})",
+       {"spec.ingress[0].from[0].ipBlock.excepts"}},
       {"event source",
        kEvents,
        R"({"source":{"component":"c","hostname":"h"}})",
