@@ -18,11 +18,10 @@ std::string install_values(const std::vector<std::string>& controller_args,
       {"nodeAgent",
        bj::object{
            {"actuation", "kubelet"}, {"cgroupDriver", "cgroupfs"}, {"extraArgs", agent_extra}}},
-      // No NetworkPolicy: tailor-cluster does not serve networking.k8s.io, and the bridge
-      // plugin enforces none.
+      // The chart's NetworkPolicy stays: tailor-cluster stores it; the bridge plugin enforces
+      // none (as a CNI without NetworkPolicy support).
       {"usage",
-       bj::object{{"agentIdentity", bj::object{{"clientCAConfigMap", kUsageClientCaConfigMap}}},
-                  {"networkPolicy", bj::object{{"enabled", false}}}}}};
+       bj::object{{"agentIdentity", bj::object{{"clientCAConfigMap", kUsageClientCaConfigMap}}}}}};
   return bj::serialize(values) + "\n";
 }
 

@@ -12,8 +12,8 @@ inline constexpr const char* kUsageClientCaConfigMap = "tailor-usage-client-ca";
 
 // The values `up` renders the chart with (JSON, which is YAML): the DaemonSet in kubelet mode
 // (the host-process agents are the kubelets), cgroupfs, the usage client CA from the
-// tailor-usage-client-ca ConfigMap, no NetworkPolicy (nothing here enforces one), one controller
-// replica, and the given extra flags of the controller and the agents.
+// tailor-usage-client-ca ConfigMap, the chart's NetworkPolicy kept (stored; nothing here
+// enforces it), one controller replica, and the given extra flags of the controller and the agents.
 std::string install_values(const std::vector<std::string>& controller_args,
                            const std::vector<std::string>& agent_args);
 
