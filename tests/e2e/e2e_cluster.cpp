@@ -162,9 +162,9 @@ PodView pod_view(const bj::object& pod) {
   return out;
 }
 
-PolicyView policy_view(const bj::object& policy) {
+PolicyView policy_view(const bj::object& policy, const std::string& mode_field) {
   PolicyView out;
-  out.mode = string_at(object_at(object_at(policy, "spec"), "updatePolicy"), "mode");
+  out.mode = string_at(object_at(object_at(policy, "spec"), "updatePolicy"), mode_field);
   const bj::object& status = object_at(policy, "status");
   out.conditions = conditions_of(array_at(status, "conditions"));
   for (const bj::value& v :
@@ -176,6 +176,17 @@ PolicyView policy_view(const bj::object& policy) {
          resources_of(object_at(r, "uncappedTarget"))});
   }
   return out;
+}
+
+// A VerticalScalingPolicy or VPA object as a PolicyView (their status is the same); nullopt when
+// it does not exist.
+std::optional<PolicyView> read_policy(const kube::ObjectRef& ref, const std::string& mode_field) {
+  try {
+    return policy_view(bj::parse(E2eCluster::get().client().get(ref)).as_object(), mode_field);
+  } catch (const kube::ApiError& e) {
+    if (e.is_not_found()) return std::nullopt;
+    throw;
+  }
 }
 
 std::string to_string(const Resources& r) {
@@ -567,14 +578,11 @@ std::vector<PodView> TestNamespace::pods(const std::string& label_selector) cons
 }
 
 std::optional<PolicyView> TestNamespace::policy(const std::string& name) const {
-  try {
-    return policy_view(bj::parse(E2eCluster::get().client().get(
-                                     {policy::resources::kVerticalScalingPolicies, name_, name}))
-                           .as_object());
-  } catch (const kube::ApiError& e) {
-    if (e.is_not_found()) return std::nullopt;
-    throw;
-  }
+  return read_policy({policy::resources::kVerticalScalingPolicies, name_, name}, "mode");
+}
+
+std::optional<PolicyView> TestNamespace::vpa(const std::string& name) const {
+  return read_policy({policy::resources::kVerticalPodAutoscalers, name_, name}, "updateMode");
 }
 
 std::vector<EventView> TestNamespace::events() const {

@@ -207,6 +207,8 @@ class TestNamespace {
   std::optional<PodView> pod(const std::string& name) const;
   std::vector<PodView> pods(const std::string& label_selector = "") const;  // not deleted ones
   std::optional<PolicyView> policy(const std::string& name) const;          // VerticalScalingPolicy
+  std::optional<PolicyView> vpa(const std::string& name) const;  // VerticalPodAutoscaler (mode:
+                                                                 // its updateMode)
   std::vector<EventView> events() const;
 
  private:
