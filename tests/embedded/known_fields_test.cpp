@@ -459,7 +459,8 @@ TEST(KnownFields, WholeObjectsOfEveryKindHaveNoUnknownField) {
                      "conditions":[{"type":"DisruptionAllowed","status":"True","observedGeneration":1,
                                     "lastTransitionTime":"2026-11-26T10:00:00Z","reason":"SufficientPods","message":""}]}})")},
       {"network policy", kNetworkPolicies,
-       parsed(R"({"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"np"},
+       parsed(
+           R"({"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"np"},
            "spec":{"podSelector":{"matchLabels":{"app":"web"}},"policyTypes":["Ingress","Egress"],
                    "ingress":[{"from":[{"podSelector":{},"namespaceSelector":{"matchExpressions":[
                                  {"key":"team","operator":"In","values":["a"]}]}}],
@@ -619,7 +620,8 @@ TEST(KnownFields, TyposDeepInObjectsAreReportedAndDropped) {
        R"({"status":{"currentMetrics":[{"type":"Resource","resource":{"name":"cpu","current":{"averageUtilisation":1}}}]}})",
        {"status.currentMetrics[0].resource.current.averageUtilisation"}},
       {"pdb status", kPdbs, R"({"status":{"disruptionAllowed":1}})", {"status.disruptionAllowed"}},
-      {"network policy peer", kNetworkPolicies,
+      {"network policy peer",
+       kNetworkPolicies,
        R"({"spec":{"ingress":[{"from":[{"ipBlock":{"cidr":"10.0.0.0/8","excepts":[]}}]}]}})",
        {"spec.ingress[0].from[0].ipBlock.excepts"}},
       {"event source",
