@@ -105,6 +105,46 @@ std::unique_ptr<PodApi> rest_pod_api(kube::RestClient& client) {
   return std::make_unique<RestPodApi>(client);
 }
 
+namespace {
+
+// A Service's name, ClusterIP and ports as the link variables need them; what is missing or of
+// the wrong type is left empty.
+ServiceLink service_link(const bj::object& service) {
+  ServiceLink out;
+  const bj::value* metadata = service.if_contains("metadata");
+  if (const bj::value* name =
+          metadata && metadata->is_object() ? metadata->get_object().if_contains("name") : nullptr;
+      name && name->is_string()) {
+    out.name = std::string(name->get_string());
+  }
+  const bj::value* spec_value = service.if_contains("spec");
+  if (!spec_value || !spec_value->is_object()) return out;
+  const bj::object& spec = spec_value->get_object();
+  if (const bj::value* ip = spec.if_contains("clusterIP"); ip && ip->is_string()) {
+    out.cluster_ip = std::string(ip->get_string());
+  }
+  const bj::value* ports = spec.if_contains("ports");
+  if (!ports || !ports->is_array()) return out;
+  for (const bj::value& p : ports->get_array()) {
+    if (!p.is_object()) continue;
+    const bj::object& port = p.get_object();
+    ServiceLinkPort link;
+    if (const bj::value* v = port.if_contains("name"); v && v->is_string()) {
+      link.name = std::string(v->get_string());
+    }
+    if (const bj::value* v = port.if_contains("port"); v && v->is_int64()) {
+      link.port = static_cast<std::uint16_t>(v->get_int64());
+    }
+    if (const bj::value* v = port.if_contains("protocol"); v && v->is_string()) {
+      link.protocol = std::string(v->get_string());
+    }
+    out.ports.push_back(std::move(link));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::optional<ServiceAddress> read_kubernetes_service(kube::RestClient& client) {
   std::string text;
   try {
@@ -115,20 +155,12 @@ std::optional<ServiceAddress> read_kubernetes_service(kube::RestClient& client) 
     if (e.is_not_found()) return std::nullopt;
     throw;
   }
-  const bj::value service = bj::parse(text);
-  static const bj::object kNone;
-  const bj::value* spec_value = service.as_object().if_contains("spec");
-  const bj::object& spec = spec_value && spec_value->is_object() ? spec_value->get_object() : kNone;
-  const bj::value* cluster_ip = spec.if_contains("clusterIP");
-  const bj::value* ports = spec.if_contains("ports");
-  if (!cluster_ip || !cluster_ip->is_string() || !ports || !ports->is_array() ||
-      ports->get_array().empty() || !ports->get_array()[0].is_object()) {
+  const ServiceLink service = service_link(bj::parse(text).as_object());
+  // A port of 0 is one that was missing or not a number: no address.
+  if (service.cluster_ip.empty() || service.ports.empty() || service.ports[0].port == 0) {
     return std::nullopt;
   }
-  const bj::value* port = ports->get_array()[0].get_object().if_contains("port");
-  if (!port || !port->is_int64()) return std::nullopt;
-  return ServiceAddress{.host = std::string(cluster_ip->get_string()),
-                        .port = static_cast<std::uint16_t>(port->get_int64())};
+  return ServiceAddress{.host = service.cluster_ip, .port = service.ports[0].port};
 }
 
 std::vector<ServiceLink> read_namespace_services(kube::RestClient& client, const std::string& ns) {
@@ -138,37 +170,11 @@ std::vector<ServiceLink> read_namespace_services(kube::RestClient& client, const
   const bj::value* items = list.as_object().if_contains("items");
   if (!items || !items->is_array()) return out;
   for (const bj::value& item : items->get_array()) {
-    if (!item.is_object()) continue;
-    const bj::value* metadata = item.get_object().if_contains("metadata");
-    const bj::value* spec = item.get_object().if_contains("spec");
+    const bj::value* metadata =
+        item.is_object() ? item.get_object().if_contains("metadata") : nullptr;
+    const bj::value* spec = item.is_object() ? item.get_object().if_contains("spec") : nullptr;
     if (!metadata || !metadata->is_object() || !spec || !spec->is_object()) continue;
-    ServiceLink service;
-    if (const bj::value* name = metadata->get_object().if_contains("name");
-        name && name->is_string()) {
-      service.name = std::string(name->get_string());
-    }
-    if (const bj::value* ip = spec->get_object().if_contains("clusterIP"); ip && ip->is_string()) {
-      service.cluster_ip = std::string(ip->get_string());
-    }
-    const bj::value* ports = spec->get_object().if_contains("ports");
-    if (ports && ports->is_array()) {
-      for (const bj::value& p : ports->get_array()) {
-        if (!p.is_object()) continue;
-        const bj::object& port = p.get_object();
-        ServiceLinkPort link;
-        if (const bj::value* v = port.if_contains("name"); v && v->is_string()) {
-          link.name = std::string(v->get_string());
-        }
-        if (const bj::value* v = port.if_contains("port"); v && v->is_int64()) {
-          link.port = static_cast<std::uint16_t>(v->get_int64());
-        }
-        if (const bj::value* v = port.if_contains("protocol"); v && v->is_string()) {
-          link.protocol = std::string(v->get_string());
-        }
-        service.ports.push_back(std::move(link));
-      }
-    }
-    out.push_back(std::move(service));
+    out.push_back(service_link(item.get_object()));
   }
   return out;
 }
