@@ -34,18 +34,20 @@ std::string watch_pair(
     const std::function<void(const std::vector<A>&, const std::vector<B>&)>& rebuild) {
   using kube::cache::Informer;
   using kube::cache::RestListerWatcher;
+  // Before the informers, so that it outlives their threads' last handler call.
+  std::atomic<std::uint64_t> changes{1};
   Informer<A> a(std::make_shared<RestListerWatcher>(client, a_type), std::move(decode_a),
                 {.name = a_type.resource});
   Informer<B> b(std::make_shared<RestListerWatcher>(client, b_type), std::move(decode_b),
                 {.name = b_type.resource});
-  std::atomic<std::uint64_t> changes{1};
-  auto count = [&changes] { changes.fetch_add(1); };
-  a.add_handlers({.on_add = [&](const auto&) { count(); },
-                  .on_update = [&](const auto&, const auto&) { count(); },
-                  .on_delete = [&](const auto&, bool) { count(); }});
-  b.add_handlers({.on_add = [&](const auto&) { count(); },
-                  .on_update = [&](const auto&, const auto&) { count(); },
-                  .on_delete = [&](const auto&, bool) { count(); }});
+  auto count_changes = [&changes](auto& informer) {
+    auto count = [&changes] { changes.fetch_add(1); };
+    informer.add_handlers({.on_add = [count](const auto&) { count(); },
+                           .on_update = [count](const auto&, const auto&) { count(); },
+                           .on_delete = [count](const auto&, bool) { count(); }});
+  };
+  count_changes(a);
+  count_changes(b);
   a.start();
   b.start();
   std::uint64_t seen = 0;
