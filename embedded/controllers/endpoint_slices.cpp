@@ -23,25 +23,6 @@ std::string protocol_of(const bj::object& port) {
   return protocol.empty() ? "TCP" : protocol;
 }
 
-// FindPort: the port number a service port's targetPort names in this pod; 0 when none.
-std::int64_t find_port(const bj::object& pod, const bj::object& service_port) {
-  const bj::value* target = service_port.if_contains("targetPort");
-  if (!target || target->is_null()) return int_at(service_port, "port");
-  if (target->is_int64()) return target->as_int64();
-  if (!target->is_string()) return 0;
-  for (const bj::value& c : array_at(pod, "spec.containers")) {
-    if (!c.is_object()) continue;
-    for (const bj::value& p : array_at(c.as_object(), "ports")) {
-      if (!p.is_object()) continue;
-      if (string_at(p, "name") == target->as_string() &&
-          protocol_of(p.as_object()) == protocol_of(service_port)) {
-        return int_at(p.as_object(), "containerPort");
-      }
-    }
-  }
-  return 0;
-}
-
 // The pod's ports for the Service (each service port whose targetPort resolves), in the Service's
 // order.
 bj::array pod_ports(const bj::object& service, const bj::object& pod) {
@@ -134,6 +115,24 @@ std::vector<std::pair<const bj::object*, bj::array>> endpoint_pods(
 }
 
 }  // namespace
+
+std::int64_t find_port(const bj::object& pod, const bj::object& service_port) {
+  const bj::value* target = service_port.if_contains("targetPort");
+  if (!target || target->is_null()) return int_at(service_port, "port");
+  if (target->is_int64()) return target->as_int64();
+  if (!target->is_string()) return 0;
+  for (const bj::value& c : array_at(pod, "spec.containers")) {
+    if (!c.is_object()) continue;
+    for (const bj::value& p : array_at(c.as_object(), "ports")) {
+      if (!p.is_object()) continue;
+      if (string_at(p, "name") == target->as_string() &&
+          protocol_of(p.as_object()) == protocol_of(service_port)) {
+        return int_at(p.as_object(), "containerPort");
+      }
+    }
+  }
+  return 0;
+}
 
 std::vector<bj::object> desired_endpoint_slices(const bj::object& service,
                                                 const std::vector<const bj::object*>& pods) {

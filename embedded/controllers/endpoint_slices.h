@@ -1,5 +1,6 @@
-// Private to controllers/: what upstream's EndpointSlice controller and endpoints controller
-// write for a Service with a selector, computed from its namespace's pods. Pure.
+// Private to controllers/ (and webhooks/service_route, for find_port): what upstream's
+// EndpointSlice controller and endpoints controller write for a Service with a selector, computed
+// from its namespace's pods. Pure.
 //
 // A pod is an endpoint when the selector matches it, it has an IP and is not terminal
 // (ShouldPodBeInEndpoints; terminating pods stay in slices, as includeTerminating is true there);
@@ -17,12 +18,18 @@
 #pragma once
 
 #include <boost/json.hpp>
+#include <cstdint>
 #include <vector>
 
 namespace tailor::embedded {
 
 inline constexpr const char* kEndpointSliceManagedBy = "endpointslice-controller.k8s.io";
 inline constexpr int kMaxEndpointsPerSlice = 100;  // --max-endpoints-per-slice's default
+
+// FindPort: the port number a service port's targetPort names in this pod (a number as is, a
+// name through the pod's container ports of that name and protocol, absent: the service port's
+// own); 0 when none.
+std::int64_t find_port(const boost::json::object& pod, const boost::json::object& service_port);
 
 // The slices the Service should have (each a whole object: apiVersion, kind, metadata, addressType,
 // endpoints, ports), sorted by name; `pods`: those of its namespace.

@@ -1,5 +1,6 @@
 #include "embedded/webhooks/service_route.h"
 
+#include "embedded/controllers/endpoint_slices.h"
 #include "embedded/controllers/objects.h"
 #include "embedded/storage/object_meta.h"
 
@@ -25,28 +26,6 @@ const bj::object* service_port(const bj::object& service, int number) {
 // As the endpoints controller counts a pod ready: an IP, not being deleted, condition Ready True.
 bool ready(const bj::object& pod) {
   return !string_at(pod, "status.podIP").empty() && !is_terminating(pod) && is_pod_ready(pod);
-}
-
-// The port number targetPort names in this pod: a number as is, a name through the containers'
-// ports (FindPort upstream), 0 when the pod has no port of that name. Absent: the Service port.
-int target_port(const bj::object& service_port, const bj::object& pod) {
-  const bj::value* target = service_port.if_contains("targetPort");
-  if (!target) return service_port.at("port").to_number<int>();
-  if (target->is_number()) return target->to_number<int>();
-  if (!target->is_string()) return 0;
-  const bj::array* containers = array_at(pod, "spec.containers");
-  if (!containers) return 0;
-  for (const bj::value& c : *containers) {
-    const bj::array* ports = c.is_object() ? array_at(c.as_object(), "ports") : nullptr;
-    if (!ports) continue;
-    for (const bj::value& p : *ports) {
-      const bj::value* number =
-          p.is_object() ? p.as_object().if_contains("containerPort") : nullptr;
-      if (string_at(p, "name") == target->as_string() && number && number->is_number())
-        return number->to_number<int>();
-    }
-  }
-  return 0;
 }
 
 ServiceRoute failure(std::string error) {
@@ -79,7 +58,7 @@ ServiceRoute route_to_service(const ServiceReference& reference, const bj::objec
   const std::optional<LabelSelector> wanted = parse_selector(&selector);
   for (const bj::object* pod : pods) {
     if (!pod || !wanted || !wanted->matches(*pod) || !ready(*pod)) continue;
-    if (int number = target_port(*port, *pod); number > 0)
+    if (const auto number = static_cast<int>(find_port(*pod, *port)); number > 0)
       return {string_at(*pod, "status.podIP"), number, meta_string(*pod, "name"), ""};
   }
   return failure("no endpoints available for service " + quoted);
