@@ -175,12 +175,15 @@ void UsageGate::Impl::accept() {
     }
     auto c = std::make_shared<Connection>(*this, std::move(socket));
     live.insert(c.get());
-    ++open;
+    const bool more = slots.take();
+    // The series before `open`, which stats() reads from other threads: whoever sees the count
+    // sees the series that go with it.
     gate_metrics().connections.Increment();
+    if (!more) gate_metrics().cap_reached.Increment();
+    ++open;
     c->await_first_byte();
     // With every slot taken, the next client waits in the kernel's backlog until one frees.
-    if (slots.take()) return accept();
-    gate_metrics().cap_reached.Increment();
+    if (more) accept();
   });
 }
 
@@ -190,8 +193,8 @@ void UsageGate::Impl::forget(Connection* c) {
     std::lock_guard lock(peers_mutex);
     peers.remove(c->relay_port);
   }
-  --open;
   gate_metrics().connections.Decrement();
+  --open;
   if (slots.give_back() && !stopping) accept();
 }
 
