@@ -168,6 +168,8 @@ std::vector<Audited> audit_log(const fs::path& file) {
     return v && v->is_string() ? std::string(v->as_string()) : std::string();
   };
   for (std::string line; std::getline(in, line);) {
+    // The kept cluster still writes: a last line without its newline is an event half written.
+    if (in.eof()) break;
     const bj::object event = bj::parse(line).as_object();
     const bj::object& user = event.at("user").as_object();
     Audited a{.user = text(user, "username"), .verb = text(event, "verb")};
