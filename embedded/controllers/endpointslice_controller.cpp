@@ -4,10 +4,14 @@
 // removed with the Service (slices also through their owner reference). Services without a
 // selector are left to whoever writes their endpoints (default/kubernetes: the kubernetes Service
 // controller; kube-system/kube-dns: `tailor cluster up`); slices of this controller's for such a
-// Service go, as upstream's reconciler removes them.
+// Service go, as upstream's reconciler removes them. As upstream's endpoints controller, the
+// Endpoints named as a deleted Service go with it whoever wrote them, and so, at start, do those
+// whose Service is gone (deleted while tailor-cluster was down: checkLeftoverEndpoints).
 #include <boost/json.hpp>
+#include <iterator>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "embedded/controllers/api_writes.h"
 #include "embedded/controllers/endpoint_slices.h"
@@ -17,6 +21,9 @@
 
 namespace tailor::embedded {
 namespace {
+
+// client-go's resourcelock.LeaderElectionRecordAnnotationKey.
+constexpr std::string_view kLeaderElectionAnnotation = "control-plane.alpha.kubernetes.io/leader";
 
 bool has_selector(const bj::object& service) {
   const bj::value* selector = find_path(service, "spec.selector");
@@ -52,7 +59,14 @@ class EndpointSliceController : public WatchLoop {
                           &endpoints_resource()}) {}
 
  protected:
+  void observe(const StoredEvent& e) override {
+    if (e.resource == &services_resource() && e.type == EventType::Deleted) {
+      deleted_services_.insert(object_key(e.object->ns(), e.object->name()));
+    }
+  }
+
   void reconcile() override {
+    if (!leftovers_checked_) check_leftover_endpoints();
     std::map<std::string, std::vector<const bj::object*>> pods_by_namespace;
     for (const auto& [key, pod] : cached(pods_resource())) {
       pods_by_namespace[meta_string(*pod, "namespace")].push_back(pod.get());
@@ -76,6 +90,17 @@ class EndpointSliceController : public WatchLoop {
   }
 
  private:
+  // The first pass sees every stored object: Endpoints without their Service are taken as a
+  // deleted Service's. An Endpoints holding a leader-election record is a lock, not endpoints.
+  void check_leftover_endpoints() {
+    const ObjectMap& services = cached(services_resource());
+    for (const auto& [key, endpoints] : cached(endpoints_resource())) {
+      if (!annotation(*endpoints, kLeaderElectionAnnotation).empty()) continue;
+      if (!services.count(key)) deleted_services_.insert(key);
+    }
+    leftovers_checked_ = true;
+  }
+
   void ensure(const ResourceInfo& r, const bj::object& want) {
     const ObjectMap& objects = cached(r);
     const auto it = objects.find(key_of(want));
@@ -87,7 +112,8 @@ class EndpointSliceController : public WatchLoop {
     modify(r, *it->second, [&](const bj::object& stored) { return with_content(stored, want); });
   }
 
-  // This controller's slices no Service wants, and the Endpoints of its Services that are gone.
+  // This controller's slices no Service wants; the Endpoints of deleted Services (unless created
+  // again meanwhile), and of its own Services that are gone or lost their selector.
   void remove_unwanted(const std::set<std::string>& wanted_slices) {
     std::vector<bj::object> doomed;
     for (const auto& [key, slice] : cached(endpoint_slices_resource())) {
@@ -104,25 +130,37 @@ class EndpointSliceController : public WatchLoop {
         ++it;
         continue;
       }
-      if (const auto e = cached(endpoints_resource()).find(*it);
-          e != cached(endpoints_resource()).end()) {
-        const bj::object object = *e->second;
-        try_remove(endpoints_resource(), object);
-      }
+      remove_endpoints(*it);
       it = written_endpoints_.erase(it);
+    }
+    for (auto it = deleted_services_.begin(); it != deleted_services_.end();) {
+      it = live.count(*it) || remove_endpoints(*it) ? deleted_services_.erase(it) : std::next(it);
     }
   }
 
-  void try_remove(const ResourceInfo& r, const bj::object& object) {
+  // False when the Endpoints are still there (tried again on the next pass).
+  bool remove_endpoints(const std::string& key) {
+    const ObjectMap& endpoints = cached(endpoints_resource());
+    const auto e = endpoints.find(key);
+    if (e == endpoints.end()) return true;
+    const bj::object object = *e->second;
+    return try_remove(endpoints_resource(), object);
+  }
+
+  bool try_remove(const ResourceInfo& r, const bj::object& object) {
     try {
       remove(r, object, 0);
+      return true;
     } catch (const std::exception&) {
-      // Gone already, or tried again on the next pass.
+      return false;  // gone already, or tried again on the next pass
     }
   }
 
   // Services whose Endpoints this controller wrote (the object carries no mark of it).
   std::set<std::string> written_endpoints_;
+  // Services deleted since the last pass, and at start those Endpoints name that are not there.
+  std::set<std::string> deleted_services_;
+  bool leftovers_checked_ = false;
 };
 
 }  // namespace
