@@ -47,13 +47,6 @@ std::optional<std::int64_t> int_member(const bj::value* object, std::string_view
   return ec ? std::nullopt : std::optional<std::int64_t>(n);
 }
 
-FieldCause invalid_number(std::string field, std::int64_t value, const std::string& why) {
-  return {"FieldValueInvalid", "Invalid value: " + std::to_string(value) + ": " + why,
-          std::move(field)};
-}
-
-constexpr const char* kPortRange = "must be between 1 and 65535, inclusive";
-
 Errors port_errors(const bj::value& port, const std::string& path, std::set<std::string>& names) {
   Errors errors;
   std::string name = string_member(port, "name");

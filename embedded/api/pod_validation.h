@@ -18,6 +18,8 @@ namespace tailor::embedded {
 // that is not a quantity.
 void canonicalize_pod_quantities(boost::json::object& pod);
 
+// IsValidPortNum's message.
+inline constexpr const char* kPortRange = "must be between 1 and 65535, inclusive";
 // IsValidPortName (IANA service names): its messages, empty when valid.
 std::vector<std::string> port_name_errors(std::string_view name);
 

@@ -12,12 +12,6 @@
 namespace tailor::embedded {
 namespace {
 
-const bj::array& array_at(const bj::object& object, std::string_view dotted_path) {
-  static const bj::array kEmpty;
-  const bj::value* v = find_path(object, dotted_path);
-  return v && v->is_array() ? v->as_array() : kEmpty;
-}
-
 std::string protocol_of(const bj::object& port) {
   const std::string protocol = string_at(port, "protocol");
   return protocol.empty() ? "TCP" : protocol;

@@ -21,19 +21,8 @@ bool is_network_policy(const ResourceInfo& r) {
   return r.group == "networking.k8s.io" && r.resource == "networkpolicies";
 }
 
-const bj::array& array_member(const bj::object& o, std::string_view key) {
-  static const bj::array kEmpty;
-  const bj::value* v = o.if_contains(key);
-  return v && v->is_array() ? v->as_array() : kEmpty;
-}
-
 std::string index(const std::string& path, std::size_t i) {
   return path + "[" + std::to_string(i) + "]";
-}
-
-FieldCause invalid_int(std::string field, std::int64_t value, const std::string& why) {
-  return {"FieldValueInvalid", "Invalid value: " + std::to_string(value) + ": " + why,
-          std::move(field)};
 }
 
 // ValidateLabelName: a qualified name, each message an Invalid value of the field.
@@ -54,13 +43,13 @@ void selector_errors(const bj::value* selector, const std::string& path,
       label_name_errors(std::string(key), path + ".matchLabels", out);
     }
   }
-  const bj::array& requirements = array_member(s, "matchExpressions");
+  const bj::array& requirements = array_at(s, "matchExpressions");
   for (std::size_t i = 0; i < requirements.size(); ++i) {
     if (!requirements[i].is_object()) continue;
     const bj::object& r = requirements[i].as_object();
     const std::string at = index(path + ".matchExpressions", i);
     const std::string op = string_at(r, "operator");
-    const std::size_t values = array_member(r, "values").size();
+    const std::size_t values = array_at(r, "values").size();
     if (op == "In" || op == "NotIn") {
       if (values == 0) {
         out.push_back(
@@ -91,31 +80,30 @@ void port_errors(const bj::object& port, const std::string& path, std::vector<Fi
   const bj::value* end = port.if_contains("endPort");
   if (end && end->is_null()) end = nullptr;
   const std::int64_t end_port = end && end->is_int64() ? end->as_int64() : 0;
-  constexpr const char* kRange = "must be between 1 and 65535, inclusive";
   if (number && number->is_int64()) {
     const std::int64_t p = number->as_int64();
-    if (p < 1 || p > 65535) out.push_back(invalid_int(path + ".port", p, kRange));
+    if (p < 1 || p > 65535) out.push_back(invalid_number(path + ".port", p, kPortRange));
     if (end) {
       if (end_port < p) {
         out.push_back(
-            invalid_int(path + ".endPort", end_port, "must be greater than or equal to `port`"));
+            invalid_number(path + ".endPort", end_port, "must be greater than or equal to `port`"));
       }
       if (end_port < 1 || end_port > 65535) {
-        out.push_back(invalid_int(path + ".endPort", end_port, kRange));
+        out.push_back(invalid_number(path + ".endPort", end_port, kPortRange));
       }
     }
   } else if (number && number->is_string()) {
     if (end) {
-      out.push_back(invalid_int(path + ".endPort", end_port,
-                                "may not be specified when `port` is non-numeric"));
+      out.push_back(invalid_number(path + ".endPort", end_port,
+                                   "may not be specified when `port` is non-numeric"));
     }
     const std::string name(number->as_string());
     for (const std::string& why : port_name_errors(name)) {
       out.push_back(invalid_value(path + ".port", name, why));
     }
   } else if (end) {
-    out.push_back(invalid_int(path + ".endPort", end_port,
-                              "may not be specified when `port` is not specified"));
+    out.push_back(invalid_number(path + ".endPort", end_port,
+                                 "may not be specified when `port` is not specified"));
   }
 }
 
@@ -173,7 +161,7 @@ void ip_block_errors(const bj::object& block, const std::string& path,
     out.push_back(invalid_value(path + ".cidr", cidr, kCidrExample));
     return;
   }
-  const bj::array& except = array_member(block, "except");
+  const bj::array& except = array_at(block, "except");
   for (std::size_t i = 0; i < except.size(); ++i) {
     const std::string at = index(path + ".except", i);
     const std::string text = except[i].is_string() ? std::string(except[i].as_string()) : "";
@@ -213,15 +201,15 @@ void peer_errors(const bj::object& peer, const std::string& path, std::vector<Fi
 
 void rule_errors(const bj::object& spec, const char* direction, const char* peers,
                  std::vector<FieldCause>& out) {
-  const bj::array& rules = array_member(spec, direction);
+  const bj::array& rules = array_at(spec, direction);
   for (std::size_t i = 0; i < rules.size(); ++i) {
     if (!rules[i].is_object()) continue;
     const std::string at = index(std::string("spec.") + direction, i);
-    const bj::array& ports = array_member(rules[i].as_object(), "ports");
+    const bj::array& ports = array_at(rules[i].as_object(), "ports");
     for (std::size_t p = 0; p < ports.size(); ++p) {
       if (ports[p].is_object()) port_errors(ports[p].as_object(), index(at + ".ports", p), out);
     }
-    const bj::array& list = array_member(rules[i].as_object(), peers);
+    const bj::array& list = array_at(rules[i].as_object(), peers);
     for (std::size_t p = 0; p < list.size(); ++p) {
       if (list[p].is_object()) {
         peer_errors(list[p].as_object(), index(at + "." + peers, p), out);
@@ -270,9 +258,9 @@ void default_network_policy(bj::object& policy) {
       }
     }
   }
-  if (array_member(spec, "policyTypes").empty()) {
+  if (array_at(spec, "policyTypes").empty()) {
     bj::array types{"Ingress"};
-    if (!array_member(spec, "egress").empty()) types.push_back("Egress");
+    if (!array_at(spec, "egress").empty()) types.push_back("Egress");
     spec["policyTypes"] = std::move(types);
   }
 }
@@ -283,7 +271,7 @@ std::vector<FieldCause> network_policy_errors(const bj::object& policy) {
   selector_errors(spec.if_contains("podSelector"), "spec.podSelector", out);
   rule_errors(spec, "ingress", "from", out);
   rule_errors(spec, "egress", "to", out);
-  const bj::array& types = array_member(spec, "policyTypes");
+  const bj::array& types = array_at(spec, "policyTypes");
   if (types.size() > 2) {
     out.push_back({"FieldValueInvalid",
                    "Invalid value: " + policy_types_text(types) +

@@ -23,6 +23,12 @@ const bj::object& object_at(const bj::object& object, std::string_view dotted_pa
   return v && v->is_object() ? v->as_object() : kEmpty;
 }
 
+const bj::array& array_at(const bj::object& object, std::string_view dotted_path) {
+  static const bj::array kEmpty;
+  const bj::value* v = find_path(object, dotted_path);
+  return v && v->is_array() ? v->as_array() : kEmpty;
+}
+
 bj::object& object_field(bj::object& o, std::string_view key) {
   bj::value& v = o[key];
   if (!v.is_object()) v = bj::object{};

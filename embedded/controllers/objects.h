@@ -20,6 +20,8 @@ std::int64_t int_at(const bj::object& object, std::string_view dotted_path,
                     std::int64_t fallback = 0);
 // The object at a dotted path; an empty object when absent.
 const bj::object& object_at(const bj::object& object, std::string_view dotted_path);
+// The array at a dotted path; an empty array when absent or not an array.
+const bj::array& array_at(const bj::object& object, std::string_view dotted_path);
 // o[key] as an object, made one (replacing a non-object) when it is not: for writing into.
 bj::object& object_field(bj::object& o, std::string_view key);
 // Sets o[key] when it is absent or null, as SetDefaults_* functions fill unset fields.

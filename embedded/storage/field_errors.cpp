@@ -12,6 +12,11 @@ FieldCause invalid_value(std::string field, const std::string& value, const std:
   return {"FieldValueInvalid", "Invalid value: \"" + value + "\": " + why, std::move(field)};
 }
 
+FieldCause invalid_number(std::string field, std::int64_t value, const std::string& why) {
+  return {"FieldValueInvalid", "Invalid value: " + std::to_string(value) + ": " + why,
+          std::move(field)};
+}
+
 FieldCause required(std::string field, const std::string& why) {
   return {"FieldValueRequired", why.empty() ? "Required value" : "Required value: " + why,
           std::move(field)};

@@ -4,6 +4,7 @@
 // `Unsupported value: "x": supported values: "a", "b"`.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@ namespace tailor::embedded {
 
 FieldCause forbidden(std::string field, const std::string& why);
 FieldCause invalid_value(std::string field, const std::string& value, const std::string& why);
+// `Invalid value: 70000: why`: a number is printed unquoted.
+FieldCause invalid_number(std::string field, std::int64_t value, const std::string& why);
 FieldCause required(std::string field, const std::string& why = "");
 FieldCause duplicate(std::string field, const std::string& value);
 // `supported` in the order given (field.NotSupported quotes them as they come).
