@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/json.hpp>
+#include <limits>
 
 #include "embedded/auth/user.h"
 #include "embedded/storage/object_meta.h"
@@ -21,9 +22,14 @@ std::optional<std::int64_t> number_of(const bj::object& o, std::string_view key)
   const bj::value* v = o.if_contains(key);
   if (!v) return std::nullopt;
   if (v->is_int64()) return v->get_int64();
-  if (v->is_uint64()) return static_cast<std::int64_t>(v->get_uint64());
-  if (v->is_double()) return static_cast<std::int64_t>(v->get_double());
-  return std::nullopt;
+  // Past int64 a time saturates: a far exp never expires, a far nbf is never reached.
+  constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
+  if (v->is_uint64()) return kMax;
+  if (!v->is_double()) return std::nullopt;
+  const double d = v->get_double();
+  if (d >= 0x1p63) return kMax;
+  if (!(d >= -0x1p63)) return std::numeric_limits<std::int64_t>::min();  // and NaN
+  return static_cast<std::int64_t>(d);
 }
 
 const bj::object* object_of(const bj::object& o, std::string_view key) {
@@ -48,7 +54,7 @@ bool current(const bj::object& claims, kube::TimePoint now) {
   const std::int64_t t = unix_seconds(now), leeway = kTokenLeeway.count();
   std::optional<std::int64_t> exp = number_of(claims, "exp"), nbf = number_of(claims, "nbf"),
                               iat = number_of(claims, "iat");
-  if (!exp || t > *exp + leeway) return false;
+  if (!exp || t - leeway > *exp) return false;
   if (nbf && t + leeway < *nbf) return false;
   return !iat || t + leeway >= *iat;
 }

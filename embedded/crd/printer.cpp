@@ -4,9 +4,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "embedded/storage/object_meta.h"
+#include "kube/model/json_value.h"
 
 namespace tailor::embedded::crd {
 namespace {
@@ -163,10 +165,7 @@ std::vector<const bj::value*> step_through(const std::vector<const bj::value*>& 
 bj::value typed_cell(const std::string& type, const bj::value& v, kube::TimePoint now) {
   if (type == "string") return v.is_string() ? v : bj::value(bj::serialize(v));
   if (type == "integer") {
-    if (v.is_int64() || v.is_uint64()) return v;
-    if (v.is_double() &&
-        v.as_double() == static_cast<double>(static_cast<long long>(v.as_double())))
-      return static_cast<std::int64_t>(v.as_double());
+    if (std::optional<std::int64_t> i = kube::json::integer_of(v)) return *i;
     return nullptr;
   }
   if (type == "number") return v.is_number() ? v : bj::value(nullptr);

@@ -6,6 +6,7 @@
 #include "embedded/cel/regexp.h"
 #include "embedded/crd/rules.h"
 #include "embedded/storage/object_meta.h"
+#include "kube/model/json_value.h"
 
 namespace tailor::embedded::crd {
 namespace {
@@ -204,18 +205,12 @@ std::string json_type(const bj::value& v) {
   if (v.is_bool()) return "boolean";
   if (v.is_object()) return "object";
   if (v.is_array()) return "array";
-  if (v.is_double()) return "number";
-  return "integer";
-}
-
-bool integral(const bj::value& v) {
-  if (v.is_int64() || v.is_uint64()) return true;
-  return v.is_double() &&
-         v.as_double() == static_cast<double>(static_cast<long long>(v.as_double()));
+  if (v.is_int64()) return "integer";
+  return "number";  // a uint64 past int64 is a float64 to Go's decoding
 }
 
 bool has_type(const bj::value& v, const std::string& type) {
-  if (type == "integer") return integral(v);
+  if (type == "integer") return kube::json::integer_of(v).has_value();
   if (type == "number") return v.is_number();
   return json_type(v) == type;
 }
@@ -275,7 +270,7 @@ class Validator {
 
   bool type_ok(const bj::value& v, const bj::object& s, const std::string& path) {
     if (flag(s, "x-kubernetes-int-or-string")) {
-      if (integral(v) || v.is_string()) return true;
+      if (has_type(v, "integer") || v.is_string()) return true;
       type_error(v, "integer,string", path);
       return false;
     }

@@ -189,6 +189,15 @@ boost::json::value parse_value(std::string_view text, boost::system::error_code&
   return parse_syntax_first(with_exponents_cut(text), ec, options);
 }
 
+std::optional<std::int64_t> integer_of(const boost::json::value& v) {
+  if (v.is_int64()) return v.get_int64();
+  if (!v.is_double()) return std::nullopt;
+  constexpr double kSafe = 9007199254740991.0;  // 2^53 − 1
+  const double d = v.get_double();
+  if (!(std::fabs(d) <= kSafe) || std::trunc(d) != d) return std::nullopt;
+  return static_cast<std::int64_t>(d);
+}
+
 std::string out_of_range_number(std::string_view text) {
   std::string found;
   find_number(text, [&](std::string_view number) {

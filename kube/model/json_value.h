@@ -8,6 +8,8 @@
 #include <boost/json/parse_options.hpp>
 #include <boost/json/value.hpp>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,6 +26,12 @@ boost::system::error_code number_out_of_range();
 // The first number of the text that parse_value refuses as out of range, as written; empty when
 // there is none.
 std::string out_of_range_number(std::string_view text);
+
+// v as an integer the way kube-apiserver judges one: an int64 (Go's unstructured decoding keeps a
+// number int64 when it fits), or a float64 with no fraction within ±(2^53 − 1), the range
+// kube-openapi's type check counts as an integer (swag.IsFloat64AJSONInteger). A uint64 past
+// int64 decodes as a float64 beyond that range, so it is none; nor is anything but a number.
+std::optional<std::int64_t> integer_of(const boost::json::value& v);
 
 // Calls fn(i) at each character of JSON text outside its strings; fn returns the last index it
 // read (i when it read only that character), or npos to stop.

@@ -117,6 +117,28 @@ TEST(TokenClaimsTest, ExpiryCountsWithTheLeeway) {
   EXPECT_FALSE(check_token_claims(claims(), kServiceAccountIssuer, kApi, kIssued - seconds(61)));
 }
 
+// Times at or past int64's ends saturate rather than wrap or overflow: a far exp never expires, a
+// far nbf is never reached.
+TEST(TokenClaimsTest, TimesPastInt64Saturate) {
+  const kube::TimePoint now = kIssued + seconds(1);
+  for (bj::value far : {bj::value(1e300), bj::value(18'446'744'073'709'551'615ull),
+                        bj::value(9'223'372'036'854'775'807ll)}) {
+    bj::object c = claims();
+    c["exp"] = far;
+    EXPECT_TRUE(check_token_claims(c, kServiceAccountIssuer, kApi, now)) << far;
+    c = claims();
+    c["nbf"] = far;
+    EXPECT_FALSE(check_token_claims(c, kServiceAccountIssuer, kApi, now)) << far;
+  }
+  bj::object c = claims();
+  c["exp"] = -1e300;
+  EXPECT_FALSE(check_token_claims(c, kServiceAccountIssuer, kApi, now));
+  c = claims();
+  c["exp"] = 1'800'003'600.9;  // a fraction is cut, as go-jose's NumericDate does
+  EXPECT_TRUE(check_token_claims(c, kServiceAccountIssuer, kApi, kIssued + seconds(3660)));
+  EXPECT_FALSE(check_token_claims(c, kServiceAccountIssuer, kApi, kIssued + seconds(3661)));
+}
+
 TEST(TokenClaimsTest, WrongAudienceOrIssuerIsRefused) {
   const kube::TimePoint now = kIssued + seconds(1);
   EXPECT_FALSE(check_token_claims(claims(), kServiceAccountIssuer, {"vault"}, now));

@@ -81,6 +81,16 @@ INSTANTIATE_TEST_SUITE_P(
                       "spec.minReplicas", "FieldValueTypeInvalid",
                       "Invalid value: \"number\": spec.minReplicas in body must be of type "
                       "integer: \"number\""},
+        ViolationCase{"a float64 past 2^53 is no integer (kube-openapi's safe range)",
+                      R"({"spec":{"targetRef":{"name":"a"},"minReplicas":8.9e25}})",
+                      "spec.minReplicas", "FieldValueTypeInvalid",
+                      "Invalid value: \"number\": spec.minReplicas in body must be of type "
+                      "integer: \"number\""},
+        ViolationCase{"nor a number past int64, which Go decodes as a float64",
+                      R"({"spec":{"targetRef":{"name":"a"},"minReplicas":9223372036854775808}})",
+                      "spec.minReplicas", "FieldValueTypeInvalid",
+                      "Invalid value: \"number\": spec.minReplicas in body must be of type "
+                      "integer: \"number\""},
         ViolationCase{"enum", R"({"spec":{"targetRef":{"name":"a"},"mode":"Sometimes"}})",
                       "spec.mode", "FieldValueNotSupported",
                       "Unsupported value: \"Sometimes\": supported values: \"Auto\", \"Off\""},

@@ -7,6 +7,7 @@
 
 #include <boost/json.hpp>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 namespace tailor::kube::json {
@@ -113,6 +114,16 @@ TEST(JsonValue, ZeroMantissaIsAnOrdinaryZero) {
   boost::json::value v = parse_value(R"({"spe":[{"t":0e400}]})", ec);
   ASSERT_FALSE(ec);
   EXPECT_EQ(v, boost::json::parse(R"({"spe":[{"t":0.0}]})"));
+}
+
+// The crd_schema fuzz finding: 8.9e25 under "type: integer" was cast to int64 (undefined).
+TEST(JsonValue, IntegerOfIsKubeApiserversIntegerCheck) {
+  const boost::json::value yes[] = {0, -7, INT64_MAX, INT64_MIN, 3.0, -9007199254740991.0};
+  for (const boost::json::value& v : yes)
+    EXPECT_EQ(integer_of(v), v.to_number<std::int64_t>()) << v;
+  const boost::json::value no[] = {
+      1.5, 9007199254740992.0, 8.9e25, -1e300, UINT64_MAX, "1", true, nullptr};
+  for (const boost::json::value& v : no) EXPECT_FALSE(integer_of(v)) << v;
 }
 
 }  // namespace
