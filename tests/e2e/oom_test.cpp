@@ -63,9 +63,10 @@ const WorkloadSpec kDeployment = {
 // it is raised to it before any kill (its request under the lower bound), and a bump that ends
 // below it shows only the floor; from 256Mi the bump (356Mi) and its target (~420Mi) are the
 // formula's own. 170 MB (340 MB at once) is killed at 256Mi and fits under the target. The shell
-// first idles 8 s: VPA's model, as VPA's own, discards a kill from before its first memory sample
-// (RecordOOM's "too old"), so the container's usage is reported before it is killed.
-const WorkloadSpec kVpaStrategyDeployment = outgrowing("256Mi", "170000000", "sleep 8\n");
+// first idles 15 s: VPA's model, as VPA's own, discards a kill from before its first memory sample
+// (RecordOOM's "too old"), so the container's usage is reported before it is killed (samples each
+// second, reports every 2 s: the margin is for a loaded CI machine).
+const WorkloadSpec kVpaStrategyDeployment = outgrowing("256Mi", "170000000", "sleep 15\n");
 
 const PolicySpec kPolicy{.name = "app", .deployment = "app", .mode = "InPlaceOrRecreate"};
 
