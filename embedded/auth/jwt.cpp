@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kube/model/json_value.h"
+
 namespace tailor::embedded {
 
 namespace bj = boost::json;
@@ -196,12 +198,12 @@ std::optional<bj::object> verified_claims(const SigningKey& key, std::string_vie
   std::optional<std::string> signature = base64url_decode(token.substr(second + 1));
   if (!header || !payload || !signature) return std::nullopt;
   bj::error_code ec;
-  bj::value h = bj::parse(*header, ec);
+  bj::value h = kube::json::parse_value(*header, ec);
   if (ec || !h.is_object() || h.get_object().if_contains("alg") == nullptr ||
       h.get_object().at("alg") != "ES256")
     return std::nullopt;
   if (!key.verify(token.substr(0, second), *signature)) return std::nullopt;
-  bj::value claims = bj::parse(*payload, ec);
+  bj::value claims = kube::json::parse_value(*payload, ec);
   if (ec || !claims.is_object()) return std::nullopt;
   return std::move(claims.get_object());
 }
