@@ -5,6 +5,7 @@
 // ttlSecondsAfterFinished; podFailurePolicy (pod_failure_policy). Decisions in job_decisions.
 #include <algorithm>
 #include <boost/json.hpp>
+#include <charconv>
 #include <set>
 
 #include "embedded/controllers/api_writes.h"
@@ -82,12 +83,16 @@ bool counts_as_failed(const bj::object& pod) {
 
 constexpr const char* kCompletionIndex = "batch.kubernetes.io/job-completion-index";
 
+// None for an index that is no decimal int (upstream's unknownCompletionIndex), however written:
+// a pod anyone annotated must not stop its Job's sync.
 std::optional<std::int64_t> completion_index(const bj::object& pod) {
-  std::string text = annotation(pod, kCompletionIndex);
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
-    return std::nullopt;
-  }
-  return std::stoll(text);
+  const std::string text = annotation(pod, kCompletionIndex);
+  const char* first = text.data() + (text.starts_with('+') ? 1 : 0);  // as strconv.Atoi
+  const char* last = text.data() + text.size();
+  std::int64_t index = -1;
+  const auto [end, ec] = std::from_chars(first, last, index);
+  if (ec != std::errc() || end != last || index < 0) return std::nullopt;
+  return index;
 }
 
 // What the Job controller gives an Indexed Job's pod: the index as annotation and label, the

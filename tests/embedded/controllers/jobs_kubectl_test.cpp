@@ -311,6 +311,24 @@ TEST_F(JobsKubectlTest, IndexedJobRunsEachIndexOnce) {
             "0-2/3");
 }
 
+// A completion index that is no int (here past int64) marks no index, as upstream's
+// unknownCompletionIndex, and the Job's sync goes on: the other pod's success is counted. (It
+// threw from std::stoll, and every pass skipped the Job.)
+TEST_F(JobsKubectlTest, AnIndexPastInt64DoesNotStopTheJob) {
+  ASSERT_NO_FATAL_FAILURE(
+      apply_job("huge", "  completionMode: Indexed\n  completions: 2\n  parallelism: 2\n"));
+  std::vector<std::string> pods = await_running("huge", 2);
+  ASSERT_EQ(pods.size(), 2u);
+  const std::string one = pods[0].starts_with("huge-1-") ? pods[0] : pods[1];
+  const std::string zero = one == pods[0] ? pods[1] : pods[0];
+  ASSERT_EQ(kubectl("annotate pod " + zero +
+                    " --overwrite batch.kubernetes.io/job-completion-index=99999999999999999999999")
+                .exit_code,
+            0);
+  ASSERT_EQ(report_phase(one, "Succeeded").exit_code, 0);
+  EXPECT_EQ(await_output("get job huge -o jsonpath={.status.completedIndexes}"), "1");
+}
+
 // podFailurePolicy: a pod evicted (DisruptionTarget) is not counted against backoffLimit 0 and
 // is replaced; a pod failing with exit code 42 fails the Job at once.
 TEST_F(JobsKubectlTest, PodFailurePolicyIgnoresEvictionsAndFailsOnExitCode) {
