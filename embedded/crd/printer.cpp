@@ -1,5 +1,6 @@
 #include "embedded/crd/printer.h"
 
+#include <charconv>
 #include <deque>
 #include <map>
 #include <memory>
@@ -89,8 +90,11 @@ class PathParser {
       return filter();
     }
     std::string digits = until(']');
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) fail();
-    return {Step::Kind::Index, "", std::stoul(digits)};
+    std::size_t index = 0;
+    const char* last = digits.data() + digits.size();
+    const auto [end, ec] = std::from_chars(digits.data(), last, index);
+    if (ec != std::errc() || end != last) fail();
+    return {Step::Kind::Index, "", index};
   }
 
   Step filter() {

@@ -94,6 +94,10 @@ TEST(Printer, JsonPathSelectsFieldsIndexesAndFilters) {
             std::vector<bj::value>{"web"});
   EXPECT_TRUE(json_path_values(o, ".spec.missing").empty());
   EXPECT_THROW(json_path_values(o, "spec"), std::invalid_argument);
+  // An index past size_t is an unsupported path like any other (it escaped as out_of_range, and
+  // the table of every object of the kind failed).
+  EXPECT_THROW(json_path_values(o, ".spec.a[99999999999999999999999].v"), std::invalid_argument);
+  EXPECT_THROW(json_path_values(o, ".spec.a[-1].v"), std::invalid_argument);
 }
 
 TEST(Printer, CellsAreTypedAsTheTableConvertorTypesThem) {
